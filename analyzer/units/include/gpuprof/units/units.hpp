@@ -1,0 +1,16 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace gpuprof::units {
+
+// "812 ns", "45.6 us", "12.3 ms", "1.234 s": three significant digits, ASCII only
+// so that terminals, CSV and Markdown all show it the same.
+std::string format_duration(std::int64_t nanoseconds);
+// "512 B", "1.50 KiB", "8.00 MiB", "79.6 GiB".
+std::string format_bytes(std::int64_t bytes);
+// Achieved bandwidth in GB/s (10^9 bytes per second), 0 when the time is 0.
+double gigabytes_per_second(std::int64_t bytes, std::int64_t nanoseconds);
+
+}  // namespace gpuprof::units

@@ -1,0 +1,31 @@
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <string>
+
+namespace gpuprof::cli {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFailure = 1;
+inline constexpr int kExitBadInput = 2;
+
+// What every subcommand may want to know about how gpuprof was started.
+struct Invocation {
+  std::string command_line;
+};
+
+// A parsed subcommand, ready to run; returns the process exit code.
+using Action = std::function<int(const Invocation&)>;
+
+// Each add_*_command registers a subcommand; when CLI11 parses it, the
+// subcommand stores its action in `action`.
+void add_info_command(CLI::App& app, Action& action);
+void add_synth_command(CLI::App& app, Action& action);
+
+// Parses argv and runs the chosen subcommand, turning every error into one
+// line on stderr and an exit code (2 for bad input or usage).
+int run_gpuprof(int argc, char** argv);
+
+}  // namespace gpuprof::cli

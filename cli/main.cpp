@@ -1,0 +1,3 @@
+#include "command.hpp"
+
+int main(int argc, char** argv) { return gpuprof::cli::run_gpuprof(argc, argv); }

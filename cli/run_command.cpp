@@ -1,0 +1,44 @@
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <exception>
+
+#include "command.hpp"
+#include "gpuprof/trace/trace_error.hpp"
+
+namespace gpuprof::cli {
+
+int run_gpuprof(int argc, char** argv) {
+  CLI::App app{"gpuprof: where does the time of a training step go, and why is the multi-GPU run not faster?",
+               "gpuprof"};
+  app.set_version_flag("--version", std::string("gpuprof ") + GPUPROF_VERSION);
+  app.require_subcommand(1);
+  Action action;
+  add_info_command(app, action);
+  add_synth_command(app, action);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& help) {
+    return app.exit(help);
+  } catch (const CLI::CallForAllHelp& help) {
+    return app.exit(help);
+  } catch (const CLI::CallForVersion& version) {
+    return app.exit(version);
+  } catch (const CLI::ParseError& error) {
+    fmt::print(stderr, "gpuprof: {}\nRun 'gpuprof --help' for usage.\n", error.what());
+    return kExitBadInput;
+  }
+  Invocation invocation;
+  for (int i = 0; i < argc; ++i) invocation.command_line += (i ? " " : "") + std::string(argv[i]);
+  try {
+    return action ? action(invocation) : kExitOk;
+  } catch (const TraceError& error) {
+    fmt::print(stderr, "gpuprof: {}\n", error.what());
+    return error.kind() == TraceError::Kind::bad_input ? kExitBadInput : kExitFailure;
+  } catch (const std::exception& error) {
+    fmt::print(stderr, "gpuprof: internal error: {}\n", error.what());
+    return kExitFailure;
+  }
+}
+
+}  // namespace gpuprof::cli

@@ -1,0 +1,54 @@
+# Finds the libraries gpuprof builds on. Everything comes from Debian packages
+# or from the CUDA toolkit; nothing is vendored.
+find_package(PkgConfig REQUIRED)
+find_package(Threads REQUIRED)
+find_package(SQLite3 REQUIRED)
+find_package(ZLIB REQUIRED)
+find_package(fmt REQUIRED)
+find_package(CLI11 CONFIG QUIET)
+if(NOT CLI11_FOUND)
+  # Debian's libcli11-dev ships only the header and a pkg-config file.
+  find_path(CLI11_INCLUDE_DIR CLI/CLI.hpp REQUIRED)
+  add_library(CLI11::CLI11 INTERFACE IMPORTED)
+  target_include_directories(CLI11::CLI11 INTERFACE "${CLI11_INCLUDE_DIR}")
+endif()
+find_package(RapidJSON REQUIRED)  # SAX parsing streams large traces; Writer emits JSON reports
+if(NOT TARGET RapidJSON::RapidJSON)
+  add_library(RapidJSON::RapidJSON INTERFACE IMPORTED)
+  target_include_directories(RapidJSON::RapidJSON INTERFACE "${RapidJSON_INCLUDE_DIRS}${RAPIDJSON_INCLUDE_DIRS}")
+endif()
+
+# CUDA toolkit: the collector needs CUPTI, the workloads need nvcc and the libraries.
+if(NOT DEFINED CUDAToolkit_ROOT AND EXISTS /usr/local/cuda)
+  set(CUDAToolkit_ROOT /usr/local/cuda)
+endif()
+find_package(CUDAToolkit QUIET)
+set(GPUPROF_HAVE_CUPTI OFF)
+if(CUDAToolkit_FOUND)
+  find_path(GPUPROF_CUPTI_INCLUDE_DIR cupti.h
+    HINTS ${CUDAToolkit_INCLUDE_DIRS} "${CUDAToolkit_ROOT}/extras/CUPTI/include")
+  find_library(GPUPROF_CUPTI_LIBRARY cupti
+    HINTS ${CUDAToolkit_LIBRARY_DIR} "${CUDAToolkit_ROOT}/lib64" "${CUDAToolkit_ROOT}/extras/CUPTI/lib64")
+  if(GPUPROF_CUPTI_INCLUDE_DIR AND GPUPROF_CUPTI_LIBRARY)
+    set(GPUPROF_HAVE_CUPTI ON)
+    add_library(gpuprof_cupti INTERFACE)
+    target_include_directories(gpuprof_cupti SYSTEM INTERFACE "${GPUPROF_CUPTI_INCLUDE_DIR}")
+    target_link_libraries(gpuprof_cupti INTERFACE "${GPUPROF_CUPTI_LIBRARY}")
+    add_library(gpuprof::cupti ALIAS gpuprof_cupti)
+  endif()
+endif()
+include(CheckLanguage)
+check_language(CUDA)
+set(GPUPROF_HAVE_NVCC OFF)
+if(CMAKE_CUDA_COMPILER AND CUDAToolkit_FOUND)
+  set(GPUPROF_HAVE_NVCC ON)
+endif()
+
+find_package(Qt6 QUIET COMPONENTS Widgets Charts Svg Test)
+set(GPUPROF_HAVE_QT OFF)
+if(Qt6Widgets_FOUND AND Qt6Charts_FOUND)
+  set(GPUPROF_HAVE_QT ON)
+endif()
+
+find_package(GTest QUIET)
+find_package(benchmark QUIET)

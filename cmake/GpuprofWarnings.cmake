@@ -1,0 +1,6 @@
+# Warnings are attached to our own targets only, never globally, so that
+# third-party headers keep compiling cleanly.
+add_library(gpuprof_warnings INTERFACE)
+target_compile_options(gpuprof_warnings INTERFACE
+  $<$<COMPILE_LANG_AND_ID:CXX,GNU,Clang>:-Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wno-sign-conversion>)
+add_library(gpuprof::warnings ALIAS gpuprof_warnings)

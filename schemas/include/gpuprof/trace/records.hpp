@@ -1,0 +1,149 @@
+#pragma once
+
+// Rows of the trace tables as C++ values. std::optional fields are written as
+// NULL when empty: unknown stays unknown, never a made-up default.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace gpuprof::trace {
+
+using StringId = std::uint32_t;
+
+// Codes match the lookup tables in trace.sql; never renumber.
+enum class CopyKind : std::uint8_t {
+  unknown = 0, host_to_device = 1, device_to_host = 2, device_to_device = 3, host_to_host = 4,
+  peer_to_peer = 5
+};
+enum class MemoryKind : std::uint8_t {
+  unknown = 0, pageable = 1, pinned = 2, device = 3, managed = 4, array = 5
+};
+enum class SyncType : std::uint8_t {
+  unknown = 0, event = 1, stream_wait_event = 2, stream = 3, context = 4, device = 5
+};
+enum class ApiKind : std::uint8_t { runtime = 1, driver = 2 };
+enum class Severity : std::uint8_t { info, warning, error };
+
+inline constexpr int kCopyKindCount = 6;
+
+std::string_view to_string(CopyKind kind);
+std::string_view to_string(MemoryKind kind);
+std::string_view to_string(SyncType type);
+std::string_view to_string(ApiKind kind);
+std::string_view to_string(Severity severity);
+std::optional<CopyKind> copy_kind_from_string(std::string_view name);
+
+struct Dim3 {
+  std::int32_t x = 1, y = 1, z = 1;
+  friend bool operator==(const Dim3&, const Dim3&) = default;
+};
+
+struct DeviceRow {
+  std::int32_t id = 0;
+  std::optional<std::string> name, uuid, pci_bus_id;
+  std::optional<std::int32_t> compute_major, compute_minor, sm_count;
+  std::optional<std::int64_t> memory_bytes, memory_bandwidth_bps, host_link_bandwidth_bps;
+  friend bool operator==(const DeviceRow&, const DeviceRow&) = default;
+};
+
+struct DeviceLinkRow {
+  std::int32_t src_device = 0, dst_device = 0;
+  std::optional<bool> peer_access;
+  std::optional<std::string> link_kind;  // "nvlink", "pcie", "via_host"
+  std::optional<std::int32_t> performance_rank;
+  friend bool operator==(const DeviceLinkRow&, const DeviceLinkRow&) = default;
+};
+
+struct KernelRow {
+  std::int32_t device = 0;
+  std::optional<std::int64_t> context, stream;
+  std::int64_t start_ns = 0, end_ns = 0;
+  std::optional<std::int64_t> correlation_id;
+  StringId name = 0;
+  std::optional<Dim3> grid, block;
+  std::optional<std::int32_t> registers_per_thread, static_shared_bytes, dynamic_shared_bytes;
+  std::optional<std::int64_t> graph_node_id;
+  friend bool operator==(const KernelRow&, const KernelRow&) = default;
+};
+
+struct MemcpyRow {
+  std::int32_t device = 0;
+  std::optional<std::int64_t> context, stream;
+  std::int64_t start_ns = 0, end_ns = 0;
+  std::optional<std::int64_t> correlation_id;
+  CopyKind copy_kind = CopyKind::unknown;
+  std::optional<MemoryKind> src_memory_kind, dst_memory_kind;
+  std::optional<std::int32_t> src_device, dst_device;
+  std::optional<std::int64_t> bytes;
+  friend bool operator==(const MemcpyRow&, const MemcpyRow&) = default;
+};
+
+struct MemsetRow {
+  std::int32_t device = 0;
+  std::optional<std::int64_t> context, stream;
+  std::int64_t start_ns = 0, end_ns = 0;
+  std::optional<std::int64_t> correlation_id;
+  std::optional<std::int64_t> bytes;
+  friend bool operator==(const MemsetRow&, const MemsetRow&) = default;
+};
+
+struct ApiCallRow {
+  std::optional<std::int64_t> process_id, thread_id;
+  std::int64_t start_ns = 0, end_ns = 0;
+  std::optional<std::int64_t> correlation_id;
+  StringId name = 0;
+  ApiKind kind = ApiKind::runtime;
+  std::optional<std::int64_t> return_code;
+  friend bool operator==(const ApiCallRow&, const ApiCallRow&) = default;
+};
+
+struct SyncRow {
+  std::optional<std::int64_t> process_id, thread_id;
+  std::int64_t start_ns = 0, end_ns = 0;
+  SyncType type = SyncType::unknown;
+  std::optional<std::int32_t> device;
+  std::optional<std::int64_t> stream, event, correlation_id;
+  friend bool operator==(const SyncRow&, const SyncRow&) = default;
+};
+
+struct RangeRow {
+  std::optional<std::int64_t> process_id, thread_id;
+  std::int64_t start_ns = 0, end_ns = 0;
+  StringId name = 0;
+  std::optional<StringId> domain;
+  std::optional<std::int64_t> category;
+  bool on_gpu = false;  // Kineto gpu_user_annotation: the range lives on a GPU stream
+  std::optional<std::int32_t> device;
+  std::optional<std::int64_t> stream, correlation_id;
+  friend bool operator==(const RangeRow&, const RangeRow&) = default;
+};
+
+struct StatRow {
+  std::string name;
+  std::int64_t value = 0;
+  Severity severity = Severity::info;
+  std::optional<std::string> detail;
+  friend bool operator==(const StatRow&, const StatRow&) = default;
+};
+
+struct StepRow {
+  std::optional<std::int32_t> rank;
+  std::int32_t device = 0;
+  std::int64_t step = 0;
+  std::int64_t start_ns = 0, end_ns = 0, busy_ns = 0;
+  bool warmup = false;
+  friend bool operator==(const StepRow&, const StepRow&) = default;
+};
+
+struct GapRow {
+  std::optional<std::int32_t> rank;
+  std::int32_t device = 0;
+  std::int64_t after_step = 0;
+  std::int64_t start_ns = 0, end_ns = 0;
+  std::string cause;
+  friend bool operator==(const GapRow&, const GapRow&) = default;
+};
+
+}  // namespace gpuprof::trace

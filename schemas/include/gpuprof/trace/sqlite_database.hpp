@@ -1,0 +1,84 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace gpuprof::sqlite {
+
+enum class OpenMode { read_only, read_write, create };
+
+// One SQLite connection. Errors throw TraceError naming the file.
+class Database {
+ public:
+  Database(const std::string& path, OpenMode mode);
+  ~Database();
+  Database(Database&& other) noexcept;
+  Database& operator=(Database&& other) noexcept;
+  Database(const Database&) = delete;
+  Database& operator=(const Database&) = delete;
+
+  void execute(std::string_view sql);
+  // Runs a query that yields one integer, or nullopt when it yields no row / NULL.
+  std::optional<std::int64_t> query_int(std::string_view sql);
+  bool has_table(std::string_view name);
+  void close();
+
+  sqlite3* handle() const { return handle_; }
+  const std::string& path() const { return path_; }
+  [[noreturn]] void fail(std::string_view what) const;
+
+ private:
+  sqlite3* handle_ = nullptr;
+  std::string path_;
+};
+
+// A prepared statement. Columns and parameters are numbered as in SQLite:
+// bind from 1, column from 0.
+class Statement {
+ public:
+  Statement(Database& database, std::string_view sql);
+  ~Statement();
+  Statement(Statement&& other) noexcept;
+  Statement& operator=(Statement&&) = delete;
+  Statement(const Statement&) = delete;
+  Statement& operator=(const Statement&) = delete;
+
+  void bind(int index, std::int64_t value);
+  void bind(int index, double value);
+  void bind(int index, std::string_view value);
+  void bind_null(int index);
+  template <typename T>
+  void bind(int index, const std::optional<T>& value) {
+    if (value) {
+      bind(index, static_cast<std::int64_t>(*value));
+    } else {
+      bind_null(index);
+    }
+  }
+  void bind(int index, const std::optional<std::string>& value);
+
+  // Steps once; true while a row is available.
+  bool step();
+  // Runs a statement that returns no rows, then resets it for reuse.
+  void run();
+  void reset();
+
+  bool is_null(int column) const;
+  std::int64_t column_int(int column) const;
+  std::optional<std::int64_t> column_optional_int(int column) const;
+  double column_double(int column) const;
+  std::string_view column_text(int column) const;
+  // For hot loops that read many columns per row.
+  sqlite3_stmt* raw() const { return statement_; }
+
+ private:
+  Database* database_;
+  sqlite3_stmt* statement_ = nullptr;
+};
+
+}  // namespace gpuprof::sqlite

@@ -1,0 +1,166 @@
+#pragma once
+
+// The in-memory form of one trace file, as columns (struct of arrays).
+// GPU tables are sorted by (device, stream, start); host tables by start.
+// Nullable integer columns hold kUnknown / kUnknown32 where the file has NULL.
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gpuprof/trace/records.hpp"
+
+namespace gpuprof::trace {
+
+inline constexpr std::int64_t kUnknown = std::numeric_limits<std::int64_t>::min();
+inline constexpr std::int32_t kUnknown32 = std::numeric_limits<std::int32_t>::min();
+
+// Columns every GPU activity table has.
+struct GpuColumns {
+  std::vector<std::int32_t> device;
+  std::vector<std::int64_t> context, stream, start_ns, end_ns, correlation_id;
+
+  std::size_t size() const { return start_ns.size(); }
+  template <typename Visitor>
+  void visit_gpu_columns(Visitor&& visit) {
+    visit(device), visit(context), visit(stream), visit(start_ns), visit(end_ns), visit(correlation_id);
+  }
+};
+
+struct KernelTable : GpuColumns {
+  std::vector<StringId> name;
+  std::vector<Dim3> grid, block;  // {0,0,0} where unknown
+  std::vector<std::int32_t> registers_per_thread, static_shared_bytes, dynamic_shared_bytes;
+  std::vector<std::int64_t> graph_node_id;
+
+  template <typename Visitor>
+  void visit_columns(Visitor&& visit) {
+    visit_gpu_columns(visit);
+    visit(name), visit(grid), visit(block), visit(registers_per_thread), visit(static_shared_bytes),
+        visit(dynamic_shared_bytes), visit(graph_node_id);
+  }
+};
+
+struct MemcpyTable : GpuColumns {
+  std::vector<CopyKind> copy_kind;
+  std::vector<MemoryKind> src_memory_kind, dst_memory_kind;  // MemoryKind::unknown where NULL
+  std::vector<std::int32_t> src_device, dst_device;
+  std::vector<std::int64_t> bytes;
+
+  template <typename Visitor>
+  void visit_columns(Visitor&& visit) {
+    visit_gpu_columns(visit);
+    visit(copy_kind), visit(src_memory_kind), visit(dst_memory_kind), visit(src_device), visit(dst_device),
+        visit(bytes);
+  }
+};
+
+struct MemsetTable : GpuColumns {
+  std::vector<std::int64_t> bytes;
+
+  template <typename Visitor>
+  void visit_columns(Visitor&& visit) {
+    visit_gpu_columns(visit);
+    visit(bytes);
+  }
+};
+
+// Columns every host-side table has.
+struct HostColumns {
+  std::vector<std::int64_t> process_id, thread_id, start_ns, end_ns;
+
+  std::size_t size() const { return start_ns.size(); }
+  template <typename Visitor>
+  void visit_host_columns(Visitor&& visit) {
+    visit(process_id), visit(thread_id), visit(start_ns), visit(end_ns);
+  }
+};
+
+struct ApiCallTable : HostColumns {
+  std::vector<std::int64_t> correlation_id, return_code;
+  std::vector<StringId> name;
+  std::vector<ApiKind> kind;
+
+  template <typename Visitor>
+  void visit_columns(Visitor&& visit) {
+    visit_host_columns(visit);
+    visit(correlation_id), visit(return_code), visit(name), visit(kind);
+  }
+};
+
+struct SyncTable : HostColumns {
+  std::vector<SyncType> type;
+  std::vector<std::int32_t> device;
+  std::vector<std::int64_t> stream, event, correlation_id;
+
+  template <typename Visitor>
+  void visit_columns(Visitor&& visit) {
+    visit_host_columns(visit);
+    visit(type), visit(device), visit(stream), visit(event), visit(correlation_id);
+  }
+};
+
+inline constexpr StringId kNoString = std::numeric_limits<StringId>::max();
+
+struct RangeTable : HostColumns {
+  std::vector<StringId> name, domain;  // domain is kNoString where NULL
+  std::vector<std::int64_t> category;
+  std::vector<std::uint8_t> on_gpu;
+  std::vector<std::int32_t> device;
+  std::vector<std::int64_t> stream, correlation_id;
+
+  template <typename Visitor>
+  void visit_columns(Visitor&& visit) {
+    visit_host_columns(visit);
+    visit(name), visit(domain), visit(category), visit(on_gpu), visit(device), visit(stream),
+        visit(correlation_id);
+  }
+};
+
+// Rows [begin, end) of a GPU table that ran on one stream of one device.
+struct StreamSlice {
+  std::int32_t device = 0;
+  std::int64_t stream = kUnknown;
+  std::size_t begin = 0, end = 0;
+};
+
+struct TraceModel {
+  std::string path;
+  std::map<std::string, std::string> meta;
+  std::vector<std::string> strings;  // indexed by StringId
+  std::vector<DeviceRow> devices;
+  std::vector<DeviceLinkRow> device_links;
+  std::vector<StatRow> stats;
+
+  KernelTable kernels;
+  MemcpyTable memcpys;
+  MemsetTable memsets;
+  std::vector<StreamSlice> kernel_streams, memcpy_streams, memset_streams;
+
+  ApiCallTable api_calls;
+  SyncTable syncs;
+  RangeTable ranges;
+
+  std::optional<std::int32_t> rank() const;
+  std::optional<std::int32_t> world_size() const;
+  std::string_view string(StringId id) const;
+  std::size_t event_count() const;
+  // Devices that appear in any GPU table or in `devices`, ascending.
+  std::vector<std::int32_t> device_ids() const;
+};
+
+struct LoadOptions {
+  bool load_api_calls = true;
+  bool load_syncs = true;
+  bool load_ranges = true;
+};
+
+// Opens (see TraceFile) and loads a trace. Throws TraceError.
+TraceModel load_trace_model(const std::string& path, const LoadOptions& options = {});
+
+}  // namespace gpuprof::trace

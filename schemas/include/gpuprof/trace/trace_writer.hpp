@@ -1,0 +1,67 @@
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "gpuprof/trace/records.hpp"
+
+namespace gpuprof::trace {
+
+enum class Durability {
+  // Offline tools (synth, import): rows go to a temporary file beside the output,
+  // renamed into place by finish(). A writer destroyed before finish() removes it,
+  // so a failed run never leaves a partial output file.
+  atomic,
+  // The collector: the file is written in place and every flush() commits, so a
+  // killed process leaves a valid file holding everything flushed before it.
+  crash_safe,
+};
+
+struct WriterOptions {
+  std::string path;
+  Durability durability = Durability::atomic;
+  bool overwrite = false;
+  // Rows after which a transaction is committed even without flush().
+  std::uint64_t rows_per_transaction = 500'000;
+  std::string tool_version;
+};
+
+// Creates a trace file and writes rows in large transactions through prepared
+// statements. Not thread-safe: one writer thread owns it.
+class TraceWriter {
+ public:
+  explicit TraceWriter(WriterOptions options);
+  ~TraceWriter();
+  TraceWriter(const TraceWriter&) = delete;
+  TraceWriter& operator=(const TraceWriter&) = delete;
+
+  void set_meta(std::string_view key, std::string_view value);
+  StringId intern(std::string_view text);
+
+  void add(const DeviceRow& row);
+  void add(const DeviceLinkRow& row);
+  void add(const KernelRow& row);
+  void add(const MemcpyRow& row);
+  void add(const MemsetRow& row);
+  void add(const ApiCallRow& row);
+  void add(const SyncRow& row);
+  void add(const RangeRow& row);
+  // Replaces any earlier value of the same name, so counters can be updated.
+  void set_stat(const StatRow& row);
+
+  // Commits what was added so far.
+  void flush();
+  // Commits, builds the indexes and publishes the file. The writer is closed afterwards.
+  void finish();
+
+  std::uint64_t rows_written() const;
+  const std::string& path() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace gpuprof::trace

@@ -1,0 +1,225 @@
+#include "gpuprof/trace/trace_file.hpp"
+
+#include <sqlite3.h>
+
+#include <array>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "gpuprof/trace/schema_version.hpp"
+#include "gpuprof/trace/trace_error.hpp"
+
+namespace gpuprof::trace {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr std::size_t kSqliteHeaderSize = 100;
+
+std::uint32_t read_big_endian(const unsigned char* bytes, int count) {
+  std::uint32_t value = 0;
+  for (int i = 0; i < count; ++i) value = (value << 8) | bytes[i];
+  return value;
+}
+
+// Checks what SQLite itself would only notice lazily, so the user gets one
+// clear sentence instead of "database disk image is malformed" halfway through.
+void check_sqlite_file(const std::string& path) {
+  std::error_code error;
+  const auto status = fs::status(path, error);
+  if (!fs::exists(status)) throw TraceError::bad_input(path, "no such file");
+  if (fs::is_directory(status)) throw TraceError::bad_input(path, "is a directory, not a trace file");
+  std::ifstream file(path, std::ios::binary);
+  if (!file) throw TraceError::bad_input(path, "cannot be read (permission denied?)");
+  std::array<unsigned char, kSqliteHeaderSize> header{};
+  file.read(reinterpret_cast<char*>(header.data()), header.size());
+  const auto got = static_cast<std::size_t>(file.gcount());
+  if (got == 0) throw TraceError::bad_input(path, "is empty");
+  if (got < 16 || std::memcmp(header.data(), "SQLite format 3", 16) != 0) {
+    throw TraceError::bad_input(
+        path, "is not a SQLite trace file (for PyTorch/Kineto JSON or Nsight Systems exports use `gpuprof import`)");
+  }
+  if (got < kSqliteHeaderSize) throw TraceError::bad_input(path, "is truncated (incomplete SQLite header)");
+  std::uint32_t page_size = read_big_endian(&header[16], 2);
+  if (page_size == 1) page_size = 65536;
+  const std::uint32_t page_count = read_big_endian(&header[28], 4);
+  const bool page_count_valid = std::memcmp(&header[24], &header[92], 4) == 0 && page_count > 0;
+  const auto file_size = fs::file_size(path, error);
+  if (page_count_valid && !error && file_size < std::uint64_t{page_count} * page_size) {
+    throw TraceError::bad_input(path, "is truncated: " + std::to_string(file_size) + " bytes, but its header says " +
+                                          std::to_string(std::uint64_t{page_count} * page_size));
+  }
+}
+
+}  // namespace
+
+TraceFile::TraceFile(const std::string& path) : path_(path), database_((check_sqlite_file(path), path),
+                                                                      sqlite::OpenMode::read_only) {
+  std::optional<std::int64_t> version;
+  try {
+    version = database_.query_int("PRAGMA user_version");
+  } catch (const TraceError& error) {
+    if ((sqlite3_extended_errcode(database_.handle()) & 0xff) == SQLITE_READONLY) {
+      throw TraceError::bad_input(path, "holds an unfinished write from a killed process; open it once with "
+                                        "write access (sqlite3 FILE 'PRAGMA quick_check') to roll it back");
+    }
+    throw TraceError::bad_input(path, "is not a readable SQLite database (" + error.problem() + ")");
+  }
+  user_version_ = version.value_or(0);
+  if (!database_.has_table("meta")) {
+    throw TraceError::bad_input(path, "is a SQLite file without the gpuprof trace schema "
+                                      "(an Nsight Systems or nvprof export? use `gpuprof import`)");
+  }
+  if (meta_value("format").value_or("") != kFormatName) {
+    throw TraceError::bad_input(path, "has a meta table but is not a gpuprof trace");
+  }
+  const std::int64_t major = user_version_ / 1000;
+  if (major > kSchemaMajor) {
+    throw TraceError::bad_input(path, "has trace schema version " + schema_version_text() +
+                                          ", newer than this gpuprof reads (" + std::to_string(kSchemaMajor) +
+                                          ".x); upgrade gpuprof");
+  }
+  if (major < 1) throw TraceError::bad_input(path, "has no valid trace schema version");
+}
+
+std::string TraceFile::schema_version_text() const {
+  return std::to_string(user_version_ / 1000) + "." + std::to_string(user_version_ % 1000);
+}
+
+std::map<std::string, std::string> TraceFile::meta() {
+  std::map<std::string, std::string> values;
+  sqlite::Statement query(database_, "SELECT key, value FROM meta");
+  while (query.step()) values.emplace(query.column_text(0), query.column_text(1));
+  return values;
+}
+
+std::optional<std::string> TraceFile::meta_value(const std::string& key) {
+  sqlite::Statement query(database_, "SELECT value FROM meta WHERE key = ?");
+  query.bind(1, std::string_view(key));
+  if (!query.step() || query.is_null(0)) return std::nullopt;
+  return std::string(query.column_text(0));
+}
+
+const std::vector<std::string>& event_tables() {
+  static const std::vector<std::string> tables = {"kernels", "memcpys", "memsets", "api_calls",
+                                                  "syncs",   "ranges",  "steps",   "gaps"};
+  return tables;
+}
+
+std::vector<TableCount> TraceFile::counts() {
+  std::vector<TableCount> result;
+  for (const auto& table : event_tables()) {
+    if (!database_.has_table(table)) continue;
+    result.push_back({table, database_.query_int("SELECT count(*) FROM " + table).value_or(0)});
+  }
+  return result;
+}
+
+std::vector<StatRow> TraceFile::stats() {
+  std::vector<StatRow> rows;
+  sqlite::Statement query(database_, "SELECT name, value, severity, detail FROM collector_stats");
+  while (query.step()) {
+    StatRow row;
+    row.name = query.column_text(0);
+    row.value = query.column_int(1);
+    const auto severity = query.column_text(2);
+    row.severity = severity == "error" ? Severity::error : severity == "warning" ? Severity::warning : Severity::info;
+    if (!query.is_null(3)) row.detail = std::string(query.column_text(3));
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+namespace {
+std::optional<std::string> optional_text(const sqlite::Statement& query, int column) {
+  if (query.is_null(column)) return std::nullopt;
+  return std::string(query.column_text(column));
+}
+template <typename T>
+std::optional<T> optional_number(const sqlite::Statement& query, int column) {
+  if (query.is_null(column)) return std::nullopt;
+  return static_cast<T>(query.column_int(column));
+}
+}  // namespace
+
+std::vector<DeviceRow> TraceFile::devices() {
+  std::vector<DeviceRow> rows;
+  sqlite::Statement query(database_, "SELECT * FROM devices ORDER BY id");
+  while (query.step()) {
+    DeviceRow row;
+    row.id = static_cast<std::int32_t>(query.column_int(0));
+    row.name = optional_text(query, 1);
+    row.uuid = optional_text(query, 2);
+    row.pci_bus_id = optional_text(query, 3);
+    row.compute_major = optional_number<std::int32_t>(query, 4);
+    row.compute_minor = optional_number<std::int32_t>(query, 5);
+    row.sm_count = optional_number<std::int32_t>(query, 6);
+    row.memory_bytes = optional_number<std::int64_t>(query, 7);
+    row.memory_bandwidth_bps = optional_number<std::int64_t>(query, 8);
+    row.host_link_bandwidth_bps = optional_number<std::int64_t>(query, 9);
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+std::vector<DeviceLinkRow> TraceFile::device_links() {
+  std::vector<DeviceLinkRow> rows;
+  sqlite::Statement query(database_, "SELECT * FROM device_links ORDER BY src_device, dst_device");
+  while (query.step()) {
+    DeviceLinkRow row;
+    row.src_device = static_cast<std::int32_t>(query.column_int(0));
+    row.dst_device = static_cast<std::int32_t>(query.column_int(1));
+    row.peer_access = optional_number<bool>(query, 2);
+    row.link_kind = optional_text(query, 3);
+    row.performance_rank = optional_number<std::int32_t>(query, 4);
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+std::vector<std::string> TraceFile::strings() {
+  std::vector<std::string> values;
+  sqlite::Statement query(database_, "SELECT id, value FROM strings ORDER BY id");
+  while (query.step()) {
+    const auto id = static_cast<std::size_t>(query.column_int(0));
+    if (id >= values.size()) values.resize(id + 1);
+    values[id] = query.column_text(1);
+  }
+  return values;
+}
+
+std::vector<StepRow> TraceFile::steps() {
+  std::vector<StepRow> rows;
+  sqlite::Statement query(database_, "SELECT * FROM steps ORDER BY device, step");
+  while (query.step()) {
+    StepRow row;
+    row.rank = optional_number<std::int32_t>(query, 0);
+    row.device = static_cast<std::int32_t>(query.column_int(1));
+    row.step = query.column_int(2);
+    row.start_ns = query.column_int(3);
+    row.end_ns = query.column_int(4);
+    row.busy_ns = query.column_int(5);
+    row.warmup = query.column_int(6) != 0;
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+std::vector<GapRow> TraceFile::gaps() {
+  std::vector<GapRow> rows;
+  sqlite::Statement query(database_, "SELECT * FROM gaps ORDER BY device, start_ns");
+  while (query.step()) {
+    GapRow row;
+    row.rank = optional_number<std::int32_t>(query, 0);
+    row.device = static_cast<std::int32_t>(query.column_int(1));
+    row.after_step = query.column_int(2);
+    row.start_ns = query.column_int(3);
+    row.end_ns = query.column_int(4);
+    row.cause = query.column_text(5);
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+}  // namespace gpuprof::trace

@@ -1,0 +1,183 @@
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <charconv>
+#include <future>
+#include <numeric>
+
+#include "gpuprof/trace/trace_file.hpp"
+#include "gpuprof/trace/trace_model.hpp"
+#include "gpuprof/trace/trace_sorting.hpp"
+
+namespace gpuprof::trace {
+namespace {
+
+// Reads columns straight from the SQLite statement: the hot loop of loading.
+class Row {
+ public:
+  explicit Row(sqlite3_stmt* statement) : statement_(statement) {}
+  std::int64_t i64(int column) const { return sqlite3_column_int64(statement_, column); }
+  bool is_null(int column) const { return sqlite3_column_type(statement_, column) == SQLITE_NULL; }
+  std::int64_t i64_or_unknown(int column) const { return is_null(column) ? kUnknown : i64(column); }
+  std::int32_t i32_or_unknown(int column) const { return is_null(column) ? kUnknown32 : i32(column); }
+  std::int32_t i32(int column) const { return static_cast<std::int32_t>(i64(column)); }
+  StringId string_id(int column) const { return static_cast<StringId>(i64(column)); }
+  Dim3 dim3(int first) const {
+    if (is_null(first)) return {0, 0, 0};
+    return {i32(first), i32(first + 1), i32(first + 2)};
+  }
+
+ private:
+  sqlite3_stmt* statement_;
+};
+
+template <typename Table, typename ReadRow>
+void read_table(sqlite::Database& database, const char* sql, Table& table, ReadRow&& read_row) {
+  const auto rows = database.query_int(std::string("SELECT count(*) FROM (") + sql + ")").value_or(0);
+  table.visit_columns([rows](auto& column) { column.reserve(static_cast<std::size_t>(rows)); });
+  sqlite::Statement statement(database, sql);
+  const Row row(statement.raw());
+  while (statement.step()) read_row(row, table);
+}
+
+template <typename Table>
+void read_gpu_columns(const Row& row, Table& table) {
+  table.device.push_back(row.i32(0));
+  table.context.push_back(row.i64_or_unknown(1));
+  table.stream.push_back(row.i64_or_unknown(2));
+  table.start_ns.push_back(row.i64(3));
+  table.end_ns.push_back(row.i64(4));
+  table.correlation_id.push_back(row.i64_or_unknown(5));
+}
+
+template <typename Table>
+void read_host_columns(const Row& row, Table& table) {
+  table.process_id.push_back(row.i64_or_unknown(0));
+  table.thread_id.push_back(row.i64_or_unknown(1));
+  table.start_ns.push_back(row.i64(2));
+  table.end_ns.push_back(row.i64(3));
+}
+
+void load_gpu_tables(sqlite::Database& database, TraceModel& model) {
+  read_table(database, "SELECT * FROM kernels", model.kernels, [](const Row& row, KernelTable& table) {
+    read_gpu_columns(row, table);
+    table.name.push_back(row.string_id(6));
+    table.grid.push_back(row.dim3(7));
+    table.block.push_back(row.dim3(10));
+    table.registers_per_thread.push_back(row.i32_or_unknown(13));
+    table.static_shared_bytes.push_back(row.i32_or_unknown(14));
+    table.dynamic_shared_bytes.push_back(row.i32_or_unknown(15));
+    table.graph_node_id.push_back(row.i64_or_unknown(16));
+  });
+  read_table(database, "SELECT * FROM memcpys", model.memcpys, [](const Row& row, MemcpyTable& table) {
+    read_gpu_columns(row, table);
+    table.copy_kind.push_back(static_cast<CopyKind>(row.i64(6)));
+    table.src_memory_kind.push_back(static_cast<MemoryKind>(std::max<std::int64_t>(0, row.i64(7))));
+    table.dst_memory_kind.push_back(static_cast<MemoryKind>(std::max<std::int64_t>(0, row.i64(8))));
+    table.src_device.push_back(row.i32_or_unknown(9));
+    table.dst_device.push_back(row.i32_or_unknown(10));
+    table.bytes.push_back(row.i64_or_unknown(11));
+  });
+  read_table(database, "SELECT * FROM memsets", model.memsets, [](const Row& row, MemsetTable& table) {
+    read_gpu_columns(row, table);
+    table.bytes.push_back(row.i64_or_unknown(6));
+  });
+  model.kernel_streams = sort_by_device_stream_start(model.kernels);
+  model.memcpy_streams = sort_by_device_stream_start(model.memcpys);
+  model.memset_streams = sort_by_device_stream_start(model.memsets);
+}
+
+void load_host_tables(sqlite::Database& database, TraceModel& model, const LoadOptions& options) {
+  if (options.load_api_calls) {
+    read_table(database, "SELECT * FROM api_calls", model.api_calls, [](const Row& row, ApiCallTable& table) {
+      read_host_columns(row, table);
+      table.correlation_id.push_back(row.i64_or_unknown(4));
+      table.name.push_back(row.string_id(5));
+      table.kind.push_back(static_cast<ApiKind>(row.i64(6)));
+      table.return_code.push_back(row.i64_or_unknown(7));
+    });
+    sort_by_start(model.api_calls);
+  }
+  if (options.load_syncs) {
+    read_table(database, "SELECT * FROM syncs", model.syncs, [](const Row& row, SyncTable& table) {
+      read_host_columns(row, table);
+      table.type.push_back(static_cast<SyncType>(row.i64(4)));
+      table.device.push_back(row.i32_or_unknown(5));
+      table.stream.push_back(row.i64_or_unknown(6));
+      table.event.push_back(row.i64_or_unknown(7));
+      table.correlation_id.push_back(row.i64_or_unknown(8));
+    });
+    sort_by_start(model.syncs);
+  }
+  if (options.load_ranges) {
+    read_table(database, "SELECT * FROM ranges", model.ranges, [](const Row& row, RangeTable& table) {
+      read_host_columns(row, table);
+      table.name.push_back(row.string_id(4));
+      table.domain.push_back(row.is_null(5) ? kNoString : row.string_id(5));
+      table.category.push_back(row.i64_or_unknown(6));
+      table.on_gpu.push_back(static_cast<std::uint8_t>(row.i64(7) != 0));
+      table.device.push_back(row.i32_or_unknown(8));
+      table.stream.push_back(row.i64_or_unknown(9));
+      table.correlation_id.push_back(row.i64_or_unknown(10));
+    });
+    sort_by_start(model.ranges);
+  }
+}
+
+}  // namespace
+
+TraceModel load_trace_model(const std::string& path, const LoadOptions& options) {
+  TraceModel model;
+  model.path = path;
+  TraceFile file(path);
+  model.meta = file.meta();
+  model.strings = file.strings();
+  model.devices = file.devices();
+  model.device_links = file.device_links();
+  model.stats = file.stats();
+  // GPU and host tables load on two connections at once: SQLite decoding is the
+  // bottleneck and this machine class has two cores.
+  auto host = std::async(std::launch::async, [&path, &model, &options] {
+    TraceFile host_file(path);
+    load_host_tables(host_file.database(), model, options);
+  });
+  load_gpu_tables(file.database(), model);
+  host.get();
+  return model;
+}
+
+namespace {
+std::optional<std::int32_t> integer_meta(const std::map<std::string, std::string>& meta, const std::string& key) {
+  const auto found = meta.find(key);
+  if (found == meta.end()) return std::nullopt;
+  std::int32_t value = 0;
+  const auto& text = found->second;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return value;
+}
+}  // namespace
+
+std::optional<std::int32_t> TraceModel::rank() const { return integer_meta(meta, "rank"); }
+std::optional<std::int32_t> TraceModel::world_size() const { return integer_meta(meta, "world_size"); }
+
+std::string_view TraceModel::string(StringId id) const {
+  return id < strings.size() ? std::string_view(strings[id]) : std::string_view("<unknown string>");
+}
+
+std::size_t TraceModel::event_count() const {
+  return kernels.size() + memcpys.size() + memsets.size() + api_calls.size() + syncs.size() + ranges.size();
+}
+
+std::vector<std::int32_t> TraceModel::device_ids() const {
+  std::vector<std::int32_t> ids;
+  for (const auto& device : devices) ids.push_back(device.id);
+  for (const auto* slices : {&kernel_streams, &memcpy_streams, &memset_streams}) {
+    for (const auto& slice : *slices) ids.push_back(slice.device);
+  }
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  return ids;
+}
+
+}  // namespace gpuprof::trace

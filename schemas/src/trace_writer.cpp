@@ -1,0 +1,373 @@
+#include "gpuprof/trace/trace_writer.hpp"
+
+#include <unistd.h>
+
+#include <array>
+#include <cerrno>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <random>
+#include <string>
+#include <unordered_map>
+
+#include "gpuprof/trace/schema_version.hpp"
+#include "gpuprof/trace/sqlite_database.hpp"
+#include "gpuprof/trace/trace_error.hpp"
+
+namespace gpuprof::trace {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct TransparentHash {
+  using is_transparent = void;
+  std::size_t operator()(std::string_view text) const { return std::hash<std::string_view>{}(text); }
+};
+
+std::string temporary_path_beside(const std::string& path) {
+  std::random_device seed;
+  const auto suffix = std::to_string(::getpid()) + "-" + std::to_string(seed() % 1000000);
+  return path + ".tmp-" + suffix;
+}
+
+void check_output_path(const std::string& path, bool overwrite) {
+  std::error_code error;
+  const auto status = fs::status(path, error);
+  if (fs::is_directory(status)) throw TraceError::bad_input(path, "is a directory");
+  if (fs::exists(status) && !overwrite) {
+    throw TraceError::bad_input(path, "already exists (use --force to overwrite)");
+  }
+  const fs::path parent = fs::path(path).parent_path();
+  if (!parent.empty() && !fs::is_directory(parent, error)) {
+    throw TraceError::bad_input(path, "folder " + parent.string() + " does not exist");
+  }
+}
+
+std::string utc_now_iso8601() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  std::array<char, 32> text{};
+  std::strftime(text.data(), text.size(), "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text.data();
+}
+
+void bind_dim3(sqlite::Statement& statement, int first, const std::optional<Dim3>& value) {
+  if (value) {
+    statement.bind(first, std::int64_t{value->x});
+    statement.bind(first + 1, std::int64_t{value->y});
+    statement.bind(first + 2, std::int64_t{value->z});
+  } else {
+    for (int i = 0; i < 3; ++i) statement.bind_null(first + i);
+  }
+}
+
+template <typename Enum>
+std::optional<std::int64_t> enum_code(const std::optional<Enum>& value) {
+  if (!value) return std::nullopt;
+  return static_cast<std::int64_t>(*value);
+}
+
+}  // namespace
+
+struct TraceWriter::Impl {
+  WriterOptions options;
+  std::string working_path;  // where SQLite writes; differs from options.path in atomic mode
+  sqlite::Database database;
+  sqlite::Statement insert_string, insert_meta, insert_device, insert_device_link, insert_kernel,
+      insert_memcpy, insert_memset, insert_api_call, insert_sync, insert_range, delete_stat,
+      insert_stat;
+  std::unordered_map<std::string, StringId, TransparentHash, std::equal_to<>> strings;
+  std::uint64_t rows = 0;
+  std::uint64_t rows_in_transaction = 0;
+  bool in_transaction = false;
+  bool finished = false;
+
+  Impl(WriterOptions writer_options, std::string path)
+      : options(std::move(writer_options)),
+        working_path(std::move(path)),
+        database(open_fresh(working_path, options)),
+        insert_string(database, "INSERT INTO strings(id, value) VALUES (?, ?)"),
+        insert_meta(database, "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)"),
+        insert_device(database,
+                      "INSERT OR REPLACE INTO devices VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+        insert_device_link(database, "INSERT OR REPLACE INTO device_links VALUES (?, ?, ?, ?, ?)"),
+        insert_kernel(database,
+                      "INSERT INTO kernels VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+        insert_memcpy(database, "INSERT INTO memcpys VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+        insert_memset(database, "INSERT INTO memsets VALUES (?, ?, ?, ?, ?, ?, ?)"),
+        insert_api_call(database, "INSERT INTO api_calls VALUES (?, ?, ?, ?, ?, ?, ?, ?)"),
+        insert_sync(database, "INSERT INTO syncs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+        insert_range(database, "INSERT INTO ranges VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+        delete_stat(database, "DELETE FROM collector_stats WHERE name = ?"),
+        insert_stat(database, "INSERT INTO collector_stats VALUES (?, ?, ?, ?)") {}
+
+  static sqlite::Database open_fresh(const std::string& path, const WriterOptions& options) {
+    std::error_code ignored;
+    fs::remove(path, ignored);
+    sqlite::Database database(path, sqlite::OpenMode::create);
+    if (options.durability == Durability::atomic) {
+      // No journal: an unfinished temporary file is deleted, never read.
+      database.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;");
+    } else {
+      // A rollback journal keeps the file valid if the process is killed mid-commit;
+      // no fsync, since surviving an OS crash is not worth slowing the host program.
+      database.execute("PRAGMA journal_mode = DELETE; PRAGMA synchronous = OFF;");
+    }
+    database.execute("PRAGMA locking_mode = EXCLUSIVE; PRAGMA cache_size = -65536;");
+    database.execute("BEGIN");
+    database.execute(schema_sql());
+    database.execute("PRAGMA user_version = " + std::to_string(kUserVersion));
+    database.execute("COMMIT");
+    return database;
+  }
+
+  void write_identity() {
+    set_meta("format", kFormatName);
+    set_meta("schema_version", std::to_string(kSchemaMajor) + "." + std::to_string(kSchemaMinor));
+    if (!options.tool_version.empty()) set_meta("tool_version", options.tool_version);
+    set_meta("created_utc", utc_now_iso8601());
+  }
+
+  void set_meta(std::string_view key, std::string_view value) {
+    begin_if_needed();
+    insert_meta.bind(1, key);
+    insert_meta.bind(2, value);
+    insert_meta.run();
+  }
+
+  void begin_if_needed() {
+    if (in_transaction) return;
+    database.execute("BEGIN");
+    in_transaction = true;
+  }
+
+  void commit() {
+    if (!in_transaction) return;
+    database.execute("COMMIT");
+    in_transaction = false;
+    rows_in_transaction = 0;
+  }
+
+  void run_row(sqlite::Statement& statement) {
+    begin_if_needed();
+    statement.run();
+    ++rows;
+    if (++rows_in_transaction >= options.rows_per_transaction) commit();
+  }
+
+  StringId intern(std::string_view text) {
+    if (auto found = strings.find(text); found != strings.end()) return found->second;
+    const auto id = static_cast<StringId>(strings.size());
+    begin_if_needed();
+    insert_string.bind(1, std::int64_t{id});
+    insert_string.bind(2, text);
+    insert_string.run();
+    strings.emplace(std::string(text), id);
+    return id;
+  }
+
+  void publish() {
+    if (working_path == options.path) return;
+    // link() refuses to replace an existing file, which keeps --force the only way to overwrite.
+    if (!options.overwrite && ::link(working_path.c_str(), options.path.c_str()) == 0) {
+      ::unlink(working_path.c_str());
+      return;
+    }
+    if (!options.overwrite && errno == EEXIST) {
+      throw TraceError::bad_input(options.path, "appeared while writing; not overwritten");
+    }
+    std::error_code error;
+    fs::rename(working_path, options.path, error);
+    if (error) throw TraceError::failure(options.path, "cannot rename into place: " + error.message());
+  }
+
+  void abandon() noexcept {
+    try {
+      if (options.durability == Durability::crash_safe) {
+        commit();
+      } else {
+        database.close();
+        std::error_code ignored;
+        fs::remove(working_path, ignored);
+      }
+    } catch (...) {
+      // Destructors must not throw; the file is either removed or valid up to its last commit.
+    }
+  }
+};
+
+TraceWriter::TraceWriter(WriterOptions options) {
+  check_output_path(options.path, options.overwrite);
+  const std::string final_path = options.path;
+  const std::string working = options.durability == Durability::atomic
+                                  ? temporary_path_beside(final_path)
+                                  : final_path;
+  try {
+    impl_ = std::make_unique<Impl>(std::move(options), working);
+  } catch (const TraceError& error) {
+    std::error_code ignored;
+    if (working != final_path) fs::remove(working, ignored);
+    throw TraceError::failure(final_path, "cannot create trace file: " + error.problem());
+  }
+  impl_->write_identity();
+}
+
+TraceWriter::~TraceWriter() {
+  if (impl_ && !impl_->finished) impl_->abandon();
+}
+
+void TraceWriter::set_meta(std::string_view key, std::string_view value) { impl_->set_meta(key, value); }
+StringId TraceWriter::intern(std::string_view text) { return impl_->intern(text); }
+
+void TraceWriter::add(const DeviceRow& row) {
+  auto& s = impl_->insert_device;
+  s.bind(1, std::int64_t{row.id});
+  s.bind(2, row.name);
+  s.bind(3, row.uuid);
+  s.bind(4, row.pci_bus_id);
+  s.bind(5, row.compute_major);
+  s.bind(6, row.compute_minor);
+  s.bind(7, row.sm_count);
+  s.bind(8, row.memory_bytes);
+  s.bind(9, row.memory_bandwidth_bps);
+  s.bind(10, row.host_link_bandwidth_bps);
+  impl_->run_row(s);
+}
+
+void TraceWriter::add(const DeviceLinkRow& row) {
+  auto& s = impl_->insert_device_link;
+  s.bind(1, std::int64_t{row.src_device});
+  s.bind(2, std::int64_t{row.dst_device});
+  s.bind(3, row.peer_access);
+  s.bind(4, row.link_kind);
+  s.bind(5, row.performance_rank);
+  impl_->run_row(s);
+}
+
+void TraceWriter::add(const KernelRow& row) {
+  auto& s = impl_->insert_kernel;
+  s.bind(1, std::int64_t{row.device});
+  s.bind(2, row.context);
+  s.bind(3, row.stream);
+  s.bind(4, row.start_ns);
+  s.bind(5, row.end_ns);
+  s.bind(6, row.correlation_id);
+  s.bind(7, std::int64_t{row.name});
+  bind_dim3(s, 8, row.grid);
+  bind_dim3(s, 11, row.block);
+  s.bind(14, row.registers_per_thread);
+  s.bind(15, row.static_shared_bytes);
+  s.bind(16, row.dynamic_shared_bytes);
+  s.bind(17, row.graph_node_id);
+  impl_->run_row(s);
+}
+
+void TraceWriter::add(const MemcpyRow& row) {
+  auto& s = impl_->insert_memcpy;
+  s.bind(1, std::int64_t{row.device});
+  s.bind(2, row.context);
+  s.bind(3, row.stream);
+  s.bind(4, row.start_ns);
+  s.bind(5, row.end_ns);
+  s.bind(6, row.correlation_id);
+  s.bind(7, static_cast<std::int64_t>(row.copy_kind));
+  s.bind(8, enum_code(row.src_memory_kind));
+  s.bind(9, enum_code(row.dst_memory_kind));
+  s.bind(10, row.src_device);
+  s.bind(11, row.dst_device);
+  s.bind(12, row.bytes);
+  impl_->run_row(s);
+}
+
+void TraceWriter::add(const MemsetRow& row) {
+  auto& s = impl_->insert_memset;
+  s.bind(1, std::int64_t{row.device});
+  s.bind(2, row.context);
+  s.bind(3, row.stream);
+  s.bind(4, row.start_ns);
+  s.bind(5, row.end_ns);
+  s.bind(6, row.correlation_id);
+  s.bind(7, row.bytes);
+  impl_->run_row(s);
+}
+
+void TraceWriter::add(const ApiCallRow& row) {
+  auto& s = impl_->insert_api_call;
+  s.bind(1, row.process_id);
+  s.bind(2, row.thread_id);
+  s.bind(3, row.start_ns);
+  s.bind(4, row.end_ns);
+  s.bind(5, row.correlation_id);
+  s.bind(6, std::int64_t{row.name});
+  s.bind(7, static_cast<std::int64_t>(row.kind));
+  s.bind(8, row.return_code);
+  impl_->run_row(s);
+}
+
+void TraceWriter::add(const SyncRow& row) {
+  auto& s = impl_->insert_sync;
+  s.bind(1, row.process_id);
+  s.bind(2, row.thread_id);
+  s.bind(3, row.start_ns);
+  s.bind(4, row.end_ns);
+  s.bind(5, static_cast<std::int64_t>(row.type));
+  s.bind(6, row.device);
+  s.bind(7, row.stream);
+  s.bind(8, row.event);
+  s.bind(9, row.correlation_id);
+  impl_->run_row(s);
+}
+
+void TraceWriter::add(const RangeRow& row) {
+  auto& s = impl_->insert_range;
+  s.bind(1, row.process_id);
+  s.bind(2, row.thread_id);
+  s.bind(3, row.start_ns);
+  s.bind(4, row.end_ns);
+  s.bind(5, std::int64_t{row.name});
+  s.bind(6, row.domain);
+  s.bind(7, row.category);
+  s.bind(8, std::int64_t{row.on_gpu ? 1 : 0});
+  s.bind(9, row.device);
+  s.bind(10, row.stream);
+  s.bind(11, row.correlation_id);
+  impl_->run_row(s);
+}
+
+void TraceWriter::set_stat(const StatRow& row) {
+  impl_->begin_if_needed();
+  impl_->delete_stat.bind(1, std::string_view(row.name));
+  impl_->delete_stat.run();
+  auto& s = impl_->insert_stat;
+  s.bind(1, std::string_view(row.name));
+  s.bind(2, row.value);
+  s.bind(3, to_string(row.severity));
+  s.bind(4, row.detail);
+  s.run();
+}
+
+void TraceWriter::flush() { impl_->commit(); }
+
+void TraceWriter::finish() {
+  impl_->set_meta("finished_utc", utc_now_iso8601());
+  impl_->commit();
+  impl_->database.execute("BEGIN");
+  impl_->database.execute(index_sql());
+  impl_->database.execute("COMMIT");
+  impl_->database.close();
+  impl_->finished = true;
+  try {
+    impl_->publish();
+  } catch (...) {
+    std::error_code ignored;
+    if (impl_->working_path != impl_->options.path) fs::remove(impl_->working_path, ignored);
+    throw;
+  }
+}
+
+std::uint64_t TraceWriter::rows_written() const { return impl_->rows; }
+const std::string& TraceWriter::path() const { return impl_->options.path; }
+
+}  // namespace gpuprof::trace
