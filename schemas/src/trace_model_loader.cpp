@@ -32,10 +32,12 @@ class Row {
 };
 
 template <typename Table, typename ReadRow>
-void read_table(sqlite::Database& database, const char* sql, Table& table, ReadRow&& read_row) {
-  const auto rows = database.query_int(std::string("SELECT count(*) FROM (") + sql + ")").value_or(0);
+void read_table(sqlite::Database& database, const char* table_name, Table& table, ReadRow&& read_row) {
+  // max(rowid) is a B-tree descent, where count(*) would scan the whole table; it
+  // is exact for files we write (rows are only appended) and an upper bound otherwise.
+  const auto rows = database.query_int(std::string("SELECT max(rowid) FROM ") + table_name).value_or(0);
   table.visit_columns([rows](auto& column) { column.reserve(static_cast<std::size_t>(rows)); });
-  sqlite::Statement statement(database, sql);
+  sqlite::Statement statement(database, std::string("SELECT * FROM ") + table_name);
   const Row row(statement.raw());
   while (statement.step()) read_row(row, table);
 }
@@ -59,7 +61,7 @@ void read_host_columns(const Row& row, Table& table) {
 }
 
 void load_gpu_tables(sqlite::Database& database, TraceModel& model) {
-  read_table(database, "SELECT * FROM kernels", model.kernels, [](const Row& row, KernelTable& table) {
+  read_table(database, "kernels", model.kernels, [](const Row& row, KernelTable& table) {
     read_gpu_columns(row, table);
     table.name.push_back(row.string_id(6));
     table.grid.push_back(row.dim3(7));
@@ -69,7 +71,7 @@ void load_gpu_tables(sqlite::Database& database, TraceModel& model) {
     table.dynamic_shared_bytes.push_back(row.i32_or_unknown(15));
     table.graph_node_id.push_back(row.i64_or_unknown(16));
   });
-  read_table(database, "SELECT * FROM memcpys", model.memcpys, [](const Row& row, MemcpyTable& table) {
+  read_table(database, "memcpys", model.memcpys, [](const Row& row, MemcpyTable& table) {
     read_gpu_columns(row, table);
     table.copy_kind.push_back(static_cast<CopyKind>(row.i64(6)));
     table.src_memory_kind.push_back(static_cast<MemoryKind>(std::max<std::int64_t>(0, row.i64(7))));
@@ -78,7 +80,7 @@ void load_gpu_tables(sqlite::Database& database, TraceModel& model) {
     table.dst_device.push_back(row.i32_or_unknown(10));
     table.bytes.push_back(row.i64_or_unknown(11));
   });
-  read_table(database, "SELECT * FROM memsets", model.memsets, [](const Row& row, MemsetTable& table) {
+  read_table(database, "memsets", model.memsets, [](const Row& row, MemsetTable& table) {
     read_gpu_columns(row, table);
     table.bytes.push_back(row.i64_or_unknown(6));
   });
@@ -89,7 +91,7 @@ void load_gpu_tables(sqlite::Database& database, TraceModel& model) {
 
 void load_host_tables(sqlite::Database& database, TraceModel& model, const LoadOptions& options) {
   if (options.load_api_calls) {
-    read_table(database, "SELECT * FROM api_calls", model.api_calls, [](const Row& row, ApiCallTable& table) {
+    read_table(database, "api_calls", model.api_calls, [](const Row& row, ApiCallTable& table) {
       read_host_columns(row, table);
       table.correlation_id.push_back(row.i64_or_unknown(4));
       table.name.push_back(row.string_id(5));
@@ -99,7 +101,7 @@ void load_host_tables(sqlite::Database& database, TraceModel& model, const LoadO
     sort_by_start(model.api_calls);
   }
   if (options.load_syncs) {
-    read_table(database, "SELECT * FROM syncs", model.syncs, [](const Row& row, SyncTable& table) {
+    read_table(database, "syncs", model.syncs, [](const Row& row, SyncTable& table) {
       read_host_columns(row, table);
       table.type.push_back(static_cast<SyncType>(row.i64(4)));
       table.device.push_back(row.i32_or_unknown(5));
@@ -110,7 +112,7 @@ void load_host_tables(sqlite::Database& database, TraceModel& model, const LoadO
     sort_by_start(model.syncs);
   }
   if (options.load_ranges) {
-    read_table(database, "SELECT * FROM ranges", model.ranges, [](const Row& row, RangeTable& table) {
+    read_table(database, "ranges", model.ranges, [](const Row& row, RangeTable& table) {
       read_host_columns(row, table);
       table.name.push_back(row.string_id(4));
       table.domain.push_back(row.is_null(5) ? kNoString : row.string_id(5));

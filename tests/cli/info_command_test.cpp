@@ -1,0 +1,99 @@
+#include <sqlite3.h>
+
+#include <filesystem>
+
+#include "cli_test_support.hpp"
+#include "gpuprof/trace/trace_writer.hpp"
+#include "temporary_folder.hpp"
+
+namespace gpuprof::testing {
+namespace {
+
+std::string make_trace(const TemporaryFolder& folder, const std::string& name, std::int64_t dropped) {
+  const auto path = folder.file(name);
+  trace::TraceWriter writer({.path = path});
+  writer.set_meta("source_format", "collector");
+  writer.set_meta("host_name", "node7");
+  writer.set_meta("rank", "1");
+  writer.set_meta("world_size", "2");
+  writer.add(trace::DeviceRow{.id = 0, .name = "NVIDIA H200", .compute_major = 9, .compute_minor = 0, .sm_count = 132});
+  writer.add(trace::KernelRow{.start_ns = 1'000, .end_ns = 3'000'000, .name = writer.intern("gemm")});
+  writer.add(trace::ApiCallRow{.start_ns = 500, .end_ns = 900, .name = writer.intern("cudaLaunchKernel")});
+  writer.set_stat({.name = "dropped_records", .value = dropped,
+                   .severity = dropped ? trace::Severity::warning : trace::Severity::info});
+  writer.finish();
+  return path;
+}
+
+TEST(InfoCommand, DescribesATrace) {
+  TemporaryFolder folder;
+  const auto path = make_trace(folder, "t.sqlite", 0);
+  const auto result = gpuprof({"info", path});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  for (const char* expected : {"schema          1.0 (gpuprof.trace)", "source          collector", "node7",
+                               "rank 1 of 2", "time span       3.00 ms", "0: NVIDIA H200 (sm_90, 132 SMs)",
+                               "kernels                     1", "api_calls                   1"}) {
+    EXPECT_NE(result.out.find(expected), std::string::npos) << expected << "\n" << result.out;
+  }
+  EXPECT_EQ(result.out.find("WARNING"), std::string::npos);
+}
+
+TEST(InfoCommand, WarnsWhenRecordsWereDropped) {
+  TemporaryFolder folder;
+  const auto result = gpuprof({"info", make_trace(folder, "t.sqlite", 12)});
+  EXPECT_EQ(result.exit_code, 0);
+  EXPECT_NE(result.out.find("WARNING: 12 records were dropped"), std::string::npos) << result.out;
+}
+
+TEST(InfoCommand, DescribesSeveralTraces) {
+  TemporaryFolder folder;
+  const auto result =
+      gpuprof({"info", make_trace(folder, "a.sqlite", 0), make_trace(folder, "b.sqlite", 0)});
+  EXPECT_EQ(result.exit_code, 0);
+  EXPECT_NE(result.out.find("a.sqlite"), std::string::npos);
+  EXPECT_NE(result.out.find("b.sqlite"), std::string::npos);
+}
+
+TEST(InfoCommand, BadFilesAreRefusedWithExitCodeTwoAndLeftUntouched) {
+  TemporaryFolder folder;
+  write_file(folder.file("not.sqlite"), "this is plain text, not a database");
+  write_file(folder.file("empty.sqlite"), "");
+  const auto newer = make_trace(folder, "newer.sqlite", 0);
+  sqlite3* db = nullptr;
+  sqlite3_open(newer.c_str(), &db);
+  sqlite3_exec(db, "PRAGMA user_version = 9000", nullptr, nullptr, nullptr);
+  sqlite3_close(db);
+  const auto truncated = make_trace(folder, "truncated.sqlite", 0);
+  std::filesystem::resize_file(truncated, 5000);
+  sqlite3_open(folder.file("foreign.sqlite").c_str(), &db);
+  sqlite3_exec(db, "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL(start INTEGER)", nullptr, nullptr, nullptr);
+  sqlite3_close(db);
+
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {folder.file("missing.sqlite"), "no such file"},
+      {folder.path().string(), "is a directory"},
+      {folder.file("not.sqlite"), "is not a SQLite trace file"},
+      {folder.file("empty.sqlite"), "is empty"},
+      {folder.file("foreign.sqlite"), "without the gpuprof trace schema"},
+      {newer, "newer than this gpuprof reads"},
+      {truncated, "is truncated"},
+  };
+  for (const auto& [file, problem] : cases) {
+    const bool exists = std::filesystem::is_regular_file(file);
+    const std::string before = exists ? read_file(file) : "";
+    expect_bad_input(gpuprof({"info", file}), file, problem);
+    if (exists) {
+      EXPECT_EQ(read_file(file), before) << file;
+    }
+  }
+}
+
+TEST(InfoCommand, OneBadFileAmongGoodOnesFailsBeforePrinting) {
+  TemporaryFolder folder;
+  const auto result = gpuprof({"info", make_trace(folder, "a.sqlite", 0), folder.file("missing.sqlite")});
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_TRUE(result.out.empty()) << result.out;
+}
+
+}  // namespace
+}  // namespace gpuprof::testing

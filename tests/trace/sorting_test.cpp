@@ -1,0 +1,62 @@
+#include <gtest/gtest.h>
+
+#include "gpuprof/trace/trace_sorting.hpp"
+
+namespace gpuprof::trace {
+namespace {
+
+MemsetTable table_of(const std::vector<std::tuple<std::int32_t, std::int64_t, std::int64_t>>& rows) {
+  MemsetTable table;
+  for (const auto& [device, stream, start] : rows) {
+    table.device.push_back(device);
+    table.context.push_back(kUnknown);
+    table.stream.push_back(stream);
+    table.start_ns.push_back(start);
+    table.end_ns.push_back(start + 1);
+    table.correlation_id.push_back(start * 10);
+    table.bytes.push_back(start * 100);
+  }
+  return table;
+}
+
+TEST(TraceSorting, GroupsByDeviceAndStreamThenStart) {
+  auto table = table_of({{1, 7, 30}, {0, 9, 5}, {1, 7, 10}, {0, 3, 8}, {1, 2, 1}, {0, 9, 2}});
+  const auto slices = sort_by_device_stream_start(table);
+  ASSERT_EQ(slices.size(), 4U);
+  EXPECT_EQ(table.start_ns, (std::vector<std::int64_t>{8, 2, 5, 1, 10, 30}));
+  EXPECT_EQ(table.device, (std::vector<std::int32_t>{0, 0, 0, 1, 1, 1}));
+  EXPECT_EQ(table.stream, (std::vector<std::int64_t>{3, 9, 9, 2, 7, 7}));
+  // Every column moved together.
+  EXPECT_EQ(table.correlation_id, (std::vector<std::int64_t>{80, 20, 50, 10, 100, 300}));
+  EXPECT_EQ(table.bytes, (std::vector<std::int64_t>{800, 200, 500, 100, 1000, 3000}));
+  EXPECT_EQ(slices[1].device, 0);
+  EXPECT_EQ(slices[1].stream, 9);
+  EXPECT_EQ(slices[1].begin, 1U);
+  EXPECT_EQ(slices[1].end, 3U);
+}
+
+TEST(TraceSorting, EmptyTableHasNoSlices) {
+  MemsetTable table;
+  EXPECT_TRUE(sort_by_device_stream_start(table).empty());
+}
+
+TEST(TraceSorting, HostTableSortsByStartStably) {
+  SyncTable table;
+  for (std::int64_t start : {5, 1, 5, 0}) {
+    table.process_id.push_back(1);
+    table.thread_id.push_back(start);
+    table.start_ns.push_back(start);
+    table.end_ns.push_back(start + 2);
+    table.type.push_back(SyncType::event);
+    table.device.push_back(0);
+    table.stream.push_back(kUnknown);
+    table.event.push_back(table.event.size());
+    table.correlation_id.push_back(kUnknown);
+  }
+  sort_by_start(table);
+  EXPECT_EQ(table.start_ns, (std::vector<std::int64_t>{0, 1, 5, 5}));
+  EXPECT_EQ(table.event, (std::vector<std::int64_t>{3, 1, 0, 2}));
+}
+
+}  // namespace
+}  // namespace gpuprof::trace
