@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs the Debian/Ubuntu packages gpuprof builds with, skipping those already
+# present. Runs as root, or through sudo when not root. The CUDA toolkit is not a
+# Debian package: when /usr/local/cuda exists the collector and workloads are
+# built too, otherwise the analyzer, CLI and GUI are built without them.
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build pkgconf git rsync
+  libsqlite3-dev sqlite3 zlib1g-dev libfmt-dev libcli11-dev rapidjson-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  qt6-base-dev qt6-charts-dev libqt6svg6-dev libgl-dev
+)
+
+missing=()
+for package in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$package")
+  fi
+done
+
+if ((${#missing[@]} == 0)); then
+  echo "gpuprof: all build dependencies are installed"
+  exit 0
+fi
+
+as_root=()
+if [[ $(id -u) -ne 0 ]]; then
+  command -v sudo >/dev/null || { echo "gpuprof: need root or sudo to install: ${missing[*]}" >&2; exit 1; }
+  as_root=(sudo)
+fi
+echo "gpuprof: installing ${missing[*]}"
+"${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+"${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"

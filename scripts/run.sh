@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# The main job: installs missing packages, builds, and analyses a trace.
+# Until recorded samples exist it generates a synthetic 4-GPU training trace and
+# describes it; later it analyses the recorded samples in samples/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+scripts/install-dependencies.sh
+cmake --preset release
+cmake --build --preset release
+
+gpuprof=build-release/cli/gpuprof
+mkdir -p out
+trace=out/synthetic-4gpu.sqlite
+echo
+echo "gpuprof: no recorded samples yet; generating a synthetic 4-GPU training trace ($trace)"
+"$gpuprof" synth -o "$trace" --devices 4 --steps 30 --input-memory mixed --force
+echo
+"$gpuprof" info "$trace"

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# The test suite: installs missing packages, builds everything, and runs every
+# test but those labelled `gpu` (they need a GPU) and `fuzz` (long-running).
+# Tests labelled `external` read ../shared/data/external and skip without it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+scripts/install-dependencies.sh
+cmake --preset release
+cmake --build --preset release
+ctest --preset release -LE "gpu|fuzz" --no-tests=error
