@@ -32,13 +32,19 @@ class Row {
 };
 
 template <typename Table, typename ReadRow>
-void read_table(sqlite::Database& database, const char* table_name, Table& table, ReadRow&& read_row) {
+void read_table(sqlite::Database& database, const char* table_name, Table& table, ReadRow&& read_row,
+                const char* columns = "*") {
   // max(rowid) is a B-tree descent, where count(*) would scan the whole table; it
   // is exact for files we write (rows are only appended) and an upper bound otherwise.
   const auto rows = database.query_int(std::string("SELECT max(rowid) FROM ") + table_name).value_or(0);
-  table.visit_columns([rows](auto& column) { column.reserve(static_cast<std::size_t>(rows)); });
-  sqlite::Statement statement(database, std::string("SELECT * FROM ") + table_name);
+  sqlite::Statement statement(database, std::string("SELECT ") + columns + " FROM " + table_name);
   const Row row(statement.raw());
+  if (!statement.step()) return;
+  read_row(row, table);
+  // Reserve after the first row, so that columns this read leaves empty stay unallocated.
+  table.visit_columns([rows](auto& column) {
+    if (!column.empty()) column.reserve(static_cast<std::size_t>(rows));
+  });
   while (statement.step()) read_row(row, table);
 }
 
@@ -60,17 +66,27 @@ void read_host_columns(const Row& row, Table& table) {
   table.end_ns.push_back(row.i64(3));
 }
 
-void load_gpu_tables(sqlite::Database& database, TraceModel& model) {
-  read_table(database, "kernels", model.kernels, [](const Row& row, KernelTable& table) {
-    read_gpu_columns(row, table);
-    table.name.push_back(row.string_id(6));
-    table.grid.push_back(row.dim3(7));
-    table.block.push_back(row.dim3(10));
-    table.registers_per_thread.push_back(row.i32_or_unknown(13));
-    table.static_shared_bytes.push_back(row.i32_or_unknown(14));
-    table.dynamic_shared_bytes.push_back(row.i32_or_unknown(15));
-    table.graph_node_id.push_back(row.i64_or_unknown(16));
-  });
+void load_gpu_tables(sqlite::Database& database, TraceModel& model, const LoadOptions& options) {
+  if (options.load_kernel_launch_details) {
+    read_table(database, "kernels", model.kernels, [](const Row& row, KernelTable& table) {
+      read_gpu_columns(row, table);
+      table.name.push_back(row.string_id(6));
+      table.grid.push_back(row.dim3(7));
+      table.block.push_back(row.dim3(10));
+      table.registers_per_thread.push_back(row.i32_or_unknown(13));
+      table.static_shared_bytes.push_back(row.i32_or_unknown(14));
+      table.dynamic_shared_bytes.push_back(row.i32_or_unknown(15));
+      table.graph_node_id.push_back(row.i64_or_unknown(16));
+    });
+  } else {
+    read_table(
+        database, "kernels", model.kernels,
+        [](const Row& row, KernelTable& table) {
+          read_gpu_columns(row, table);
+          table.name.push_back(row.string_id(6));
+        },
+        "device, context, stream, start_ns, end_ns, correlation_id, name_id");
+  }
   read_table(database, "memcpys", model.memcpys, [](const Row& row, MemcpyTable& table) {
     read_gpu_columns(row, table);
     table.copy_kind.push_back(static_cast<CopyKind>(row.i64(6)));
@@ -143,7 +159,7 @@ TraceModel load_trace_model(const std::string& path, const LoadOptions& options)
     TraceFile host_file(path);
     load_host_tables(host_file.database(), model, options);
   });
-  load_gpu_tables(file.database(), model);
+  load_gpu_tables(file.database(), model, options);
   host.get();
   return model;
 }

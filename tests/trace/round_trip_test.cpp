@@ -166,3 +166,22 @@ TEST(RoundTrip, StringsAreInternedOnce) {
 
 }  // namespace
 }  // namespace gpuprof::trace
+
+namespace gpuprof::trace {
+namespace {
+
+TEST(RoundTrip, KernelLaunchDetailsCanBeSkipped) {
+  testing::TemporaryFolder folder;
+  const auto path = folder.file("t.sqlite");
+  write_fixture(path);
+  const auto model = load_trace_model(path, {.load_kernel_launch_details = false});
+  ASSERT_EQ(model.kernels.size(), 2U);
+  EXPECT_EQ(model.string(model.kernels.name[1]), "gemm");
+  EXPECT_EQ(model.kernels.correlation_id[1], 11);
+  EXPECT_TRUE(model.kernels.grid.empty());
+  EXPECT_TRUE(model.kernels.graph_node_id.empty());
+  EXPECT_EQ(model.kernels.start_ns, load_trace_model(path).kernels.start_ns);
+}
+
+}  // namespace
+}  // namespace gpuprof::trace

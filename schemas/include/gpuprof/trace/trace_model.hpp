@@ -34,7 +34,8 @@ struct GpuColumns {
 
 struct KernelTable : GpuColumns {
   std::vector<StringId> name;
-  std::vector<Dim3> grid, block;  // {0,0,0} where unknown
+  // Launch details: {0,0,0} / kUnknown32 where unknown; empty when not loaded (LoadOptions).
+  std::vector<Dim3> grid, block;
   std::vector<std::int32_t> registers_per_thread, static_shared_bytes, dynamic_shared_bytes;
   std::vector<std::int64_t> graph_node_id;
 
@@ -155,6 +156,10 @@ struct TraceModel {
 };
 
 struct LoadOptions {
+  // Grid, block, registers, shared memory and graph node of each kernel. The
+  // analyses do not use them and decoding them halves the kernel load rate, so
+  // they can be skipped; the KernelTable detail columns are then left empty.
+  bool load_kernel_launch_details = true;
   bool load_api_calls = true;
   bool load_syncs = true;
   bool load_ranges = true;

@@ -13,6 +13,7 @@ namespace gpuprof::trace {
 template <typename Table>
 void apply_order(Table& table, const std::vector<std::uint32_t>& order) {
   table.visit_columns([&order](auto& column) {
+    if (column.empty()) return;  // a column that was not loaded
     using Column = std::decay_t<decltype(column)>;
     Column reordered;
     reordered.reserve(column.size());
