@@ -15,6 +15,7 @@
 #include <string>
 
 #include "gpuprof/synthetic/synthetic_trace.hpp"
+#include "gpuprof/trace/sqlite_database.hpp"
 #include "gpuprof/trace/schema_version.hpp"
 #include "gpuprof/trace/trace_model.hpp"
 #include "gpuprof/trace/trace_writer.hpp"
@@ -140,6 +141,7 @@ void measure_load(const std::string& path, std::int64_t events, bool launch_deta
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (!std::getenv("GPUPROF_BENCH_SQLITE_DEFAULTS")) gpuprof::sqlite::configure_for_bulk_work();
   const std::int64_t rows = argc > 1 ? std::atoll(argv[1]) : 2'000'000;
   const std::int64_t events = argc > 2 ? std::atoll(argv[2]) : 10'000'000;
   const fs::path folder = argc > 3 ? fs::path(argv[3]) : fs::temp_directory_path() / "gpuprof-store-bench";

@@ -4,11 +4,13 @@
 #include <exception>
 
 #include "command.hpp"
+#include "gpuprof/trace/sqlite_database.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 
 namespace gpuprof::cli {
 
 int run_gpuprof(int argc, char** argv) {
+  sqlite::configure_for_bulk_work();
   CLI::App app{"gpuprof: where does the time of a training step go, and why is the multi-GPU run not faster?",
                "gpuprof"};
   app.set_version_flag("--version", std::string("gpuprof ") + GPUPROF_VERSION);
@@ -16,6 +18,9 @@ int run_gpuprof(int argc, char** argv) {
   Action action;
   add_info_command(app, action);
   add_synth_command(app, action);
+  add_record_command(app, action);
+  add_report_command(app, action);
+  add_import_command(app, action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& help) {

@@ -8,6 +8,8 @@
 
 namespace gpuprof::sqlite {
 
+void configure_for_bulk_work() { sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0); }
+
 Database::Database(const std::string& path, OpenMode mode) : path_(path) {
   int flags = SQLITE_OPEN_NOMUTEX;
   switch (mode) {

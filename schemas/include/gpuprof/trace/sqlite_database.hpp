@@ -12,6 +12,12 @@ namespace gpuprof::sqlite {
 
 enum class OpenMode { read_only, read_write, create };
 
+// Process-wide SQLite settings for tools that move millions of rows: turns off
+// SQLite's memory statistics, whose global mutex is taken on every allocation.
+// Call first thing in main(); it has no effect once SQLite is in use. Never
+// called by the collector, which must not change its host program's SQLite.
+void configure_for_bulk_work();
+
 // One SQLite connection. Errors throw TraceError naming the file.
 class Database {
  public:
