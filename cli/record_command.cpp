@@ -1,0 +1,196 @@
+#include <fmt/format.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <set>
+#include <stdexcept>
+
+#include "command.hpp"
+#include "gpuprof/launcher/child_process.hpp"
+#include "gpuprof/launcher/collector_environment.hpp"
+#include "gpuprof/launcher/collector_location.hpp"
+#include "gpuprof/launcher/output_claim.hpp"
+#include "gpuprof/launcher/output_pattern.hpp"
+#include "gpuprof/trace/trace_error.hpp"
+#include "gpuprof/trace/trace_file.hpp"
+
+namespace gpuprof::cli {
+namespace {
+
+namespace env = launcher::environment;
+namespace fs = std::filesystem;
+
+struct RecordArguments {
+  std::string output = std::string(launcher::kDefaultOutputPattern);
+  std::string trace = "cuda,nvtx,api,sync";
+  std::string buffer_size;
+  unsigned buffer_count = 0;
+  unsigned flush_interval_ms = 0;
+  bool force = false;
+  std::vector<std::string> command;
+};
+
+int refuse(const std::string& problem) {
+  fmt::print(stderr, "gpuprof: {}\n", problem);
+  return kExitBadInput;
+}
+
+// "8M", "512KiB", "1048576": bytes.
+std::optional<unsigned long long> parse_bytes(std::string text) {
+  std::size_t digits = 0;
+  while (digits < text.size() && std::isdigit(static_cast<unsigned char>(text[digits]))) ++digits;
+  if (digits == 0) return std::nullopt;
+  const unsigned long long number = std::stoull(text.substr(0, digits));
+  std::string unit = text.substr(digits);
+  std::transform(unit.begin(), unit.end(), unit.begin(), [](unsigned char c) { return std::tolower(c); });
+  const std::map<std::string, unsigned long long> units = {
+      {"", 1}, {"b", 1}, {"k", 1ull << 10}, {"kib", 1ull << 10}, {"m", 1ull << 20}, {"mib", 1ull << 20}};
+  const auto found = units.find(unit);
+  if (found == units.end()) return std::nullopt;
+  return number * found->second;
+}
+
+std::string check_trace_list(const std::string& list) {
+  static const std::set<std::string> known = {"cuda", "nvtx", "api", "sync", "driver"};
+  std::size_t position = 0;
+  while (position <= list.size()) {
+    auto comma = list.find(',', position);
+    if (comma == std::string::npos) comma = list.size();
+    const auto item = list.substr(position, comma - position);
+    if (!item.empty() && !known.count(item)) return "--trace: unknown kind '" + item + "' (use cuda,nvtx,api,sync,driver)";
+    position = comma + 1;
+  }
+  return {};
+}
+
+// Children may change folder, so relative patterns are anchored here.
+std::string absolute_pattern(const std::string& pattern) {
+  if (!pattern.empty() && pattern.front() == '/') return pattern;
+  return (fs::current_path() / pattern).string();
+}
+
+// Problems the launcher can see before the program starts (exit 2, program not run).
+std::string check_output(const std::string& pattern, bool force) {
+  std::string path;
+  try {
+    path = launcher::expand_output_pattern(pattern, launcher::current_process_context());
+  } catch (const std::invalid_argument& problem) {
+    return std::string("-o: ") + problem.what();
+  }
+  if (auto problem = launcher::check_output_folder(path); !problem.empty()) return problem;
+  // With %p or %n the final name is only known in the program; the collector checks it there.
+  if (!launcher::is_per_process(pattern) && !force && fs::exists(path)) {
+    return path + " already exists (use --force to overwrite, or %p / %n in the pattern)";
+  }
+  return {};
+}
+
+std::string make_files_list() {
+  std::string path = (fs::temp_directory_path() / "gpuprof-record-XXXXXX").string();
+  const int descriptor = ::mkstemp(path.data());
+  if (descriptor < 0) throw TraceError::failure(path, "cannot create a temporary file");
+  ::close(descriptor);
+  return path;
+}
+
+std::vector<std::string> read_files_list(const std::string& path) {
+  std::vector<std::string> files;
+  std::ifstream list(path);
+  for (std::string line; std::getline(list, line);) {
+    if (!line.empty() && std::find(files.begin(), files.end(), line) == files.end()) files.push_back(line);
+  }
+  return files;
+}
+
+void print_summary(const std::string& path) {
+  try {
+    trace::TraceFile file(path);
+    std::int64_t events = 0, dropped = 0;
+    for (const auto& count : file.counts()) events += count.rows;
+    std::string problems;
+    for (const auto& stat : file.stats()) {
+      if (stat.name == "dropped_records") dropped = stat.value;
+      if (stat.severity == trace::Severity::error) problems += "; " + stat.detail.value_or(stat.name);
+    }
+    fmt::print(stderr, "gpuprof: wrote {}: {} events, {} dropped records{}\n", path, events, dropped, problems);
+  } catch (const TraceError& error) {
+    fmt::print(stderr, "gpuprof: wrote {}, but cannot read it back: {}\n", path, error.problem());
+  }
+}
+
+std::map<std::string, std::string> collector_environment(const RecordArguments& arguments,
+                                                         const std::string& collector,
+                                                         const std::string& files_list) {
+  std::map<std::string, std::string> overrides = {
+      {env::kCudaInjection, collector},
+      {env::kOutputPattern, absolute_pattern(arguments.output)},
+      {env::kForce, arguments.force ? "1" : "0"},
+      {env::kTrace, arguments.trace},
+      {env::kFilesList, files_list}};
+  if (const auto cupti = launcher::find_cupti_library(); !cupti.empty()) overrides[env::kNvtxInjection] = cupti;
+  if (!arguments.buffer_size.empty()) {
+    overrides[env::kBufferSize] = std::to_string(*parse_bytes(arguments.buffer_size));
+  }
+  if (arguments.buffer_count > 0) overrides[env::kBufferCount] = std::to_string(arguments.buffer_count);
+  if (arguments.flush_interval_ms > 0) overrides[env::kFlushIntervalMs] = std::to_string(arguments.flush_interval_ms);
+  return overrides;
+}
+
+std::string check_arguments(const RecordArguments& arguments) {
+  if (auto problem = check_trace_list(arguments.trace); !problem.empty()) return problem;
+  if (!arguments.buffer_size.empty()) {
+    const auto bytes = parse_bytes(arguments.buffer_size);
+    if (!bytes || *bytes < env::kMinBufferSize || *bytes > env::kMaxBufferSize) {
+      return "--buffer-size: must be between 64KiB and 256MiB (e.g. 8M)";
+    }
+  }
+  return check_output(absolute_pattern(arguments.output), arguments.force);
+}
+
+int run_record(const RecordArguments& arguments) {
+  if (auto problem = check_arguments(arguments); !problem.empty()) return refuse(problem);
+  const auto collector = launcher::find_collector_library();
+  if (collector.empty()) {
+    fmt::print(stderr, "gpuprof: libgpuprof_collector.so not found (build it, or set {})\n", env::kCollectorPath);
+    return kExitFailure;
+  }
+  const auto files_list = make_files_list();
+  const auto result = launcher::run_child(arguments.command, collector_environment(arguments, collector, files_list));
+  if (!result.started) fmt::print(stderr, "gpuprof: cannot run {}\n", result.start_error);
+  const auto files = read_files_list(files_list);
+  std::error_code ignored;
+  fs::remove(files_list, ignored);
+  for (const auto& file : files) print_summary(file);
+  if (files.empty() && result.started) {
+    fmt::print(stderr, "gpuprof: no trace written (the program made no CUDA calls, or recording could not start)\n");
+  }
+  if (result.signal != 0) fmt::print(stderr, "gpuprof: the program was killed by signal {}\n", result.signal);
+  return result.exit_code;
+}
+
+}  // namespace
+
+void add_record_command(CLI::App& app, Action& action) {
+  auto arguments = std::make_shared<RecordArguments>();
+  auto* command = app.add_subcommand("record", "Run a CUDA program and record what its GPUs do: gpuprof record -- CMD ARGS");
+  command->add_option("-o,--output", arguments->output,
+                      "Trace file pattern: %p pid, %h host, %q{VAR} environment variable, %n unique number")
+      ->capture_default_str();
+  command->add_option("--trace", arguments->trace, "What to record: cuda,nvtx,api,sync,driver")->capture_default_str();
+  command->add_option("--buffer-size", arguments->buffer_size, "Bytes per CUPTI activity buffer (e.g. 8M)");
+  command->add_option("--buffer-count", arguments->buffer_count, "Activity buffers in the pool");
+  command->add_option("--flush-interval", arguments->flush_interval_ms, "Milliseconds between flushes (default 1000)");
+  command->add_flag("-f,--force", arguments->force, "Overwrite existing trace files");
+  command->add_option("command", arguments->command, "The program and its arguments, after --")->required();
+  command->callback([arguments, &action] {
+    action = [arguments](const Invocation&) { return run_record(*arguments); };
+  });
+}
+
+}  // namespace gpuprof::cli

@@ -1,0 +1,91 @@
+#pragma once
+
+// Turns CUPTI activity records into trace rows. Pure with respect to CUPTI: it
+// reads record structs and never calls libcupti, so tests feed it hand-built
+// records on machines without a GPU.
+
+#include <cupti_activity.h>
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "gpuprof/collector/range_pairing.hpp"
+#include "gpuprof/trace/records.hpp"
+#include "gpuprof/trace/trace_writer.hpp"
+
+namespace gpuprof::collector {
+
+// Names an API call from its callback id ("cudaMemcpy"); the collector asks
+// CUPTI, tests pass a table. An empty result is written as "<kind>_api_<cbid>".
+using ApiNameResolver = std::function<std::string(trace::ApiKind kind, std::uint32_t callback_id)>;
+
+struct TranslationCounters {
+  std::map<std::string, std::int64_t> records_per_kind;  // "kernel" -> 12
+  std::map<std::string, std::int64_t> problems;          // "end_before_start" -> 1
+  std::map<std::string, std::string> problem_details;    // first example of each problem
+  std::int64_t overhead_ns = 0;
+  std::int64_t overhead_records = 0;
+  std::int64_t rows = 0;
+};
+
+class ActivityTranslator {
+ public:
+  ActivityTranslator(trace::TraceWriter& writer, ApiNameResolver api_names);
+
+  // Writes the rows of one record, or counts it as a problem. Never throws for a
+  // bad record; a failing writer still throws (the caller stops collection).
+  void translate(const CUpti_Activity& record);
+  // Called after each activity buffer: writes rows that waited for records
+  // arriving later in the same buffer (range categories, threads of syncs).
+  void end_batch();
+  // Called once at the end: counts ranges that never closed, writes the counters.
+  void finish();
+  // Writes the counters to collector_stats (they replace earlier values).
+  void write_counters();
+
+  // Merges what is known about a device from another source (the driver).
+  void merge_device(const trace::DeviceRow& device);
+
+  const TranslationCounters& counters() const { return counters_; }
+
+ private:
+  void kernel(const CUpti_ActivityKernel10& record);
+  void memcpy(const CUpti_ActivityMemcpy6& record);
+  void peer_memcpy(const CUpti_ActivityMemcpyPtoP4& record);
+  void memset(const CUpti_ActivityMemset4& record);
+  void api_call(const CUpti_ActivityAPI& record, trace::ApiKind kind);
+  void synchronization(const CUpti_ActivitySynchronization2& record);
+  void marker(const CUpti_ActivityMarker2& record);
+  void marker_data(const CUpti_ActivityMarkerData2& record);
+  void name(const CUpti_ActivityName& record);
+  void device(const CUpti_ActivityDevice5& record);
+  void overhead(const CUpti_ActivityOverhead3& record);
+
+  bool check_interval(std::uint64_t start, std::uint64_t end, const char* kind);
+  void problem(const std::string& name, const std::string& detail);
+  void remember_context(std::uint32_t context, std::uint32_t device);
+  void write_pending_syncs();
+  void write_completed_ranges();
+
+  trace::TraceWriter& writer_;
+  ApiNameResolver api_names_;
+  TranslationCounters counters_;
+  RangePairing ranges_;
+  struct PendingSync {
+    trace::SyncRow row;
+    std::uint32_t context = 0;
+  };
+  std::vector<PendingSync> pending_syncs_;
+  // Learned from API records: which thread made the call with this correlation id.
+  std::unordered_map<std::uint32_t, std::pair<std::int64_t, std::int64_t>> caller_by_correlation_;
+  std::unordered_map<std::uint32_t, std::int32_t> device_by_context_;
+  std::map<std::int32_t, trace::DeviceRow> devices_;
+  std::unordered_map<std::uint64_t, trace::StringId> api_name_ids_;
+};
+
+}  // namespace gpuprof::collector

@@ -1,0 +1,46 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gpuprof/launcher/collector_environment.hpp"
+
+namespace gpuprof::collector {
+
+// What to record and where, read from the environment `gpuprof record` sets.
+struct CollectorConfig {
+  std::string output_pattern;  // default: launcher::kDefaultOutputPattern
+  bool force = false;
+  std::size_t buffer_size = 4u << 20;
+  std::size_t buffer_count = 32;  // 128 MiB in all by default
+  std::uint32_t flush_interval_ms = 1000;
+  bool trace_cuda = true;    // kernels, copies, memsets
+  bool trace_nvtx = true;    // NVTX ranges
+  bool trace_api = true;     // CUDA runtime API
+  bool trace_sync = true;    // synchronization calls
+  bool trace_driver = false; // CUDA driver API (many records; off by default)
+  std::string files_list;    // where to append the written file's path, if set
+  // Settings that could not be used, with the reason; the defaults apply instead.
+  std::vector<std::string> warnings;
+};
+
+using EnvironmentLookup = std::function<std::optional<std::string>(const std::string&)>;
+
+// Parses the GPUPROF_* variables. Bad values never fail: they are reported in
+// `warnings` and the default is kept, because the host program must run anyway.
+CollectorConfig read_collector_config(const EnvironmentLookup& environment);
+
+// Parses a --trace list ("cuda,nvtx,api,sync,driver") into `config`; returns the
+// unknown names.
+std::vector<std::string> apply_trace_list(const std::string& list, CollectorConfig& config);
+
+// Limits that keep one process's collector memory bounded.
+inline constexpr std::size_t kMinBufferSize = launcher::environment::kMinBufferSize;
+inline constexpr std::size_t kMaxBufferSize = launcher::environment::kMaxBufferSize;
+inline constexpr std::size_t kMaxTotalBufferBytes = 4ull << 30;
+
+}  // namespace gpuprof::collector

@@ -1,0 +1,387 @@
+#include "gpuprof/collector/activity_translator.hpp"
+
+#include <cstdio>
+#include <string>
+#include <utility>
+
+#include "gpuprof/collector/cupti_kind_mapping.hpp"
+
+namespace gpuprof::collector {
+namespace {
+
+// Thread ids remembered for syncs are forgotten beyond this many calls; a sync
+// record arrives next to its API record, never thousands of calls later.
+constexpr std::size_t kMaxRememberedCalls = 1 << 16;
+
+std::int64_t as_signed(std::uint64_t value) { return static_cast<std::int64_t>(value); }
+
+std::optional<std::int64_t> present_if_nonzero(std::uint64_t value) {
+  if (value == 0) return std::nullopt;
+  return as_signed(value);
+}
+
+std::optional<std::int64_t> unless_invalid(std::uint32_t value) {
+  if (value == CUPTI_SYNCHRONIZATION_INVALID_VALUE) return std::nullopt;
+  return std::int64_t{value};
+}
+
+std::string format_uuid(const CUuuid& uuid) {
+  char text[64];
+  const auto* bytes = reinterpret_cast<const unsigned char*>(uuid.bytes);
+  std::snprintf(text, sizeof text, "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8], bytes[9],
+                bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]);
+  return text;
+}
+
+template <typename Value>
+void fill_missing(std::optional<Value>& target, const std::optional<Value>& source) {
+  if (!target && source) target = source;
+}
+
+}  // namespace
+
+ActivityTranslator::ActivityTranslator(trace::TraceWriter& writer, ApiNameResolver api_names)
+    : writer_(writer), api_names_(std::move(api_names)) {}
+
+void ActivityTranslator::translate(const CUpti_Activity& record) {
+  ++counters_.records_per_kind[activity_kind_name(record.kind)];
+  switch (record.kind) {
+    case CUPTI_ACTIVITY_KIND_KERNEL:
+    case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
+      return kernel(reinterpret_cast<const CUpti_ActivityKernel10&>(record));
+    case CUPTI_ACTIVITY_KIND_MEMCPY: return memcpy(reinterpret_cast<const CUpti_ActivityMemcpy6&>(record));
+    case CUPTI_ACTIVITY_KIND_MEMCPY2:
+      return peer_memcpy(reinterpret_cast<const CUpti_ActivityMemcpyPtoP4&>(record));
+    case CUPTI_ACTIVITY_KIND_MEMSET: return memset(reinterpret_cast<const CUpti_ActivityMemset4&>(record));
+    case CUPTI_ACTIVITY_KIND_RUNTIME:
+      return api_call(reinterpret_cast<const CUpti_ActivityAPI&>(record), trace::ApiKind::runtime);
+    case CUPTI_ACTIVITY_KIND_DRIVER:
+      return api_call(reinterpret_cast<const CUpti_ActivityAPI&>(record), trace::ApiKind::driver);
+    case CUPTI_ACTIVITY_KIND_SYNCHRONIZATION:
+      return synchronization(reinterpret_cast<const CUpti_ActivitySynchronization2&>(record));
+    case CUPTI_ACTIVITY_KIND_MARKER: return marker(reinterpret_cast<const CUpti_ActivityMarker2&>(record));
+    case CUPTI_ACTIVITY_KIND_MARKER_DATA:
+      return marker_data(reinterpret_cast<const CUpti_ActivityMarkerData2&>(record));
+    case CUPTI_ACTIVITY_KIND_NAME: return name(reinterpret_cast<const CUpti_ActivityName&>(record));
+    case CUPTI_ACTIVITY_KIND_DEVICE: return device(reinterpret_cast<const CUpti_ActivityDevice5&>(record));
+    case CUPTI_ACTIVITY_KIND_OVERHEAD: return overhead(reinterpret_cast<const CUpti_ActivityOverhead3&>(record));
+    default:
+      problem("unknown_record_kind", "CUPTI activity kind " + std::to_string(static_cast<int>(record.kind)));
+  }
+}
+
+void ActivityTranslator::problem(const std::string& name, const std::string& detail) {
+  ++counters_.problems[name];
+  counters_.problem_details.try_emplace(name, detail);
+}
+
+// A record whose end precedes its start (or that has no start) cannot be placed
+// on a timeline; it is counted and skipped rather than written with made-up times.
+bool ActivityTranslator::check_interval(std::uint64_t start, std::uint64_t end, const char* kind) {
+  if (start == 0 || end == 0) {
+    problem("missing_timestamp", std::string(kind) + " record without a start or end time");
+    return false;
+  }
+  if (end < start) {
+    problem("end_before_start", std::string(kind) + " record ends before it starts");
+    return false;
+  }
+  return true;
+}
+
+void ActivityTranslator::remember_context(std::uint32_t context, std::uint32_t device) {
+  device_by_context_.try_emplace(context, static_cast<std::int32_t>(device));
+}
+
+void ActivityTranslator::kernel(const CUpti_ActivityKernel10& record) {
+  if (!check_interval(record.start, record.end, "kernel")) return;
+  remember_context(record.contextId, record.deviceId);
+  trace::KernelRow row;
+  row.device = static_cast<std::int32_t>(record.deviceId);
+  row.context = record.contextId;
+  row.stream = record.streamId;
+  row.start_ns = as_signed(record.start);
+  row.end_ns = as_signed(record.end);
+  row.correlation_id = record.correlationId;
+  if (record.name == nullptr) problem("unnamed_kernel", "kernel record without a name");
+  row.name = writer_.intern(record.name != nullptr ? record.name : "(unnamed kernel)");
+  row.grid = trace::Dim3{record.gridX, record.gridY, record.gridZ};
+  row.block = trace::Dim3{record.blockX, record.blockY, record.blockZ};
+  row.registers_per_thread = record.registersPerThread;
+  row.static_shared_bytes = record.staticSharedMemory;
+  row.dynamic_shared_bytes = record.dynamicSharedMemory;
+  row.graph_node_id = present_if_nonzero(record.graphNodeId);
+  writer_.add(row);
+  ++counters_.rows;
+}
+
+void ActivityTranslator::memcpy(const CUpti_ActivityMemcpy6& record) {
+  if (!check_interval(record.start, record.end, "memcpy")) return;
+  remember_context(record.contextId, record.deviceId);
+  trace::MemcpyRow row;
+  row.device = static_cast<std::int32_t>(record.deviceId);
+  row.context = record.contextId;
+  row.stream = record.streamId;
+  row.start_ns = as_signed(record.start);
+  row.end_ns = as_signed(record.end);
+  row.correlation_id = record.correlationId;
+  row.copy_kind = to_copy_kind(record.copyKind);
+  if (row.copy_kind == trace::CopyKind::unknown) {
+    problem("unknown_copy_kind", "memcpy copy kind " + std::to_string(record.copyKind));
+  }
+  row.src_memory_kind = to_memory_kind(record.srcKind);
+  row.dst_memory_kind = to_memory_kind(record.dstKind);
+  // A plain memcpy record names one device: the device side of the copy.
+  if (copies_from_device(record.copyKind)) row.src_device = row.device;
+  if (copies_to_device(record.copyKind)) row.dst_device = row.device;
+  row.bytes = as_signed(record.bytes);
+  writer_.add(row);
+  ++counters_.rows;
+}
+
+void ActivityTranslator::peer_memcpy(const CUpti_ActivityMemcpyPtoP4& record) {
+  if (!check_interval(record.start, record.end, "peer memcpy")) return;
+  remember_context(record.contextId, record.deviceId);
+  remember_context(record.srcContextId, record.srcDeviceId);
+  remember_context(record.dstContextId, record.dstDeviceId);
+  trace::MemcpyRow row;
+  row.device = static_cast<std::int32_t>(record.deviceId);
+  row.context = record.contextId;
+  row.stream = record.streamId;
+  row.start_ns = as_signed(record.start);
+  row.end_ns = as_signed(record.end);
+  row.correlation_id = record.correlationId;
+  row.copy_kind = trace::CopyKind::peer_to_peer;
+  row.src_memory_kind = to_memory_kind(record.srcKind);
+  row.dst_memory_kind = to_memory_kind(record.dstKind);
+  row.src_device = static_cast<std::int32_t>(record.srcDeviceId);
+  row.dst_device = static_cast<std::int32_t>(record.dstDeviceId);
+  row.bytes = as_signed(record.bytes);
+  writer_.add(row);
+  ++counters_.rows;
+}
+
+void ActivityTranslator::memset(const CUpti_ActivityMemset4& record) {
+  if (!check_interval(record.start, record.end, "memset")) return;
+  remember_context(record.contextId, record.deviceId);
+  trace::MemsetRow row;
+  row.device = static_cast<std::int32_t>(record.deviceId);
+  row.context = record.contextId;
+  row.stream = record.streamId;
+  row.start_ns = as_signed(record.start);
+  row.end_ns = as_signed(record.end);
+  row.correlation_id = record.correlationId;
+  row.bytes = as_signed(record.bytes);
+  writer_.add(row);
+  ++counters_.rows;
+}
+
+void ActivityTranslator::api_call(const CUpti_ActivityAPI& record, trace::ApiKind kind) {
+  if (!check_interval(record.start, record.end, "API call")) return;
+  const auto key = (std::uint64_t{static_cast<std::uint8_t>(kind)} << 32) | record.cbid;
+  auto cached = api_name_ids_.find(key);
+  if (cached == api_name_ids_.end()) {
+    std::string text = api_names_ ? api_names_(kind, record.cbid) : std::string();
+    if (text.empty()) text = std::string(trace::to_string(kind)) + "_api_" + std::to_string(record.cbid);
+    cached = api_name_ids_.emplace(key, writer_.intern(text)).first;
+  }
+  trace::ApiCallRow row;
+  row.process_id = record.processId;
+  row.thread_id = record.threadId;
+  row.start_ns = as_signed(record.start);
+  row.end_ns = as_signed(record.end);
+  row.correlation_id = record.correlationId;
+  row.name = cached->second;
+  row.kind = kind;
+  row.return_code = record.returnValue;
+  writer_.add(row);
+  ++counters_.rows;
+  caller_by_correlation_[record.correlationId] = {std::int64_t{record.processId}, std::int64_t{record.threadId}};
+}
+
+void ActivityTranslator::synchronization(const CUpti_ActivitySynchronization2& record) {
+  if (!check_interval(record.start, record.end, "synchronization")) return;
+  trace::SyncRow row;
+  row.start_ns = as_signed(record.start);
+  row.end_ns = as_signed(record.end);
+  row.type = to_sync_type(record.type);
+  if (row.type == trace::SyncType::unknown) {
+    problem("unknown_sync_type", "synchronization type " + std::to_string(static_cast<int>(record.type)));
+  }
+  row.stream = unless_invalid(record.streamId);
+  row.event = unless_invalid(record.cudaEventId);
+  row.correlation_id = record.correlationId;
+  // The device (from the context) and the calling thread are looked up at the end
+  // of the batch, when the records of the same buffer have been seen.
+  pending_syncs_.push_back({row, record.contextId});
+}
+
+void ActivityTranslator::marker(const CUpti_ActivityMarker2& record) {
+  const auto flags = static_cast<unsigned>(record.flags);
+  PairedRange range;
+  if (record.objectKind == CUPTI_ACTIVITY_OBJECT_THREAD || record.objectKind == CUPTI_ACTIVITY_OBJECT_PROCESS) {
+    range.process_id = record.objectId.pt.processId;
+    if (record.objectKind == CUPTI_ACTIVITY_OBJECT_THREAD) range.thread_id = record.objectId.pt.threadId;
+  } else if (record.objectKind == CUPTI_ACTIVITY_OBJECT_STREAM || record.objectKind == CUPTI_ACTIVITY_OBJECT_DEVICE) {
+    range.device = static_cast<std::int32_t>(record.objectId.dcs.deviceId);
+    if (record.objectKind == CUPTI_ACTIVITY_OBJECT_STREAM) range.stream = record.objectId.dcs.streamId;
+  }
+  range.start_ns = as_signed(record.timestamp);
+  if (record.name != nullptr) range.name = record.name;
+  if (record.domain != nullptr) range.domain = std::string(record.domain);
+  if (record.timestamp == 0) {
+    problem("missing_timestamp", "NVTX marker record without a time");
+    return;
+  }
+  if (flags & CUPTI_ACTIVITY_FLAG_MARKER_START) {
+    if (record.name == nullptr) range.name = "(unnamed range)";
+    ranges_.start(record.id, std::move(range));
+  } else if (flags & CUPTI_ACTIVITY_FLAG_MARKER_END) {
+    auto closed = ranges_.end(record.id, as_signed(record.timestamp));
+    if (!closed) {
+      problem("range_end_without_start", "NVTX range end with id " + std::to_string(record.id));
+    } else if (closed->end_ns < closed->start_ns) {
+      problem("end_before_start", "NVTX range ends before it starts");
+    }
+  } else if (flags & CUPTI_ACTIVITY_FLAG_MARKER_INSTANTANEOUS) {
+    if (record.name == nullptr) range.name = "(unnamed mark)";
+    ranges_.instant(record.id, std::move(range));
+  } else {
+    problem("unknown_marker_flags", "NVTX marker flags " + std::to_string(flags));
+  }
+}
+
+void ActivityTranslator::marker_data(const CUpti_ActivityMarkerData2& record) {
+  // NVTX category 0 means "no category".
+  if (record.category != 0) ranges_.set_category(record.id, record.category);
+}
+
+void ActivityTranslator::name(const CUpti_ActivityName& record) {
+  if (record.name == nullptr) {
+    problem("name_record_without_name", "NAME record without a name");
+    return;
+  }
+  const auto& id = record.objectId;
+  std::string key;
+  switch (record.objectKind) {
+    case CUPTI_ACTIVITY_OBJECT_PROCESS: key = "process_name." + std::to_string(id.pt.processId); break;
+    case CUPTI_ACTIVITY_OBJECT_THREAD:
+      key = "thread_name." + std::to_string(id.pt.processId) + "." + std::to_string(id.pt.threadId);
+      break;
+    case CUPTI_ACTIVITY_OBJECT_DEVICE: key = "device_name." + std::to_string(id.dcs.deviceId); break;
+    case CUPTI_ACTIVITY_OBJECT_CONTEXT:
+      key = "context_name." + std::to_string(id.dcs.deviceId) + "." + std::to_string(id.dcs.contextId);
+      break;
+    case CUPTI_ACTIVITY_OBJECT_STREAM:
+      key = "stream_name." + std::to_string(id.dcs.deviceId) + "." + std::to_string(id.dcs.streamId);
+      break;
+    default:
+      problem("name_record_unknown_object", "NAME record for object kind " +
+                                                std::to_string(static_cast<int>(record.objectKind)));
+      return;
+  }
+  writer_.set_meta(key, record.name);
+}
+
+void ActivityTranslator::device(const CUpti_ActivityDevice5& record) {
+  trace::DeviceRow row;
+  row.id = static_cast<std::int32_t>(record.id);
+  if (record.name != nullptr) row.name = std::string(record.name);
+  row.uuid = format_uuid(record.uuid);
+  row.compute_major = static_cast<std::int32_t>(record.computeCapabilityMajor);
+  row.compute_minor = static_cast<std::int32_t>(record.computeCapabilityMinor);
+  row.sm_count = static_cast<std::int32_t>(record.numMultiprocessors);
+  row.memory_bytes = as_signed(record.globalMemorySize);
+  // CUPTI reports the bandwidth in kilobytes per second.
+  if (record.globalMemoryBandwidth != 0) row.memory_bandwidth_bps = as_signed(record.globalMemoryBandwidth) * 1000;
+  merge_device(row);
+}
+
+void ActivityTranslator::merge_device(const trace::DeviceRow& device) {
+  auto [position, inserted] = devices_.try_emplace(device.id, device);
+  trace::DeviceRow& known = position->second;
+  if (!inserted) {
+    fill_missing(known.name, device.name);
+    fill_missing(known.uuid, device.uuid);
+    fill_missing(known.pci_bus_id, device.pci_bus_id);
+    fill_missing(known.compute_major, device.compute_major);
+    fill_missing(known.compute_minor, device.compute_minor);
+    fill_missing(known.sm_count, device.sm_count);
+    fill_missing(known.memory_bytes, device.memory_bytes);
+    fill_missing(known.memory_bandwidth_bps, device.memory_bandwidth_bps);
+    fill_missing(known.host_link_bandwidth_bps, device.host_link_bandwidth_bps);
+  }
+  writer_.add(known);  // the devices table replaces the earlier row of the same id
+}
+
+void ActivityTranslator::overhead(const CUpti_ActivityOverhead3& record) {
+  if (!check_interval(record.start, record.end, "overhead")) return;
+  counters_.overhead_ns += as_signed(record.end - record.start);
+  ++counters_.overhead_records;
+}
+
+void ActivityTranslator::write_pending_syncs() {
+  for (auto& [row, context] : pending_syncs_) {
+    if (auto caller = caller_by_correlation_.find(static_cast<std::uint32_t>(*row.correlation_id));
+        caller != caller_by_correlation_.end()) {
+      row.process_id = caller->second.first;
+      row.thread_id = caller->second.second;
+    }
+    if (auto device = device_by_context_.find(context); device != device_by_context_.end()) {
+      row.device = device->second;
+    }
+    writer_.add(row);
+    ++counters_.rows;
+  }
+  pending_syncs_.clear();
+  if (caller_by_correlation_.size() > kMaxRememberedCalls) caller_by_correlation_.clear();
+}
+
+void ActivityTranslator::write_completed_ranges() {
+  for (const auto& range : ranges_.take_completed()) {
+    if (range.end_ns < range.start_ns) continue;  // counted when it closed
+    trace::RangeRow row;
+    row.process_id = range.process_id;
+    row.thread_id = range.thread_id;
+    row.start_ns = range.start_ns;
+    row.end_ns = range.end_ns;
+    row.name = writer_.intern(range.name);
+    if (range.domain) row.domain = writer_.intern(*range.domain);
+    row.category = range.category;
+    row.device = range.device;
+    row.stream = range.stream;
+    writer_.add(row);
+    ++counters_.rows;
+  }
+}
+
+void ActivityTranslator::end_batch() {
+  write_completed_ranges();
+  write_pending_syncs();
+}
+
+void ActivityTranslator::finish() {
+  end_batch();
+  const auto unclosed = static_cast<std::int64_t>(ranges_.open_count() + ranges_.replaced_count());
+  if (unclosed > 0) {
+    counters_.problems["unclosed_ranges"] = unclosed;
+    counters_.problem_details.try_emplace("unclosed_ranges", "NVTX ranges started but never ended");
+  }
+  write_counters();
+}
+
+void ActivityTranslator::write_counters() {
+  for (const auto& [kind, count] : counters_.records_per_kind) {
+    writer_.set_stat({"records_" + kind, count, trace::Severity::info, std::nullopt});
+  }
+  for (const auto& [name, count] : counters_.problems) {
+    writer_.set_stat({"problem_" + name, count, trace::Severity::warning, counters_.problem_details[name]});
+  }
+  if (counters_.overhead_records > 0) {
+    writer_.set_stat({"cupti_overhead_ns", counters_.overhead_ns, trace::Severity::info,
+                      std::to_string(counters_.overhead_records) + " overhead records"});
+  }
+}
+
+}  // namespace gpuprof::collector

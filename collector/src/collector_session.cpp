@@ -1,0 +1,319 @@
+#include "collector_session.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <exception>
+
+#include "collector_log.hpp"
+#include "cupti_activities.hpp"
+#include "gpuprof/collector/driver_probe.hpp"
+#include "gpuprof/launcher/collector_environment.hpp"
+#include "gpuprof/launcher/output_claim.hpp"
+#include "termination_signals.hpp"
+
+namespace gpuprof::collector {
+namespace {
+
+std::optional<std::string> environment_variable(const std::string& name) {
+  const char* value = std::getenv(name.c_str());
+  if (value == nullptr) return std::nullopt;
+  return std::string(value);
+}
+
+std::int64_t gpu_timestamp() {
+  std::uint64_t timestamp = 0;
+  if (cuptiGetTimestamp(&timestamp) != CUPTI_SUCCESS) return 0;
+  return static_cast<std::int64_t>(timestamp);
+}
+
+ClockPair read_clock_pair() { return {gpu_timestamp(), realtime_now_ns()}; }
+
+// One short write with O_APPEND: lines from concurrent processes stay whole.
+void append_to_files_list(const std::string& list, const std::string& path) {
+  if (list.empty()) return;
+  const int descriptor = ::open(list.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+  if (descriptor < 0) return;
+  const std::string line = path + "\n";
+  [[maybe_unused]] auto written = ::write(descriptor, line.data(), line.size());
+  ::close(descriptor);
+}
+
+std::string trace_kinds_text(const CollectorConfig& config) {
+  std::string text;
+  auto add = [&](bool on, const char* name) {
+    if (on) text += (text.empty() ? "" : ",") + std::string(name);
+  };
+  add(config.trace_cuda, "cuda"), add(config.trace_nvtx, "nvtx"), add(config.trace_api, "api");
+  add(config.trace_sync, "sync"), add(config.trace_driver, "driver");
+  return text;
+}
+
+}  // namespace
+
+void timer_loop(CollectorSession& session, int wake_descriptor, std::uint32_t interval_ms) {
+  for (;;) {
+    pollfd wake{wake_descriptor, POLLIN, 0};
+    const int ready = ::poll(&wake, 1, static_cast<int>(interval_ms));
+    if (ready < 0) continue;  // EINTR
+    if (ready == 0) {
+      session.flush(false);
+      continue;
+    }
+    unsigned char byte = 0;
+    if (::read(wake_descriptor, &byte, 1) != 1 || byte == 0) return;  // 0: stop() asked us to end
+    session.stop_from_timer();
+    reraise_with_previous_action(byte);
+    return;
+  }
+}
+
+CollectorSession& CollectorSession::instance() {
+  // Never destroyed: atexit handlers and late CUPTI callbacks may still use it.
+  static auto* session = new CollectorSession();
+  return *session;
+}
+
+bool CollectorSession::start() noexcept {
+  try {
+    config_ = read_collector_config(environment_variable);
+    for (const auto& warning : config_.warnings) log_line(warning);
+    identity_ = current_process_identity(environment_variable);
+    if (!open_trace()) return false;
+    if (!enable_cupti()) {
+      stop();
+      return false;
+    }
+    start_timer();
+    active_ = true;
+    return true;
+  } catch (const std::exception& error) {
+    log_error_once(std::string("collector not started: ") + error.what());
+  } catch (...) {
+    log_error_once("collector not started: unknown error");
+  }
+  return false;
+}
+
+bool CollectorSession::open_trace() {
+  const auto claim = launcher::claim_output_file(config_.output_pattern, launcher::current_process_context(),
+                                                 config_.force);
+  if (!claim.ok()) {
+    log_error_once("not recording this process: " + claim.error);
+    return false;
+  }
+  try {
+    trace::WriterOptions options;
+    options.path = claim.path;
+    options.durability = trace::Durability::crash_safe;
+    options.overwrite = true;  // the file was just reserved for us by claim_output_file
+    options.tool_version = GPUPROF_VERSION;
+    writer_ = std::make_unique<trace::TraceWriter>(options);
+    write_identity_meta(*writer_, identity_);
+    writer_->set_meta("trace_kinds", trace_kinds_text(config_));
+    writer_->set_meta("activity_buffer_bytes", std::to_string(config_.buffer_size));
+    writer_->set_meta("activity_buffer_count", std::to_string(config_.buffer_count));
+    translator_ = std::make_unique<ActivityTranslator>(*writer_, api_name_resolver());
+    writer_->flush();
+  } catch (const std::exception& error) {
+    log_error_once("not recording this process: " + std::string(error.what()));
+    writer_.reset();
+    return false;
+  }
+  append_to_files_list(config_.files_list, claim.path);
+  return true;
+}
+
+void CollectorSession::record_cupti_failure(const std::string& what, CUptiResult result) {
+  const std::string message = what + " failed: " + cupti_result_text(result);
+  log_error_once("CUPTI could not be initialised, the program runs without recording: " + message);
+  try {
+    writer_->set_stat({"cupti_initialization", static_cast<std::int64_t>(result), trace::Severity::error, message});
+    writer_->flush();
+  } catch (...) {
+    // The trace is best effort here; the program must run anyway.
+  }
+}
+
+bool CollectorSession::enable_cupti() {
+  pool_ = std::make_unique<BufferPool>(config_.buffer_size, config_.buffer_count);
+  BatchHandler handler;
+  handler.on_buffer = [this](const CompletedBuffer& buffer) { translate_buffer(buffer); };
+  handler.on_batch_end = [this] { end_batch(); };
+  handler.release = [this](std::uint8_t* buffer) { pool_->release(buffer); };
+  handler.on_failure = [this](const std::string& problem) { fail("cannot write the trace: " + problem); };
+  writer_thread_ = std::make_unique<WriterThread>(std::move(handler));
+
+  owner_pid_ = ::getpid();
+  calibration_.push_back(read_clock_pair());
+  writer_->set_meta("start_ns", std::to_string(calibration_.front().gpu_ns));
+  writer_->set_meta("clock_calibration", format_clock_calibration(calibration_));
+  if (auto version = cupti_version()) writer_->set_meta("cupti_version", std::to_string(*version));
+  writer_->flush();
+
+  const auto failure = enable_activities(config_, subscriber_);
+  if (failure.result != CUPTI_SUCCESS) {
+    record_cupti_failure(failure.call, failure.result);
+    return false;
+  }
+  // Written by the writer thread with its first batch: from here on it owns the writer.
+  for (const auto& [name, message] : failure.warnings) {
+    startup_warnings_.push_back({"cupti_warning_" + name, 1, trace::Severity::warning, message});
+  }
+  return true;
+}
+
+void CollectorSession::buffer_requested(std::uint8_t** buffer, std::size_t* size,
+                                        std::size_t* max_records) noexcept {
+  *max_records = 0;  // as many as fit
+  std::uint8_t* taken = (pool_ && !failed_) ? pool_->acquire() : nullptr;
+  *buffer = taken;
+  *size = taken != nullptr ? pool_->buffer_size() : 0;
+}
+
+void CollectorSession::buffer_completed(CUcontext context, std::uint32_t stream, std::uint8_t* buffer,
+                                        std::size_t valid) noexcept {
+  try {
+    std::size_t dropped = 0;
+    if (cuptiActivityGetNumDroppedRecords(context, stream, &dropped) == CUPTI_SUCCESS) dropped_records_ += dropped;
+    if (buffer == nullptr) return;
+    if (writer_thread_) {
+      writer_thread_->submit({buffer, valid});
+    } else if (pool_) {
+      pool_->release(buffer);
+    }
+  } catch (...) {
+    // Queueing failed (out of memory): the records of this buffer are lost, the program goes on.
+    invalid_buffers_ += 1;
+    if (pool_ && buffer != nullptr) pool_->release(buffer);
+  }
+}
+
+void CollectorSession::translate_buffer(const CompletedBuffer& buffer) {
+  probe_driver_once();
+  if (!for_each_record(buffer.data, buffer.valid_bytes,
+                       [this](const CUpti_Activity& record) { translator_->translate(record); })) {
+    invalid_buffers_ += 1;
+  }
+  translator_->end_batch();
+}
+
+void CollectorSession::end_batch() {
+  write_runtime_stats();
+  translator_->write_counters();
+  writer_->flush();
+}
+
+// The driver is asked from the writer thread once the first buffer arrives: by
+// then cuInit has finished, which is not yet the case inside InitializeInjection.
+void CollectorSession::probe_driver_once() {
+  if (driver_probed_) return;
+  driver_probed_ = true;
+  const auto facts = probe_driver();
+  if (facts.driver_version) writer_->set_meta("cuda_driver_version", std::to_string(*facts.driver_version));
+  if (facts.runtime_version) writer_->set_meta("cuda_runtime_version", std::to_string(*facts.runtime_version));
+  for (const auto& device : facts.devices) translator_->merge_device(device);
+  for (const auto& link : facts.links) writer_->add(link);
+  if (!facts.problem.empty()) {
+    writer_->set_stat({"driver_probe", 0, trace::Severity::warning, facts.problem});
+  }
+}
+
+void CollectorSession::write_runtime_stats() {
+  for (const auto& warning : startup_warnings_) writer_->set_stat(warning);
+  startup_warnings_.clear();
+  const auto dropped = static_cast<std::int64_t>(dropped_records_.load());
+  writer_->set_stat({"dropped_records", dropped, dropped > 0 ? trace::Severity::warning : trace::Severity::info,
+                     dropped > 0 ? std::optional<std::string>("CUPTI dropped records: buffers were full")
+                                 : std::nullopt});
+  if (pool_) {
+    writer_->set_stat({"buffers_used", static_cast<std::int64_t>(pool_->buffers_handed_out()),
+                       trace::Severity::info, std::nullopt});
+    const auto refused = static_cast<std::int64_t>(pool_->requests_refused());
+    writer_->set_stat({"buffer_requests_refused", refused,
+                       refused > 0 ? trace::Severity::warning : trace::Severity::info,
+                       refused > 0 ? std::optional<std::string>("every activity buffer was in use; raise "
+                                                                "--buffer-size or GPUPROF_BUFFER_COUNT")
+                                   : std::nullopt});
+  }
+  if (const auto invalid = static_cast<std::int64_t>(invalid_buffers_.load()); invalid > 0) {
+    writer_->set_stat({"invalid_buffers", invalid, trace::Severity::warning, "buffers whose records could not be read"});
+  }
+}
+
+void CollectorSession::fail(const std::string& problem) noexcept {
+  if (failed_.exchange(true)) return;
+  log_error_once(problem + "; recording stopped, the program continues");
+}
+
+void CollectorSession::flush(bool forced) noexcept {
+  if (!active_ || ::getpid() != owner_pid_) return;
+  const CUptiResult result = cuptiActivityFlushAll(forced ? CUPTI_ACTIVITY_FLAG_FLUSH_FORCED : 0);
+  if (result != CUPTI_SUCCESS && result != CUPTI_ERROR_NOT_INITIALIZED) {
+    fail("cuptiActivityFlushAll failed: " + cupti_result_text(result));
+  }
+}
+
+void CollectorSession::start_timer() {
+  if (::pipe2(timer_wake_, O_CLOEXEC) != 0) return;  // no timer: flushes happen at exit only
+  install_termination_handlers(timer_wake_[1]);
+  timer_ = std::thread(timer_loop, std::ref(*this), timer_wake_[0], config_.flush_interval_ms);
+}
+
+void CollectorSession::stop_timer(bool joinable) {
+  remove_termination_handlers();
+  if (!timer_.joinable()) return;
+  if (joinable) {
+    const unsigned char stop_byte = 0;
+    [[maybe_unused]] auto written = ::write(timer_wake_[1], &stop_byte, 1);
+    timer_.join();
+  } else {
+    timer_.detach();  // the timer thread itself is stopping us
+  }
+}
+
+void CollectorSession::stop_from_timer() noexcept {
+  {
+    std::lock_guard lock(stop_mutex_);
+    if (stopped_) return;
+  }
+  try {
+    stop_timer(false);
+  } catch (...) {
+  }
+  stop();
+}
+
+void CollectorSession::write_final_meta() {
+  calibration_.push_back(read_clock_pair());
+  writer_->set_meta("end_ns", std::to_string(calibration_.back().gpu_ns));
+  writer_->set_meta("clock_calibration", format_clock_calibration(calibration_));
+}
+
+void CollectorSession::stop() noexcept {
+  std::lock_guard lock(stop_mutex_);
+  // A child forked by the program inherits this object but not our threads; the
+  // trace belongs to the parent, so the child must leave it alone.
+  if (stopped_ || !writer_ || (owner_pid_ != 0 && ::getpid() != owner_pid_)) return;
+  stopped_ = true;
+  try {
+    flush(true);
+    active_ = false;
+    stop_timer(timer_.joinable() && timer_.get_id() != std::this_thread::get_id());
+    if (writer_thread_) writer_thread_->stop();
+    if (!failed_) {
+      write_final_meta();
+      translator_->finish();
+      write_runtime_stats();
+      writer_->finish();
+    }
+  } catch (const std::exception& error) {
+    fail(std::string("cannot finish the trace: ") + error.what());
+  } catch (...) {
+    fail("cannot finish the trace");
+  }
+}
+
+}  // namespace gpuprof::collector

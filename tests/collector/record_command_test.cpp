@@ -1,0 +1,118 @@
+// `gpuprof record` as a user runs it: the real binary, started as a process.
+// This machine may have no GPU; the programs here make no CUDA calls, so they
+// must run exactly as they would without gpuprof.
+
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "gpuprof/launcher/child_process.hpp"
+#include "temporary_folder.hpp"
+
+namespace gpuprof {
+namespace {
+
+namespace fs = std::filesystem;
+
+int run_gpuprof(const std::vector<std::string>& arguments) {
+  std::vector<std::string> command = {GPUPROF_BINARY};
+  command.insert(command.end(), arguments.begin(), arguments.end());
+  return launcher::run_child(command, {}).exit_code;
+}
+
+TEST(RecordCommandTest, ReturnsTheProgramsExitCode) {
+  gpuprof::testing::TemporaryFolder folder;
+  EXPECT_EQ(run_gpuprof({"record", "-o", folder.file("t_%p.sqlite"), "--", "/bin/sh", "-c", "exit 3"}), 3);
+  EXPECT_EQ(run_gpuprof({"record", "-o", folder.file("t_%p.sqlite"), "--", "/bin/true"}), 0);
+}
+
+TEST(RecordCommandTest, AProgramKilledByASignalGives128PlusTheSignal) {
+  gpuprof::testing::TemporaryFolder folder;
+  EXPECT_EQ(run_gpuprof({"record", "-o", folder.file("t_%p.sqlite"), "--", "/bin/sh", "-c", "kill -KILL $$"}),
+            128 + SIGKILL);
+}
+
+TEST(RecordCommandTest, AProgramThatCannotStartGives127) {
+  gpuprof::testing::TemporaryFolder folder;
+  EXPECT_EQ(run_gpuprof({"record", "-o", folder.file("t.sqlite"), "--", folder.file("no-such-program")}), 127);
+}
+
+TEST(RecordCommandTest, UnwritableOutputFolderFailsBeforeTheProgramStarts) {
+  gpuprof::testing::TemporaryFolder folder;
+  const auto marker = folder.file("ran");
+  EXPECT_EQ(run_gpuprof({"record", "-o", folder.file("missing/t.sqlite"), "--", "/bin/sh", "-c", "touch " + marker}),
+            2);
+  EXPECT_FALSE(fs::exists(marker));
+  if (::geteuid() != 0) {  // root may write anywhere
+    fs::create_directory(folder.file("locked"));
+    ::chmod(folder.file("locked").c_str(), 0500);
+    EXPECT_EQ(run_gpuprof({"record", "-o", folder.file("locked/t.sqlite"), "--", "/bin/sh", "-c", "touch " + marker}),
+              2);
+    EXPECT_FALSE(fs::exists(marker));
+  }
+}
+
+TEST(RecordCommandTest, RefusesToOverwriteAnExistingFileUnlessForced) {
+  gpuprof::testing::TemporaryFolder folder;
+  const auto output = folder.file("existing.sqlite");
+  gpuprof::testing::write_file(output, "precious");
+  const auto marker = folder.file("ran");
+  EXPECT_EQ(run_gpuprof({"record", "-o", output, "--", "/bin/sh", "-c", "touch " + marker}), 2);
+  EXPECT_FALSE(fs::exists(marker));
+  EXPECT_EQ(gpuprof::testing::read_file(output), "precious");
+  EXPECT_EQ(run_gpuprof({"record", "--force", "-o", output, "--", "/bin/sh", "-c", "touch " + marker}), 0);
+  EXPECT_TRUE(fs::exists(marker));
+}
+
+TEST(RecordCommandTest, RejectsBadOptions) {
+  gpuprof::testing::TemporaryFolder folder;
+  EXPECT_EQ(run_gpuprof({"record", "--trace", "cuda,metrics", "--", "/bin/true"}), 2);
+  EXPECT_EQ(run_gpuprof({"record", "--buffer-size", "1k", "--", "/bin/true"}), 2);
+  EXPECT_EQ(run_gpuprof({"record", "-o", folder.file("t_%z"), "--", "/bin/true"}), 2);
+}
+
+TEST(RecordCommandTest, TheProgramSeesTheCollectorConfiguration) {
+  gpuprof::testing::TemporaryFolder folder;
+  const auto seen = folder.file("environment");
+  const auto script = "echo \"$CUDA_INJECTION64_PATH|$GPUPROF_OUTPUT|$GPUPROF_TRACE|$GPUPROF_BUFFER_SIZE\" > " + seen;
+  ASSERT_EQ(run_gpuprof({"record", "-o", folder.file("t_%p.sqlite"), "--trace", "cuda,nvtx", "--buffer-size", "8M",
+                         "--", "/bin/sh", "-c", script}),
+            0);
+  const auto text = gpuprof::testing::read_file(seen);
+  EXPECT_NE(text.find("libgpuprof_collector.so|"), std::string::npos) << text;
+  EXPECT_NE(text.find("|" + folder.file("t_%p.sqlite") + "|cuda,nvtx|8388608"), std::string::npos) << text;
+}
+
+// SIGTERM sent to `gpuprof record` reaches the program, and the launcher reports
+// how the program ended.
+TEST(RecordCommandTest, ForwardsSigtermToTheProgram) {
+  gpuprof::testing::TemporaryFolder folder;
+  const auto started = folder.file("started");
+  const pid_t launcher = ::fork();
+  if (launcher == 0) {
+    const std::string script = "touch " + started + "; exec sleep 60";
+    ::execl(GPUPROF_BINARY, GPUPROF_BINARY, "record", "-o", folder.file("t_%p.sqlite").c_str(), "--", "/bin/sh", "-c",
+            script.c_str(), static_cast<char*>(nullptr));
+    ::_exit(126);
+  }
+  ASSERT_GT(launcher, 0);
+  // Waits for the program to start; the bound only keeps a broken build from hanging the suite.
+  for (int i = 0; i < 3000 && !fs::exists(started); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  ASSERT_TRUE(fs::exists(started));
+  ::kill(launcher, SIGTERM);
+  int status = 0;
+  ASSERT_EQ(::waitpid(launcher, &status, 0), launcher);
+  ASSERT_TRUE(WIFEXITED(status)) << "the launcher itself was killed instead of forwarding";
+  EXPECT_EQ(WEXITSTATUS(status), 128 + SIGTERM);
+}
+
+}  // namespace
+}  // namespace gpuprof
