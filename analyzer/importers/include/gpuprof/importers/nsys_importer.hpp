@@ -1,0 +1,14 @@
+#pragma once
+
+#include <string>
+
+#include "gpuprof/importers/import_sink.hpp"
+
+namespace gpuprof::importers {
+
+// Reads an Nsight Systems SQLite export (`nsys export --type sqlite`), old
+// (2.x, 2021-22) and new (3.x) schema, opened read-only. Devices are the CUDA
+// ones only; other adapters listed by the export are counted, not imported.
+ImportResult import_nsys(const std::string& input, ImportSink& sink);
+
+}  // namespace gpuprof::importers

@@ -1,0 +1,28 @@
+#include "foreign_strings.hpp"
+
+namespace gpuprof::importers {
+
+ForeignStrings::ForeignStrings(sqlite::Database& database, ImportSink& sink, std::string_view table,
+                               std::string_view id_column)
+    : lookup_(database, "SELECT value FROM " + std::string(table) + " WHERE " + std::string(id_column) + " = ?"),
+      sink_(sink) {}
+
+std::optional<std::string> ForeignStrings::text(std::int64_t foreign_id) {
+  lookup_.reset();
+  lookup_.bind(1, foreign_id);
+  std::optional<std::string> value;
+  if (lookup_.step() && !lookup_.is_null(0)) value = std::string(lookup_.column_text(0));
+  lookup_.reset();
+  return value;
+}
+
+std::optional<trace::StringId> ForeignStrings::find(std::int64_t foreign_id) {
+  if (const auto found = cache_.find(foreign_id); found != cache_.end()) return found->second;
+  const auto value = text(foreign_id);
+  if (!value) return std::nullopt;
+  const auto id = sink_.intern(*value);
+  cache_.emplace(foreign_id, id);
+  return id;
+}
+
+}  // namespace gpuprof::importers

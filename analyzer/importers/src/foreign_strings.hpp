@@ -1,0 +1,32 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+#include "gpuprof/importers/import_sink.hpp"
+#include "gpuprof/trace/sqlite_database.hpp"
+
+namespace gpuprof::importers {
+
+// Maps string ids of a foreign SQLite file (nsys StringIds, nvprof StringTable)
+// to interned trace strings, looking each one up once: only names that rows use
+// are copied, so a file full of NVTX payload strings costs nothing extra.
+class ForeignStrings {
+ public:
+  ForeignStrings(sqlite::Database& database, ImportSink& sink, std::string_view table,
+                 std::string_view id_column);
+
+  // The interned string, or nullopt when the id is not in the table.
+  std::optional<trace::StringId> find(std::int64_t foreign_id);
+  // The text itself (for names that are rewritten before interning).
+  std::optional<std::string> text(std::int64_t foreign_id);
+
+ private:
+  sqlite::Statement lookup_;
+  ImportSink& sink_;
+  std::unordered_map<std::int64_t, trace::StringId> cache_;
+};
+
+}  // namespace gpuprof::importers

@@ -1,0 +1,138 @@
+#include "gpuprof/importers/import_trace.hpp"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <filesystem>
+
+#include "gpuprof/importers/kineto_importer.hpp"
+#include "gpuprof/importers/nsys_importer.hpp"
+#include "gpuprof/importers/nvprof_importer.hpp"
+#include "gpuprof/trace/sqlite_database.hpp"
+#include "gpuprof/trace/trace_error.hpp"
+
+namespace gpuprof::importers {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Removes the staging file unless the import published it.
+class StagingFile {
+ public:
+  explicit StagingFile(std::string path) : path_(std::move(path)) {}
+  ~StagingFile() {
+    std::error_code ignored;
+    if (!published_) fs::remove(path_, ignored);
+  }
+  StagingFile(const StagingFile&) = delete;
+  StagingFile& operator=(const StagingFile&) = delete;
+
+  const std::string& path() const { return path_; }
+
+  void publish(const std::string& output, bool overwrite) {
+    // link() refuses to replace a file, so only --force overwrites one that appeared meanwhile.
+    if (!overwrite) {
+      if (::link(path_.c_str(), output.c_str()) != 0) {
+        if (errno == EEXIST) throw TraceError::bad_input(output, "already exists (use --force to overwrite)");
+        throw TraceError::failure(output, "cannot create the output file");
+      }
+      ::unlink(path_.c_str());
+    } else {
+      std::error_code error;
+      fs::rename(path_, output, error);
+      if (error) throw TraceError::failure(output, "cannot rename into place: " + error.message());
+    }
+    published_ = true;
+  }
+
+ private:
+  std::string path_;
+  bool published_ = false;
+};
+
+void check_input(const std::string& input) {
+  std::error_code error;
+  const auto status = fs::status(input, error);
+  if (!fs::exists(status)) throw TraceError::bad_input(input, "no such file");
+  if (fs::is_directory(status)) throw TraceError::bad_input(input, "is a directory, not a trace file");
+}
+
+void check_output(const std::string& output, bool overwrite) {
+  std::error_code error;
+  const auto status = fs::status(output, error);
+  if (fs::is_directory(status)) throw TraceError::bad_input(output, "is a directory");
+  if (fs::exists(status) && !overwrite) {
+    throw TraceError::bad_input(output, "already exists (use --force to overwrite)");
+  }
+}
+
+ImportResult run_importer(SourceFormat format, const std::string& input, ImportSink& sink) {
+  switch (format) {
+    case SourceFormat::kineto: return import_kineto(input, sink);
+    case SourceFormat::nsys: return import_nsys(input, sink);
+    case SourceFormat::nvprof: return import_nvprof(input, sink);
+    case SourceFormat::gpuprof: break;
+  }
+  throw TraceError::bad_input(input, "is already a gpuprof trace; there is nothing to import");
+}
+
+// Applies a time base learned only after the rows were written (see ImportResult).
+void shift_times(const std::string& path, std::int64_t offset_ns) {
+  sqlite::Database database(path, sqlite::OpenMode::read_write);
+  const std::string shift = std::to_string(offset_ns);
+  std::string sql = "BEGIN;";
+  for (const char* table : {"kernels", "memcpys", "memsets", "api_calls", "syncs", "ranges"}) {
+    sql += std::string("UPDATE ") + table + " SET start_ns = start_ns + " + shift + ", end_ns = end_ns + " + shift +
+           ";";
+  }
+  sql += "COMMIT;";
+  database.execute(sql);
+}
+
+}  // namespace
+
+ImportSummary import_trace(const ImportOptions& options) {
+  check_input(options.input);
+  const SourceFormat format = options.format ? *options.format : detect_source_format(options.input);
+  if (format == SourceFormat::gpuprof) {
+    throw TraceError::bad_input(options.input, "is already a gpuprof trace; there is nothing to import");
+  }
+  check_output(options.output, options.overwrite);
+  StagingFile staging(options.output + ".importing-" + std::to_string(::getpid()));
+  ImportSummary summary;
+  summary.input = options.input;
+  summary.output = options.output;
+  summary.format = format;
+  ImportResult result;
+  {
+    trace::TraceWriter writer({staging.path(), trace::Durability::atomic, true, 500'000, options.tool_version});
+    ImportSink sink(writer);
+    result = run_importer(format, options.input, sink);
+    writer.set_meta("source_file", fs::path(options.input).filename().string());
+    sink.write_summary(result.time_offset_ns);
+    writer.finish();
+    summary.counts = sink.counts();
+  }
+  if (result.time_offset_ns != 0) shift_times(staging.path(), result.time_offset_ns);
+  staging.publish(options.output, options.overwrite);
+  summary.rank = result.rank;
+  summary.world_size = result.world_size;
+  return summary;
+}
+
+std::string describe(const ImportSummary& summary) {
+  const auto& c = summary.counts;
+  std::string text = std::string(to_string(summary.format)) + ": kernels " + std::to_string(c.kernels) +
+                     ", memcpys " + std::to_string(c.memcpys) + ", memsets " + std::to_string(c.memsets) +
+                     ", api calls " + std::to_string(c.api_calls) + ", syncs " + std::to_string(c.syncs) +
+                     ", ranges " + std::to_string(c.ranges) + ", devices " + std::to_string(c.devices);
+  if (summary.rank) {
+    text += ", rank " + std::to_string(*summary.rank);
+    if (summary.world_size) text += " of " + std::to_string(*summary.world_size);
+  }
+  text += c.warnings == 0 ? ", no problems"
+                          : ", " + std::to_string(c.warnings) + " events with problems (see collector_stats)";
+  return text;
+}
+
+}  // namespace gpuprof::importers

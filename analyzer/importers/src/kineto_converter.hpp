@@ -1,0 +1,39 @@
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "gpuprof/importers/import_sink.hpp"
+#include "kineto_event.hpp"
+
+namespace gpuprof::importers {
+
+// Turns Kineto trace events into trace rows. Events it cannot use are counted
+// into collector_stats: unknown categories and malformed events as warnings,
+// categories known to carry nothing the schema holds (flows, metadata) as info.
+class KinetoConverter final : public KinetoEventConsumer {
+ public:
+  explicit KinetoConverter(ImportSink& sink);
+
+  void consume(const KinetoEvent& event) override;
+  void malformed_element() override;
+
+ private:
+  struct Span {
+    std::int64_t start_ns = 0, end_ns = 0;
+  };
+  std::optional<Span> span_of(const KinetoEvent& event);
+  void malformed(const KinetoEvent& event, const char* why);
+
+  void add_kernel(const KinetoEvent& event, Span span);
+  void add_memcpy(const KinetoEvent& event, Span span);
+  void add_memset(const KinetoEvent& event, Span span);
+  void add_api_call(const KinetoEvent& event, Span span, trace::ApiKind kind);
+  void add_sync(const KinetoEvent& event, Span span);
+  void add_range(const KinetoEvent& event, Span span, trace::StringId domain, bool on_gpu);
+
+  ImportSink& sink_;
+  trace::StringId cpu_op_domain_, user_annotation_domain_, gpu_annotation_domain_;
+};
+
+}  // namespace gpuprof::importers

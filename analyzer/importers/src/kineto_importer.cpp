@@ -1,0 +1,53 @@
+#include "gpuprof/importers/kineto_importer.hpp"
+
+#include "gpuprof/trace/trace_error.hpp"
+#include "kineto_converter.hpp"
+#include "kineto_reader.hpp"
+#include "kineto_time.hpp"
+
+namespace gpuprof::importers {
+namespace {
+
+std::optional<std::int32_t> small_int(const std::optional<std::string>& text) {
+  if (!text) return std::nullopt;
+  const auto value = integer_from_text(*text);
+  if (!value || *value < 0 || *value > INT32_MAX) return std::nullopt;
+  return static_cast<std::int32_t>(*value);
+}
+
+void write_meta(const KinetoHeader& header, ImportSink& sink, ImportResult& result) {
+  sink.set_meta("source_format", "kineto");
+  if (header.schema_version) sink.set_meta("source_version", "schemaVersion " + *header.schema_version);
+  if (header.display_time_unit) sink.set_meta("source_display_time_unit", *header.display_time_unit);
+  if (header.trace_name) sink.set_meta("source_trace_name", *header.trace_name);
+  if (header.backend) sink.set_meta("distributed_backend", *header.backend);
+  result.rank = small_int(header.rank);
+  result.world_size = small_int(header.world_size);
+  if (result.rank) sink.set_meta("rank", std::to_string(*result.rank));
+  if (result.world_size) sink.set_meta("world_size", std::to_string(*result.world_size));
+  if (!header.saw_distributed_info) {
+    sink.count("import.kineto.no_distributed_info", trace::Severity::info, 1,
+               "no distributedInfo: rank and world size unknown (single-process trace?)");
+  } else if (!result.rank) {
+    sink.count("import.kineto.no_rank", trace::Severity::warning, 1, "distributedInfo without a valid rank");
+  }
+}
+
+}  // namespace
+
+ImportResult import_kineto(const std::string& input, ImportSink& sink) {
+  KinetoConverter converter(sink);
+  const KinetoHeader header = read_kineto(input, converter);
+  ImportResult result;
+  write_meta(header, sink, result);
+  for (const auto& device : header.devices) sink.add(device);
+  if (header.base_time_ns) {
+    // Newer Kineto writes timestamps relative to this base to keep them short.
+    const auto base = integer_from_text(*header.base_time_ns);
+    if (!base) throw TraceError::bad_input(input, "has an invalid baseTimeNanoseconds: " + *header.base_time_ns);
+    result.time_offset_ns = *base;
+  }
+  return result;
+}
+
+}  // namespace gpuprof::importers

@@ -1,0 +1,200 @@
+#include "kineto_reader.hpp"
+
+#include <rapidjson/error/en.h>
+#include <rapidjson/reader.h>
+
+#include <string_view>
+
+#include "gpuprof/trace/trace_error.hpp"
+#include "gzip_stream.hpp"
+#include "kineto_time.hpp"
+
+namespace gpuprof::importers {
+namespace {
+
+// Where in the document the parser is; the document nests at most a few levels
+// deep in the parts we keep, everything else is skipped by depth alone.
+enum class Section { none, events, distributed_info, device_properties, skipped };
+
+class KinetoHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, KinetoHandler> {
+ public:
+  explicit KinetoHandler(KinetoEventConsumer& consumer) : consumer_(consumer) {}
+
+  bool Null() { return scalar("null", false); }
+  bool Bool(bool value) { return scalar(value ? "true" : "false", false); }
+  bool RawNumber(const char* text, rapidjson::SizeType length, bool) { return scalar({text, length}, false); }
+  bool String(const char* text, rapidjson::SizeType length, bool) { return scalar({text, length}, true); }
+  bool Key(const char* text, rapidjson::SizeType length, bool) {
+    const std::string_view key(text, length);
+    if (depth_ == 1) {
+      top_key_.assign(key);
+    } else if (section_ == Section::events && depth_ == 3) {
+      event_key_.assign(key);
+    } else if (section_ == Section::events && depth_ == 4 && in_args_) {
+      start_arg(key);
+    } else if ((section_ == Section::distributed_info && depth_ == 2) ||
+               (section_ == Section::device_properties && depth_ == 3)) {
+      field_key_.assign(key);
+    }
+    return true;
+  }
+  bool StartObject() { return open(true); }
+  bool EndObject(rapidjson::SizeType) { return close(); }
+  bool StartArray() { return open(false); }
+  bool EndArray(rapidjson::SizeType) { return close(); }
+
+  KinetoHeader header;
+  std::string problem;  // why the handler stopped the parse
+
+ private:
+  bool open(bool is_object) {
+    if (depth_ == 0 && !is_object) {
+      problem = "is JSON but not a trace (the document is an array, not an object with traceEvents)";
+      return false;
+    }
+    if (depth_ == 1) section_ = section_for(top_key_, is_object);
+    if (section_ == Section::events) open_in_events(is_object);
+    if (section_ == Section::device_properties && depth_ == 2 && is_object) {
+      header.devices.emplace_back();
+    }
+    ++depth_;
+    return true;
+  }
+
+  bool close() {
+    --depth_;
+    if (section_ == Section::events) {
+      if (depth_ == 2 && event_open_) consumer_.consume(event_);
+      if (depth_ == 2) event_open_ = false;
+      if (depth_ == 3) in_args_ = false;
+      if (depth_ == 4) in_list_ = false;
+    }
+    if (depth_ == 1) section_ = Section::none;
+    return true;
+  }
+
+  Section section_for(const std::string& key, bool is_object) {
+    if (key == "traceEvents" && !is_object) {
+      header.saw_trace_events = true;
+      return Section::events;
+    }
+    if (key == "distributedInfo" && is_object) {
+      header.saw_distributed_info = true;
+      return Section::distributed_info;
+    }
+    if (key == "deviceProperties" && !is_object) return Section::device_properties;
+    return Section::skipped;
+  }
+
+  void open_in_events(bool is_object) {
+    if (depth_ == 2) {
+      event_open_ = is_object;
+      if (is_object) event_.clear();
+      else consumer_.malformed_element();
+    } else if (depth_ == 3 && is_object && event_key_ == "args") {
+      in_args_ = true;
+    } else if (depth_ == 4 && in_args_ && !is_object && event_.arg_count > 0) {
+      in_list_ = true;
+    }
+  }
+
+  void start_arg(std::string_view key) {
+    if (event_.arg_count == event_.args.size()) event_.args.emplace_back();
+    KinetoArg& arg = event_.args[event_.arg_count++];
+    arg.key.assign(key);
+    arg.value.clear();
+    arg.items.clear();
+  }
+
+  bool scalar(std::string_view text, bool is_string) {
+    if (depth_ == 0) {
+      problem = "is JSON but not a trace (the document is a single value)";
+      return false;
+    }
+    if (depth_ == 1) {
+      header_scalar(text);
+    } else if (section_ == Section::events) {
+      event_scalar(text, is_string);
+    } else if (section_ == Section::distributed_info && depth_ == 2) {
+      distributed_scalar(text);
+    } else if (section_ == Section::device_properties && depth_ == 3) {
+      device_scalar(text);
+    }
+    return true;
+  }
+
+  void header_scalar(std::string_view text) {
+    if (top_key_ == "schemaVersion") header.schema_version = std::string(text);
+    else if (top_key_ == "displayTimeUnit") header.display_time_unit = std::string(text);
+    else if (top_key_ == "baseTimeNanoseconds") header.base_time_ns = std::string(text);
+    else if (top_key_ == "traceName") header.trace_name = std::string(text);
+  }
+
+  void event_scalar(std::string_view text, bool is_string) {
+    if (depth_ == 2) {
+      consumer_.malformed_element();
+    } else if (depth_ == 3) {
+      if (event_key_ == "ph") event_.ph.assign(text);
+      else if (event_key_ == "cat") event_.cat.assign(text);
+      else if (event_key_ == "name") event_.name.assign(text);
+      else if (event_key_ == "pid") event_.pid.set(text, is_string);
+      else if (event_key_ == "tid") event_.tid.set(text, is_string);
+      else if (event_key_ == "ts") event_.ts.set(text, is_string);
+      else if (event_key_ == "dur") event_.dur.set(text, is_string);
+    } else if (depth_ == 4 && in_args_ && event_.arg_count > 0) {
+      event_.args[event_.arg_count - 1].value.set(text, is_string);
+    } else if (depth_ == 5 && in_list_) {
+      event_.args[event_.arg_count - 1].items.emplace_back(text);
+    }
+  }
+
+  void distributed_scalar(std::string_view text) {
+    if (field_key_ == "rank") header.rank = std::string(text);
+    else if (field_key_ == "world_size") header.world_size = std::string(text);
+    else if (field_key_ == "backend") header.backend = std::string(text);
+  }
+
+  void device_scalar(std::string_view text) {
+    trace::DeviceRow& device = header.devices.back();
+    const auto number = integer_from_text(text);
+    if (field_key_ == "name") device.name = std::string(text);
+    if (!number) return;
+    if (field_key_ == "id") device.id = static_cast<std::int32_t>(*number);
+    else if (field_key_ == "totalGlobalMem") device.memory_bytes = *number;
+    else if (field_key_ == "computeMajor") device.compute_major = static_cast<std::int32_t>(*number);
+    else if (field_key_ == "computeMinor") device.compute_minor = static_cast<std::int32_t>(*number);
+    else if (field_key_ == "numSms") device.sm_count = static_cast<std::int32_t>(*number);
+  }
+
+  KinetoEventConsumer& consumer_;
+  int depth_ = 0;
+  Section section_ = Section::none;
+  bool event_open_ = false, in_args_ = false, in_list_ = false;
+  std::string top_key_, event_key_, field_key_;
+  KinetoEvent event_;
+};
+
+}  // namespace
+
+KinetoHeader read_kineto(const std::string& path, KinetoEventConsumer& consumer, std::size_t* bytes_read) {
+  GzipStream stream(path);
+  KinetoHandler handler(consumer);
+  rapidjson::Reader reader;
+  constexpr unsigned kFlags = rapidjson::kParseNumbersAsStringsFlag | rapidjson::kParseNanAndInfFlag;
+  const rapidjson::ParseResult result = reader.Parse<kFlags>(stream, handler);
+  if (bytes_read != nullptr) *bytes_read = stream.bytes_read();
+  if (!handler.problem.empty()) throw TraceError::bad_input(path, handler.problem);
+  if (result.IsError()) {
+    if (stream.bytes_read() == 0 || result.Code() == rapidjson::kParseErrorDocumentEmpty) {
+      throw TraceError::bad_input(path, "is empty (no JSON document)");
+    }
+    throw TraceError::bad_input(path, std::string("is not valid JSON: ") + rapidjson::GetParseError_En(result.Code()) +
+                                          " at byte " + std::to_string(result.Offset()) + " of the uncompressed text");
+  }
+  if (!handler.header.saw_trace_events) {
+    throw TraceError::bad_input(path, "is JSON but not a Kineto/PyTorch profiler trace (no traceEvents array)");
+  }
+  return std::move(handler.header);
+}
+
+}  // namespace gpuprof::importers

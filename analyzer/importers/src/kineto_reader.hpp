@@ -1,0 +1,16 @@
+#pragma once
+
+#include <string>
+
+#include "kineto_event.hpp"
+
+namespace gpuprof::importers {
+
+// Parses a Kineto JSON file (plain or gzip) with RapidJSON's SAX reader, handing
+// each trace event to `consumer` as soon as it is complete. Returns the
+// top-level fields, whichever side of traceEvents they were written on.
+// Throws TraceError::bad_input for invalid JSON, truncated input and JSON that
+// is not a trace (not an object, or no traceEvents array).
+KinetoHeader read_kineto(const std::string& path, KinetoEventConsumer& consumer, std::size_t* bytes_read = nullptr);
+
+}  // namespace gpuprof::importers

@@ -1,0 +1,300 @@
+#include "gpuprof/importers/nsys_importer.hpp"
+
+#include <map>
+#include <unordered_map>
+
+#include "cuda_enums.hpp"
+#include "foreign_strings.hpp"
+#include "gpuprof/trace/trace_error.hpp"
+#include "sqlite_columns.hpp"
+
+namespace gpuprof::importers {
+namespace {
+
+using trace::Severity;
+
+// nsys packs process and thread ids into one "GlobalId": hardware/VM bits above
+// bit 48, the pid in bits 24-47, the tid in bits 0-23.
+std::int64_t process_of(std::int64_t global_id) { return (global_id >> 24) & 0xFFFFFF; }
+std::int64_t thread_of(std::int64_t global_id) { return global_id & 0xFFFFFF; }
+
+// "cudaLaunchKernel_v7000" → "cudaLaunchKernel": nsys appends the API version,
+// CUPTI names and Kineto do not, and analyses match on the plain name.
+std::string without_version_suffix(std::string name) {
+  const auto marker = name.rfind("_v");
+  if (marker == std::string::npos || marker + 2 == name.size()) return name;
+  for (std::size_t i = marker + 2; i < name.size(); ++i) {
+    if (name[i] < '0' || name[i] > '9') return name;
+  }
+  name.resize(marker);
+  return name;
+}
+
+class NsysReader {
+ public:
+  NsysReader(const std::string& input, ImportSink& sink)
+      : input_(input), database_(input, sqlite::OpenMode::read_only), sink_(sink),
+        strings_(database_, sink, "StringIds", "id") {}
+
+  ImportResult run() {
+    check_tables();
+    write_meta();
+    read_devices();
+    if (database_.has_table("CUPTI_ACTIVITY_KIND_KERNEL")) read_kernels();
+    if (database_.has_table("CUPTI_ACTIVITY_KIND_MEMCPY")) read_memcpys();
+    if (database_.has_table("CUPTI_ACTIVITY_KIND_MEMSET")) read_memsets();
+    if (database_.has_table("CUPTI_ACTIVITY_KIND_RUNTIME")) read_api_calls();
+    if (database_.has_table("CUPTI_ACTIVITY_KIND_SYNCHRONIZATION")) read_syncs();
+    if (database_.has_table("NVTX_EVENTS")) read_nvtx();
+    return {};
+  }
+
+ private:
+  void check_tables() {
+    if (!database_.has_table("StringIds")) {
+      throw TraceError::bad_input(input_, "is not an Nsight Systems SQLite export (no StringIds table)");
+    }
+  }
+
+  void write_meta() {
+    sink_.set_meta("source_format", "nsys");
+    for (const char* table : {"META_DATA_EXPORT", "EXPORT_META_DATA"}) {
+      if (!database_.has_table(table)) continue;
+      sqlite::Statement query(database_, std::string("SELECT value FROM ") + table +
+                                             " WHERE name = 'EXPORT_SCHEMA_VERSION'");
+      if (query.step()) sink_.set_meta("source_version", "nsys export schema " + std::string(query.column_text(0)));
+      sqlite::Statement product(database_, std::string("SELECT value FROM ") + table +
+                                               " WHERE name = 'EXPORT_PRODUCT_VERSION'");
+      if (product.step()) sink_.set_meta("source_tool_version", "Nsight Systems " + std::string(product.column_text(0)));
+    }
+    if (database_.has_table("TARGET_INFO_SESSION_START_TIME")) {
+      const auto utc = database_.query_int("SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME");
+      if (utc) sink_.set_meta("session_start_utc_ns", std::to_string(*utc));
+    }
+  }
+
+  // CUDA devices only: exports on Windows list every display adapter.
+  void read_devices() {
+    if (!database_.has_table("TARGET_INFO_GPU")) return;
+    const bool has_cuda_table = database_.has_table("TARGET_INFO_CUDA_DEVICE");
+    const std::string is_cuda = has_cuda_table ? "id IN (SELECT gpuId FROM TARGET_INFO_CUDA_DEVICE)"
+                                               : "computeMajor > 0 AND smCount > 0";
+    sqlite::Statement query(database_,
+                            "SELECT id, name, uuid, busLocation, computeMajor, computeMinor, smCount, totalMemory, "
+                            "memoryBandwidth, " + is_cuda + " FROM TARGET_INFO_GPU GROUP BY id ORDER BY id");
+    std::string ignored;
+    while (query.step()) {
+      sqlite3_stmt* row = query.raw();
+      if (column_int(row, 9) == 0) {
+        ignored += (ignored.empty() ? "" : ", ") + column_optional_text(row, 1).value_or("unnamed");
+        sink_.count("import.nsys.non_cuda_adapters", Severity::info, 1);
+        continue;
+      }
+      trace::DeviceRow device;
+      device.id = static_cast<std::int32_t>(column_int(row, 0));
+      device.name = column_optional_text(row, 1);
+      device.uuid = column_optional_text(row, 2);
+      device.pci_bus_id = column_optional_text(row, 3);
+      device.compute_major = column_optional32(row, 4);
+      device.compute_minor = column_optional32(row, 5);
+      device.sm_count = column_optional32(row, 6);
+      device.memory_bytes = column_optional(row, 7);
+      device.memory_bandwidth_bps = column_optional(row, 8);
+      sink_.add(device);
+    }
+    if (!ignored.empty()) sink_.count("import.nsys.non_cuda_adapters", Severity::info, 0, ignored);
+  }
+
+  trace::StringId name_or_placeholder(std::int64_t foreign_id) {
+    if (auto found = strings_.find(foreign_id)) return *found;
+    sink_.count("import.nsys.missing_string", Severity::warning, 1, "rows naming a StringIds id that is absent");
+    return sink_.intern("<unknown>");
+  }
+
+  void read_kernels() {
+    const std::string graph = has_column(database_, "CUPTI_ACTIVITY_KIND_KERNEL", "graphNodeId") ? "graphNodeId"
+                                                                                                   : "NULL";
+    sqlite::Statement query(database_,
+                            "SELECT start, end, deviceId, contextId, streamId, correlationId, demangledName, gridX, "
+                            "gridY, gridZ, blockX, blockY, blockZ, registersPerThread, staticSharedMemory, "
+                            "dynamicSharedMemory, " + graph + " FROM CUPTI_ACTIVITY_KIND_KERNEL");
+    trace::KernelRow kernel;
+    while (query.step()) {
+      sqlite3_stmt* row = query.raw();
+      kernel.start_ns = column_int(row, 0);
+      kernel.end_ns = column_int(row, 1);
+      kernel.device = static_cast<std::int32_t>(column_int(row, 2));
+      kernel.context = column_optional(row, 3);
+      kernel.stream = column_optional(row, 4);
+      kernel.correlation_id = column_optional(row, 5);
+      kernel.name = name_or_placeholder(column_int(row, 6));
+      kernel.grid = trace::Dim3{static_cast<std::int32_t>(column_int(row, 7)),
+                                static_cast<std::int32_t>(column_int(row, 8)),
+                                static_cast<std::int32_t>(column_int(row, 9))};
+      kernel.block = trace::Dim3{static_cast<std::int32_t>(column_int(row, 10)),
+                                 static_cast<std::int32_t>(column_int(row, 11)),
+                                 static_cast<std::int32_t>(column_int(row, 12))};
+      kernel.registers_per_thread = column_optional32(row, 13);
+      kernel.static_shared_bytes = column_optional32(row, 14);
+      kernel.dynamic_shared_bytes = column_optional32(row, 15);
+      kernel.graph_node_id = column_optional(row, 16);
+      sink_.add(kernel);
+    }
+  }
+
+  void read_memcpys() {
+    sqlite::Statement query(database_,
+                            "SELECT start, end, deviceId, contextId, streamId, correlationId, bytes, copyKind, "
+                            "srcKind, dstKind, srcDeviceId, dstDeviceId FROM CUPTI_ACTIVITY_KIND_MEMCPY");
+    trace::MemcpyRow copy;
+    while (query.step()) {
+      sqlite3_stmt* row = query.raw();
+      copy.start_ns = column_int(row, 0);
+      copy.end_ns = column_int(row, 1);
+      copy.device = static_cast<std::int32_t>(column_int(row, 2));
+      copy.context = column_optional(row, 3);
+      copy.stream = column_optional(row, 4);
+      copy.correlation_id = column_optional(row, 5);
+      copy.bytes = column_optional(row, 6);
+      copy.copy_kind = copy_kind_from_cupti(column_int(row, 7));
+      copy.src_memory_kind = column_optional(row, 8) ? memory_kind_from_nsys(column_int(row, 8)) : std::nullopt;
+      copy.dst_memory_kind = column_optional(row, 9) ? memory_kind_from_nsys(column_int(row, 9)) : std::nullopt;
+      copy.src_device.reset();
+      copy.dst_device.reset();
+      if (copy.copy_kind == trace::CopyKind::peer_to_peer) {
+        copy.src_device = column_optional32(row, 10);
+        copy.dst_device = column_optional32(row, 11);
+      } else {
+        const CopyEnds ends = copy_ends(copy.copy_kind);
+        if (ends.source_on_device) copy.src_device = copy.device;
+        if (ends.destination_on_device) copy.dst_device = copy.device;
+      }
+      sink_.add(copy);
+    }
+  }
+
+  void read_memsets() {
+    sqlite::Statement query(database_,
+                            "SELECT start, end, deviceId, contextId, streamId, correlationId, bytes "
+                            "FROM CUPTI_ACTIVITY_KIND_MEMSET");
+    trace::MemsetRow memset;
+    while (query.step()) {
+      sqlite3_stmt* row = query.raw();
+      memset.start_ns = column_int(row, 0);
+      memset.end_ns = column_int(row, 1);
+      memset.device = static_cast<std::int32_t>(column_int(row, 2));
+      memset.context = column_optional(row, 3);
+      memset.stream = column_optional(row, 4);
+      memset.correlation_id = column_optional(row, 5);
+      memset.bytes = column_optional(row, 6);
+      sink_.add(memset);
+    }
+  }
+
+  trace::StringId api_name(std::int64_t foreign_id) {
+    if (const auto found = api_names_.find(foreign_id); found != api_names_.end()) return found->second;
+    const auto text = strings_.text(foreign_id);
+    if (!text) return name_or_placeholder(foreign_id);
+    const auto id = sink_.intern(without_version_suffix(*text));
+    api_names_.emplace(foreign_id, id);
+    return id;
+  }
+
+  void read_api_calls() {
+    // eventClass 0 is the CUDA runtime, 1 the driver (ENUM_NSYS_EVENT_CLASS).
+    sqlite::Statement query(database_,
+                            "SELECT start, end, eventClass, globalTid, correlationId, nameId, returnValue "
+                            "FROM CUPTI_ACTIVITY_KIND_RUNTIME");
+    trace::ApiCallRow call;
+    while (query.step()) {
+      sqlite3_stmt* row = query.raw();
+      const std::int64_t event_class = column_int(row, 2);
+      if (event_class != 0 && event_class != 1) {
+        sink_.count("import.nsys.skipped_event_class." + std::to_string(event_class), Severity::info);
+        continue;
+      }
+      call.start_ns = column_int(row, 0);
+      call.end_ns = column_int(row, 1);
+      call.kind = event_class == 0 ? trace::ApiKind::runtime : trace::ApiKind::driver;
+      const auto global_thread = column_optional(row, 3);
+      call.process_id = global_thread ? std::optional(process_of(*global_thread)) : std::nullopt;
+      call.thread_id = global_thread ? std::optional(thread_of(*global_thread)) : std::nullopt;
+      call.correlation_id = column_optional(row, 4);
+      call.name = api_name(column_int(row, 5));
+      call.return_code = column_optional(row, 6);
+      sink_.add(call);
+    }
+  }
+
+  void read_syncs() {
+    sqlite::Statement query(database_,
+                            "SELECT start, end, deviceId, streamId, correlationId, globalPid, syncType, eventId "
+                            "FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION");
+    trace::SyncRow sync;
+    while (query.step()) {
+      sqlite3_stmt* row = query.raw();
+      sync.start_ns = column_int(row, 0);
+      sync.end_ns = column_int(row, 1);
+      sync.device = column_optional32(row, 2);
+      sync.stream = column_optional(row, 3) ? unless_unset(column_int(row, 3)) : std::nullopt;
+      sync.correlation_id = column_optional(row, 4);
+      const auto global_process = column_optional(row, 5);
+      sync.process_id = global_process ? std::optional(process_of(*global_process)) : std::nullopt;
+      sync.type = sync_type_from_cupti(column_int(row, 6));
+      sync.event = column_optional(row, 7) ? unless_unset(column_int(row, 7)) : std::nullopt;
+      sink_.add(sync);
+    }
+  }
+
+  // NVTX push/pop (59) and start/end (60) ranges; marks and domain records are not ranges.
+  void read_nvtx() {
+    std::map<std::int64_t, trace::StringId> domains;
+    sqlite::Statement domain_query(database_,
+                                   "SELECT domainId, text FROM NVTX_EVENTS WHERE eventType = 75 AND text IS NOT NULL");
+    while (domain_query.step()) {
+      domains[domain_query.column_int(0)] = sink_.intern(domain_query.column_text(1));
+    }
+    sqlite::Statement query(database_,
+                            "SELECT start, end, globalTid, text, textId, domainId, category, eventType "
+                            "FROM NVTX_EVENTS WHERE eventType IN (59, 60)");
+    trace::RangeRow range;
+    while (query.step()) {
+      sqlite3_stmt* row = query.raw();
+      if (sqlite3_column_type(row, 1) == SQLITE_NULL) {
+        sink_.count("import.nsys.unclosed_nvtx_ranges", Severity::warning, 1, "NVTX ranges without an end");
+        continue;
+      }
+      range.start_ns = column_int(row, 0);
+      range.end_ns = column_int(row, 1);
+      const auto global_thread = column_optional(row, 2);
+      range.process_id = global_thread ? std::optional(process_of(*global_thread)) : std::nullopt;
+      range.thread_id = global_thread ? std::optional(thread_of(*global_thread)) : std::nullopt;
+      if (const auto text = column_optional_text(row, 3)) {
+        range.name = sink_.intern(*text);
+      } else if (const auto text_id = column_optional(row, 4)) {
+        range.name = name_or_placeholder(*text_id);
+      } else {
+        range.name = sink_.intern("<unnamed>");
+      }
+      const auto domain = column_optional(row, 5);
+      range.domain.reset();
+      if (domain) {
+        if (const auto found = domains.find(*domain); found != domains.end()) range.domain = found->second;
+      }
+      range.category = column_optional(row, 6);
+      sink_.add(range);
+    }
+  }
+
+  std::string input_;
+  sqlite::Database database_;
+  ImportSink& sink_;
+  ForeignStrings strings_;
+  std::unordered_map<std::int64_t, trace::StringId> api_names_;
+};
+
+}  // namespace
+
+ImportResult import_nsys(const std::string& input, ImportSink& sink) { return NsysReader(input, sink).run(); }
+
+}  // namespace gpuprof::importers

@@ -1,0 +1,145 @@
+// Measures the importers: Kineto JSON throughput (MB/s of uncompressed JSON)
+// with peak memory at two file sizes, and Nsight Systems rows/s. Each import
+// runs in a child process so its peak RSS is its own. Prints figures only.
+//
+//   gpuprof_import_benchmark [small_mb=100] [large_mb=400] [nsys_rows=2000000]
+
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "gpuprof/importers/import_trace.hpp"
+#include "gpuprof/trace/sqlite_database.hpp"
+
+namespace fs = std::filesystem;
+using namespace gpuprof;
+
+namespace {
+
+// A training-step-like event mix: runtime call, kernel with args, flow events, a copy, a CPU op.
+void write_kineto(const std::string& path, std::size_t target_bytes) {
+  std::ofstream out(path);
+  out << R"j({"schemaVersion": 1, "distributedInfo": {"backend": "nccl", "rank": 0, "world_size": 8},)j"
+      << R"j( "traceEvents": [)j" << '\n';
+  std::size_t written = 0;
+  long long ts = 1694128201000000;
+  for (long long i = 0; written < target_bytes; ++i, ts += 7) {
+    char buffer[2048];
+    const int n = std::snprintf(
+        buffer, sizeof buffer,
+        R"j(  {"ph": "X", "cat": "cpu_op", "name": "aten::linear", "pid": 59811, "tid": 59976, "ts": %lld.%03lld, "dur": 52.125, "args": {"External id": %lld, "Ev Idx": 0, "Input Dims": [[64, 1024], [1024, 1024]], "Input type": ["float", "float"]}},)j" "\n"
+        R"j(  {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 59811, "tid": 59976, "ts": %lld.500, "dur": 3.25, "args": {"External id": %lld, "cbid": 211, "correlation": %lld}},)j" "\n"
+        R"j(  {"ph": "s", "id": %lld, "pid": 59811, "tid": 59976, "ts": %lld.500, "cat": "ac2g", "name": "ac2g"},)j" "\n"
+        R"j(  {"ph": "X", "cat": "kernel", "name": "void gemmSN_TN_kernel<float, 128, 16, 2, 4, 8, 9, false>(cublasGemmSmallNParams)", "pid": 0, "tid": 7, "ts": %lld.750, "dur": 12.5, "args": {"External id": %lld, "queued": 0, "device": 0, "context": 1, "stream": 7, "correlation": %lld, "registers per thread": 96, "shared memory": 8192, "blocks per SM": 0.5, "warps per SM": 4.0, "grid": [64, 1, 1], "block": [128, 1, 1], "est. achieved occupancy %%": 12}},)j" "\n"
+        R"j(  {"ph": "f", "id": %lld, "pid": 0, "tid": 7, "ts": %lld.750, "cat": "ac2g", "name": "ac2g", "bp": "e"},)j" "\n"
+        R"j(  {"ph": "X", "cat": "gpu_memcpy", "name": "Memcpy HtoD (Pinned -> Device)", "pid": 0, "tid": 7, "ts": %lld.900, "dur": 1.5, "args": {"External id": %lld, "device": 0, "context": 1, "stream": 7, "correlation": %lld, "bytes": 832, "memory bandwidth (GB/s)": 0.56}},)j" "\n",
+        ts, i % 1000, i, ts, i, i, i, ts, ts + 1, i, i, i, ts + 1, ts + 3, i, i);
+    out.write(buffer, n);
+    written += static_cast<std::size_t>(n);
+  }
+  out << R"j(  {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "pid": 59811, "tid": 59976, "ts": 1694128201000000, "dur": 5}]})j" << '\n';
+}
+
+void write_nsys(const std::string& path, long long rows) {
+  sqlite::Database database(path, sqlite::OpenMode::create);
+  database.execute(R"j(
+    PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;
+    CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT NOT NULL);
+    INSERT INTO StringIds VALUES (1, 'gemm_kernel'), (2, 'cudaLaunchKernel_v7000');
+    CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER NOT NULL, end INTEGER NOT NULL, deviceId INTEGER,
+      contextId INTEGER, streamId INTEGER, correlationId INTEGER, globalPid INTEGER, demangledName INTEGER,
+      shortName INTEGER, registersPerThread INTEGER, gridX INTEGER, gridY INTEGER, gridZ INTEGER, blockX INTEGER,
+      blockY INTEGER, blockZ INTEGER, staticSharedMemory INTEGER, dynamicSharedMemory INTEGER,
+      graphNodeId INTEGER);
+    CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INTEGER NOT NULL, end INTEGER NOT NULL, eventClass INTEGER,
+      globalTid INTEGER, correlationId INTEGER, nameId INTEGER, returnValue INTEGER);)j");
+  const std::string half = std::to_string(rows / 2);
+  database.execute(
+      "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < " + half + ") "
+      "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL SELECT i * 1000, i * 1000 + 500, 0, 1, 7 + i % 4, i, 0, 1, 1, 32, "
+      "64, 1, 1, 128, 1, 1, 0, 0, NULL FROM n;"
+      "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < " + half + ") "
+      "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME SELECT i * 1000 - 300, i * 1000 - 290, 0, 282323165693308, i, 2, 0 "
+      "FROM n;");
+}
+
+struct Measurement {
+  double seconds = 0, cpu_seconds = 0;  // wall time, and user + system time of the import alone
+  long peak_kib = 0;
+  long long kernels = 0, api_calls = 0;
+};
+
+// Imports in a child process; the parent reads the child's own peak RSS from wait4().
+Measurement measure_import(const std::string& input, const std::string& output) {
+  int channel[2];
+  if (::pipe(channel) != 0) std::exit(1);
+  const auto start = std::chrono::steady_clock::now();
+  const pid_t child = ::fork();
+  if (child == 0) {
+    ::close(channel[0]);
+    importers::ImportOptions options;
+    options.input = input;
+    options.output = output;
+    options.overwrite = true;
+    const auto summary = importers::import_trace(options);
+    const long long counts[2] = {summary.counts.kernels, summary.counts.api_calls};
+    if (::write(channel[1], counts, sizeof counts) != sizeof counts) ::_exit(1);
+    ::_exit(0);
+  }
+  ::close(channel[1]);
+  Measurement measurement;
+  long long counts[2] = {0, 0};
+  if (::read(channel[0], counts, sizeof counts) != sizeof counts) std::fprintf(stderr, "import failed\n");
+  ::close(channel[0]);
+  int status = 0;
+  rusage usage{};
+  ::wait4(child, &status, 0, &usage);
+  measurement.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  measurement.peak_kib = usage.ru_maxrss;
+  measurement.cpu_seconds = static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+                            static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+  measurement.kernels = counts[0];
+  measurement.api_calls = counts[1];
+  return measurement;
+}
+
+void kineto_run(const fs::path& folder, std::size_t megabytes) {
+  const std::string input = (folder / ("kineto_" + std::to_string(megabytes) + ".json")).string();
+  write_kineto(input, megabytes << 20);
+  const double size_mb = static_cast<double>(fs::file_size(input)) / (1 << 20);
+  const auto result = measure_import(input, (folder / "kineto.sqlite").string());
+  std::printf("kineto  %7.1f MB JSON  wall %6.2f s  %7.1f MB/s  cpu %6.2f s  %7.1f MB/cpu-s  %9lld kernels  "
+              "peak RSS %6.1f MB\n", size_mb, result.seconds, size_mb / result.seconds, result.cpu_seconds,
+              size_mb / result.cpu_seconds, result.kernels, static_cast<double>(result.peak_kib) / 1024.0);
+  fs::remove(input);
+  fs::remove(folder / "kineto.sqlite");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::size_t small_mb = argc > 1 ? std::stoul(argv[1]) : 100;
+  const std::size_t large_mb = argc > 2 ? std::stoul(argv[2]) : 400;
+  const long long nsys_rows = argc > 3 ? std::stoll(argv[3]) : 2'000'000;
+  const fs::path folder = fs::temp_directory_path() / ("gpuprof-import-bench-" + std::to_string(::getpid()));
+  fs::create_directories(folder);
+  kineto_run(folder, small_mb);
+  kineto_run(folder, large_mb);
+
+  const std::string nsys = (folder / "nsys.sqlite").string();
+  write_nsys(nsys, nsys_rows);
+  const auto result = measure_import(nsys, (folder / "nsys-out.sqlite").string());
+  const double rows = static_cast<double>(result.kernels + result.api_calls);
+  std::printf("nsys    %9.0f rows  wall %6.2f s  %6.2f M rows/s  cpu %6.2f s  %6.2f M rows/cpu-s  peak RSS %6.1f MB\n",
+              rows, result.seconds, rows / result.seconds / 1e6, result.cpu_seconds,
+              rows / result.cpu_seconds / 1e6, static_cast<double>(result.peak_kib) / 1024.0);
+  fs::remove_all(folder);
+  return 0;
+}

@@ -1,0 +1,140 @@
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "gpuprof/trace/sqlite_database.hpp"
+#include "gpuprof/trace/trace_error.hpp"
+#include "gpuprof/trace/trace_model.hpp"
+#include "import_test_support.hpp"
+#include "temporary_folder.hpp"
+
+namespace gpuprof {
+namespace {
+
+namespace fs = std::filesystem;
+
+class ExternalImport : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    data_ = testing::external_data_dir();
+    if (data_.empty()) GTEST_SKIP() << "no ../shared/data/external in this clone";
+  }
+  trace::TraceModel import(const fs::path& input) {
+    const std::string output = folder_.file(input.filename().string() + ".sqlite");
+    summary_ = testing::import_file(input.string(), output);
+    return trace::load_trace_model(output);
+  }
+  fs::path data_;
+  testing::TemporaryFolder folder_;
+  importers::ImportSummary summary_;
+};
+
+bool has_nccl_kernel(const trace::TraceModel& model) {
+  for (const auto name : model.kernels.name) {
+    if (model.string(name).starts_with("nccl")) return true;
+  }
+  return false;
+}
+
+std::size_t count_kind(const trace::TraceModel& model, trace::CopyKind kind,
+                       std::optional<trace::MemoryKind> source = std::nullopt) {
+  std::size_t count = 0;
+  for (std::size_t i = 0; i < model.memcpys.size(); ++i) {
+    if (model.memcpys.copy_kind[i] == kind && (!source || model.memcpys.src_memory_kind[i] == *source)) ++count;
+  }
+  return count;
+}
+
+TEST_F(ExternalImport, DlrmRanksCarryTheirRankAndNcclKernels) {
+  int ranks = 0;
+  for (const auto& entry : fs::directory_iterator(data_ / "dlrm-8rank")) {
+    const std::string name = entry.path().filename().string();
+    if (!name.ends_with(".json.gz")) continue;
+    const auto model = import(entry.path());
+    const int expected_rank = name[6] - '0';  // worker<N>_...
+    EXPECT_EQ(model.rank(), expected_rank) << name;
+    EXPECT_EQ(model.world_size(), 8) << name;
+    EXPECT_TRUE(has_nccl_kernel(model)) << name;
+    EXPECT_GT(model.api_calls.size(), 0u) << name;
+    ++ranks;
+  }
+  EXPECT_EQ(ranks, 8);
+}
+
+TEST_F(ExternalImport, OldFormatResnetHasKernelsCopiesAndRuntime) {
+  const auto model = import(data_ / "kineto-resnet50" / "resnet50_num_workers_0.pt.trace.json.gz");
+  EXPECT_EQ(model.kernels.size(), 8772u);
+  EXPECT_EQ(model.memcpys.size(), 12u);
+  EXPECT_EQ(model.memsets.size(), 312u);
+  EXPECT_EQ(model.api_calls.size(), 11923u);
+  EXPECT_EQ(summary_.counts.warnings, 0);
+}
+
+TEST_F(ExternalImport, TrainingRankHasEveryCopyKind) {
+  const auto model = import(data_ / "hta" / "training_rank0of16.json.gz");
+  EXPECT_EQ(model.rank(), 0);
+  EXPECT_EQ(model.world_size(), 16);
+  EXPECT_GT(count_kind(model, trace::CopyKind::host_to_device, trace::MemoryKind::pageable), 0u);
+  EXPECT_GT(count_kind(model, trace::CopyKind::host_to_device, trace::MemoryKind::pinned), 0u);
+  EXPECT_GT(count_kind(model, trace::CopyKind::device_to_host), 0u);
+  EXPECT_GT(count_kind(model, trace::CopyKind::device_to_device), 0u);
+  EXPECT_EQ(model.memcpys.size(), 1390u);
+  EXPECT_EQ(model.kernels.size(), 6080u);
+}
+
+TEST_F(ExternalImport, BaseTimeIsAppliedAfterTheEvents) {
+  const auto model = import(data_ / "hta" / "nccl_data_rank0of2.json.gz");
+  EXPECT_EQ(model.kernels.size(), 2700u);
+  EXPECT_EQ(model.memcpys.size(), 960u);
+  // ts 4458676388068.751 us (the earliest event) + baseTimeNanoseconds 1711964646000000000.
+  EXPECT_GE(std::stoll(model.meta.at("start_ns")), 1711964646000000000LL + 4458676388068751LL);
+  EXPECT_GT(model.kernels.start_ns[0], 1711964646000000000LL);
+  EXPECT_TRUE(has_nccl_kernel(model));
+}
+
+// Documented partial results: CPU-only traces and traces without rank import
+// their host ranges; the missing rank is recorded, not invented.
+TEST_F(ExternalImport, MalformedHtaTracesGivePartialResults) {
+  const auto cpu_only = import(data_ / "hta" / "malformed" / "cpu_only.json.gz");
+  EXPECT_EQ(cpu_only.kernels.size(), 0u);
+  EXPECT_GT(cpu_only.ranges.size(), 0u);
+  const auto no_info = import(data_ / "hta" / "malformed" / "distributed_info_not_found.json.gz");
+  EXPECT_FALSE(no_info.rank().has_value());
+  EXPECT_EQ(no_info.ranges.size(), 2424u + 43u);
+  const auto no_rank = import(data_ / "hta" / "malformed" / "rank_not_found.json.gz");
+  EXPECT_FALSE(no_rank.rank().has_value());
+  bool flagged = false;
+  for (const auto& stat : no_rank.stats) flagged |= stat.name == "import.kineto.no_rank";
+  EXPECT_TRUE(flagged);
+}
+
+TEST_F(ExternalImport, OtherHtaTracesImport) {
+  for (const char* name : {"sampled_rank-0.json.gz", "sampled_rank-1.json.gz", "amd_mi250_train.json.gz"}) {
+    const auto model = import(data_ / "hta" / name);
+    EXPECT_GT(model.kernels.size(), 0u) << name;
+  }
+}
+
+std::int64_t count_rows(const fs::path& file, const std::string& sql) {
+  sqlite::Database database(file.string(), sqlite::OpenMode::read_only);
+  return database.query_int(sql).value_or(-1);
+}
+
+TEST_F(ExternalImport, NsysExportsMatchTheirCuptiTables) {
+  for (const char* name : {"extrap_gtx1060_old_schema.sqlite", "nvfuser_h200_schema3.16.sqlite",
+                           "nvfuser_h200_schema3.17.sqlite"}) {
+    const fs::path input = data_ / "nsys-sqlite" / name;
+    const auto model = import(input);
+    EXPECT_EQ(static_cast<std::int64_t>(model.kernels.size()),
+              count_rows(input, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL")) << name;
+    EXPECT_EQ(static_cast<std::int64_t>(model.memcpys.size()),
+              count_rows(input, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_MEMCPY")) << name;
+    EXPECT_EQ(static_cast<std::int64_t>(model.memsets.size()),
+              count_rows(input, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_MEMSET")) << name;
+    ASSERT_EQ(model.devices.size(), 1u) << name;  // the extrap file also lists Intel and Microsoft adapters
+    EXPECT_GT(model.devices[0].sm_count.value_or(0), 0) << name;
+  }
+}
+
+}  // namespace
+}  // namespace gpuprof

@@ -1,0 +1,236 @@
+#include <gtest/gtest.h>
+
+#include "gpuprof/trace/trace_error.hpp"
+#include "gpuprof/trace/trace_file.hpp"
+#include "gpuprof/trace/trace_model.hpp"
+#include "import_test_support.hpp"
+#include "kineto_time.hpp"
+#include "temporary_folder.hpp"
+
+namespace gpuprof {
+namespace {
+
+using importers::microseconds_text_to_ns;
+using testing::TemporaryFolder;
+
+// A current-format trace: one kernel, copies in each direction, a memset,
+// runtime call, annotations, a flow event, an unknown category and a malformed
+// event, with baseTimeNanoseconds written after the events as PyTorch does.
+const char* kCurrentTrace = R"json({
+  "schemaVersion": 1,
+  "deviceProperties": [{"id": 0, "name": "NVIDIA A100", "totalGlobalMem": 42297524224,
+                        "computeMajor": 8, "computeMinor": 0, "numSms": 108}],
+  "distributedInfo": {"backend": "nccl", "rank": 3, "world_size": 8},
+  "traceEvents": [
+    {"ph": "X", "cat": "kernel", "name": "ncclKernel_AllReduce_RING_LL_Sum_float", "pid": 0, "tid": 40,
+     "ts": 1000.0005, "dur": 2.5,
+     "args": {"device": 0, "context": 1, "stream": 40, "correlation": 77, "registers per thread": 96,
+              "grid": [8, 1, 1], "block": [544, 1, 1], "Collective name": "allreduce", "In msg nelems": 10,
+              "Input Dims": [[1, 2], [3]]}},
+    {"ph": "X", "cat": "gpu_memcpy", "name": "Memcpy HtoD (Pageable -> Device)", "pid": 0, "tid": 7,
+     "ts": 1010, "dur": 1, "args": {"device": 0, "stream": 7, "correlation": 78, "bytes": 4096}},
+    {"ph": "X", "cat": "gpu_memcpy", "name": "Memcpy DtoH (Device -> Pinned)", "pid": 0, "tid": 7,
+     "ts": 1020, "dur": 1, "args": {"device": 0, "stream": 7, "bytes": 8}},
+    {"ph": "X", "cat": "gpu_memcpy", "name": "Memcpy PtoP (Device -> Device)", "pid": 1, "tid": 9,
+     "ts": 1030, "dur": 1, "args": {"device": 1, "stream": 9, "bytes": 16, "fromDevice": 1, "toDevice": 0}},
+    {"ph": "X", "cat": "gpu_memset", "name": "Memset (Device)", "pid": 0, "tid": 7, "ts": 1040, "dur": 0.001,
+     "args": {"device": 0, "stream": 7, "bytes": 64}},
+    {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 4515, "tid": 4516, "ts": 999,
+     "dur": 0.9994, "args": {"correlation": 77, "cbid": 211}},
+    {"ph": "X", "cat": "cuda_driver", "name": "cuLaunchKernel", "pid": 4515, "tid": 4516, "ts": 998, "dur": 1},
+    {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#5", "pid": 4515, "tid": 4516, "ts": 990,
+     "dur": 100},
+    {"ph": "X", "cat": "gpu_user_annotation", "name": "ProfilerStep#5", "pid": 0, "tid": 7, "ts": 995,
+     "dur": 90, "args": {"device": 0}},
+    {"ph": "f", "cat": "ac2g", "name": "ac2g", "id": 77, "pid": 0, "tid": 40, "ts": 1000, "bp": "e"},
+    {"ph": "M", "name": "process_name", "pid": 0, "args": {"name": "python3"}},
+    {"ph": "X", "cat": "mystery", "name": "x", "pid": 1, "tid": 1, "ts": 1, "dur": 1},
+    {"ph": "X", "cat": "kernel", "name": "no_time", "pid": 0, "tid": 7},
+    17
+  ],
+  "displayTimeUnit": "ms",
+  "baseTimeNanoseconds": 1700000000000000000
+})json";
+
+std::optional<std::int64_t> stat_value(const trace::TraceModel& model, const std::string& name) {
+  for (const auto& stat : model.stats) {
+    if (stat.name == name) return stat.value;
+  }
+  return std::nullopt;
+}
+
+TEST(KinetoTime, ConvertsMicrosecondTextExactlyWithRounding) {
+  EXPECT_EQ(microseconds_text_to_ns("1694128201435418"), 1694128201435418000LL);
+  EXPECT_EQ(microseconds_text_to_ns("4458676522690.655"), 4458676522690655LL);
+  EXPECT_EQ(microseconds_text_to_ns("1.0005"), 1001);
+  EXPECT_EQ(microseconds_text_to_ns("1.0004"), 1000);
+  EXPECT_EQ(microseconds_text_to_ns("2"), 2000);
+  EXPECT_EQ(microseconds_text_to_ns("1.5e3"), 1500000);
+  EXPECT_EQ(microseconds_text_to_ns("abc"), std::nullopt);
+  EXPECT_EQ(microseconds_text_to_ns("1."), std::nullopt);
+}
+
+class KinetoImport : public ::testing::Test {
+ protected:
+  trace::TraceModel import_current(bool gzip) {
+    const std::string input = folder.file(gzip ? "trace.json.gz" : "trace.json");
+    if (gzip) {
+      testing::write_gzip_file(input, kCurrentTrace);
+    } else {
+      testing::write_file(input, kCurrentTrace);
+    }
+    summary = testing::import_file(input, folder.file("out.sqlite"));
+    return trace::load_trace_model(folder.file("out.sqlite"));
+  }
+  TemporaryFolder folder;
+  importers::ImportSummary summary;
+};
+
+constexpr std::int64_t kBase = 1700000000000000000LL;
+
+TEST_F(KinetoImport, WritesExactRowsFromCurrentFormat) {
+  const auto model = import_current(false);
+  EXPECT_EQ(model.meta.at("source_format"), "kineto");
+  EXPECT_EQ(model.meta.at("rank"), "3");
+  EXPECT_EQ(model.meta.at("world_size"), "8");
+  EXPECT_EQ(model.meta.at("source_version"), "schemaVersion 1");
+  EXPECT_EQ(model.rank(), 3);
+
+  ASSERT_EQ(model.devices.size(), 1u);
+  EXPECT_EQ(model.devices[0].name, "NVIDIA A100");
+  EXPECT_EQ(model.devices[0].sm_count, 108);
+  EXPECT_EQ(model.devices[0].memory_bytes, 42297524224LL);
+
+  ASSERT_EQ(model.kernels.size(), 1u);
+  EXPECT_EQ(model.string(model.kernels.name[0]), "ncclKernel_AllReduce_RING_LL_Sum_float");
+  EXPECT_EQ(model.kernels.start_ns[0], kBase + 1000001);  // 1000.0005 us rounds half up
+  EXPECT_EQ(model.kernels.end_ns[0], kBase + 1000001 + 2500);
+  EXPECT_EQ(model.kernels.stream[0], 40);
+  EXPECT_EQ(model.kernels.correlation_id[0], 77);
+  EXPECT_EQ(model.kernels.grid[0], (trace::Dim3{8, 1, 1}));
+  EXPECT_EQ(model.kernels.block[0], (trace::Dim3{544, 1, 1}));
+  EXPECT_EQ(model.kernels.registers_per_thread[0], 96);
+
+  ASSERT_EQ(model.memcpys.size(), 3u);
+  // Sorted by (device, stream, start): HtoD, DtoH on device 0, then PtoP on device 1.
+  EXPECT_EQ(model.memcpys.copy_kind[0], trace::CopyKind::host_to_device);
+  EXPECT_EQ(model.memcpys.src_memory_kind[0], trace::MemoryKind::pageable);
+  EXPECT_EQ(model.memcpys.dst_memory_kind[0], trace::MemoryKind::device);
+  EXPECT_EQ(model.memcpys.bytes[0], 4096);
+  EXPECT_EQ(model.memcpys.dst_device[0], 0);
+  EXPECT_EQ(model.memcpys.start_ns[0], kBase + 1010000);
+  EXPECT_EQ(model.memcpys.copy_kind[1], trace::CopyKind::device_to_host);
+  EXPECT_EQ(model.memcpys.dst_memory_kind[1], trace::MemoryKind::pinned);
+  EXPECT_EQ(model.memcpys.copy_kind[2], trace::CopyKind::peer_to_peer);
+  EXPECT_EQ(model.memcpys.src_device[2], 1);
+  EXPECT_EQ(model.memcpys.dst_device[2], 0);
+
+  ASSERT_EQ(model.memsets.size(), 1u);
+  EXPECT_EQ(model.memsets.end_ns[0] - model.memsets.start_ns[0], 1);
+  EXPECT_EQ(model.memsets.bytes[0], 64);
+
+  ASSERT_EQ(model.api_calls.size(), 2u);
+  EXPECT_EQ(model.string(model.api_calls.name[0]), "cuLaunchKernel");
+  EXPECT_EQ(model.api_calls.kind[0], trace::ApiKind::driver);
+  EXPECT_EQ(model.string(model.api_calls.name[1]), "cudaLaunchKernel");
+  EXPECT_EQ(model.api_calls.kind[1], trace::ApiKind::runtime);
+  EXPECT_EQ(model.api_calls.end_ns[1] - model.api_calls.start_ns[1], 999);  // 0.9994 us
+  EXPECT_EQ(model.api_calls.process_id[1], 4515);
+  EXPECT_EQ(model.api_calls.thread_id[1], 4516);
+
+  ASSERT_EQ(model.ranges.size(), 2u);
+  EXPECT_EQ(model.ranges.on_gpu[0], 0);
+  EXPECT_EQ(model.string(model.ranges.domain[0]), "user_annotation");
+  EXPECT_EQ(model.ranges.on_gpu[1], 1);
+  EXPECT_EQ(model.ranges.device[1], 0);
+  EXPECT_EQ(model.ranges.stream[1], 7);
+
+  EXPECT_EQ(stat_value(model, "import.unknown_category.mystery"), 1);
+  EXPECT_EQ(stat_value(model, "import.malformed.kernel"), 1);
+  EXPECT_EQ(stat_value(model, "import.malformed.not_an_object"), 1);
+  EXPECT_EQ(stat_value(model, "import.skipped.ac2g"), 1);
+  EXPECT_EQ(stat_value(model, "import.skipped.metadata"), 1);
+  EXPECT_EQ(stat_value(model, "import.kineto.collective_kernels"), 1);
+  EXPECT_EQ(summary.counts.warnings, 3);
+  EXPECT_EQ(model.meta.at("start_ns"), std::to_string(kBase + 990000));
+}
+
+TEST_F(KinetoImport, GzipGivesTheSameRows) {
+  const auto model = import_current(true);
+  EXPECT_EQ(model.kernels.size(), 1u);
+  EXPECT_EQ(model.memcpys.size(), 3u);
+  EXPECT_EQ(model.kernels.start_ns[0], kBase + 1000001);
+}
+
+TEST_F(KinetoImport, ReadsThe2021Format) {
+  const std::string input = folder.file("old.json");
+  testing::write_file(input, R"json({"schemaVersion": 1, "traceEvents": [
+    {"ph": "X", "cat": "Operator", "name": "aten::conv2d", "pid": 25738, "tid": "25738", "ts": 100, "dur": 50,
+     "args": {"external id": 5}},
+    {"ph": "X", "cat": "Runtime", "name": "cudaMemcpyAsync", "pid": 25738, "tid": "25738", "ts": 110, "dur": 20,
+     "args": {"cbid": 41, "correlation": 34417, "external id": 5}},
+    {"ph": "X", "cat": "Memcpy", "name": "Memcpy HtoD (Pageable -> Device)", "pid": 0, "tid": "stream 7",
+     "ts": 112, "dur": 19, "args": {"device": 0, "context": 1, "stream": 7, "correlation": 34417, "bytes": 100}},
+    {"ph": "X", "cat": "Kernel", "name": "k", "pid": 0, "tid": "stream 7", "ts": 140, "dur": 2,
+     "args": {"device": 0, "stream": 7, "correlation": 34441, "grid": [50, 1, 1], "block": [256, 1, 1]}},
+    {"ph": "X", "cat": "Memset", "name": "Memset (Device)", "pid": 0, "tid": "stream 7", "ts": 150, "dur": 1,
+     "args": {"device": 0, "stream": 7, "bytes": 128}},
+    {"ph": "s", "cat": "async", "name": "launch", "id": 1, "pid": 25738, "tid": 25738, "ts": 110}
+  ]})json");
+  summary = testing::import_file(input, folder.file("out.sqlite"));
+  const auto model = trace::load_trace_model(folder.file("out.sqlite"));
+  ASSERT_EQ(model.kernels.size(), 1u);
+  EXPECT_EQ(model.kernels.stream[0], 7);
+  EXPECT_EQ(model.kernels.start_ns[0], 140000);
+  ASSERT_EQ(model.memcpys.size(), 1u);
+  EXPECT_EQ(model.memcpys.correlation_id[0], 34417);
+  EXPECT_EQ(model.memcpys.copy_kind[0], trace::CopyKind::host_to_device);
+  ASSERT_EQ(model.api_calls.size(), 1u);
+  EXPECT_EQ(model.api_calls.thread_id[0], 25738);
+  EXPECT_EQ(model.memsets.size(), 1u);
+  ASSERT_EQ(model.ranges.size(), 1u);
+  EXPECT_EQ(model.string(model.ranges.domain[0]), "cpu_op");
+  EXPECT_EQ(model.meta.count("rank"), 0u);
+  EXPECT_EQ(summary.counts.warnings, 0);
+}
+
+TEST_F(KinetoImport, RejectsJsonThatIsNotATrace) {
+  const std::string input = folder.file("config.json");
+  testing::write_file(input, R"json({"name": "not a trace", "items": [1, 2]})json");
+  try {
+    testing::import_file(input, folder.file("out.sqlite"));
+    FAIL() << "expected an error";
+  } catch (const TraceError& error) {
+    EXPECT_EQ(error.kind(), TraceError::Kind::bad_input);
+    EXPECT_NE(std::string(error.what()).find("traceEvents"), std::string::npos);
+  }
+  EXPECT_FALSE(std::filesystem::exists(folder.file("out.sqlite")));
+}
+
+TEST_F(KinetoImport, RejectsTruncatedGzipWithoutLeavingOutput) {
+  const std::string whole = folder.file("whole.json.gz");
+  testing::write_gzip_file(whole, kCurrentTrace);
+  std::string bytes = testing::read_file(whole);
+  bytes.resize(bytes.size() / 2);
+  const std::string input = folder.file("cut.json.gz");
+  testing::write_file(input, bytes);
+  try {
+    testing::import_file(input, folder.file("out.sqlite"));
+    FAIL() << "expected an error";
+  } catch (const TraceError& error) {
+    EXPECT_EQ(error.kind(), TraceError::Kind::bad_input);
+    EXPECT_NE(std::string(error.what()).find("truncated"), std::string::npos) << error.what();
+  }
+  EXPECT_TRUE(std::filesystem::is_empty(folder.path()) ||
+              !std::filesystem::exists(folder.file("out.sqlite")));
+}
+
+TEST_F(KinetoImport, RejectsInvalidJson) {
+  const std::string input = folder.file("bad.json");
+  testing::write_file(input, R"json({"traceEvents": [{"ph": "X", "cat": "kernel",)json");
+  EXPECT_THROW(testing::import_file(input, folder.file("out.sqlite")), TraceError);
+  EXPECT_FALSE(std::filesystem::exists(folder.file("out.sqlite")));
+}
+
+}  // namespace
+}  // namespace gpuprof
