@@ -4,6 +4,7 @@
 #include <unordered_map>
 
 #include "cuda_enums.hpp"
+#include "cupti_table_rows.hpp"
 #include "foreign_strings.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 #include "sqlite_columns.hpp"
@@ -114,81 +115,24 @@ class NsysReader {
   void read_kernels() {
     const std::string graph = has_column(database_, "CUPTI_ACTIVITY_KIND_KERNEL", "graphNodeId") ? "graphNodeId"
                                                                                                    : "NULL";
-    sqlite::Statement query(database_,
-                            "SELECT start, end, deviceId, contextId, streamId, correlationId, demangledName, gridX, "
-                            "gridY, gridZ, blockX, blockY, blockZ, registersPerThread, staticSharedMemory, "
-                            "dynamicSharedMemory, " + graph + " FROM CUPTI_ACTIVITY_KIND_KERNEL");
-    trace::KernelRow kernel;
+    sqlite::Statement query(database_, kernel_select("demangledName", graph, "CUPTI_ACTIVITY_KIND_KERNEL"));
     while (query.step()) {
-      sqlite3_stmt* row = query.raw();
-      kernel.start_ns = column_int(row, 0);
-      kernel.end_ns = column_int(row, 1);
-      kernel.device = static_cast<std::int32_t>(column_int(row, 2));
-      kernel.context = column_optional(row, 3);
-      kernel.stream = column_optional(row, 4);
-      kernel.correlation_id = column_optional(row, 5);
-      kernel.name = name_or_placeholder(column_int(row, 6));
-      kernel.grid = trace::Dim3{static_cast<std::int32_t>(column_int(row, 7)),
-                                static_cast<std::int32_t>(column_int(row, 8)),
-                                static_cast<std::int32_t>(column_int(row, 9))};
-      kernel.block = trace::Dim3{static_cast<std::int32_t>(column_int(row, 10)),
-                                 static_cast<std::int32_t>(column_int(row, 11)),
-                                 static_cast<std::int32_t>(column_int(row, 12))};
-      kernel.registers_per_thread = column_optional32(row, 13);
-      kernel.static_shared_bytes = column_optional32(row, 14);
-      kernel.dynamic_shared_bytes = column_optional32(row, 15);
-      kernel.graph_node_id = column_optional(row, 16);
+      trace::KernelRow kernel = kernel_from_row(query.raw());
+      kernel.name = name_or_placeholder(column_int(query.raw(), 6));
       sink_.add(kernel);
     }
   }
 
   void read_memcpys() {
-    sqlite::Statement query(database_,
-                            "SELECT start, end, deviceId, contextId, streamId, correlationId, bytes, copyKind, "
-                            "srcKind, dstKind, srcDeviceId, dstDeviceId FROM CUPTI_ACTIVITY_KIND_MEMCPY");
-    trace::MemcpyRow copy;
+    sqlite::Statement query(database_, memcpy_select("srcDeviceId, dstDeviceId", "CUPTI_ACTIVITY_KIND_MEMCPY"));
     while (query.step()) {
-      sqlite3_stmt* row = query.raw();
-      copy.start_ns = column_int(row, 0);
-      copy.end_ns = column_int(row, 1);
-      copy.device = static_cast<std::int32_t>(column_int(row, 2));
-      copy.context = column_optional(row, 3);
-      copy.stream = column_optional(row, 4);
-      copy.correlation_id = column_optional(row, 5);
-      copy.bytes = column_optional(row, 6);
-      copy.copy_kind = copy_kind_from_cupti(column_int(row, 7));
-      copy.src_memory_kind = column_optional(row, 8) ? memory_kind_from_nsys(column_int(row, 8)) : std::nullopt;
-      copy.dst_memory_kind = column_optional(row, 9) ? memory_kind_from_nsys(column_int(row, 9)) : std::nullopt;
-      copy.src_device.reset();
-      copy.dst_device.reset();
-      if (copy.copy_kind == trace::CopyKind::peer_to_peer) {
-        copy.src_device = column_optional32(row, 10);
-        copy.dst_device = column_optional32(row, 11);
-      } else {
-        const CopyEnds ends = copy_ends(copy.copy_kind);
-        if (ends.source_on_device) copy.src_device = copy.device;
-        if (ends.destination_on_device) copy.dst_device = copy.device;
-      }
-      sink_.add(copy);
+      sink_.add(memcpy_from_row(query.raw(), memory_kind_from_nsys, PeerDeviceColumns::peer_copies));
     }
   }
 
   void read_memsets() {
-    sqlite::Statement query(database_,
-                            "SELECT start, end, deviceId, contextId, streamId, correlationId, bytes "
-                            "FROM CUPTI_ACTIVITY_KIND_MEMSET");
-    trace::MemsetRow memset;
-    while (query.step()) {
-      sqlite3_stmt* row = query.raw();
-      memset.start_ns = column_int(row, 0);
-      memset.end_ns = column_int(row, 1);
-      memset.device = static_cast<std::int32_t>(column_int(row, 2));
-      memset.context = column_optional(row, 3);
-      memset.stream = column_optional(row, 4);
-      memset.correlation_id = column_optional(row, 5);
-      memset.bytes = column_optional(row, 6);
-      sink_.add(memset);
-    }
+    sqlite::Statement query(database_, memset_select("CUPTI_ACTIVITY_KIND_MEMSET"));
+    while (query.step()) sink_.add(memset_from_row(query.raw()));
   }
 
   trace::StringId api_name(std::int64_t foreign_id) {

@@ -3,6 +3,7 @@
 #include <unordered_map>
 
 #include "cuda_enums.hpp"
+#include "cupti_table_rows.hpp"
 #include "foreign_strings.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 #include "sqlite_columns.hpp"
@@ -84,82 +85,24 @@ class NvprofReader {
   }
 
   void read_kernels(const std::string& table) {
-    sqlite::Statement query(database_,
-                            "SELECT start, end, deviceId, contextId, streamId, correlationId, name, gridX, gridY, "
-                            "gridZ, blockX, blockY, blockZ, registersPerThread, staticSharedMemory, "
-                            "dynamicSharedMemory FROM " + table);
-    trace::KernelRow kernel;
+    sqlite::Statement query(database_, kernel_select("name", "NULL", table));
     while (query.step()) {
-      sqlite3_stmt* row = query.raw();
-      kernel.start_ns = column_int(row, 0);
-      kernel.end_ns = column_int(row, 1);
-      kernel.device = static_cast<std::int32_t>(column_int(row, 2));
-      kernel.context = column_optional(row, 3);
-      kernel.stream = column_optional(row, 4);
-      kernel.correlation_id = column_optional(row, 5);
-      kernel.name = name_of(column_int(row, 6));
-      kernel.grid = trace::Dim3{static_cast<std::int32_t>(column_int(row, 7)),
-                                static_cast<std::int32_t>(column_int(row, 8)),
-                                static_cast<std::int32_t>(column_int(row, 9))};
-      kernel.block = trace::Dim3{static_cast<std::int32_t>(column_int(row, 10)),
-                                 static_cast<std::int32_t>(column_int(row, 11)),
-                                 static_cast<std::int32_t>(column_int(row, 12))};
-      kernel.registers_per_thread = column_optional32(row, 13);
-      kernel.static_shared_bytes = column_optional32(row, 14);
-      kernel.dynamic_shared_bytes = column_optional32(row, 15);
+      trace::KernelRow kernel = kernel_from_row(query.raw());
+      kernel.name = name_of(column_int(query.raw(), 6));
       sink_.add(kernel);
     }
   }
 
   // MEMCPY2 holds peer copies with their source and destination devices.
   void read_memcpys(const std::string& table, bool peer) {
-    const std::string devices = peer ? "srcDeviceId, dstDeviceId" : "NULL, NULL";
-    sqlite::Statement query(database_,
-                            "SELECT start, end, deviceId, contextId, streamId, correlationId, bytes, copyKind, "
-                            "srcKind, dstKind, " + devices + " FROM " + table);
-    trace::MemcpyRow copy;
-    while (query.step()) {
-      sqlite3_stmt* row = query.raw();
-      copy.start_ns = column_int(row, 0);
-      copy.end_ns = column_int(row, 1);
-      copy.device = static_cast<std::int32_t>(column_int(row, 2));
-      copy.context = column_optional(row, 3);
-      copy.stream = column_optional(row, 4);
-      copy.correlation_id = column_optional(row, 5);
-      copy.bytes = column_optional(row, 6);
-      copy.copy_kind = copy_kind_from_cupti(column_int(row, 7));
-      copy.src_memory_kind = memory_kind_from_cupti(column_int(row, 8));
-      copy.dst_memory_kind = memory_kind_from_cupti(column_int(row, 9));
-      copy.src_device.reset();
-      copy.dst_device.reset();
-      if (peer) {
-        copy.src_device = column_optional32(row, 10);
-        copy.dst_device = column_optional32(row, 11);
-      } else {
-        const CopyEnds ends = copy_ends(copy.copy_kind);
-        if (ends.source_on_device) copy.src_device = copy.device;
-        if (ends.destination_on_device) copy.dst_device = copy.device;
-      }
-      sink_.add(copy);
-    }
+    sqlite::Statement query(database_, memcpy_select(peer ? "srcDeviceId, dstDeviceId" : "NULL, NULL", table));
+    const auto peer_devices = peer ? PeerDeviceColumns::every_row : PeerDeviceColumns::none;
+    while (query.step()) sink_.add(memcpy_from_row(query.raw(), memory_kind_from_cupti, peer_devices));
   }
 
   void read_memsets() {
-    sqlite::Statement query(database_,
-                            "SELECT start, end, deviceId, contextId, streamId, correlationId, bytes "
-                            "FROM CUPTI_ACTIVITY_KIND_MEMSET");
-    trace::MemsetRow memset;
-    while (query.step()) {
-      sqlite3_stmt* row = query.raw();
-      memset.start_ns = column_int(row, 0);
-      memset.end_ns = column_int(row, 1);
-      memset.device = static_cast<std::int32_t>(column_int(row, 2));
-      memset.context = column_optional(row, 3);
-      memset.stream = column_optional(row, 4);
-      memset.correlation_id = column_optional(row, 5);
-      memset.bytes = column_optional(row, 6);
-      sink_.add(memset);
-    }
+    sqlite::Statement query(database_, memset_select("CUPTI_ACTIVITY_KIND_MEMSET"));
+    while (query.step()) sink_.add(memset_from_row(query.raw()));
   }
 
   void read_api_calls(const std::string& table, trace::ApiKind kind) {
