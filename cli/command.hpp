@@ -24,6 +24,7 @@ using Action = std::function<int(const Invocation&)>;
 void add_info_command(CLI::App& app, Action& action);
 void add_synth_command(CLI::App& app, Action& action);
 void add_record_command(CLI::App& app, Action& action);
+void add_report_command(CLI::App& app, Action& action);
 void add_import_command(CLI::App& app, Action& action);
 
 // Parses argv and runs the chosen subcommand, turning every error into one

@@ -19,6 +19,7 @@ int run_gpuprof(int argc, char** argv) {
   add_info_command(app, action);
   add_synth_command(app, action);
   add_record_command(app, action);
+  add_report_command(app, action);
   add_import_command(app, action);
   try {
     app.parse(argc, argv);

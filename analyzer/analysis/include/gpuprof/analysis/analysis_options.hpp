@@ -1,0 +1,26 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gpuprof::analysis {
+
+enum class WindowMode { steps, span };
+
+// The default matches `ProfilerStep#12`, `step 12`, `batch 12`; group 1 is the step number.
+inline constexpr const char* kDefaultStepPattern = R"(^(?:ProfilerStep#|[Ss]tep[ _#]?|[Bb]atch[ _#]?)(\d+)$)";
+
+struct AnalysisOptions {
+  WindowMode window = WindowMode::steps;
+  // ECMAScript regex; when it has a capture group, group 1 is the step number.
+  std::string step_pattern = kDefaultStepPattern;
+  // Extra ECMAScript regexes for communication kernels (searched anywhere in the name).
+  std::vector<std::string> comm_patterns;
+  // The first steps of each device are warm-up and stay out of steady-state figures.
+  std::int64_t warmup_steps = 1;
+  // Kernel rows kept in the summary (0: all).
+  std::size_t top_kernels = 0;
+};
+
+}  // namespace gpuprof::analysis

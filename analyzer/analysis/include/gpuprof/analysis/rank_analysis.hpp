@@ -1,0 +1,35 @@
+#pragma once
+
+// Every analysis of one trace file (one rank), run in order over one TraceModel.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gpuprof/analysis/analysis_options.hpp"
+#include "gpuprof/analysis/gaps.hpp"
+#include "gpuprof/analysis/kernel_summary.hpp"
+#include "gpuprof/analysis/launch_stats.hpp"
+#include "gpuprof/analysis/time_breakdown.hpp"
+#include "gpuprof/analysis/transfers.hpp"
+#include "gpuprof/trace/trace_model.hpp"
+
+namespace gpuprof::analysis {
+
+struct RankAnalysis {
+  std::string path;
+  std::int32_t rank = 0;
+  std::vector<std::string> notices;  // things the reader should know (fallbacks, data loss)
+  std::vector<DeviceBreakdown> devices;
+  std::vector<StepBreakdown> steps;
+  std::vector<BatchGap> gaps;
+  TransferReport transfers;
+  KernelSummary kernels;
+  std::vector<LaunchStats> launches;
+};
+
+// Throws TraceError::bad_input for a trace without GPU activity or an invalid pattern.
+// `rank` is used when the trace does not name its own.
+RankAnalysis analyze_rank(const trace::TraceModel& model, const AnalysisOptions& options, std::int32_t rank = 0);
+
+}  // namespace gpuprof::analysis

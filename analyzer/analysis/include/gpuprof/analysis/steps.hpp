@@ -1,0 +1,36 @@
+#pragma once
+
+// Training steps per device (DESIGN.md, "Step"). GPU annotations
+// (gpu_user_annotation) are used as they are; host step ranges are projected
+// onto each GPU through correlation ids: from the first start to the last end
+// of the GPU work launched by API calls inside the host range.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "gpuprof/analysis/analysis_options.hpp"
+#include "gpuprof/analysis/correlation_index.hpp"
+#include "gpuprof/trace/trace_model.hpp"
+
+namespace gpuprof::analysis {
+
+struct GpuStep {
+  std::int32_t device = 0;
+  std::int64_t step = 0;               // number from the name, or the ordinal when the name has none
+  std::int64_t start_ns = 0, end_ns = 0;
+  bool warmup = false;
+  bool from_gpu_annotation = false;
+  std::int64_t host_thread = trace::kUnknown;  // thread of the host range (kUnknown for GPU annotations)
+};
+
+struct StepDetection {
+  std::vector<GpuStep> steps;  // sorted by (device, start)
+  bool pattern_matched = false;  // some range name matched the pattern
+};
+
+// Throws TraceError::bad_input when the pattern is not a valid regex.
+StepDetection find_steps(const trace::TraceModel& model, const AnalysisOptions& options,
+                         const CorrelationIndex& correlations);
+
+}  // namespace gpuprof::analysis

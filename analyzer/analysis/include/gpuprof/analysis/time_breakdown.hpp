@@ -1,0 +1,54 @@
+#pragma once
+
+// Where the time of each device goes (DESIGN.md, "Window" and the union
+// arithmetic): computation, communication and copies, exposed or hidden.
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "gpuprof/analysis/device_activity.hpp"
+#include "gpuprof/analysis/steps.hpp"
+
+namespace gpuprof::analysis {
+
+struct Breakdown {
+  std::int64_t window_ns = 0, computation_ns = 0, total_comm_ns = 0, exposed_comm_ns = 0, total_memcpy_ns = 0,
+               exposed_memcpy_ns = 0, busy_ns = 0, idle_ns = 0;
+
+  Breakdown& operator+=(const Breakdown& other);
+  // Share of communication (copies) that ran while the device computed, 0..1; 0 without any.
+  double comm_hidden_share() const;
+  double memcpy_hidden_share() const;
+  friend bool operator==(const Breakdown&, const Breakdown&) = default;
+};
+
+// The breakdown of one window [start, end) of one device.
+Breakdown breakdown_in(const DeviceActivity& activity, std::int64_t start_ns, std::int64_t end_ns);
+
+struct StepBreakdown {
+  GpuStep step;
+  Breakdown breakdown;  // idle inside the step is breakdown.idle_ns
+};
+
+enum class WindowSource { steps, span };
+
+struct DeviceBreakdown {
+  std::int32_t device = 0;
+  WindowSource source = WindowSource::span;
+  Breakdown total;   // summed over every window
+  Breakdown steady;  // windows that are not warm-up (equals total for a span window)
+  std::int64_t steps = 0, steady_steps = 0;
+};
+
+struct BreakdownResult {
+  std::vector<DeviceBreakdown> devices;
+  std::vector<StepBreakdown> steps;  // sorted by (device, start)
+};
+
+// Uses the device's steps as windows when `use_steps` and it has any; otherwise its activity span.
+// Devices without any GPU activity are left out.
+BreakdownResult compute_breakdown(const std::vector<DeviceActivity>& activity, const std::vector<GpuStep>& steps,
+                                  bool use_steps);
+
+}  // namespace gpuprof::analysis

@@ -1,0 +1,34 @@
+#include "gpuprof/analysis/duration_stats.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace gpuprof::analysis {
+
+DurationStats duration_stats(std::span<std::int64_t> durations) {
+  DurationStats stats;
+  if (durations.empty()) return stats;
+  stats.instances = static_cast<std::int64_t>(durations.size());
+  stats.min_ns = durations.front();
+  stats.max_ns = durations.front();
+  for (const auto value : durations) {
+    stats.total_ns += value;
+    stats.min_ns = std::min(stats.min_ns, value);
+    stats.max_ns = std::max(stats.max_ns, value);
+  }
+  const double count = static_cast<double>(durations.size());
+  stats.avg_ns = static_cast<double>(stats.total_ns) / count;
+  double squares = 0;
+  for (const auto value : durations) squares += (static_cast<double>(value) - stats.avg_ns) * (static_cast<double>(value) - stats.avg_ns);
+  stats.stddev_ns = durations.size() > 1 ? std::sqrt(squares / (count - 1)) : 0.0;
+  const auto middle = durations.begin() + static_cast<std::ptrdiff_t>(durations.size() / 2);
+  std::nth_element(durations.begin(), middle, durations.end());
+  stats.med_ns = static_cast<double>(*middle);
+  if (durations.size() % 2 == 0) {
+    const auto lower = *std::max_element(durations.begin(), middle);
+    stats.med_ns = (static_cast<double>(lower) + static_cast<double>(*middle)) / 2.0;
+  }
+  return stats;
+}
+
+}  // namespace gpuprof::analysis

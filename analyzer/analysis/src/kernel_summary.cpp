@@ -1,0 +1,116 @@
+#include "gpuprof/analysis/kernel_summary.hpp"
+
+#include <algorithm>
+
+namespace gpuprof::analysis {
+namespace {
+
+void sort_rows(std::vector<KernelSummaryRow>& rows) {
+  std::sort(rows.begin(), rows.end(), [](const KernelSummaryRow& a, const KernelSummaryRow& b) {
+    return a.stats.total_ns != b.stats.total_ns ? a.stats.total_ns > b.stats.total_ns : a.name < b.name;
+  });
+}
+
+void set_percent(std::vector<KernelSummaryRow>& rows, std::int64_t total) {
+  for (auto& row : rows) {
+    row.percent = total > 0 ? 100.0 * static_cast<double>(row.stats.total_ns) / static_cast<double>(total) : 0.0;
+  }
+}
+
+bool is_comm(const std::vector<KernelCategory>& categories, trace::StringId id) {
+  return id < categories.size() && categories[id] == KernelCategory::communication;
+}
+
+// Kernel durations grouped by name in one array: computation names first, then
+// communication names, so each category is also one contiguous range. Built by
+// counting and scattering, linear in the number of kernels.
+struct GroupedDurations {
+  std::vector<std::int64_t> durations;
+  std::vector<std::pair<trace::StringId, std::pair<std::size_t, std::size_t>>> names;  // id, [begin, end)
+  std::size_t communication_begin = 0;
+};
+
+GroupedDurations group_by_name(const trace::TraceModel& model, const std::vector<KernelCategory>& categories) {
+  const auto& kernels = model.kernels;
+  std::vector<std::size_t> counts(model.strings.size(), 0);
+  for (const auto id : kernels.name) ++counts[id];
+  GroupedDurations grouped;
+  std::vector<std::size_t> cursor(model.strings.size(), 0);
+  std::size_t offset = 0;
+  for (const bool communication : {false, true}) {
+    if (communication) grouped.communication_begin = offset;
+    for (std::size_t id = 0; id < counts.size(); ++id) {
+      const auto name = static_cast<trace::StringId>(id);
+      if (counts[id] == 0 || is_comm(categories, name) != communication) continue;
+      grouped.names.push_back({name, {offset, offset + counts[id]}});
+      cursor[id] = offset;
+      offset += counts[id];
+    }
+  }
+  grouped.durations.resize(kernels.size());
+  for (std::size_t row = 0; row < kernels.size(); ++row) {
+    grouped.durations[cursor[kernels.name[row]]++] = kernels.end_ns[row] - kernels.start_ns[row];
+  }
+  return grouped;
+}
+
+std::vector<KernelSummaryRow> per_name(const trace::TraceModel& model, const std::vector<KernelCategory>& categories,
+                                       GroupedDurations& grouped) {
+  std::vector<KernelSummaryRow> rows;
+  for (const auto& [id, range] : grouped.names) {
+    KernelSummaryRow row;
+    row.name = model.strings[id];
+    row.category = std::string(to_string(is_comm(categories, id) ? KernelCategory::communication
+                                                                  : KernelCategory::computation));
+    row.stats = duration_stats(std::span(grouped.durations).subspan(range.first, range.second - range.first));
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+std::vector<KernelSummaryRow> per_category(const trace::TraceModel& model, GroupedDurations& grouped) {
+  std::vector<KernelSummaryRow> rows;
+  const auto add = [&rows](const std::string& name, std::span<std::int64_t> durations) {
+    if (!durations.empty()) rows.push_back({name, name, duration_stats(durations), 0.0});
+  };
+  const std::span<std::int64_t> all(grouped.durations);
+  add("computation kernels", all.first(grouped.communication_begin));
+  add("communication kernels", all.subspan(grouped.communication_begin));
+  std::vector<std::int64_t> memsets;
+  memsets.reserve(model.memsets.size());
+  for (std::size_t row = 0; row < model.memsets.size(); ++row) {
+    memsets.push_back(model.memsets.end_ns[row] - model.memsets.start_ns[row]);
+  }
+  add("memset", memsets);
+  std::vector<std::vector<std::int64_t>> copies(trace::kCopyKindCount);
+  for (std::size_t row = 0; row < model.memcpys.size(); ++row) {
+    copies[static_cast<std::size_t>(model.memcpys.copy_kind[row])].push_back(model.memcpys.end_ns[row] -
+                                                                             model.memcpys.start_ns[row]);
+  }
+  for (std::size_t kind = 0; kind < copies.size(); ++kind) {
+    add("memcpy " + std::string(trace::to_string(static_cast<trace::CopyKind>(kind))), copies[kind]);
+  }
+  return rows;
+}
+
+}  // namespace
+
+KernelSummary summarize_kernels(const trace::TraceModel& model, const std::vector<KernelCategory>& name_categories,
+                                std::size_t top) {
+  KernelSummary summary;
+  auto grouped = group_by_name(model, name_categories);
+  summary.kernels = per_name(model, name_categories, grouped);
+  std::int64_t kernel_total = 0;
+  for (const auto& row : summary.kernels) kernel_total += row.stats.total_ns;
+  set_percent(summary.kernels, kernel_total);
+  sort_rows(summary.kernels);
+  if (top > 0 && summary.kernels.size() > top) summary.kernels.resize(top);
+  summary.categories = per_category(model, grouped);
+  std::int64_t all_total = 0;
+  for (const auto& row : summary.categories) all_total += row.stats.total_ns;
+  set_percent(summary.categories, all_total);
+  sort_rows(summary.categories);
+  return summary;
+}
+
+}  // namespace gpuprof::analysis

@@ -1,0 +1,43 @@
+#include "gpuprof/analysis/launch_stats.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+
+namespace gpuprof::analysis {
+
+std::vector<LaunchStats> analyze_launches(const trace::TraceModel& model, const CorrelationIndex& correlations) {
+  const auto& kernels = model.kernels;
+  const auto& api = model.api_calls;
+  std::map<std::int32_t, std::vector<std::int64_t>> delays;
+  std::map<std::int32_t, std::pair<std::int64_t, std::int64_t>> call_span;
+  // Kernels are grouped by device, so one lookup per stream slice is enough.
+  for (const auto& slice : model.kernel_streams) {
+    auto& device_delays = delays[slice.device];
+    auto& span = call_span.try_emplace(slice.device, std::numeric_limits<std::int64_t>::max(),
+                                       std::numeric_limits<std::int64_t>::min()).first->second;
+    for (std::size_t row = slice.begin; row < slice.end; ++row) {
+      const auto api_row = correlations.api_row(kernels.correlation_id[row]);
+      if (api_row == CorrelationIndex::kNone) continue;
+      const auto call_start = api.start_ns[api_row];
+      device_delays.push_back(kernels.start_ns[row] - call_start);
+      span.first = std::min(span.first, call_start);
+      span.second = std::max(span.second, call_start);
+    }
+  }
+  std::vector<LaunchStats> result;
+  for (auto& [device, values] : delays) {
+    if (values.empty()) continue;
+    LaunchStats stats;
+    stats.device = device;
+    stats.delay = duration_stats(values);
+    const auto [first, last] = call_span[device];
+    if (values.size() > 1 && last > first) {
+      stats.launches_per_second = static_cast<double>(values.size() - 1) * 1e9 / static_cast<double>(last - first);
+    }
+    result.push_back(stats);
+  }
+  return result;
+}
+
+}  // namespace gpuprof::analysis

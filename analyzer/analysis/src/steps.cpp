@@ -1,0 +1,143 @@
+#include "gpuprof/analysis/steps.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <map>
+#include <optional>
+#include <regex>
+
+#include "gpuprof/trace/trace_error.hpp"
+
+namespace gpuprof::analysis {
+namespace {
+
+constexpr std::int64_t kNoNumber = -1;
+
+// Step number per range name id, or nullopt for names that are not steps.
+// Names are matched once each, not once per row.
+std::vector<std::optional<std::int64_t>> match_step_names(const trace::TraceModel& model, const std::string& pattern) {
+  std::regex regex;
+  try {
+    regex = std::regex(pattern, std::regex::ECMAScript);
+  } catch (const std::regex_error& error) {
+    throw TraceError::bad_input("", "invalid --step-pattern '" + pattern + "': " + error.what());
+  }
+  std::vector<std::optional<std::int64_t>> numbers(model.strings.size());
+  std::vector<bool> seen(model.strings.size(), false);
+  for (const auto id : model.ranges.name) {
+    if (id >= seen.size() || seen[id]) continue;
+    seen[id] = true;
+    std::smatch match;
+    const std::string& name = model.strings[id];
+    if (!std::regex_search(name, match, regex)) continue;
+    std::int64_t number = kNoNumber;
+    if (match.size() > 1 && match[1].matched) {
+      const std::string digits = match[1].str();
+      std::int64_t value = 0;
+      const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+      if (error == std::errc() && end == digits.data() + digits.size()) number = value;
+    }
+    numbers[id] = number;
+  }
+  return numbers;
+}
+
+struct HostStep {
+  std::int64_t thread = 0, start_ns = 0, end_ns = 0, number = 0;
+  // Projected GPU extent per device.
+  std::map<std::int32_t, std::pair<std::int64_t, std::int64_t>> extent;
+};
+
+// Host steps grouped by thread, each group sorted by start (ranges are sorted by start).
+struct HostSteps {
+  std::vector<HostStep> steps;
+  std::map<std::int64_t, std::vector<std::size_t>> by_thread;
+
+  HostStep* containing(std::int64_t thread, std::int64_t time) {
+    const auto found = by_thread.find(thread);
+    if (found == by_thread.end()) return nullptr;
+    const auto& list = found->second;
+    auto it = std::upper_bound(list.begin(), list.end(), time,
+                               [this](std::int64_t value, std::size_t index) { return value < steps[index].start_ns; });
+    if (it == list.begin()) return nullptr;
+    HostStep& step = steps[*std::prev(it)];
+    return time < step.end_ns ? &step : nullptr;
+  }
+};
+
+void project(const trace::GpuColumns& table, const trace::ApiCallTable& api_calls,
+             const CorrelationIndex& correlations, HostSteps& host_steps) {
+  HostStep* last = nullptr;  // consecutive rows mostly belong to the same step
+  for (std::size_t row = 0; row < table.size(); ++row) {
+    const auto api_row = correlations.api_row(table.correlation_id[row]);
+    if (api_row == CorrelationIndex::kNone) continue;
+    const auto thread = api_calls.thread_id[api_row];
+    const auto time = api_calls.start_ns[api_row];
+    const bool same = last != nullptr && last->thread == thread && last->start_ns <= time && time < last->end_ns;
+    HostStep* step = same ? last : host_steps.containing(thread, time);
+    last = step;
+    if (step == nullptr) continue;
+    auto [entry, inserted] = step->extent.try_emplace(table.device[row], table.start_ns[row], table.end_ns[row]);
+    if (!inserted) {
+      entry->second.first = std::min(entry->second.first, table.start_ns[row]);
+      entry->second.second = std::max(entry->second.second, table.end_ns[row]);
+    }
+  }
+}
+
+void number_and_flag(std::vector<GpuStep>& steps, std::int64_t warmup_steps) {
+  std::sort(steps.begin(), steps.end(), [](const GpuStep& a, const GpuStep& b) {
+    return a.device != b.device ? a.device < b.device : a.start_ns < b.start_ns;
+  });
+  std::int32_t device = trace::kUnknown32;
+  std::int64_t ordinal = 0;
+  for (auto& step : steps) {
+    if (step.device != device) device = step.device, ordinal = 0;
+    if (step.step == kNoNumber) step.step = ordinal;
+    step.warmup = ordinal < warmup_steps;
+    ++ordinal;
+  }
+}
+
+}  // namespace
+
+StepDetection find_steps(const trace::TraceModel& model, const AnalysisOptions& options,
+                         const CorrelationIndex& correlations) {
+  const auto numbers = match_step_names(model, options.step_pattern);
+  const auto& ranges = model.ranges;
+  StepDetection detection;
+  std::vector<GpuStep> annotated;
+  HostSteps host_steps;
+  for (std::size_t row = 0; row < ranges.size(); ++row) {
+    const auto name = ranges.name[row];
+    if (name >= numbers.size() || !numbers[name]) continue;
+    detection.pattern_matched = true;
+    if (ranges.on_gpu[row] != 0) {
+      if (ranges.device[row] == trace::kUnknown32) continue;
+      annotated.push_back({ranges.device[row], *numbers[name], ranges.start_ns[row], ranges.end_ns[row], false, true,
+                           trace::kUnknown});
+    } else {
+      host_steps.by_thread[ranges.thread_id[row]].push_back(host_steps.steps.size());
+      host_steps.steps.push_back({ranges.thread_id[row], ranges.start_ns[row], ranges.end_ns[row], *numbers[name], {}});
+    }
+  }
+  if (!host_steps.steps.empty()) {
+    project(model.kernels, model.api_calls, correlations, host_steps);
+    project(model.memcpys, model.api_calls, correlations, host_steps);
+    project(model.memsets, model.api_calls, correlations, host_steps);
+  }
+  // A device with GPU annotations uses only those: Kineto writes ProfilerStep# on both sides.
+  std::vector<std::int32_t> annotated_devices;
+  for (const auto& step : annotated) annotated_devices.push_back(step.device);
+  detection.steps = std::move(annotated);
+  for (const auto& host : host_steps.steps) {
+    for (const auto& [device, extent] : host.extent) {
+      if (std::find(annotated_devices.begin(), annotated_devices.end(), device) != annotated_devices.end()) continue;
+      detection.steps.push_back({device, host.number, extent.first, extent.second, false, false, host.thread});
+    }
+  }
+  number_and_flag(detection.steps, options.warmup_steps);
+  return detection;
+}
+
+}  // namespace gpuprof::analysis

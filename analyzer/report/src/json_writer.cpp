@@ -1,0 +1,244 @@
+#include <rapidjson/prettywriter.h>
+#include <rapidjson/stringbuffer.h>
+
+#include <cmath>
+
+#include "gpuprof/report/report_writers.hpp"
+#include "gpuprof/trace/records.hpp"
+
+namespace gpuprof::report {
+namespace {
+
+using Writer = rapidjson::PrettyWriter<rapidjson::StringBuffer>;
+
+void key(Writer& w, const char* name) { w.Key(name); }
+void string(Writer& w, std::string_view text) {
+  w.String(text.data(), static_cast<rapidjson::SizeType>(text.size()));
+}
+void field(Writer& w, const char* name, std::int64_t value) { key(w, name), w.Int64(value); }
+// Rounded to 3 decimals so the output does not change with the last bits of a sum.
+void field(Writer& w, const char* name, double value) {
+  key(w, name);
+  w.Double(std::isfinite(value) ? std::round(value * 1000.0) / 1000.0 : 0.0);
+}
+void field(Writer& w, const char* name, std::string_view value) { key(w, name), string(w, value); }
+void device_field(Writer& w, const char* name, std::int32_t device) {
+  key(w, name);
+  if (device == analysis::kHost) w.Null(); else w.Int(device);  // null: the host side
+}
+
+void breakdown_fields(Writer& w, const analysis::Breakdown& b) {
+  field(w, "window_ns", b.window_ns);
+  field(w, "computation_ns", b.computation_ns);
+  field(w, "total_comm_ns", b.total_comm_ns);
+  field(w, "exposed_comm_ns", b.exposed_comm_ns);
+  field(w, "total_memcpy_ns", b.total_memcpy_ns);
+  field(w, "exposed_memcpy_ns", b.exposed_memcpy_ns);
+  field(w, "busy_ns", b.busy_ns);
+  field(w, "idle_ns", b.idle_ns);
+}
+
+void write_devices(Writer& w, const ReportInput& input) {
+  key(w, "devices");
+  w.StartArray();
+  for (const auto& rank : input.ranks) {
+    for (const auto& device : rank.devices) {
+      w.StartObject();
+      field(w, "rank", std::int64_t{rank.rank});
+      field(w, "device", std::int64_t{device.device});
+      breakdown_fields(w, device.total);
+      field(w, "window_source", device.source == analysis::WindowSource::steps ? "steps" : "span");
+      field(w, "steps", device.steps);
+      field(w, "comm_hidden_share", device.total.comm_hidden_share());
+      field(w, "memcpy_hidden_share", device.total.memcpy_hidden_share());
+      key(w, "steady_state");
+      w.StartObject();
+      field(w, "steps", device.steady_steps);
+      breakdown_fields(w, device.steady);
+      w.EndObject();
+      w.EndObject();
+    }
+  }
+  w.EndArray();
+}
+
+void totals_fields(Writer& w, const analysis::TransferTotals& totals) {
+  field(w, "count", totals.count);
+  field(w, "bytes", totals.bytes);
+  field(w, "total_ns", totals.total_ns);
+  field(w, "exposed_ns", totals.exposed_ns);
+  field(w, "gbps", totals.gigabytes_per_second());
+}
+
+void write_transfers(Writer& w, const ReportInput& input) {
+  key(w, "transfers");
+  w.StartArray();
+  for (const auto& rank : input.ranks) {
+    for (const auto& pair : rank.transfers.pairs) {
+      w.StartObject();
+      field(w, "rank", std::int64_t{rank.rank});
+      field(w, "kind", trace::to_string(pair.kind));
+      device_field(w, "src_device", pair.src_device);
+      device_field(w, "dst_device", pair.dst_device);
+      totals_fields(w, pair.totals);
+      w.EndObject();
+    }
+  }
+  w.EndArray();
+  key(w, "transfer_kinds");
+  w.StartArray();
+  for (const auto& rank : input.ranks) {
+    for (const auto& kind : rank.transfers.kinds) {
+      w.StartObject();
+      field(w, "rank", std::int64_t{rank.rank});
+      field(w, "kind", trace::to_string(kind.kind));
+      totals_fields(w, kind.totals);
+      w.EndObject();
+    }
+  }
+  w.EndArray();
+  key(w, "transfer_flags");
+  w.StartArray();
+  for (const auto& rank : input.ranks) {
+    const std::pair<const char*, const analysis::TransferTotals*> flags[] = {
+        {"pageable_htod", &rank.transfers.pageable_host_to_device}, {"host_staged", &rank.transfers.host_staged}};
+    for (const auto& [name, totals] : flags) {
+      w.StartObject();
+      field(w, "rank", std::int64_t{rank.rank});
+      field(w, "pattern", std::string_view(name));
+      totals_fields(w, *totals);
+      w.EndObject();
+    }
+  }
+  w.EndArray();
+}
+
+void summary_fields(Writer& w, const analysis::KernelSummaryRow& row) {
+  field(w, "name", std::string_view(row.name));
+  field(w, "category", std::string_view(row.category));
+  field(w, "instances", row.stats.instances);
+  field(w, "total_ns", row.stats.total_ns);
+  field(w, "avg_ns", row.stats.avg_ns);
+  field(w, "med_ns", row.stats.med_ns);
+  field(w, "min_ns", row.stats.min_ns);
+  field(w, "max_ns", row.stats.max_ns);
+  field(w, "stddev_ns", row.stats.stddev_ns);
+  field(w, "percent", row.percent);
+}
+
+void write_kernels(Writer& w, const ReportInput& input) {
+  for (const auto* name : {"kernels", "kernel_categories"}) {
+    const bool kernels = std::string_view(name) == "kernels";
+    key(w, name);
+    w.StartArray();
+    for (const auto& rank : input.ranks) {
+      for (const auto& row : kernels ? rank.kernels.kernels : rank.kernels.categories) {
+        w.StartObject();
+        field(w, "rank", std::int64_t{rank.rank});
+        summary_fields(w, row);
+        w.EndObject();
+      }
+    }
+    w.EndArray();
+  }
+}
+
+void write_steps(Writer& w, const ReportInput& input) {
+  key(w, "steps");
+  w.StartArray();
+  for (const auto& rank : input.ranks) {
+    for (const auto& entry : rank.steps) {
+      w.StartObject();
+      field(w, "rank", std::int64_t{rank.rank});
+      field(w, "device", std::int64_t{entry.step.device});
+      field(w, "step", entry.step.step);
+      field(w, "start_ns", entry.step.start_ns);
+      field(w, "end_ns", entry.step.end_ns);
+      field(w, "busy_ns", entry.breakdown.busy_ns);
+      field(w, "idle_ns", entry.breakdown.idle_ns);
+      key(w, "warmup"), w.Bool(entry.step.warmup);
+      w.EndObject();
+    }
+  }
+  w.EndArray();
+}
+
+void write_gaps(Writer& w, const ReportInput& input) {
+  key(w, "gaps");
+  w.StartArray();
+  for (const auto& rank : input.ranks) {
+    for (const auto& gap : rank.gaps) {
+      w.StartObject();
+      field(w, "rank", std::int64_t{rank.rank});
+      field(w, "device", std::int64_t{gap.device});
+      field(w, "after_step", gap.after_step);
+      field(w, "start_ns", gap.start_ns);
+      field(w, "end_ns", gap.end_ns);
+      field(w, "cause", analysis::to_string(gap.cause));
+      key(w, "after_warmup"), w.Bool(gap.after_warmup);
+      w.EndObject();
+    }
+  }
+  w.EndArray();
+}
+
+void write_launches(Writer& w, const ReportInput& input) {
+  key(w, "launches");
+  w.StartArray();
+  for (const auto& rank : input.ranks) {
+    for (const auto& launch : rank.launches) {
+      w.StartObject();
+      field(w, "rank", std::int64_t{rank.rank});
+      field(w, "device", std::int64_t{launch.device});
+      field(w, "launches", launch.delay.instances);
+      field(w, "launches_per_second", launch.launches_per_second);
+      field(w, "avg_delay_ns", launch.delay.avg_ns);
+      field(w, "med_delay_ns", launch.delay.med_ns);
+      field(w, "min_delay_ns", launch.delay.min_ns);
+      field(w, "max_delay_ns", launch.delay.max_ns);
+      w.EndObject();
+    }
+  }
+  w.EndArray();
+}
+
+void write_ranks(Writer& w, const ReportInput& input) {
+  key(w, "ranks");
+  w.StartArray();
+  for (const auto& rank : input.ranks) {
+    w.StartObject();
+    field(w, "rank", std::int64_t{rank.rank});
+    field(w, "path", std::string_view(rank.path));
+    key(w, "notices");
+    w.StartArray();
+    for (const auto& notice : rank.notices) string(w, notice);
+    w.EndArray();
+    w.EndObject();
+  }
+  w.EndArray();
+}
+
+}  // namespace
+
+// Sections left out with --sections are written as empty arrays so readers can rely on every key.
+std::string render_json(const ReportInput& input) {
+  rapidjson::StringBuffer buffer;
+  Writer w(buffer);
+  w.SetIndent(' ', 1);
+  w.StartObject();
+  field(w, "format", std::string_view("gpuprof.report/1"));
+  write_ranks(w, input);
+  ReportInput empty;
+  empty.ranks = {};
+  const auto pick = [&](Section section) -> const ReportInput& { return input.has(section) ? input : empty; };
+  write_devices(w, pick(Section::devices));
+  write_transfers(w, pick(Section::transfers));
+  write_kernels(w, pick(Section::kernels));
+  write_steps(w, pick(Section::steps));
+  write_gaps(w, pick(Section::gaps));
+  write_launches(w, pick(Section::launches));
+  w.EndObject();
+  return std::string(buffer.GetString(), buffer.GetSize()) + "\n";
+}
+
+}  // namespace gpuprof::report

@@ -1,0 +1,151 @@
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cstdio>
+#include <memory>
+#include <set>
+
+#include "command.hpp"
+#include "gpuprof/analysis/rank_analysis.hpp"
+#include "gpuprof/report/report_writers.hpp"
+#include "gpuprof/trace/derived_tables.hpp"
+#include "gpuprof/trace/trace_error.hpp"
+#include "gpuprof/trace/trace_file.hpp"
+#include "gpuprof/trace/trace_model.hpp"
+
+namespace gpuprof::cli {
+namespace {
+
+struct ReportArguments {
+  std::vector<std::string> traces;
+  std::string format = "text";
+  std::string output;
+  std::vector<std::string> sections;
+  std::string window = "steps";
+  std::string step_pattern = analysis::kDefaultStepPattern;
+  std::vector<std::string> comm_patterns;
+  std::int64_t warmup_steps = 1;
+  std::size_t top = 0;
+  bool save = false;
+};
+
+std::optional<std::int32_t> parse_rank(const std::optional<std::string>& text) {
+  if (!text) return std::nullopt;
+  std::int32_t value = 0;
+  const auto [end, error] = std::from_chars(text->data(), text->data() + text->size(), value);
+  if (error != std::errc() || end != text->data() + text->size()) return std::nullopt;
+  return value;
+}
+
+// Opens every file and checks ranks before any work, so a bad file or a
+// duplicate rank fails the command before anything is written.
+std::vector<std::int32_t> check_traces(const std::vector<std::string>& paths) {
+  std::vector<std::int32_t> ranks;
+  std::set<std::int32_t> seen;
+  for (std::size_t index = 0; index < paths.size(); ++index) {
+    trace::TraceFile file(paths[index]);
+    const auto rank = parse_rank(file.meta_value("rank")).value_or(static_cast<std::int32_t>(index));
+    if (!seen.insert(rank).second) {
+      throw TraceError::bad_input(paths[index], fmt::format("rank {} appears in more than one trace file", rank));
+    }
+    ranks.push_back(rank);
+  }
+  return ranks;
+}
+
+analysis::AnalysisOptions analysis_options(const ReportArguments& arguments) {
+  analysis::AnalysisOptions options;
+  if (arguments.window == "steps") options.window = analysis::WindowMode::steps;
+  else if (arguments.window == "span") options.window = analysis::WindowMode::span;
+  else throw TraceError::bad_input("", "--window must be 'steps' or 'span', not '" + arguments.window + "'");
+  options.step_pattern = arguments.step_pattern;
+  options.comm_patterns = arguments.comm_patterns;
+  options.warmup_steps = arguments.warmup_steps;
+  options.top_kernels = arguments.top;
+  return options;
+}
+
+std::vector<report::Section> sections(const ReportArguments& arguments) {
+  if (arguments.sections.empty()) return report::all_sections();
+  std::vector<report::Section> result;
+  for (const auto& name : arguments.sections) result.push_back(report::section_from_string(name));
+  return result;
+}
+
+void save_derived(const analysis::RankAnalysis& rank) {
+  std::vector<trace::StepRow> steps;
+  for (const auto& entry : rank.steps) {
+    steps.push_back({rank.rank, entry.step.device, entry.step.step, entry.step.start_ns, entry.step.end_ns,
+                     entry.breakdown.busy_ns, entry.step.warmup});
+  }
+  std::vector<trace::GapRow> gaps;
+  for (const auto& gap : rank.gaps) {
+    gaps.push_back({rank.rank, gap.device, gap.after_step, gap.start_ns, gap.end_ns,
+                    std::string(analysis::to_string(gap.cause))});
+  }
+  trace::save_derived_tables(rank.path, steps, gaps);
+}
+
+int run_report(const ReportArguments& arguments) {
+  const auto format = report::format_from_string(arguments.format);
+  const auto options = analysis_options(arguments);
+  report::ReportInput input;
+  input.sections = sections(arguments);
+  if (format == report::Format::csv && arguments.output.empty() && arguments.sections.size() != 1 &&
+      input.sections.size() > 1) {
+    // One stream of several CSV tables is allowed, but say how to get one file per table.
+    fmt::print(stderr, "gpuprof: note: several CSV tables go to one stream; use -o FOLDER/ for one file each\n");
+  }
+  const auto ranks = check_traces(arguments.traces);
+  // One model in memory at a time: each rank is analysed, then its model is freed.
+  for (std::size_t index = 0; index < arguments.traces.size(); ++index) {
+    // The analyses never read launch details; skipping them halves the kernel load time.
+    const auto model =
+        trace::load_trace_model(arguments.traces[index], {.load_kernel_launch_details = false});
+    input.ranks.push_back(analysis::analyze_rank(model, options, ranks[index]));
+  }
+  std::sort(input.ranks.begin(), input.ranks.end(),
+            [](const analysis::RankAnalysis& a, const analysis::RankAnalysis& b) { return a.rank < b.rank; });
+  for (const auto& rank : input.ranks) {
+    for (const auto& notice : rank.notices) fmt::print(stderr, "gpuprof: note: {}: {}\n", rank.path, notice);
+  }
+  if (arguments.output.empty() || arguments.output == "-") {
+    const auto text = report::render(format, input);
+    std::fwrite(text.data(), 1, text.size(), stdout);
+  } else {
+    report::write_report(format, input, arguments.output);
+  }
+  if (arguments.save) {
+    for (const auto& rank : input.ranks) save_derived(rank);
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+void add_report_command(CLI::App& app, Action& action) {
+  auto arguments = std::make_shared<ReportArguments>();
+  auto* command = app.add_subcommand(
+      "report", "Analyse traces (one file per rank): time breakdown, transfers, kernels, steps, batch gaps");
+  command->add_option("traces", arguments->traces, "Trace files, one per rank")->required();
+  command->add_option("--format", arguments->format, "text, md, csv, json or html")->capture_default_str();
+  command->add_option("-o,--output", arguments->output, "Output file (CSV: a folder for one file per table)");
+  command->add_option("--sections", arguments->sections, "devices,transfers,kernels,steps,gaps,launches")
+      ->delimiter(',');
+  command->add_option("--window", arguments->window, "steps (per step annotation) or span (activity span)")
+      ->capture_default_str();
+  command->add_option("--step-pattern", arguments->step_pattern,
+                      "Regex for step annotations; group 1 is the step number");
+  command->add_option("--comm-pattern", arguments->comm_patterns,
+                      "Regex for more communication kernels (besides nccl*); repeatable");
+  command->add_option("--warmup-steps", arguments->warmup_steps, "Leading steps left out of steady state")
+      ->capture_default_str();
+  command->add_option("--top", arguments->top, "Kernel rows to show (0: all)")->capture_default_str();
+  command->add_flag("--save", arguments->save, "Write the steps and gaps back into the trace files");
+  command->callback([arguments, &action] {
+    action = [arguments](const Invocation&) { return run_report(*arguments); };
+  });
+}
+
+}  // namespace gpuprof::cli

@@ -1,0 +1,41 @@
+#pragma once
+
+// Builds small TraceModel fixtures in memory, row by row, then sorts them the
+// way the loader does so analyses see the same layout as with a real file.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "gpuprof/trace/trace_model.hpp"
+
+namespace gpuprof::testing {
+
+class ModelBuilder {
+ public:
+  ModelBuilder();
+
+  trace::StringId intern(std::string_view text);
+  ModelBuilder& kernel(std::int32_t device, std::int64_t stream, std::int64_t start, std::int64_t end,
+                       std::string_view name, std::int64_t correlation = trace::kUnknown);
+  ModelBuilder& memcpy(std::int32_t device, std::int64_t stream, std::int64_t start, std::int64_t end,
+                       trace::CopyKind kind, std::int64_t bytes, std::int32_t src_device = trace::kUnknown32,
+                       std::int32_t dst_device = trace::kUnknown32,
+                       trace::MemoryKind src_memory = trace::MemoryKind::device,
+                       std::int64_t correlation = trace::kUnknown);
+  ModelBuilder& memset(std::int32_t device, std::int64_t stream, std::int64_t start, std::int64_t end);
+  ModelBuilder& api_call(std::int64_t thread, std::int64_t start, std::int64_t end, std::int64_t correlation,
+                         std::string_view name = "cudaLaunchKernel");
+  ModelBuilder& sync(std::int64_t thread, std::int64_t start, std::int64_t end);
+  ModelBuilder& range(std::int64_t thread, std::int64_t start, std::int64_t end, std::string_view name);
+  ModelBuilder& gpu_range(std::int32_t device, std::int64_t start, std::int64_t end, std::string_view name);
+  ModelBuilder& meta(const std::string& key, const std::string& value);
+
+  // Sorts the tables and builds the stream slices.
+  trace::TraceModel build();
+
+ private:
+  trace::TraceModel model_;
+};
+
+}  // namespace gpuprof::testing

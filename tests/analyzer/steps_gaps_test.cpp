@@ -1,0 +1,167 @@
+#include <gtest/gtest.h>
+
+#include "gpuprof/analysis/gaps.hpp"
+#include "gpuprof/analysis/launch_stats.hpp"
+#include "gpuprof/analysis/rank_analysis.hpp"
+#include "gpuprof/analysis/steps.hpp"
+#include "gpuprof/trace/trace_error.hpp"
+#include "model_builder.hpp"
+
+namespace gpuprof::analysis {
+namespace {
+
+using testing::ModelBuilder;
+
+constexpr std::int64_t kThread = 1000;
+
+// Five host steps on one thread, one kernel each on GPU 0; the host does
+// something different in each gap:
+//   after 0: stream synchronize            -> sync
+//   after 1: a DataLoader range (and a short sync) -> data_loading (covers most)
+//   after 2: blocking pageable upload that starts step 3 -> pageable_copy
+//   after 3: nothing on this thread (a sync on another thread) -> host_bound
+trace::TraceModel step_fixture() {
+  ModelBuilder builder;
+  const std::int64_t host_starts[] = {0, 1000, 2000, 2620, 4000};
+  const std::int64_t host_ends[] = {1000, 2000, 2620, 4000, 5000};
+  const std::int64_t launches[] = {10, 1010, 2010, 3010, 4010};
+  for (int step = 0; step < 5; ++step) {
+    builder.range(kThread, host_starts[step], host_ends[step], "step " + std::to_string(step));
+    const std::int64_t gpu_start = (launches[step] / 1000) * 1000 + 100;
+    builder.api_call(kThread, launches[step], launches[step] + 5, step + 1);
+    builder.kernel(0, 7, gpu_start, gpu_start + 500, "gemm", step + 1);
+  }
+  builder.sync(kThread, 550, 900);
+  builder.range(kThread, 1620, 2000, "DataLoader");
+  builder.sync(kThread, 1600, 1650);
+  builder.api_call(kThread, 2630, 3100, 100, "cudaMemcpy");
+  builder.memcpy(0, 7, 3050, 3100, trace::CopyKind::host_to_device, 4096, trace::kUnknown32, 0,
+                 trace::MemoryKind::pageable, 100);
+  builder.sync(2000, 3600, 4100);
+  return builder.build();
+}
+
+TEST(Steps, HostStepsProjectedThroughCorrelationIds) {
+  const auto model = step_fixture();
+  const CorrelationIndex correlations(model.api_calls);
+  AnalysisOptions options;
+  const auto detection = find_steps(model, options, correlations);
+  EXPECT_TRUE(detection.pattern_matched);
+  ASSERT_EQ(detection.steps.size(), 5U);
+  const std::int64_t starts[] = {100, 1100, 2100, 3050, 4100};
+  const std::int64_t ends[] = {600, 1600, 2600, 3600, 4600};
+  for (std::size_t i = 0; i < 5; ++i) {
+    EXPECT_EQ(detection.steps[i].device, 0);
+    EXPECT_EQ(detection.steps[i].step, static_cast<std::int64_t>(i));
+    EXPECT_EQ(detection.steps[i].start_ns, starts[i]) << i;
+    EXPECT_EQ(detection.steps[i].end_ns, ends[i]) << i;
+    EXPECT_EQ(detection.steps[i].warmup, i == 0);
+    EXPECT_EQ(detection.steps[i].host_thread, kThread);
+  }
+}
+
+TEST(Gaps, EachCause) {
+  const auto model = step_fixture();
+  const CorrelationIndex correlations(model.api_calls);
+  const auto steps = find_steps(model, AnalysisOptions{}, correlations).steps;
+  const auto gaps = find_batch_gaps(model, steps, correlations);
+  ASSERT_EQ(gaps.size(), 4U);
+  const GapCause causes[] = {GapCause::sync, GapCause::data_loading, GapCause::pageable_copy, GapCause::host_bound};
+  const std::int64_t starts[] = {600, 1600, 2600, 3600};
+  const std::int64_t ends[] = {1100, 2100, 3050, 4100};
+  for (std::size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(gaps[i].after_step, static_cast<std::int64_t>(i));
+    EXPECT_EQ(gaps[i].start_ns, starts[i]);
+    EXPECT_EQ(gaps[i].end_ns, ends[i]);
+    EXPECT_EQ(gaps[i].cause, causes[i]) << i << ": " << to_string(gaps[i].cause);
+    EXPECT_EQ(gaps[i].after_warmup, i == 0);
+  }
+}
+
+TEST(Gaps, DataLoadingNames) {
+  EXPECT_TRUE(is_data_loading_name("data"));
+  EXPECT_TRUE(is_data_loading_name("DataLoader"));
+  EXPECT_TRUE(is_data_loading_name("enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__"));
+  EXPECT_FALSE(is_data_loading_name("forward"));
+  EXPECT_FALSE(is_data_loading_name("metadata_update"));
+}
+
+TEST(Steps, GpuAnnotationsUsedDirectly) {
+  ModelBuilder builder;
+  builder.gpu_range(1, 100, 500, "ProfilerStep#7").gpu_range(1, 800, 900, "ProfilerStep#8");
+  builder.range(5, 0, 950, "ProfilerStep#7");  // the host twin is ignored on an annotated device
+  builder.api_call(5, 10, 20, 1).kernel(1, 7, 150, 450, "gemm", 1).kernel(1, 7, 820, 880, "gemm");
+  const auto model = builder.build();
+  const CorrelationIndex correlations(model.api_calls);
+  const auto steps = find_steps(model, AnalysisOptions{}, correlations).steps;
+  ASSERT_EQ(steps.size(), 2U);
+  EXPECT_EQ(steps[0].step, 7);
+  EXPECT_EQ(steps[0].start_ns, 100);
+  EXPECT_EQ(steps[0].end_ns, 500);
+  EXPECT_TRUE(steps[0].from_gpu_annotation);
+  EXPECT_EQ(steps[1].step, 8);
+  const auto gaps = find_batch_gaps(model, steps, correlations);
+  ASSERT_EQ(gaps.size(), 1U);
+  EXPECT_EQ(gaps[0].start_ns, 500);
+  EXPECT_EQ(gaps[0].end_ns, 800);
+  EXPECT_EQ(gaps[0].cause, GapCause::host_bound);
+
+  const auto rank = analyze_rank(model, AnalysisOptions{});
+  ASSERT_EQ(rank.devices.size(), 1U);
+  EXPECT_EQ(rank.devices[0].total.window_ns, 500);
+  EXPECT_EQ(rank.devices[0].total.busy_ns, 360);
+  EXPECT_EQ(rank.devices[0].steady.window_ns, 100);
+}
+
+TEST(Steps, PatternWithoutNumberUsesOrdinals) {
+  const auto model = step_fixture();
+  AnalysisOptions options;
+  options.step_pattern = "^step";
+  const auto steps = find_steps(model, options, CorrelationIndex(model.api_calls)).steps;
+  ASSERT_EQ(steps.size(), 5U);
+  EXPECT_EQ(steps[4].step, 4);
+  options.step_pattern = "([";
+  EXPECT_THROW(find_steps(model, options, CorrelationIndex(model.api_calls)), TraceError);
+}
+
+TEST(RankAnalysis, PatternMatchingNothingFallsBackToSpanWithNotice) {
+  const auto model = step_fixture();
+  AnalysisOptions options;
+  options.step_pattern = "^iteration (\\d+)$";
+  const auto rank = analyze_rank(model, options);
+  ASSERT_EQ(rank.notices.size(), 1U);
+  EXPECT_NE(rank.notices[0].find("matches no annotation"), std::string::npos);
+  EXPECT_EQ(rank.devices[0].source, WindowSource::span);
+  EXPECT_EQ(rank.devices[0].total.window_ns, 4500);
+  EXPECT_TRUE(rank.steps.empty());
+  EXPECT_TRUE(rank.gaps.empty());
+}
+
+TEST(RankAnalysis, SpanModeIgnoresSteps) {
+  AnalysisOptions options;
+  options.window = WindowMode::span;
+  const auto rank = analyze_rank(step_fixture(), options);
+  EXPECT_TRUE(rank.notices.empty());
+  EXPECT_EQ(rank.devices[0].total.window_ns, 4500);
+  EXPECT_EQ(rank.devices[0].total.busy_ns, 2550);
+}
+
+TEST(RankAnalysis, NoGpuActivityIsBadInput) {
+  ModelBuilder builder;
+  builder.range(1, 0, 10, "step 0");
+  EXPECT_THROW(analyze_rank(builder.build(), AnalysisOptions{}), TraceError);
+}
+
+TEST(LaunchStats, DelayAndRate) {
+  const auto model = step_fixture();
+  const auto launches = analyze_launches(model, CorrelationIndex(model.api_calls));
+  ASSERT_EQ(launches.size(), 1U);
+  EXPECT_EQ(launches[0].device, 0);
+  EXPECT_EQ(launches[0].delay.instances, 5);
+  EXPECT_EQ(launches[0].delay.min_ns, 90);
+  EXPECT_EQ(launches[0].delay.max_ns, 90);
+  EXPECT_DOUBLE_EQ(launches[0].launches_per_second, 4.0 * 1e9 / 4000.0);
+}
+
+}  // namespace
+}  // namespace gpuprof::analysis
