@@ -1,0 +1,72 @@
+#pragma once
+
+#include <cmath>
+#include <functional>
+#include <vector>
+
+#include <cuda_runtime_api.h>
+#include <gtest/gtest.h>
+
+#include "deterministic_random.hpp"
+#include "device_array.hpp"
+
+namespace gpuprof::workloads::testing {
+
+inline std::vector<float> random_values(std::size_t count, std::uint64_t seed, double low = -1.0,
+                                        double high = 1.0) {
+  DeterministicRandom random(seed);
+  std::vector<float> values(count);
+  for (float& value : values) value = static_cast<float>(random.uniform(low, high));
+  return values;
+}
+
+template <typename T>
+DeviceArray<T> to_device(const std::vector<T>& values) {
+  DeviceArray<T> array(values.size(), "test data");
+  GPUPROF_CHECK(cudaMemcpy(array.data(), values.data(), values.size() * sizeof(T), cudaMemcpyHostToDevice));
+  return array;
+}
+
+template <typename T>
+std::vector<T> to_host(const T* device, std::size_t count) {
+  GPUPROF_CHECK(cudaDeviceSynchronize());
+  std::vector<T> values(count);
+  GPUPROF_CHECK(cudaMemcpy(values.data(), device, count * sizeof(T), cudaMemcpyDeviceToHost));
+  return values;
+}
+
+inline void expect_close(const std::vector<float>& actual, const std::vector<double>& expected,
+                         double tolerance, const char* what) {
+  ASSERT_EQ(actual.size(), expected.size()) << what;
+  for (std::size_t i = 0; i < actual.size(); ++i) {
+    EXPECT_NEAR(actual[i], expected[i], tolerance * (1.0 + std::fabs(expected[i]))) << what << " [" << i << "]";
+  }
+}
+
+// Central differences of a scalar loss with respect to selected entries of `values`,
+// compared with the analytic gradient. `loss` reads the current `values`.
+inline void expect_gradient_matches_differences(std::vector<float>& values, const std::vector<float>& analytic,
+                                                const std::function<double()>& loss,
+                                                const std::vector<std::size_t>& indices, double step,
+                                                double tolerance, const char* what) {
+  for (std::size_t index : indices) {
+    const float original = values[index];
+    values[index] = original + static_cast<float>(step);
+    const double above = loss();
+    values[index] = original - static_cast<float>(step);
+    const double below = loss();
+    values[index] = original;
+    const double difference = (above - below) / (2.0 * step);
+    EXPECT_NEAR(analytic[index], difference, tolerance * (1.0 + std::fabs(difference)))
+        << what << " parameter " << index;
+  }
+}
+
+inline std::vector<std::size_t> spread_indices(std::size_t count, std::size_t wanted) {
+  std::vector<std::size_t> indices;
+  const std::size_t stride = std::max<std::size_t>(1, count / wanted);
+  for (std::size_t i = stride / 2; i < count; i += stride) indices.push_back(i);
+  return indices;
+}
+
+}  // namespace gpuprof::workloads::testing

@@ -1,0 +1,124 @@
+// Whole-training checks on one GPU: the loss falls, and the strategies and input
+// pipeline modes that should not change the arithmetic do not change it.
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "cuda_check.hpp"
+#include "gpu_availability.hpp"
+#include "trainer.hpp"
+#include "training_plan.hpp"
+
+namespace gpuprof::workloads {
+namespace {
+
+WorkloadOptions small_run() {
+  WorkloadOptions options;
+  options.layers = 1;
+  options.hidden = 32;
+  options.seq_len = 12;
+  options.features = 6;
+  options.classes = 3;
+  options.train_samples = 2048;
+  options.validation_samples = 256;
+  options.batch = 64;
+  options.steps = 40;
+  options.learning_rate = 5e-3;
+  options.quiet = true;
+  return options;
+}
+
+TrainingResult train(const WorkloadOptions& options) {
+  return train_rnn(options, make_training_plan(options, 1), nullptr);
+}
+
+class TrainingGpuTest : public ::testing::Test {
+ protected:
+  void SetUp() override { GPUPROF_SKIP_WITHOUT_GPU(); }
+};
+
+class LossFallsTest : public TrainingGpuTest, public ::testing::WithParamInterface<const char*> {};
+
+TEST_P(LossFallsTest, WithinAFewHundredSteps) {
+  WorkloadOptions options = small_run();
+  options.cell = GetParam();
+  options.steps = 0;
+  options.epochs = 8;  // 32 steps per epoch: 256 steps
+  options.layers = 2;
+  options.learning_rate = 1e-2;
+  const TrainingResult result = train(options);
+  const auto& epochs = result.summary.epochs;
+  ASSERT_EQ(epochs.size(), 8U);
+  const double chance_loss = std::log(3.0);
+  EXPECT_NEAR(epochs.front().train_loss, chance_loss, 0.25);
+  EXPECT_LT(epochs.back().train_loss, 0.85 * epochs.front().train_loss);
+  EXPECT_LT(*epochs.back().validation_loss, 0.85 * chance_loss);
+  EXPECT_GT(*epochs.back().validation_accuracy, 0.45);  // chance is 1/3
+}
+
+INSTANTIATE_TEST_SUITE_P(Cells, LossFallsTest, ::testing::Values("gru", "lstm"),
+                         [](const auto& instance) { return std::string(instance.param); });
+
+TEST_F(TrainingGpuTest, DataParallelOnOneGpuGivesTheSameWeightsAsSingle) {
+  WorkloadOptions single = small_run();
+  WorkloadOptions parallel = single;
+  parallel.strategy = "data-parallel";
+  parallel.overlap_allreduce = true;
+  parallel.bucket_kib = 4;  // several buckets
+  EXPECT_EQ(train(single).final_parameters, train(parallel).final_parameters);
+}
+
+TEST_F(TrainingGpuTest, PrefetchAndHostMemoryModesGiveIdenticalResults) {
+  WorkloadOptions options = small_run();
+  const std::vector<float> reference = train(options).final_parameters;
+  for (int prefetch : {1, 2}) {
+    for (const char* memory : {"pageable", "pinned"}) {
+      options.prefetch = prefetch;
+      options.host_memory = memory;
+      EXPECT_EQ(train(options).final_parameters, reference) << "prefetch " << prefetch << " " << memory;
+    }
+  }
+}
+
+TEST_F(TrainingGpuTest, HostStagedMatchesSingleUpToRounding) {
+  WorkloadOptions single = small_run();
+  single.optimizer = "sgd";
+  WorkloadOptions staged = single;
+  staged.strategy = "host-staged";
+  const auto expected = train(single).final_parameters;
+  const auto actual = train(staged).final_parameters;
+  ASSERT_EQ(actual.size(), expected.size());
+  for (std::size_t i = 0; i < actual.size(); ++i) {
+    ASSERT_NEAR(actual[i], expected[i], 1e-4 * (1.0 + std::fabs(expected[i]))) << i;
+  }
+}
+
+TEST_F(TrainingGpuTest, DataParallelOnTwoGpusMatchesSingleUpToRounding) {
+  int devices = 0;
+  GPUPROF_CHECK(cudaGetDeviceCount(&devices));
+  if (devices < 2) GTEST_SKIP() << "needs two GPUs, this machine has " << devices;
+  WorkloadOptions single = small_run();
+  single.optimizer = "sgd";
+  WorkloadOptions parallel = single;
+  parallel.gpus = "2";
+  parallel.strategy = "data-parallel";
+  const auto expected = train(single).final_parameters;
+  const auto actual = train_rnn(parallel, make_training_plan(parallel, devices), nullptr).final_parameters;
+  ASSERT_EQ(actual.size(), expected.size());
+  for (std::size_t i = 0; i < actual.size(); ++i) {
+    ASSERT_NEAR(actual[i], expected[i], 1e-4 * (1.0 + std::fabs(expected[i]))) << i;
+  }
+}
+
+TEST_F(TrainingGpuTest, SummaryReportsDevicesAndThroughput) {
+  const TrainingResult result = train(small_run());
+  ASSERT_EQ(result.summary.device_names.size(), 1U);
+  EXPECT_FALSE(result.summary.device_names.front().empty());
+  EXPECT_GT(result.summary.samples_per_second, 0.0);
+  EXPECT_EQ(result.summary.parameter_count, result.final_parameters.size());
+}
+
+}  // namespace
+}  // namespace gpuprof::workloads

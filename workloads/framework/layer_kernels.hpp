@@ -1,0 +1,22 @@
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+namespace gpuprof::workloads {
+
+// Launchers for our own elementwise kernels (layer_kernels.cu). Rows are samples,
+// columns features, row-major. All run on `stream` and return without waiting.
+void launch_add_bias(float* rows, const float* bias, int row_count, int columns, cudaStream_t stream);
+// bias_gradient[c] += sum over rows of gradient[r][c]
+void launch_accumulate_bias_gradient(const float* gradient, float* bias_gradient, int row_count,
+                                     int columns, cudaStream_t stream);
+
+enum class ActivationKind { relu, tanh };
+
+void launch_activation_forward(ActivationKind kind, const float* input, float* output, int count,
+                               cudaStream_t stream);
+// Gradient through the activation, from its output (both relu and tanh allow that).
+void launch_activation_backward(ActivationKind kind, const float* output, const float* output_gradient,
+                                float* input_gradient, int count, cudaStream_t stream);
+
+}  // namespace gpuprof::workloads

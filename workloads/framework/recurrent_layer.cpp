@@ -1,0 +1,180 @@
+#include "recurrent_layer.hpp"
+
+#include <cmath>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "cuda_check.hpp"
+#include "workload_error.hpp"
+
+namespace gpuprof::workloads {
+
+CellKind parse_cell(const std::string& name) {
+  if (name == "gru") return CellKind::gru;
+  if (name == "lstm") return CellKind::lstm;
+  throw WorkloadError(fmt::format("unknown --cell '{}'; use gru or lstm", name));
+}
+
+RecurrentLayer::RecurrentLayer(const DeviceContext& context, const RecurrentConfig& config)
+    : config_(config) {
+  context.make_current();
+  cudnnHandle_t cudnn = context.cudnn();
+  GPUPROF_CHECK(cudnnCreateDropoutDescriptor(&dropout_));
+  std::size_t state_bytes = 0;
+  GPUPROF_CHECK(cudnnDropoutGetStatesSize(cudnn, &state_bytes));
+  dropout_states_ = DeviceArray<std::uint8_t>(state_bytes, "RNN dropout states");
+  GPUPROF_CHECK(cudnnSetDropoutDescriptor(dropout_, cudnn, config.dropout, dropout_states_.data(),
+                                          state_bytes, config.dropout_seed));
+
+  // FMA math keeps fp32 exact to fp32; tf32 lets cuDNN use tensor cores on fp32 data.
+  const cudnnMathType_t math = context.precision() == Precision::tf32
+                                   ? CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION
+                                   : CUDNN_FMA_MATH;
+  GPUPROF_CHECK(cudnnCreateRNNDescriptor(&rnn_));
+  GPUPROF_CHECK(cudnnSetRNNDescriptor_v8(
+      rnn_, CUDNN_RNN_ALGO_STANDARD, config.cell == CellKind::gru ? CUDNN_GRU : CUDNN_LSTM,
+      CUDNN_RNN_DOUBLE_BIAS, CUDNN_UNIDIRECTIONAL, CUDNN_LINEAR_INPUT, CUDNN_DATA_FLOAT,
+      CUDNN_DATA_FLOAT, math, config.inputs, config.hidden, config.hidden, config.layers, dropout_,
+      CUDNN_RNN_PADDED_IO_ENABLED));
+  GPUPROF_CHECK(cudnnGetRNNWeightSpaceSize(cudnn, rnn_, &weight_space_bytes_));
+
+  GPUPROF_CHECK(cudnnCreateRNNDataDescriptor(&input_descriptor_));
+  GPUPROF_CHECK(cudnnCreateRNNDataDescriptor(&output_descriptor_));
+  GPUPROF_CHECK(cudnnCreateTensorDescriptor(&state_descriptor_));
+
+  const std::vector<std::int32_t> lengths(static_cast<std::size_t>(config.max_batch), config.seq_len);
+  sequence_lengths_ = DeviceArray<std::int32_t>(lengths.size(), "RNN sequence lengths");
+  GPUPROF_CHECK(cudaMemcpy(sequence_lengths_.data(), lengths.data(), lengths.size() * sizeof(std::int32_t),
+                           cudaMemcpyHostToDevice));
+
+  // Sized once for the largest batch; smaller (validation) batches reuse them.
+  set_batch(config.max_batch);
+  std::size_t workspace_bytes = 0;
+  std::size_t reserve_bytes = 0;
+  GPUPROF_CHECK(cudnnGetRNNTempSpaceSizes(cudnn, rnn_, CUDNN_FWD_MODE_TRAINING, input_descriptor_,
+                                          &workspace_bytes, &reserve_bytes));
+  workspace_ = DeviceArray<std::uint8_t>(workspace_bytes, "RNN workspace");
+  reserve_ = DeviceArray<std::uint8_t>(reserve_bytes, "RNN reserve space (activations kept for backward)");
+  const auto batch = static_cast<std::size_t>(config.max_batch);
+  const auto steps = static_cast<std::size_t>(config.seq_len);
+  output_ = DeviceArray<float>(batch * steps * config.hidden, "RNN outputs");
+  output_gradient_ = DeviceArray<float>(output_.size(), "RNN output gradients");
+  GPUPROF_CHECK(cudaMemset(output_gradient_.data(), 0, output_gradient_.bytes()));
+  input_gradient_ = DeviceArray<float>(batch * steps * config.inputs, "RNN input gradients");
+  final_hidden_ = DeviceArray<float>(hidden_state_count(), "RNN final hidden states");
+  final_hidden_gradient_ = DeviceArray<float>(hidden_state_count(), "RNN final hidden state gradients");
+  if (config.cell == CellKind::lstm) final_cell_ = DeviceArray<float>(hidden_state_count(), "LSTM cell states");
+  // The memset above is not ordered with the non-blocking compute stream.
+  GPUPROF_CHECK(cudaDeviceSynchronize());
+}
+
+RecurrentLayer::~RecurrentLayer() {
+  if (state_descriptor_ != nullptr) cudnnDestroyTensorDescriptor(state_descriptor_);
+  if (output_descriptor_ != nullptr) cudnnDestroyRNNDataDescriptor(output_descriptor_);
+  if (input_descriptor_ != nullptr) cudnnDestroyRNNDataDescriptor(input_descriptor_);
+  if (rnn_ != nullptr) cudnnDestroyRNNDescriptor(rnn_);
+  if (dropout_ != nullptr) cudnnDestroyDropoutDescriptor(dropout_);
+}
+
+std::size_t RecurrentLayer::hidden_state_count() const {
+  return static_cast<std::size_t>(config_.layers) * config_.max_batch * config_.hidden;
+}
+
+void RecurrentLayer::set_batch(int batch) {
+  if (batch == batch_) return;
+  if (batch < 1 || batch > config_.max_batch) {
+    throw WorkloadError(fmt::format("RNN batch {} outside 1..{}", batch, config_.max_batch));
+  }
+  const std::vector<int> lengths(static_cast<std::size_t>(batch), config_.seq_len);
+  float padding = 0.0F;
+  GPUPROF_CHECK(cudnnSetRNNDataDescriptor(input_descriptor_, CUDNN_DATA_FLOAT,
+                                          CUDNN_RNN_DATA_LAYOUT_BATCH_MAJOR_UNPACKED, config_.seq_len, batch,
+                                          config_.inputs, lengths.data(), &padding));
+  GPUPROF_CHECK(cudnnSetRNNDataDescriptor(output_descriptor_, CUDNN_DATA_FLOAT,
+                                          CUDNN_RNN_DATA_LAYOUT_BATCH_MAJOR_UNPACKED, config_.seq_len, batch,
+                                          config_.hidden, lengths.data(), &padding));
+  const int dimensions[3] = {config_.layers, batch, config_.hidden};
+  const int strides[3] = {batch * config_.hidden, config_.hidden, 1};
+  GPUPROF_CHECK(cudnnSetTensorNdDescriptor(state_descriptor_, CUDNN_DATA_FLOAT, 3, dimensions, strides));
+  batch_ = batch;
+}
+
+void RecurrentLayer::initialize(std::span<float> values, DeterministicRandom& random) const {
+  const double bound = 1.0 / std::sqrt(static_cast<double>(config_.hidden));
+  for (float& value : values) value = static_cast<float>(random.uniform(-bound, bound));
+}
+
+const float* RecurrentLayer::forward(const DeviceContext& context, const float* input, int batch,
+                                     bool training) {
+  set_batch(batch);
+  last_input_ = input;
+  // Null initial states mean zeros.
+  GPUPROF_CHECK(cudnnRNNForward(
+      context.cudnn(), rnn_, training ? CUDNN_FWD_MODE_TRAINING : CUDNN_FWD_MODE_INFERENCE,
+      sequence_lengths_.data(), input_descriptor_, input, output_descriptor_, output_.data(),
+      state_descriptor_, nullptr, final_hidden_.data(), state_descriptor_, nullptr,
+      config_.cell == CellKind::lstm ? final_cell_.data() : nullptr, weight_space_bytes_, parameters_.values,
+      workspace_.bytes(), workspace_.data(), training ? reserve_.bytes() : 0,
+      training ? reserve_.data() : nullptr));
+  return final_hidden_.data() + static_cast<std::size_t>(config_.layers - 1) * batch * config_.hidden;
+}
+
+void RecurrentLayer::backward(const DeviceContext& context, const float* last_hidden_gradient) {
+  const auto per_layer = static_cast<std::size_t>(batch_) * config_.hidden;
+  cudaStream_t stream = context.compute_stream();
+  // Only the top layer's final state feeds the classifier; lower layers get zero.
+  GPUPROF_CHECK(cudaMemsetAsync(final_hidden_gradient_.data(), 0,
+                                per_layer * config_.layers * sizeof(float), stream));
+  GPUPROF_CHECK(cudaMemcpyAsync(final_hidden_gradient_.data() + per_layer * (config_.layers - 1),
+                                last_hidden_gradient, per_layer * sizeof(float), cudaMemcpyDeviceToDevice,
+                                stream));
+  // Data gradients first: they fill the reserve space that the weight gradients read.
+  GPUPROF_CHECK(cudnnRNNBackwardData_v8(
+      context.cudnn(), rnn_, sequence_lengths_.data(), output_descriptor_, output_.data(),
+      output_gradient_.data(), input_descriptor_, input_gradient_.data(), state_descriptor_, nullptr,
+      final_hidden_gradient_.data(), nullptr, state_descriptor_, nullptr, nullptr, nullptr,
+      weight_space_bytes_, parameters_.values, workspace_.bytes(), workspace_.data(), reserve_.bytes(),
+      reserve_.data()));
+  GPUPROF_CHECK(cudnnRNNBackwardWeights_v8(
+      context.cudnn(), rnn_, CUDNN_WGRAD_MODE_ADD, sequence_lengths_.data(), input_descriptor_, last_input_,
+      state_descriptor_, nullptr, output_descriptor_, output_.data(), weight_space_bytes_,
+      parameters_.gradients, workspace_.bytes(), workspace_.data(), reserve_.bytes(), reserve_.data()));
+}
+
+RecurrentWeightPosition RecurrentLayer::weight_position(const DeviceContext& context, int layer,
+                                                        int linear_id) const {
+  cudnnTensorDescriptor_t matrix_descriptor = nullptr;
+  cudnnTensorDescriptor_t bias_descriptor = nullptr;
+  GPUPROF_CHECK(cudnnCreateTensorDescriptor(&matrix_descriptor));
+  GPUPROF_CHECK(cudnnCreateTensorDescriptor(&bias_descriptor));
+  void* matrix = nullptr;
+  void* bias = nullptr;
+  const cudnnStatus_t status =
+      cudnnGetRNNWeightParams(context.cudnn(), rnn_, layer, weight_space_bytes_, parameters_.values, linear_id,
+                              matrix_descriptor, &matrix, bias_descriptor, &bias);
+  auto element_count = [](cudnnTensorDescriptor_t descriptor) {
+    cudnnDataType_t type{};
+    int rank = 0;
+    int dimensions[8] = {};
+    int strides[8] = {};
+    GPUPROF_CHECK(cudnnGetTensorNdDescriptor(descriptor, 8, &type, &rank, dimensions, strides));
+    std::size_t count = 1;
+    for (int i = 0; i < rank; ++i) count *= static_cast<std::size_t>(dimensions[i]);
+    return count;
+  };
+  RecurrentWeightPosition position;
+  if (status == CUDNN_STATUS_SUCCESS) {
+    const auto* base = parameters_.values;
+    position.matrix_offset = static_cast<std::size_t>(static_cast<const float*>(matrix) - base);
+    position.matrix_count = element_count(matrix_descriptor);
+    position.bias_offset = static_cast<std::size_t>(static_cast<const float*>(bias) - base);
+    position.bias_count = element_count(bias_descriptor);
+  }
+  cudnnDestroyTensorDescriptor(bias_descriptor);
+  cudnnDestroyTensorDescriptor(matrix_descriptor);
+  GPUPROF_CHECK(status);
+  return position;
+}
+
+}  // namespace gpuprof::workloads

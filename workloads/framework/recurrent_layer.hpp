@@ -1,0 +1,92 @@
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include <cudnn.h>
+
+#include "deterministic_random.hpp"
+#include "device_array.hpp"
+#include "device_context.hpp"
+#include "parameter_layout.hpp"
+
+namespace gpuprof::workloads {
+
+enum class CellKind { gru, lstm };
+
+CellKind parse_cell(const std::string& name);
+
+struct RecurrentConfig {
+  CellKind cell = CellKind::gru;
+  int inputs = 0;   // features per time step
+  int hidden = 0;
+  int layers = 1;
+  int seq_len = 0;
+  int max_batch = 0;
+  float dropout = 0.0F;  // between stacked layers, training only
+  std::uint64_t dropout_seed = 0;
+};
+
+// Where one weight matrix and its bias sit in the weight space (offsets in floats).
+struct RecurrentWeightPosition {
+  std::size_t matrix_offset = 0;
+  std::size_t matrix_count = 0;
+  std::size_t bias_offset = 0;
+  std::size_t bias_count = 0;
+};
+
+// Stacked unidirectional GRU or LSTM over fixed-length sequences with cuDNN's RNN
+// API (v8 entry points, cuDNN 9). Input is batch-major [batch][seq_len][inputs];
+// the output used downstream is the top layer's final hidden state [batch][hidden].
+// The weight space is a ParameterSlice of the replica's flat parameter array.
+class RecurrentLayer {
+ public:
+  RecurrentLayer(const DeviceContext& context, const RecurrentConfig& config);
+  ~RecurrentLayer();
+  RecurrentLayer(const RecurrentLayer&) = delete;
+  RecurrentLayer& operator=(const RecurrentLayer&) = delete;
+
+  std::size_t parameter_count() const { return weight_space_bytes_ / sizeof(float); }
+  void bind(ParameterSlice slice) { parameters_ = slice; }
+  // Uniform in +-1/sqrt(hidden) for every weight and bias, as PyTorch's GRU/LSTM.
+  void initialize(std::span<float> values, DeterministicRandom& random) const;
+
+  // Returns the top layer's final hidden state [batch][hidden], valid until the next forward.
+  // Training mode keeps what backward needs; `input` must stay valid until then.
+  const float* forward(const DeviceContext& context, const float* input, int batch, bool training);
+  // Adds dL/dweights to the bound gradients, given dL/d(final top hidden state).
+  void backward(const DeviceContext& context, const float* last_hidden_gradient);
+
+  // cuDNN's placement of a gate's matrix: linear ids 0-2 (GRU r, z, n) or 0-3
+  // (LSTM i, f, g, o) act on the input, the next ones on the recurrent state.
+  RecurrentWeightPosition weight_position(const DeviceContext& context, int layer, int linear_id) const;
+
+  const RecurrentConfig& config() const { return config_; }
+
+ private:
+  void set_batch(int batch);
+  std::size_t hidden_state_count() const;
+
+  RecurrentConfig config_;
+  ParameterSlice parameters_;
+  cudnnRNNDescriptor_t rnn_ = nullptr;
+  cudnnDropoutDescriptor_t dropout_ = nullptr;
+  cudnnRNNDataDescriptor_t input_descriptor_ = nullptr;
+  cudnnRNNDataDescriptor_t output_descriptor_ = nullptr;
+  cudnnTensorDescriptor_t state_descriptor_ = nullptr;
+  std::size_t weight_space_bytes_ = 0;
+  int batch_ = 0;
+  const float* last_input_ = nullptr;
+  DeviceArray<std::uint8_t> dropout_states_;
+  DeviceArray<std::int32_t> sequence_lengths_;
+  DeviceArray<std::uint8_t> workspace_;
+  DeviceArray<std::uint8_t> reserve_;
+  DeviceArray<float> output_;           // every step's top-layer output (cuDNN requires it)
+  DeviceArray<float> output_gradient_;  // zeros: the loss reads only the final state
+  DeviceArray<float> input_gradient_;
+  DeviceArray<float> final_hidden_;     // [layers][batch][hidden]
+  DeviceArray<float> final_cell_;       // LSTM only
+  DeviceArray<float> final_hidden_gradient_;
+};
+
+}  // namespace gpuprof::workloads

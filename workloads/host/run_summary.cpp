@@ -1,0 +1,134 @@
+#include "run_summary.hpp"
+
+#include <fstream>
+
+#include <fmt/format.h>
+#include <rapidjson/prettywriter.h>
+#include <rapidjson/stringbuffer.h>
+
+#include "workload_error.hpp"
+
+namespace gpuprof::workloads {
+namespace {
+
+using JsonWriter = rapidjson::PrettyWriter<rapidjson::StringBuffer>;
+
+void write_key(JsonWriter& writer, const char* key) { writer.Key(key); }
+
+void write_string(JsonWriter& writer, const char* key, const std::string& value) {
+  writer.Key(key);
+  writer.String(value.c_str(), static_cast<rapidjson::SizeType>(value.size()));
+}
+
+void write_int(JsonWriter& writer, const char* key, std::int64_t value) {
+  writer.Key(key);
+  writer.Int64(value);
+}
+
+void write_double(JsonWriter& writer, const char* key, double value) {
+  writer.Key(key);
+  writer.Double(value);
+}
+
+void write_optional(JsonWriter& writer, const char* key, const std::optional<double>& value) {
+  writer.Key(key);
+  if (value) {
+    writer.Double(*value);
+  } else {
+    writer.Null();
+  }
+}
+
+void write_configuration(JsonWriter& writer, const WorkloadOptions& o, const TrainingPlan& plan) {
+  write_key(writer, "configuration");
+  writer.StartObject();
+  write_string(writer, "model", o.model);
+  write_string(writer, "cell", o.cell);
+  write_int(writer, "layers", o.layers);
+  write_int(writer, "hidden", o.hidden);
+  write_int(writer, "seq_len", o.seq_len);
+  write_int(writer, "features", o.features);
+  write_int(writer, "classes", o.classes);
+  write_double(writer, "dropout", o.dropout);
+  write_int(writer, "train_samples", o.train_samples);
+  write_int(writer, "validation_samples", o.validation_samples);
+  write_int(writer, "batch", o.batch);
+  write_int(writer, "per_gpu_batch", plan.per_gpu_batch);
+  write_int(writer, "steps", plan.total_steps);
+  write_int(writer, "steps_per_epoch", plan.steps_per_epoch);
+  write_int(writer, "seed", static_cast<std::int64_t>(o.seed));
+  write_string(writer, "optimizer", o.optimizer);
+  write_double(writer, "learning_rate", o.learning_rate);
+  write_string(writer, "precision", o.precision);
+  write_string(writer, "host_memory", o.host_memory);
+  write_int(writer, "prefetch", o.prefetch);
+  write_int(writer, "loader_us", o.loader_us);
+  write_int(writer, "gpus", plan.gpu_count);
+  write_string(writer, "strategy", strategy_name(plan.strategy));
+  writer.Key("overlap_allreduce");
+  writer.Bool(o.overlap_allreduce);
+  write_int(writer, "bucket_kib", o.bucket_kib);
+  writer.EndObject();
+}
+
+void write_epoch(JsonWriter& writer, const EpochRecord& record) {
+  writer.StartObject();
+  write_int(writer, "epoch", record.epoch);
+  write_int(writer, "steps", record.steps);
+  write_double(writer, "seconds", record.seconds);
+  write_double(writer, "samples_per_second", record.samples_per_second);
+  write_double(writer, "train_loss", record.train_loss);
+  write_double(writer, "train_accuracy", record.train_accuracy);
+  write_optional(writer, "validation_loss", record.validation_loss);
+  write_optional(writer, "validation_accuracy", record.validation_accuracy);
+  writer.EndObject();
+}
+
+}  // namespace
+
+std::string format_epoch_line(const EpochRecord& r) {
+  std::string line = fmt::format("epoch {} steps {} loss {:.4f} accuracy {:.4f}", r.epoch, r.steps,
+                                 r.train_loss, r.train_accuracy);
+  if (r.validation_loss && r.validation_accuracy) {
+    line += fmt::format(" val_loss {:.4f} val_accuracy {:.4f}", *r.validation_loss,
+                        *r.validation_accuracy);
+  }
+  line += fmt::format(" seconds {:.3f} samples/s {:.1f}", r.seconds, r.samples_per_second);
+  return line;
+}
+
+std::string summary_to_json(const RunSummary& summary) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter writer(buffer);
+  writer.StartObject();
+  write_string(writer, "format", "gpuprof.workload/1");
+  write_configuration(writer, summary.options, summary.plan);
+  write_key(writer, "devices");
+  writer.StartArray();
+  for (const auto& name : summary.device_names) writer.String(name.c_str());
+  writer.EndArray();
+  write_int(writer, "parameters", static_cast<std::int64_t>(summary.parameter_count));
+  write_key(writer, "epochs");
+  writer.StartArray();
+  for (const auto& record : summary.epochs) write_epoch(writer, record);
+  writer.EndArray();
+  write_double(writer, "training_seconds", summary.training_seconds);
+  write_double(writer, "samples_per_second", summary.samples_per_second);
+  write_key(writer, "final");
+  if (summary.epochs.empty()) {
+    writer.Null();
+  } else {
+    write_epoch(writer, summary.epochs.back());
+  }
+  writer.EndObject();
+  return std::string(buffer.GetString(), buffer.GetSize()) + "\n";
+}
+
+void write_summary_file(const RunSummary& summary, const std::string& path) {
+  std::ofstream file(path, std::ios::binary | std::ios::trunc);
+  if (!file) throw WorkloadError(fmt::format("cannot open --summary file '{}' for writing", path));
+  file << summary_to_json(summary);
+  if (!file.flush()) throw WorkloadError(fmt::format("cannot write --summary file '{}'", path));
+}
+
+}  // namespace gpuprof::workloads

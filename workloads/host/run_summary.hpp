@@ -1,0 +1,40 @@
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "options.hpp"
+#include "training_plan.hpp"
+
+namespace gpuprof::workloads {
+
+struct EpochRecord {
+  int epoch = 0;  // 1-based
+  int steps = 0;
+  double train_loss = 0.0;
+  double train_accuracy = 0.0;
+  std::optional<double> validation_loss;
+  std::optional<double> validation_accuracy;
+  double seconds = 0.0;  // training time of the epoch, validation excluded
+  double samples_per_second = 0.0;
+};
+
+struct RunSummary {
+  WorkloadOptions options;
+  TrainingPlan plan;
+  std::vector<std::string> device_names;
+  std::size_t parameter_count = 0;
+  std::vector<EpochRecord> epochs;
+  double training_seconds = 0.0;
+  double samples_per_second = 0.0;
+};
+
+// One human-readable line per epoch, stable enough to grep.
+std::string format_epoch_line(const EpochRecord& record);
+
+// The --summary file, format "gpuprof.workload/1" (see workloads/README.md).
+std::string summary_to_json(const RunSummary& summary);
+void write_summary_file(const RunSummary& summary, const std::string& path);
+
+}  // namespace gpuprof::workloads
