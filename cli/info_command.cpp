@@ -6,6 +6,9 @@
 #include <optional>
 
 #include "command.hpp"
+#include "gpuprof/importers/foreign_trace.hpp"
+#include "gpuprof/importers/source_format.hpp"
+#include "gpuprof/trace/trace_error.hpp"
 #include "gpuprof/trace/trace_file.hpp"
 #include "gpuprof/units/units.hpp"
 
@@ -75,10 +78,23 @@ void print_stats(trace::TraceFile& file) {
   }
 }
 
-void print_info(const std::string& path) {
+// A foreign trace (Kineto JSON, Nsight Systems, nvprof) is imported to a temporary
+// gpuprof trace first. Anything not recognised as foreign goes to TraceFile as it
+// is, whose refusal says precisely what is wrong with it.
+std::string as_gpuprof_trace(const std::string& path, importers::TemporaryStore& store) {
+  importers::SourceFormat format = importers::SourceFormat::gpuprof;
+  try {
+    format = importers::detect_source_format(path);
+  } catch (const TraceError&) {
+    return path;
+  }
+  return format == importers::SourceFormat::gpuprof ? path : importers::open_as_trace(path, store);
+}
+
+void print_info(const std::string& shown_path, const std::string& path) {
   trace::TraceFile file(path);
   const auto meta = file.meta();
-  fmt::print("{}\n", path);
+  fmt::print("{}{}\n", shown_path, shown_path == path ? "" : "  (imported for this command)");
   fmt::print("  schema          {} ({})\n", file.schema_version_text(), value_or(meta, "format"));
   fmt::print("  source          {}   tool {}\n", value_or(meta, "source_format"), value_or(meta, "tool_version"));
   fmt::print("  host            {}   pid {}   rank {} of {}\n", value_or(meta, "host_name"), value_or(meta, "pid"),
@@ -99,13 +115,16 @@ void print_info(const std::string& path) {
 }
 
 int run_info(const InfoArguments& arguments) {
+  importers::TemporaryStore store;
   // Check every file before printing, so a bad file fails the command without half a listing.
-  for (const auto& path : arguments.traces) trace::TraceFile check(path);
-  bool first = true;
+  std::vector<std::string> readable;
   for (const auto& path : arguments.traces) {
-    if (!first) fmt::print("\n");
-    first = false;
-    print_info(path);
+    readable.push_back(as_gpuprof_trace(path, store));
+    trace::TraceFile check(readable.back());
+  }
+  for (std::size_t index = 0; index < readable.size(); ++index) {
+    if (index > 0) fmt::print("\n");
+    print_info(arguments.traces[index], readable[index]);
   }
   return kExitOk;
 }

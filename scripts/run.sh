@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The main job: installs missing packages, builds, and analyses a trace.
-# Until recorded samples exist it generates a synthetic 4-GPU training trace and
-# describes it; later it analyses the recorded samples in samples/.
+# Until recorded samples exist it generates a synthetic 4-GPU training trace,
+# describes it and prints its report (text on the terminal, HTML and JSON in out/).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,3 +17,9 @@ echo "gpuprof: no recorded samples yet; generating a synthetic 4-GPU training tr
 "$gpuprof" synth -o "$trace" --devices 4 --steps 30 --input-memory mixed --force
 echo
 "$gpuprof" info "$trace"
+echo
+"$gpuprof" report "$trace" --sections devices,transfers,kernels,gaps --top 10
+"$gpuprof" report "$trace" --format html -o out/synthetic-4gpu-report.html
+"$gpuprof" report "$trace" --format json -o out/synthetic-4gpu-report.json
+echo
+echo "gpuprof: reports written to out/synthetic-4gpu-report.html and out/synthetic-4gpu-report.json"

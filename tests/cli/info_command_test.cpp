@@ -88,6 +88,26 @@ TEST(InfoCommand, BadFilesAreRefusedWithExitCodeTwoAndLeftUntouched) {
   }
 }
 
+TEST(InfoCommand, ImportsAKinetoTraceOnTheFly) {
+  TemporaryFolder folder;
+  const auto path = folder.file("worker0.pt.trace.json");
+  write_file(path, R"({"schemaVersion": 1, "distributedInfo": {"rank": 3, "world_size": 8},
+    "traceEvents": [
+      {"ph": "X", "cat": "kernel", "name": "ncclDevKernel_AllReduce", "pid": 0, "tid": 7, "ts": 100.0, "dur": 20.5,
+       "args": {"device": 0, "stream": 7, "correlation": 5}},
+      {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 10, "tid": 11, "ts": 95.0, "dur": 3.0,
+       "args": {"correlation": 5}}]})");
+  const std::string before = read_file(path);
+  const auto result = gpuprof({"info", path});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_NE(result.out.find(path + "  (imported for this command)"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("source          kineto"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("rank 3 of 8"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("kernels                     1"), std::string::npos) << result.out;
+  EXPECT_EQ(read_file(path), before);
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(folder.path()), {}), 1) << "nothing written beside it";
+}
+
 TEST(InfoCommand, OneBadFileAmongGoodOnesFailsBeforePrinting) {
   TemporaryFolder folder;
   const auto result = gpuprof({"info", make_trace(folder, "a.sqlite", 0), folder.file("missing.sqlite")});
