@@ -21,6 +21,7 @@ int run_gpuprof(int argc, char** argv) {
   add_record_command(app, action);
   add_report_command(app, action);
   add_import_command(app, action);
+  add_export_command(app, action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& help) {

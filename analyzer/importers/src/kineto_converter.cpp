@@ -155,6 +155,11 @@ std::optional<KinetoConverter::Span> KinetoConverter::span_of(const KinetoEvent&
 }
 
 void KinetoConverter::consume(const KinetoEvent& event) {
+  if (event.ph == "C") {
+    // Counters (gpuprof's batch-gap counter, memory counters) carry values, not activity.
+    sink_.count("import.skipped.counter", trace::Severity::info);
+    return;
+  }
   if (event.cat.empty()) {
     // Metadata (process and thread names) and global instants carry no activity.
     const std::string kind = event.ph == "M" ? "metadata" : event.ph == "i" || event.ph == "I" ? "instant" : "";
@@ -276,11 +281,14 @@ void KinetoConverter::add_api_call(const KinetoEvent& event, Span span, trace::A
   row.correlation_id = correlation_of(event);
   row.name = sink_.intern(event.name);
   row.kind = kind;
+  row.return_code = arg_number(event, "return code");
   sink_.add(row);
 }
 
 void KinetoConverter::add_sync(const KinetoEvent& event, Span span) {
   trace::SyncRow row;
+  row.process_id = number_in(event.pid);
+  row.thread_id = number_in(event.tid);
   row.start_ns = span.start_ns;
   row.end_ns = span.end_ns;
   const KinetoArg* kind = event.arg("cuda_sync_kind");
@@ -297,7 +305,10 @@ void KinetoConverter::add_range(const KinetoEvent& event, Span span, trace::Stri
   row.start_ns = span.start_ns;
   row.end_ns = span.end_ns;
   row.name = sink_.intern(event.name);
-  row.domain = domain;
+  // An NVTX domain travels in args (gpuprof's exporter writes it); otherwise the Kineto category names it.
+  const KinetoArg* domain_arg = event.arg("domain");
+  row.domain = domain_arg != nullptr && domain_arg->value.is_string ? sink_.intern(domain_arg->value.text) : domain;
+  row.category = arg_number(event, "category");
   row.on_gpu = on_gpu;
   if (on_gpu) {
     row.device = device_of(event);
