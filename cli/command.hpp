@@ -27,6 +27,7 @@ void add_record_command(CLI::App& app, Action& action);
 void add_report_command(CLI::App& app, Action& action);
 void add_import_command(CLI::App& app, Action& action);
 void add_export_command(CLI::App& app, Action& action);
+void add_compare_command(CLI::App& app, Action& action);
 
 // Parses argv and runs the chosen subcommand, turning every error into one
 // line on stderr and an exit code (2 for bad input or usage).

@@ -1,13 +1,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <charconv>
 #include <cstdio>
 #include <memory>
-#include <set>
 
 #include "command.hpp"
 #include "gpuprof/analysis/rank_analysis.hpp"
+#include "gpuprof/job/job_analysis.hpp"
 #include "gpuprof/report/report_writers.hpp"
 #include "gpuprof/trace/derived_tables.hpp"
 #include "gpuprof/trace/trace_error.hpp"
@@ -29,30 +28,6 @@ struct ReportArguments {
   std::size_t top = 0;
   bool save = false;
 };
-
-std::optional<std::int32_t> parse_rank(const std::optional<std::string>& text) {
-  if (!text) return std::nullopt;
-  std::int32_t value = 0;
-  const auto [end, error] = std::from_chars(text->data(), text->data() + text->size(), value);
-  if (error != std::errc() || end != text->data() + text->size()) return std::nullopt;
-  return value;
-}
-
-// Opens every file and checks ranks before any work, so a bad file or a
-// duplicate rank fails the command before anything is written.
-std::vector<std::int32_t> check_traces(const std::vector<std::string>& paths) {
-  std::vector<std::int32_t> ranks;
-  std::set<std::int32_t> seen;
-  for (std::size_t index = 0; index < paths.size(); ++index) {
-    trace::TraceFile file(paths[index]);
-    const auto rank = parse_rank(file.meta_value("rank")).value_or(static_cast<std::int32_t>(index));
-    if (!seen.insert(rank).second) {
-      throw TraceError::bad_input(paths[index], fmt::format("rank {} appears in more than one trace file", rank));
-    }
-    ranks.push_back(rank);
-  }
-  return ranks;
-}
 
 analysis::AnalysisOptions analysis_options(const ReportArguments& arguments) {
   analysis::AnalysisOptions options;
@@ -97,16 +72,15 @@ int run_report(const ReportArguments& arguments) {
     // One stream of several CSV tables is allowed, but say how to get one file per table.
     fmt::print(stderr, "gpuprof: note: several CSV tables go to one stream; use -o FOLDER/ for one file each\n");
   }
-  const auto ranks = check_traces(arguments.traces);
-  // One model in memory at a time: each rank is analysed, then its model is freed.
-  for (std::size_t index = 0; index < arguments.traces.size(); ++index) {
-    // The analyses never read launch details; skipping them halves the kernel load time.
-    const auto model =
-        trace::load_trace_model(arguments.traces[index], {.load_kernel_launch_details = false});
-    input.ranks.push_back(analysis::analyze_rank(model, options, ranks[index]));
+  // Ranks are identified and checked before any analysis, and analysed one
+  // model at a time per thread: memory is bounded by a rank, not the job.
+  auto job = job::analyze_job(arguments.traces, {.analysis = options, .threads = 2});
+  std::vector<std::string> savable;
+  for (auto& rank : job.ranks) {
+    if (rank.trace_path == rank.input) savable.push_back(rank.input);
+    input.ranks.push_back(std::move(rank.analysis));
   }
-  std::sort(input.ranks.begin(), input.ranks.end(),
-            [](const analysis::RankAnalysis& a, const analysis::RankAnalysis& b) { return a.rank < b.rank; });
+  if (input.ranks.size() > 1) input.job = report::JobSections{job.clocks, job.stragglers, job.notices};
   for (const auto& rank : input.ranks) {
     for (const auto& notice : rank.notices) fmt::print(stderr, "gpuprof: note: {}: {}\n", rank.path, notice);
   }
@@ -117,7 +91,11 @@ int run_report(const ReportArguments& arguments) {
     report::write_report(format, input, arguments.output);
   }
   if (arguments.save) {
-    for (const auto& rank : input.ranks) save_derived(rank);
+    for (const auto& rank : input.ranks) {
+      // Foreign inputs were analysed from a temporary import: there is no gpuprof file to save into.
+      if (std::find(savable.begin(), savable.end(), rank.path) != savable.end()) save_derived(rank);
+      else fmt::print(stderr, "gpuprof: note: {}: not a gpuprof trace; --save skipped it\n", rank.path);
+    }
   }
   return kExitOk;
 }
@@ -128,10 +106,11 @@ void add_report_command(CLI::App& app, Action& action) {
   auto arguments = std::make_shared<ReportArguments>();
   auto* command = app.add_subcommand(
       "report", "Analyse traces (one file per rank): time breakdown, transfers, kernels, steps, batch gaps");
-  command->add_option("traces", arguments->traces, "Trace files, one per rank")->required();
+  command->add_option("traces", arguments->traces,
+                      "Trace files (one per rank; Kineto/nsys/nvprof files are imported on the fly) or folders")->required();
   command->add_option("--format", arguments->format, "text, md, csv, json or html")->capture_default_str();
   command->add_option("-o,--output", arguments->output, "Output file (CSV: a folder for one file per table)");
-  command->add_option("--sections", arguments->sections, "devices,transfers,kernels,steps,gaps,launches")
+  command->add_option("--sections", arguments->sections, "devices,transfers,kernels,steps,gaps,launches,job")
       ->delimiter(',');
   command->add_option("--window", arguments->window, "steps (per step annotation) or span (activity span)")
       ->capture_default_str();

@@ -22,6 +22,7 @@ int run_gpuprof(int argc, char** argv) {
   add_report_command(app, action);
   add_import_command(app, action);
   add_export_command(app, action);
+  add_compare_command(app, action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& help) {

@@ -1,24 +1,7 @@
-#include "escaping.hpp"
 #include "gpuprof/report/report_writers.hpp"
+#include "gpuprof/report/table_rendering.hpp"
 
 namespace gpuprof::report {
-namespace {
-
-// Machine-readable: raw values (nanoseconds, bytes), not the human text.
-std::string table_csv(const Table& table) {
-  std::string out;
-  for (std::size_t c = 0; c < table.columns.size(); ++c) {
-    out += (c ? "," : "") + escape_csv(table.columns[c], true);
-  }
-  out += "\n";
-  for (const auto& row : table.rows) {
-    for (std::size_t c = 0; c < row.size(); ++c) out += (c ? "," : "") + escape_csv(row[c].raw, !row[c].numeric);
-    out += "\n";
-  }
-  return out;
-}
-
-}  // namespace
 
 std::string render_csv(const ReportInput& input) {
   std::string out;
@@ -26,14 +9,14 @@ std::string render_csv(const ReportInput& input) {
   for (const auto& table : build_tables(input)) {
     if (!first) out += "\n";
     first = false;
-    out += "# " + table.id + "\n" + table_csv(table);
+    out += "# " + table.id + "\n" + csv_table(table);
   }
   return out;
 }
 
 std::vector<std::pair<std::string, std::string>> render_csv_files(const ReportInput& input) {
   std::vector<std::pair<std::string, std::string>> files;
-  for (const auto& table : build_tables(input)) files.emplace_back(table.id + ".csv", table_csv(table));
+  for (const auto& table : build_tables(input)) files.emplace_back(table.id + ".csv", csv_table(table));
   return files;
 }
 

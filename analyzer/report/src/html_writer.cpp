@@ -2,32 +2,12 @@
 
 #include "escaping.hpp"
 #include "gpuprof/report/report_writers.hpp"
+#include "job_notes.hpp"
+#include "gpuprof/report/table_rendering.hpp"
 #include "svg_charts.hpp"
 
 namespace gpuprof::report {
 namespace {
-
-constexpr const char* kStyle =
-    "body{font-family:system-ui,sans-serif;margin:24px;color:#222}"
-    "table{border-collapse:collapse;margin:8px 0 24px;font-size:13px}"
-    "th,td{border:1px solid #ccc;padding:3px 8px}td.n{text-align:right;font-variant-numeric:tabular-nums}"
-    "th{background:#f0f0f0}.note{background:#fff3cd;padding:6px 10px;border-left:4px solid #e15759}";
-
-std::string html_table(const Table& table) {
-  std::string out = fmt::format("<h3>{}</h3>\n", escape_html(table.title));
-  if (table.rows.empty()) return out + "<p>(none)</p>\n";
-  out += "<table><tr>";
-  for (const auto& column : table.columns) out += "<th>" + escape_html(column) + "</th>";
-  out += "</tr>\n";
-  for (const auto& row : table.rows) {
-    out += "<tr>";
-    for (const auto& cell : row) {
-      out += fmt::format("<td{}>{}</td>", cell.numeric ? " class=\"n\"" : "", escape_html(cell.text));
-    }
-    out += "</tr>\n";
-  }
-  return out + "</table>\n";
-}
 
 std::string charts(const ReportInput& input) {
   std::string out;
@@ -46,7 +26,7 @@ std::string charts(const ReportInput& input) {
 std::string render_html(const ReportInput& input) {
   std::string out = fmt::format(
       "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>gpuprof report</title>"
-      "<style>{}</style></head><body>\n<h1>gpuprof report</h1>\n<ul>\n", kStyle);
+      "<style>{}</style></head><body>\n<h1>gpuprof report</h1>\n<ul>\n", html_style());
   for (const auto& rank : input.ranks) {
     out += fmt::format("<li>rank {}: <code>{}</code></li>\n", rank.rank, escape_html(rank.path));
   }
@@ -56,6 +36,9 @@ std::string render_html(const ReportInput& input) {
       out += fmt::format("<p class=\"note\">rank {}: {}</p>\n", rank.rank, escape_html(notice));
     }
   }
+  out += job_notes(input, [](const std::string& note) {
+    return fmt::format("<p class=\"note\">{}</p>\n", escape_html(note));
+  });
   out += charts(input);
   out += "<h2>Tables</h2>\n";
   for (const auto& table : build_tables(input)) out += html_table(table);

@@ -218,6 +218,88 @@ void write_ranks(Writer& w, const ReportInput& input) {
   w.EndArray();
 }
 
+void write_clocks(Writer& w, const job::ClockAlignment& clocks) {
+  key(w, "clock_alignment");
+  w.StartObject();
+  field(w, "method", job::to_string(clocks.method));
+  field(w, "reference_rank", std::int64_t{clocks.reference_rank});
+  key(w, "offsets");
+  w.StartArray();
+  for (const auto& entry : clocks.offsets) {
+    w.StartObject();
+    field(w, "rank", std::int64_t{entry.rank});
+    field(w, "offset_ns", entry.offset_ns);
+    field(w, "method", job::to_string(entry.method));
+    field(w, "matched", entry.matched);
+    field(w, "spread_ns", entry.spread_ns);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+}
+
+void write_job_summary(Writer& w, const job::StragglerReport& report) {
+  const auto& job = report.job;
+  key(w, "job");
+  w.StartObject();
+  field(w, "ranks", std::int64_t{job.ranks});
+  field(w, "devices", std::int64_t{job.devices});
+  field(w, "mean_step_ns", job.mean_step_ns);
+  field(w, "slowest_rank", std::int64_t{job.slowest_rank});
+  field(w, "slowest_work_ns", job.slowest_work_ns);
+  field(w, "fastest_rank", std::int64_t{job.fastest_rank});
+  field(w, "fastest_work_ns", job.fastest_work_ns);
+  field(w, "imbalance", job.imbalance);
+  key(w, "stragglers");
+  w.StartArray();
+  for (const auto rank : job.stragglers) w.Int(rank);
+  w.EndArray();
+  key(w, "ranks_timing");
+  w.StartArray();
+  for (const auto& rank : report.ranks) {
+    w.StartObject();
+    field(w, "rank", std::int64_t{rank.rank});
+    field(w, "steps", rank.steps);
+    field(w, "mean_step_ns", rank.mean_step_ns);
+    field(w, "mean_lateness_ns", rank.mean_lateness_ns);
+    field(w, "mean_collective_wait_ns", rank.mean_collective_wait_ns);
+    field(w, "mean_work_ns", rank.mean_work_ns);
+    key(w, "straggler"), w.Bool(rank.straggler);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+}
+
+void write_straggler_steps(Writer& w, const std::vector<job::RankStep>& steps) {
+  key(w, "straggler_steps");
+  w.StartArray();
+  for (const auto& step : steps) {
+    w.StartObject();
+    field(w, "step", step.step);
+    field(w, "rank", std::int64_t{step.rank});
+    key(w, "warmup"), w.Bool(step.warmup);
+    field(w, "start_ns", step.start_ns);
+    field(w, "duration_ns", step.duration_ns);
+    field(w, "lateness_ns", step.lateness_ns);
+    field(w, "collective_wait_ns", step.collective_wait_ns);
+    w.EndObject();
+  }
+  w.EndArray();
+}
+
+// Only a job of several ranks has these keys, so single-rank output keeps its shape.
+void write_job(Writer& w, const ReportInput& input) {
+  if (!input.job || !input.has(Section::job)) return;
+  write_clocks(w, input.job->clocks);
+  write_job_summary(w, input.job->stragglers);
+  write_straggler_steps(w, input.job->stragglers.steps);
+  key(w, "job_notices");
+  w.StartArray();
+  for (const auto& notice : input.job->notices) string(w, notice);
+  w.EndArray();
+}
+
 }  // namespace
 
 // Sections left out with --sections are written as empty arrays so readers can rely on every key.
@@ -237,6 +319,7 @@ std::string render_json(const ReportInput& input) {
   write_steps(w, pick(Section::steps));
   write_gaps(w, pick(Section::gaps));
   write_launches(w, pick(Section::launches));
+  write_job(w, input);
   w.EndObject();
   return std::string(buffer.GetString(), buffer.GetSize()) + "\n";
 }

@@ -2,6 +2,8 @@
 
 #include "escaping.hpp"
 #include "gpuprof/report/report_writers.hpp"
+#include "job_notes.hpp"
+#include "gpuprof/report/table_rendering.hpp"
 
 namespace gpuprof::report {
 
@@ -11,24 +13,10 @@ std::string render_markdown(const ReportInput& input) {
     out += fmt::format("- rank {}: `{}`\n", rank.rank, escape_markdown_cell(rank.path));
     for (const auto& notice : rank.notices) out += fmt::format("  - **Note:** {}\n", escape_markdown_cell(notice));
   }
-  for (const auto& table : build_tables(input)) {
-    out += fmt::format("\n## {}\n\n", table.title);
-    if (table.rows.empty()) {
-      out += "(none)\n";
-      continue;
-    }
-    std::string header = "|", rule = "|";
-    for (std::size_t c = 0; c < table.columns.size(); ++c) {
-      header += " " + escape_markdown_cell(table.columns[c]) + " |";
-      rule += table.rows.front()[c].numeric ? " ---: |" : " --- |";
-    }
-    out += header + "\n" + rule + "\n";
-    for (const auto& row : table.rows) {
-      std::string line = "|";
-      for (const auto& cell : row) line += " " + escape_markdown_cell(cell.text) + " |";
-      out += line + "\n";
-    }
-  }
+  out += job_notes(input, [](const std::string& note) {
+    return fmt::format("- **Note:** {}\n", escape_markdown_cell(note));
+  });
+  for (const auto& table : build_tables(input)) out += markdown_table(table);
   return out;
 }
 

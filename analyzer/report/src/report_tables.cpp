@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "gpuprof/report/cells.hpp"
 #include "gpuprof/report/report_model.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 #include "gpuprof/units/units.hpp"
@@ -11,16 +12,13 @@ namespace {
 
 using analysis::RankAnalysis;
 
-Cell integer(std::int64_t value) { return {std::to_string(value), std::to_string(value), true}; }
-Cell duration(std::int64_t ns) { return {units::format_duration(ns), std::to_string(ns), true}; }
-Cell duration(double ns) { return duration(static_cast<std::int64_t>(ns + (ns < 0 ? -0.5 : 0.5))); }
-Cell bytes(std::int64_t value) { return {units::format_bytes(value), std::to_string(value), true}; }
-Cell number(double value, int decimals) {
-  const auto text = fmt::format("{:.{}f}", value, decimals);
-  return {text, text, true};
-}
-Cell percent(double share) { return number(100.0 * share, 1); }
-Cell text(std::string value) { return {value, value, false}; }
+Cell integer(std::int64_t value) { return integer_cell(value); }
+Cell duration(std::int64_t ns) { return duration_cell(ns); }
+Cell duration(double ns) { return duration_cell(ns); }
+Cell bytes(std::int64_t value) { return bytes_cell(value); }
+Cell number(double value, int decimals) { return number_cell(value, decimals); }
+Cell percent(double share) { return percent_cell(share); }
+Cell text(std::string value) { return text_cell(std::move(value)); }
 Cell device_name(std::int32_t device) {
   return device == analysis::kHost ? text("host") : integer(device);
 }
@@ -187,7 +185,8 @@ void add_launches(const ReportInput& input, std::vector<Table>& tables) {
 
 const std::vector<Section>& all_sections() {
   static const std::vector<Section> sections = {Section::devices, Section::transfers, Section::kernels,
-                                                Section::steps,   Section::gaps,      Section::launches};
+                                                Section::steps,   Section::gaps,      Section::launches,
+                                                Section::job};
   return sections;
 }
 
@@ -199,6 +198,7 @@ std::string_view to_string(Section section) {
     case Section::steps: return "steps";
     case Section::gaps: return "gaps";
     case Section::launches: return "launches";
+    case Section::job: return "job";
   }
   return "devices";
 }
@@ -208,7 +208,7 @@ Section section_from_string(std::string_view name) {
     if (to_string(section) == name) return section;
   }
   throw TraceError::bad_input("", fmt::format("unknown section '{}' (known: devices, transfers, kernels, steps, "
-                                              "gaps, launches)", name));
+                                              "gaps, launches, job)", name));
 }
 
 bool ReportInput::has(Section section) const {
@@ -226,6 +226,7 @@ std::vector<Table> build_tables(const ReportInput& input) {
       case Section::steps: add_steps(input, tables); break;
       case Section::gaps: add_gaps(input, tables); break;
       case Section::launches: add_launches(input, tables); break;
+      case Section::job: add_job_tables(input, tables); break;
     }
   }
   return tables;

@@ -1,0 +1,15 @@
+#pragma once
+
+// Which kernels changed between two runs: time and instances per GPU-step
+// (docs/compare.md, "Kernel diff").
+
+#include <vector>
+
+#include "gpuprof/comparison/run_comparison.hpp"
+
+namespace gpuprof::comparison {
+
+// Largest |Δ time per GPU-step| first, ties by name; `top` > 0 keeps that many.
+std::vector<KernelChange> diff_kernels(const job::JobAnalysis& base, const job::JobAnalysis& other, std::size_t top);
+
+}  // namespace gpuprof::comparison

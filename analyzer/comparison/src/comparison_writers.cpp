@@ -1,0 +1,88 @@
+#include "gpuprof/comparison/comparison_writers.hpp"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+
+#include "gpuprof/report/table_rendering.hpp"
+#include "gpuprof/trace/trace_error.hpp"
+
+namespace gpuprof::comparison {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string join(const std::vector<std::string>& inputs) {
+  std::string out;
+  for (const auto& input : inputs) out += (out.empty() ? "" : ", ") + input;
+  return out;
+}
+
+std::string render_text(const RunComparison& comparison) {
+  std::string out = "gpuprof compare\n\n";
+  out += fmt::format("base:  {}\nother: {}\n", report::printable(join(comparison.base.inputs)),
+                     report::printable(join(comparison.other.inputs)));
+  for (const auto& notice : comparison.notices) out += fmt::format("  NOTE: {}\n", report::printable(notice));
+  out += "\n";
+  for (const auto& table : comparison_tables(comparison)) out += report::text_table(table);
+  return out;
+}
+
+std::string render_markdown(const RunComparison& comparison) {
+  std::string out = "# gpuprof compare\n\n";
+  out += fmt::format("- base: `{}`\n- other: `{}`\n", report::escape_markdown_cell(join(comparison.base.inputs)),
+                     report::escape_markdown_cell(join(comparison.other.inputs)));
+  for (const auto& notice : comparison.notices) {
+    out += fmt::format("- **Note:** {}\n", report::escape_markdown_cell(notice));
+  }
+  for (const auto& table : comparison_tables(comparison)) out += report::markdown_table(table);
+  return out;
+}
+
+std::string render_csv(const RunComparison& comparison) {
+  std::string out;
+  for (const auto& table : comparison_tables(comparison)) {
+    out += (out.empty() ? "" : "\n") + ("# " + table.id + "\n") + report::csv_table(table);
+  }
+  return out;
+}
+
+std::string render_html(const RunComparison& comparison) {
+  std::string out = fmt::format("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>gpuprof "
+                                "compare</title><style>{}</style></head><body>\n<h1>gpuprof compare</h1>\n",
+                                report::html_style());
+  out += fmt::format("<p>base: <code>{}</code><br>other: <code>{}</code></p>\n", report::escape_html(join(comparison.base.inputs)),
+                     report::escape_html(join(comparison.other.inputs)));
+  for (const auto& notice : comparison.notices) out += fmt::format("<p class=\"note\">{}</p>\n", report::escape_html(notice));
+  for (const auto& table : comparison_tables(comparison)) out += report::html_table(table);
+  return out + "</body></html>\n";
+}
+
+}  // namespace
+
+std::string render_comparison(report::Format format, const RunComparison& comparison) {
+  switch (format) {
+    case report::Format::text: return render_text(comparison);
+    case report::Format::markdown: return render_markdown(comparison);
+    case report::Format::csv: return render_csv(comparison);
+    case report::Format::json: return render_comparison_json(comparison);
+    case report::Format::html: return render_html(comparison);
+  }
+  return render_text(comparison);
+}
+
+void write_comparison(report::Format format, const RunComparison& comparison, const std::string& output) {
+  const bool folder = format == report::Format::csv && (output.ends_with('/') || fs::is_directory(output));
+  if (!folder) {
+    report::write_file_atomically(output, render_comparison(format, comparison));
+    return;
+  }
+  std::error_code error;
+  fs::create_directories(output, error);
+  if (error) throw TraceError::failure(output, "cannot create folder: " + error.message());
+  for (const auto& table : comparison_tables(comparison)) {
+    report::write_file_atomically((fs::path(output) / (table.id + ".csv")).string(), report::csv_table(table));
+  }
+}
+
+}  // namespace gpuprof::comparison

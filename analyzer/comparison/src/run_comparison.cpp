@@ -1,0 +1,121 @@
+#include "gpuprof/comparison/run_comparison.hpp"
+
+#include <fmt/format.h>
+
+#include "gpuprof/comparison/kernel_diff.hpp"
+#include "gpuprof/comparison/step_terms.hpp"
+#include "gpuprof/trace/records.hpp"
+
+namespace gpuprof::comparison {
+namespace {
+
+double mean(std::int64_t sum, std::int64_t samples) {
+  return samples > 0 ? static_cast<double>(sum) / static_cast<double>(samples) : 0.0;
+}
+
+// Samples per step of the whole job: the option, else meta `global_batch`,
+// else meta `batch_size` summed over ranks (each process feeds its own batch).
+void find_batch(const job::JobAnalysis& job, const std::optional<std::int64_t>& option, RunSide& side) {
+  if (option) {
+    side.batch = option, side.batch_source = "option";
+    return;
+  }
+  std::int64_t per_rank_sum = 0;
+  bool every_rank = !job.ranks.empty();
+  for (const auto& rank : job.ranks) {
+    if (rank.global_batch) {
+      side.batch = rank.global_batch, side.batch_source = "meta global_batch";
+      return;
+    }
+    if (rank.batch_size) per_rank_sum += *rank.batch_size;
+    else every_rank = false;
+  }
+  if (every_rank) side.batch = per_rank_sum, side.batch_source = "meta batch_size x ranks";
+}
+
+RunSide make_side(const job::JobAnalysis& job, const TermSums& sums, const std::optional<std::int64_t>& batch,
+                  const std::vector<std::size_t>& kinds) {
+  RunSide side;
+  for (const auto& rank : job.ranks) {
+    side.inputs.push_back(rank.input);
+    side.gpus += static_cast<std::int32_t>(rank.analysis.devices.size());
+  }
+  side.ranks = static_cast<std::int32_t>(job.ranks.size());
+  side.samples = sums.samples;
+  side.step_ns = mean(sums.period_ns, sums.samples);
+  auto& terms = side.terms;
+  terms.computation_ns = mean(sums.computation_ns, sums.samples);
+  for (const auto kind : kinds) {
+    terms.exposed_copy_ns.emplace_back(std::string(trace::to_string(static_cast<trace::CopyKind>(kind))),
+                                       mean(sums.exposed_copy_ns[kind], sums.samples));
+  }
+  terms.exposed_comm_ns = mean(sums.exposed_comm_ns, sums.samples);
+  terms.sync_wait_ns = mean(sums.sync_wait_ns, sums.samples);
+  terms.batch_gap_ns = mean(sums.batch_gap_ns, sums.samples);
+  terms.other_ns = mean(sums.other_ns, sums.samples);
+  find_batch(job, batch, side);
+  if (side.batch && side.step_ns > 0) side.samples_per_second = static_cast<double>(*side.batch) * 1e9 / side.step_ns;
+  return side;
+}
+
+std::vector<WaterfallTerm> waterfall(const StepTerms& base, const StepTerms& other) {
+  std::vector<WaterfallTerm> terms;
+  const auto add = [&](std::string name, double before, double after) {
+    terms.push_back({std::move(name), before, after, after - before});
+  };
+  add("computation", base.computation_ns, other.computation_ns);
+  for (std::size_t k = 0; k < base.exposed_copy_ns.size(); ++k) {
+    add("exposed transfer " + base.exposed_copy_ns[k].first, base.exposed_copy_ns[k].second,
+        other.exposed_copy_ns[k].second);
+  }
+  add("exposed communication", base.exposed_comm_ns, other.exposed_comm_ns);
+  add("synchronization wait", base.sync_wait_ns, other.sync_wait_ns);
+  add("batch gaps", base.batch_gap_ns, other.batch_gap_ns);
+  add("other (idle inside steps)", base.other_ns, other.other_ns);
+  return terms;
+}
+
+void add_speedup(RunComparison& result) {
+  const auto& base = result.base;
+  const auto& other = result.other;
+  if (base.samples_per_second && other.samples_per_second && *base.samples_per_second > 0) {
+    result.speedup = *other.samples_per_second / *base.samples_per_second;
+    result.speedup_basis = "throughput";
+  } else {
+    result.speedup = other.step_ns > 0 ? base.step_ns / other.step_ns : 0.0;
+    result.speedup_basis = "step time";
+    result.notices.push_back("batch sizes unknown (use --base-batch/--other-batch): speedup is the ratio of step "
+                             "times, which assumes both runs process the same global batch per step");
+  }
+  const double gpu_ratio = base.gpus > 0 ? static_cast<double>(other.gpus) / static_cast<double>(base.gpus) : 0.0;
+  result.scaling_efficiency = gpu_ratio > 0 ? result.speedup / gpu_ratio : 0.0;
+}
+
+}  // namespace
+
+double StepTerms::total() const {
+  double sum = computation_ns + exposed_comm_ns + sync_wait_ns + batch_gap_ns + other_ns;
+  for (const auto& [kind, value] : exposed_copy_ns) sum += value;
+  return sum;
+}
+
+RunComparison compare_runs(const job::JobAnalysis& base, const job::JobAnalysis& other, const CompareOptions& options) {
+  const auto base_sums = sum_step_terms(base), other_sums = sum_step_terms(other);
+  std::vector<std::size_t> kinds;
+  for (std::size_t kind = 0; kind < job::kCopyKinds; ++kind) {
+    if (base_sums.exposed_copy_ns[kind] != 0 || other_sums.exposed_copy_ns[kind] != 0) kinds.push_back(kind);
+  }
+  RunComparison result;
+  result.base = make_side(base, base_sums, options.base_batch, kinds);
+  result.other = make_side(other, other_sums, options.other_batch, kinds);
+  result.delta_step_ns = result.other.step_ns - result.base.step_ns;
+  result.waterfall = waterfall(result.base.terms, result.other.terms);
+  add_speedup(result);
+  result.kernels = diff_kernels(base, other, options.top_kernels);
+  for (const auto* job : {&base, &other}) {
+    for (const auto& notice : job->notices) result.notices.push_back(notice);
+  }
+  return result;
+}
+
+}  // namespace gpuprof::comparison

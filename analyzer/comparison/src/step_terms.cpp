@@ -1,0 +1,64 @@
+#include "gpuprof/comparison/step_terms.hpp"
+
+#include <numeric>
+
+namespace gpuprof::comparison {
+namespace {
+
+struct Pick {
+  std::size_t window = 0;
+  std::int64_t gap_ns = 0;
+};
+
+// Windows [begin, end) of one device, sorted by start.
+std::vector<Pick> pick_windows(const std::vector<job::WindowSample>& windows, std::size_t begin, std::size_t end) {
+  std::vector<Pick> followed, steady, all;
+  for (std::size_t j = begin; j < end; ++j) {
+    const auto& window = windows[j];
+    all.push_back({j, 0});
+    if (window.warmup) continue;
+    steady.push_back({j, 0});
+    if (j + 1 < end && window.from_steps) {
+      followed.push_back({j, std::max<std::int64_t>(0, windows[j + 1].start_ns - window.end_ns)});
+    }
+  }
+  if (!followed.empty()) return followed;
+  return steady.empty() ? all : steady;
+}
+
+void add_window(const job::WindowSample& window, std::int64_t gap_ns, std::int64_t sync_wait_ns, TermSums& sums) {
+  const auto& b = window.breakdown;
+  ++sums.samples;
+  sums.period_ns += b.window_ns + gap_ns;
+  sums.computation_ns += b.computation_ns;
+  for (std::size_t kind = 0; kind < job::kCopyKinds; ++kind) sums.exposed_copy_ns[kind] += window.exposed_copy_ns[kind];
+  sums.sync_wait_ns += sync_wait_ns;
+  sums.exposed_comm_ns += b.exposed_comm_ns - sync_wait_ns;
+  sums.batch_gap_ns += gap_ns;
+  sums.other_ns += b.idle_ns;
+}
+
+}  // namespace
+
+std::int64_t TermSums::parts() const {
+  return computation_ns + std::accumulate(exposed_copy_ns.begin(), exposed_copy_ns.end(), std::int64_t{0}) +
+         exposed_comm_ns + sync_wait_ns + batch_gap_ns + other_ns;
+}
+
+TermSums sum_step_terms(const job::JobAnalysis& job) {
+  TermSums sums;
+  for (std::size_t i = 0; i < job.ranks.size(); ++i) {
+    const auto& windows = job.ranks[i].windows;
+    for (std::size_t begin = 0; begin < windows.size();) {
+      auto end = begin;
+      while (end < windows.size() && windows[end].device == windows[begin].device) ++end;
+      for (const auto& pick : pick_windows(windows, begin, end)) {
+        add_window(windows[pick.window], pick.gap_ns, job.window_sync_wait_ns[i][pick.window], sums);
+      }
+      begin = end;
+    }
+  }
+  return sums;
+}
+
+}  // namespace gpuprof::comparison

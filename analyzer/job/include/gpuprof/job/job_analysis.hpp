@@ -1,0 +1,41 @@
+#pragma once
+
+// A training job from its rank files: identify ranks, analyse them one at a
+// time (a few in parallel) keeping only summaries, align clocks, find stragglers.
+
+#include <string>
+#include <vector>
+
+#include "gpuprof/analysis/analysis_options.hpp"
+#include "gpuprof/job/clock_alignment.hpp"
+#include "gpuprof/job/collective_waits.hpp"
+#include "gpuprof/job/rank_summary.hpp"
+#include "gpuprof/job/stragglers.hpp"
+
+namespace gpuprof::job {
+
+struct JobOptions {
+  analysis::AnalysisOptions analysis;
+  unsigned threads = 2;  // ranks analysed at once; memory grows with this, not with the rank count
+};
+
+struct JobAnalysis {
+  std::vector<RankSummary> ranks;  // ascending rank
+  ClockAlignment clocks;
+  CollectiveWaits collective_waits;  // parallel to ranks[i].collectives
+  // Exposed collective wait per window, parallel to ranks[i].windows.
+  std::vector<std::vector<std::int64_t>> window_sync_wait_ns;
+  StragglerReport stragglers;
+  std::vector<std::string> notices;  // job-level (per-rank notices live in each analysis)
+};
+
+// `inputs`: trace files (gpuprof or foreign, imported on the fly) and folders.
+// Throws TraceError::bad_input before any analysis for missing files, empty
+// folders, duplicate ranks or files of different jobs.
+JobAnalysis analyze_job(const std::vector<std::string>& inputs, const JobOptions& options);
+
+// Clock alignment, waits and stragglers from summaries already made (tests and
+// callers that built RankSummary values themselves). `ranks` need not be sorted.
+JobAnalysis assemble_job(std::vector<RankSummary> ranks);
+
+}  // namespace gpuprof::job

@@ -1,0 +1,61 @@
+#pragma once
+
+// What the job keeps of one rank once its trace is freed: the per-rank analysis
+// plus the little extra that cross-rank analyses need (collectives, per-window
+// copy exposure by kind). Its size grows with steps and collectives, not events.
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gpuprof/analysis/interval_set.hpp"
+#include "gpuprof/analysis/rank_analysis.hpp"
+#include "gpuprof/job/clock_calibration.hpp"
+#include "gpuprof/trace/trace_model.hpp"
+
+namespace gpuprof::job {
+
+// One communication kernel. `ordinal` counts kernels of the same name on the
+// same device in start order: the N-th all-reduce of every rank is the same
+// collective.
+struct Collective {
+  std::string name;
+  std::int32_t device = 0;
+  std::int64_t ordinal = 0;
+  std::int64_t start_ns = 0, end_ns = 0;
+  analysis::IntervalSet exposed;  // the parts of the kernel not under computation
+};
+
+// Copy kinds by code (trace::CopyKind), for per-kind arrays.
+inline constexpr std::size_t kCopyKinds = 6;
+
+// One analysis window of one device: a step, or the activity span when the
+// trace has no steps (then `step` is 0 and `from_steps` false).
+struct WindowSample {
+  std::int32_t device = 0;
+  std::int64_t step = 0;
+  bool warmup = false, from_steps = false;
+  std::int64_t start_ns = 0, end_ns = 0;
+  analysis::Breakdown breakdown;
+  // Exposed copy time per kind; kinds share time by code order (see docs/compare.md),
+  // so the entries add up to breakdown.exposed_memcpy_ns.
+  std::array<std::int64_t, kCopyKinds> exposed_copy_ns{};
+};
+
+struct RankSummary {
+  std::string input;       // as the user named it
+  std::string trace_path;  // the gpuprof trace that was analysed
+  analysis::RankAnalysis analysis;
+  std::vector<Collective> collectives;  // sorted by (device, start)
+  std::vector<WindowSample> windows;    // sorted by (device, start)
+  std::vector<CalibrationPair> calibration;
+  std::optional<std::int64_t> global_batch, batch_size;  // from meta, when recorded
+};
+
+// Runs analyze_rank and collects the extra summaries from the same model.
+RankSummary summarize_rank(const trace::TraceModel& model, const analysis::AnalysisOptions& options,
+                           std::int32_t rank);
+
+}  // namespace gpuprof::job

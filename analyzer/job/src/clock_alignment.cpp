@@ -1,0 +1,128 @@
+#include "gpuprof/job/clock_alignment.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+namespace gpuprof::job {
+namespace {
+
+struct Estimate {
+  std::int64_t offset_ns = 0, spread_ns = 0, matched = 0;
+};
+
+// The median resists the few collectives that end late on one rank (a
+// preempted kernel); the spread tells the reader how much to trust it.
+Estimate summarize(std::vector<std::int64_t> values) {
+  if (values.empty()) return {};
+  std::sort(values.begin(), values.end());
+  return {values[values.size() / 2], values.back() - values.front(), static_cast<std::int64_t>(values.size())};
+}
+
+// realtime − trace time per pair; empty when the pairs disagree.
+std::optional<Estimate> calibration_estimate(const RankSummary& rank) {
+  std::vector<std::int64_t> offsets;
+  for (const auto& pair : rank.calibration) offsets.push_back(pair.realtime_ns - pair.trace_ns);
+  if (offsets.empty()) return std::nullopt;
+  auto estimate = summarize(offsets);
+  if (estimate.spread_ns > kCalibrationToleranceNs) return std::nullopt;
+  return estimate;
+}
+
+std::optional<ClockAlignment> align_by_calibration(const std::vector<RankSummary>& ranks) {
+  std::vector<Estimate> estimates;
+  for (const auto& rank : ranks) {
+    const auto estimate = calibration_estimate(rank);
+    if (!estimate) return std::nullopt;
+    estimates.push_back(*estimate);
+  }
+  ClockAlignment result;
+  result.method = ClockMethod::calibration;
+  result.reference_rank = ranks.front().analysis.rank;
+  for (std::size_t i = 0; i < ranks.size(); ++i) {
+    result.offsets.push_back({ranks[i].analysis.rank, estimates[i].offset_ns - estimates.front().offset_ns,
+                              ClockMethod::calibration, estimates[i].matched, estimates[i].spread_ns});
+  }
+  return result;
+}
+
+// End time of every collective of a rank, keyed by (name, ordinal), on the
+// lowest device that runs that collective: all devices of a process share a clock.
+std::map<std::pair<std::string, std::int64_t>, std::int64_t> collective_ends(const RankSummary& rank) {
+  std::map<std::pair<std::string, std::int64_t>, std::int64_t> ends;
+  for (const auto& collective : rank.collectives) ends.try_emplace({collective.name, collective.ordinal}, collective.end_ns);
+  return ends;
+}
+
+ClockAlignment align_by_collectives(const std::vector<RankSummary>& ranks) {
+  ClockAlignment result;
+  result.method = ClockMethod::collectives;
+  result.reference_rank = ranks.front().analysis.rank;
+  const auto reference = collective_ends(ranks.front());
+  bool any_matched = false;
+  for (const auto& rank : ranks) {
+    std::vector<std::int64_t> differences;
+    for (const auto& [key, end] : collective_ends(rank)) {
+      const auto found = reference.find(key);
+      if (found != reference.end()) differences.push_back(found->second - end);
+    }
+    const auto estimate = summarize(differences);
+    const auto method = estimate.matched > 0 ? ClockMethod::collectives : ClockMethod::none;
+    if (method == ClockMethod::none) {
+      result.notices.push_back(fmt::format("rank {} shares no collective with rank {}; its clock is taken as is",
+                                           rank.analysis.rank, result.reference_rank));
+    } else if (rank.analysis.rank != result.reference_rank) {
+      any_matched = true;
+    }
+    result.offsets.push_back({rank.analysis.rank, estimate.offset_ns, method, estimate.matched, estimate.spread_ns});
+  }
+  if (!any_matched) result.method = ClockMethod::none;
+  return result;
+}
+
+}  // namespace
+
+std::string_view to_string(ClockMethod method) {
+  switch (method) {
+    case ClockMethod::single_rank: return "single rank";
+    case ClockMethod::calibration: return "calibration pairs";
+    case ClockMethod::collectives: return "matched collectives";
+    case ClockMethod::none: return "none (clocks taken as shared)";
+  }
+  return "none";
+}
+
+std::int64_t ClockAlignment::offset_of(std::int32_t rank) const {
+  for (const auto& entry : offsets) {
+    if (entry.rank == rank) return entry.offset_ns;
+  }
+  return 0;
+}
+
+ClockAlignment align_clocks(const std::vector<RankSummary>& ranks) {
+  if (ranks.size() <= 1) {
+    ClockAlignment single;
+    if (!ranks.empty()) {
+      single.reference_rank = ranks.front().analysis.rank;
+      single.offsets.push_back({single.reference_rank, 0, ClockMethod::single_rank, 0, 0});
+    }
+    return single;
+  }
+  if (auto calibrated = align_by_calibration(ranks)) return std::move(*calibrated);
+  auto matched = align_by_collectives(ranks);
+  const bool any_pairs = std::any_of(ranks.begin(), ranks.end(), [](const RankSummary& rank) {
+    return !rank.calibration.empty();
+  });
+  if (any_pairs) {
+    matched.notices.insert(matched.notices.begin(), "clock calibration pairs are missing or inconsistent on some "
+                                                    "ranks; aligned by matching collectives instead");
+  }
+  if (matched.method == ClockMethod::none) {
+    matched.notices.push_back("no way to align rank clocks (no calibration pairs, no shared collectives); "
+                              "they are taken as one clock");
+  }
+  return matched;
+}
+
+}  // namespace gpuprof::job

@@ -1,0 +1,77 @@
+#include "gpuprof/job/job_analysis.hpp"
+
+#include <algorithm>
+#include <memory>
+
+#include "gpuprof/importers/foreign_trace.hpp"
+#include "gpuprof/job/job_inputs.hpp"
+#include "gpuprof/job/rank_identity.hpp"
+#include "parallel_for.hpp"
+
+namespace gpuprof::job {
+namespace {
+
+// Foreign files are imported first, since their rank is only known from the
+// import. Each gets its own temporary folder so parallel imports never race
+// for a file name.
+std::vector<RankIdentity> identify(const std::vector<std::string>& paths, unsigned threads,
+                                   std::vector<std::unique_ptr<importers::TemporaryStore>>& stores) {
+  std::vector<RankIdentity> identities(paths.size());
+  stores.resize(paths.size());
+  parallel_for(paths.size(), threads, [&](std::size_t index) {
+    stores[index] = std::make_unique<importers::TemporaryStore>();
+    identities[index] = read_identity(paths[index], importers::open_as_trace(paths[index], *stores[index]));
+  });
+  return identities;
+}
+
+std::vector<std::vector<std::int64_t>> window_sync_waits(const std::vector<RankSummary>& ranks,
+                                                         const CollectiveWaits& waits) {
+  std::vector<std::vector<std::int64_t>> result;
+  for (std::size_t i = 0; i < ranks.size(); ++i) {
+    auto& per_window = result.emplace_back();
+    std::int32_t current_device = -1;
+    analysis::IntervalSet set;
+    for (const auto& window : ranks[i].windows) {
+      if (per_window.empty() || window.device != current_device) {
+        current_device = window.device;
+        set = exposed_wait_set(ranks[i], waits[i], current_device);
+      }
+      per_window.push_back(analysis::length_within(set, window.start_ns, window.end_ns));
+    }
+  }
+  return result;
+}
+
+}  // namespace
+
+JobAnalysis assemble_job(std::vector<RankSummary> ranks) {
+  std::sort(ranks.begin(), ranks.end(),
+            [](const RankSummary& a, const RankSummary& b) { return a.analysis.rank < b.analysis.rank; });
+  JobAnalysis job;
+  job.ranks = std::move(ranks);
+  job.clocks = align_clocks(job.ranks);
+  job.notices = job.clocks.notices;
+  job.collective_waits = compute_collective_waits(job.ranks, job.clocks);
+  job.window_sync_wait_ns = window_sync_waits(job.ranks, job.collective_waits);
+  job.stragglers = find_stragglers(job.ranks, job.clocks, job.collective_waits);
+  return job;
+}
+
+JobAnalysis analyze_job(const std::vector<std::string>& inputs, const JobOptions& options) {
+  const auto paths = expand_inputs(inputs);
+  std::vector<std::unique_ptr<importers::TemporaryStore>> stores;
+  const auto identities = identify(paths, options.threads, stores);
+  const auto ranks = assign_ranks(identities);
+  std::vector<RankSummary> summaries(paths.size());
+  // Each task holds one trace model; it is freed before the task ends.
+  parallel_for(paths.size(), options.threads, [&](std::size_t index) {
+    const auto model = trace::load_trace_model(identities[index].trace_path, {.load_kernel_launch_details = false});
+    summaries[index] = summarize_rank(model, options.analysis, ranks[index]);
+    summaries[index].input = identities[index].input;
+    summaries[index].analysis.path = identities[index].input;
+  });
+  return assemble_job(std::move(summaries));
+}
+
+}  // namespace gpuprof::job

@@ -1,0 +1,137 @@
+#include "gpuprof/job/rank_summary.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <map>
+
+#include "gpuprof/analysis/classification.hpp"
+#include "gpuprof/analysis/device_activity.hpp"
+
+namespace gpuprof::job {
+namespace {
+
+using analysis::Interval;
+using analysis::IntervalSet;
+
+std::optional<std::int64_t> meta_integer(const trace::TraceModel& model, const char* key) {
+  const auto found = model.meta.find(key);
+  if (found == model.meta.end()) return std::nullopt;
+  std::int64_t value = 0;
+  const auto& text = found->second;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end != text.data() + text.size() || value <= 0) return std::nullopt;
+  return value;
+}
+
+// The part of `set` inside [start, end), by binary search: a rank has many
+// collectives, so intersecting whole sets per kernel would be quadratic.
+IntervalSet clip(const IntervalSet& set, std::int64_t start, std::int64_t end) {
+  IntervalSet result;
+  auto it = std::upper_bound(set.begin(), set.end(), start,
+                             [](std::int64_t value, const Interval& interval) { return value < interval.end; });
+  for (; it != set.end() && it->start < end; ++it) {
+    const Interval part{std::max(it->start, start), std::min(it->end, end)};
+    if (part.start < part.end) result.push_back(part);
+  }
+  return result;
+}
+
+std::vector<Collective> find_collectives(const trace::TraceModel& model,
+                                         const std::vector<analysis::KernelCategory>& categories,
+                                         const std::vector<analysis::DeviceActivity>& activity) {
+  std::vector<Collective> collectives;
+  const auto& table = model.kernels;
+  for (std::size_t row = 0; row < table.size(); ++row) {
+    const auto name = table.name[row];
+    if (name >= categories.size() || categories[name] != analysis::KernelCategory::communication) continue;
+    collectives.push_back({std::string(model.string(name)), table.device[row], 0, table.start_ns[row],
+                           table.end_ns[row], {}});
+  }
+  std::sort(collectives.begin(), collectives.end(), [](const Collective& a, const Collective& b) {
+    return std::tie(a.device, a.start_ns, a.end_ns, a.name) < std::tie(b.device, b.start_ns, b.end_ns, b.name);
+  });
+  std::map<std::pair<std::int32_t, std::string>, std::int64_t> counts;
+  for (auto& collective : collectives) {
+    collective.ordinal = counts[{collective.device, collective.name}]++;
+    if (const auto* device = analysis::find_device(activity, collective.device)) {
+      collective.exposed = clip(device->exposed_comm, collective.start_ns, collective.end_ns);
+    }
+  }
+  return collectives;
+}
+
+// Exposed copy time per kind on one device: each kind gets what computation,
+// communication and the kinds before it (by code) leave uncovered, so the
+// kinds partition the device's exposed copy time.
+std::array<IntervalSet, kCopyKinds> exposed_copies_by_kind(const trace::TraceModel& model,
+                                                           const analysis::DeviceActivity& device) {
+  std::array<IntervalSet, kCopyKinds> per_kind;
+  const auto& table = model.memcpys;
+  std::array<std::vector<Interval>, kCopyKinds> stream_rows;
+  for (const auto& slice : model.memcpy_streams) {
+    if (slice.device != device.device) continue;
+    for (auto& rows : stream_rows) rows.clear();
+    for (std::size_t row = slice.begin; row < slice.end; ++row) {
+      const auto kind = std::min<std::size_t>(static_cast<std::size_t>(table.copy_kind[row]), kCopyKinds - 1);
+      stream_rows[kind].push_back({table.start_ns[row], table.end_ns[row]});
+    }
+    for (std::size_t kind = 0; kind < kCopyKinds; ++kind) {
+      if (!stream_rows[kind].empty()) per_kind[kind] = analysis::unite(per_kind[kind], analysis::merge_sorted(stream_rows[kind]));
+    }
+  }
+  IntervalSet covered = device.compute_or_comm;
+  for (auto& set : per_kind) {
+    auto exposed = analysis::subtract(set, covered);
+    covered = analysis::unite(covered, set);
+    set = std::move(exposed);
+  }
+  return per_kind;
+}
+
+std::vector<WindowSample> device_windows(const analysis::RankAnalysis& result, const analysis::DeviceActivity& device,
+                                         const std::array<IntervalSet, kCopyKinds>& exposed_copies) {
+  std::vector<WindowSample> windows;
+  for (const auto& entry : result.steps) {
+    if (entry.step.device != device.device) continue;
+    windows.push_back({device.device, entry.step.step, entry.step.warmup, true, entry.step.start_ns,
+                       entry.step.end_ns, entry.breakdown, {}});
+  }
+  if (windows.empty()) {
+    const auto breakdown = analysis::breakdown_in(device, device.first_start(), device.last_end());
+    windows.push_back({device.device, 0, false, false, device.first_start(), device.last_end(), breakdown, {}});
+  }
+  for (auto& window : windows) {
+    for (std::size_t kind = 0; kind < kCopyKinds; ++kind) {
+      window.exposed_copy_ns[kind] = analysis::length_within(exposed_copies[kind], window.start_ns, window.end_ns);
+    }
+  }
+  return windows;
+}
+
+}  // namespace
+
+RankSummary summarize_rank(const trace::TraceModel& model, const analysis::AnalysisOptions& options,
+                           std::int32_t rank) {
+  RankSummary summary;
+  summary.trace_path = model.path;
+  summary.input = model.path;
+  summary.analysis = analysis::analyze_rank(model, options, rank);
+  const analysis::KernelClassifier classifier(options.comm_patterns);
+  const auto categories = classifier.classify_names(model);
+  const auto activity = analysis::build_device_activity(model, categories);
+  summary.collectives = find_collectives(model, categories, activity);
+  for (const auto& device : activity) {
+    if (device.empty()) continue;
+    const auto exposed_copies = exposed_copies_by_kind(model, device);
+    auto windows = device_windows(summary.analysis, device, exposed_copies);
+    summary.windows.insert(summary.windows.end(), windows.begin(), windows.end());
+  }
+  const auto found = model.meta.find("clock_calibration");
+  summary.calibration = parse_clock_calibration(found == model.meta.end() ? std::nullopt
+                                                                          : std::optional<std::string>(found->second));
+  summary.global_batch = meta_integer(model, "global_batch");
+  summary.batch_size = meta_integer(model, "batch_size");
+  return summary;
+}
+
+}  // namespace gpuprof::job

@@ -1,0 +1,127 @@
+#include "gpuprof/job/stragglers.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace gpuprof::job {
+namespace {
+
+// One row per (rank, step): the rank's devices merged.
+std::vector<RankStep> rank_steps(const RankSummary& rank, std::int64_t offset, const std::vector<std::int64_t>& waits) {
+  std::map<std::int64_t, RankStep> by_step;
+  for (const auto& window : rank.windows) {
+    auto [where, inserted] = by_step.try_emplace(window.step);
+    auto& entry = where->second;
+    if (inserted) {
+      entry = {rank.analysis.rank, window.step, window.warmup, window.start_ns, window.end_ns - window.start_ns, 0, 0};
+      continue;
+    }
+    const auto end = std::max(entry.start_ns + entry.duration_ns, window.end_ns);
+    entry.start_ns = std::min(entry.start_ns, window.start_ns);
+    entry.duration_ns = end - entry.start_ns;
+    entry.warmup = entry.warmup && window.warmup;
+  }
+  std::vector<RankStep> steps;
+  for (auto& [number, entry] : by_step) {
+    const auto end = entry.start_ns + entry.duration_ns;
+    for (std::size_t i = 0; i < rank.collectives.size(); ++i) {
+      const auto start = rank.collectives[i].start_ns;
+      if (start >= entry.start_ns && start < end) entry.collective_wait_ns += waits[i];
+    }
+    entry.start_ns += offset;
+    steps.push_back(entry);
+  }
+  return steps;
+}
+
+void add_lateness(std::vector<RankStep>& steps) {
+  std::map<std::int64_t, std::int64_t> earliest;
+  for (const auto& step : steps) {
+    auto [where, inserted] = earliest.try_emplace(step.step, step.start_ns);
+    if (!inserted) where->second = std::min(where->second, step.start_ns);
+  }
+  for (auto& step : steps) step.lateness_ns = step.start_ns - earliest.at(step.step);
+  std::sort(steps.begin(), steps.end(), [](const RankStep& a, const RankStep& b) {
+    return std::tie(a.step, a.rank) < std::tie(b.step, b.rank);
+  });
+}
+
+// Means over steady steps when the rank has any, else over all of them.
+RankTiming timing_of(std::int32_t rank, const std::vector<RankStep>& steps) {
+  RankTiming timing;
+  timing.rank = rank;
+  const bool any_steady = std::any_of(steps.begin(), steps.end(), [rank](const RankStep& step) {
+    return step.rank == rank && !step.warmup;
+  });
+  double duration = 0, lateness = 0, wait = 0;
+  for (const auto& step : steps) {
+    if (step.rank != rank || (any_steady && step.warmup)) continue;
+    ++timing.steps;
+    duration += static_cast<double>(step.duration_ns);
+    lateness += static_cast<double>(step.lateness_ns);
+    wait += static_cast<double>(step.collective_wait_ns);
+  }
+  if (timing.steps > 0) {
+    const auto count = static_cast<double>(timing.steps);
+    timing.mean_step_ns = duration / count;
+    timing.mean_lateness_ns = lateness / count;
+    timing.mean_collective_wait_ns = wait / count;
+    timing.mean_work_ns = timing.mean_step_ns - timing.mean_collective_wait_ns;
+  }
+  return timing;
+}
+
+// The lower median, so that with two ranks the faster one is the yardstick.
+double lower_median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  return values.empty() ? 0.0 : values[(values.size() - 1) / 2];
+}
+
+JobSummary summarize_job(std::vector<RankTiming>& ranks, std::int32_t devices) {
+  JobSummary job;
+  job.ranks = static_cast<std::int32_t>(ranks.size());
+  job.devices = devices;
+  if (ranks.empty()) return job;
+  const auto [fastest, slowest] = std::minmax_element(ranks.begin(), ranks.end(), [](const auto& a, const auto& b) {
+    return a.mean_work_ns < b.mean_work_ns;
+  });
+  double steps = 0, work = 0;
+  std::vector<double> step_times, lateness;
+  for (const auto& rank : ranks) {
+    steps += rank.mean_step_ns, work += rank.mean_work_ns;
+    step_times.push_back(rank.mean_step_ns), lateness.push_back(rank.mean_lateness_ns);
+  }
+  const auto count = static_cast<double>(ranks.size());
+  job.mean_step_ns = steps / count;
+  job.slowest_rank = slowest->rank, job.slowest_work_ns = slowest->mean_work_ns;
+  job.fastest_rank = fastest->rank, job.fastest_work_ns = fastest->mean_work_ns;
+  job.imbalance = work > 0 ? job.slowest_work_ns / (work / count) - 1.0 : 0.0;
+  if (ranks.size() < 2) return job;
+  const auto limit = kStragglerThreshold * lower_median(step_times);
+  const auto typical_lateness = lower_median(lateness);
+  for (auto& rank : ranks) {
+    rank.straggler = limit > 0 && rank.mean_lateness_ns - typical_lateness > limit;
+    if (rank.straggler) job.stragglers.push_back(rank.rank);
+  }
+  return job;
+}
+
+}  // namespace
+
+StragglerReport find_stragglers(const std::vector<RankSummary>& ranks, const ClockAlignment& clocks,
+                                const CollectiveWaits& waits) {
+  StragglerReport report;
+  std::int32_t devices = 0;
+  for (std::size_t i = 0; i < ranks.size(); ++i) {
+    auto steps = rank_steps(ranks[i], clocks.offset_of(ranks[i].analysis.rank), waits[i]);
+    report.steps.insert(report.steps.end(), steps.begin(), steps.end());
+    devices += static_cast<std::int32_t>(ranks[i].analysis.devices.size());
+  }
+  add_lateness(report.steps);
+  for (const auto& rank : ranks) report.ranks.push_back(timing_of(rank.analysis.rank, report.steps));
+  report.job = summarize_job(report.ranks, devices);
+  return report;
+}
+
+}  // namespace gpuprof::job

@@ -1,0 +1,20 @@
+#pragma once
+
+// Table cells for people and machines alike: each has the human text and the raw value.
+
+#include <cstdint>
+#include <string>
+
+#include "gpuprof/report/report_model.hpp"
+
+namespace gpuprof::report {
+
+Cell integer_cell(std::int64_t value);
+Cell duration_cell(std::int64_t ns);
+Cell duration_cell(double ns);  // rounded to whole nanoseconds
+Cell bytes_cell(std::int64_t value);
+Cell number_cell(double value, int decimals);
+Cell percent_cell(double share);  // share 0..1 shown as a percentage
+Cell text_cell(std::string value);
+
+}  // namespace gpuprof::report

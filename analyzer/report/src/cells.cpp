@@ -1,0 +1,20 @@
+#include "gpuprof/report/cells.hpp"
+
+#include <fmt/format.h>
+
+#include "gpuprof/units/units.hpp"
+
+namespace gpuprof::report {
+
+Cell integer_cell(std::int64_t value) { return {std::to_string(value), std::to_string(value), true}; }
+Cell duration_cell(std::int64_t ns) { return {units::format_duration(ns), std::to_string(ns), true}; }
+Cell duration_cell(double ns) { return duration_cell(static_cast<std::int64_t>(ns + (ns < 0 ? -0.5 : 0.5))); }
+Cell bytes_cell(std::int64_t value) { return {units::format_bytes(value), std::to_string(value), true}; }
+Cell number_cell(double value, int decimals) {
+  const auto text = fmt::format("{:.{}f}", value, decimals);
+  return {text, text, true};
+}
+Cell percent_cell(double share) { return number_cell(100.0 * share, 1); }
+Cell text_cell(std::string value) { return {value, value, false}; }
+
+}  // namespace gpuprof::report

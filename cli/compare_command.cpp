@@ -1,0 +1,87 @@
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <memory>
+
+#include "command.hpp"
+#include "gpuprof/comparison/comparison_writers.hpp"
+#include "gpuprof/comparison/run_comparison.hpp"
+#include "gpuprof/job/job_analysis.hpp"
+#include "gpuprof/trace/trace_error.hpp"
+
+namespace gpuprof::cli {
+namespace {
+
+struct CompareArguments {
+  std::vector<std::string> base, other;
+  std::string format = "text";
+  std::string output;
+  std::optional<std::int64_t> base_batch, other_batch;
+  std::int64_t warmup_steps = 1;
+  std::size_t top = 20;
+};
+
+// Each side is one path, or several joined with commas (a set of rank files).
+std::vector<std::string> split_side(const std::string& text) {
+  std::vector<std::string> paths;
+  std::size_t begin = 0;
+  while (begin <= text.size()) {
+    const auto end = std::min(text.find(',', begin), text.size());
+    if (end > begin) paths.push_back(text.substr(begin, end - begin));
+    begin = end + 1;
+  }
+  return paths;
+}
+
+void check_batch(const std::optional<std::int64_t>& batch, const char* option) {
+  if (batch && *batch < 1) throw TraceError::bad_input("", fmt::format("{} must be at least 1", option));
+}
+
+int run_compare(const CompareArguments& arguments) {
+  const auto format = report::format_from_string(arguments.format);
+  check_batch(arguments.base_batch, "--base-batch");
+  check_batch(arguments.other_batch, "--other-batch");
+  job::JobOptions options;
+  options.analysis.warmup_steps = arguments.warmup_steps;
+  options.analysis.top_kernels = 0;  // the diff needs every kernel of both runs
+  // Both sides are checked and analysed before anything is written.
+  const auto base = job::analyze_job(arguments.base, options);
+  const auto other = job::analyze_job(arguments.other, options);
+  const auto comparison =
+      comparison::compare_runs(base, other, {arguments.base_batch, arguments.other_batch, arguments.top});
+  for (const auto& notice : comparison.notices) fmt::print(stderr, "gpuprof: note: {}\n", notice);
+  if (arguments.output.empty() || arguments.output == "-") {
+    const auto text = comparison::render_comparison(format, comparison);
+    std::fwrite(text.data(), 1, text.size(), stdout);
+  } else {
+    comparison::write_comparison(format, comparison, arguments.output);
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+void add_compare_command(CLI::App& app, Action& action) {
+  auto arguments = std::make_shared<CompareArguments>();
+  auto base_text = std::make_shared<std::string>(), other_text = std::make_shared<std::string>();
+  auto* command = app.add_subcommand(
+      "compare", "Compare two runs (e.g. 1 GPU vs N GPUs): speedup, scaling efficiency, step-time waterfall, kernels");
+  command->add_option("base", *base_text, "Base run: a trace, a folder of rank traces, or rank files joined by ','")
+      ->required();
+  command->add_option("other", *other_text, "Other run, same forms as base")->required();
+  command->add_option("--format", arguments->format, "text, md, csv, json or html")->capture_default_str();
+  command->add_option("-o,--output", arguments->output, "Output file (CSV: a folder for one file per table)");
+  command->add_option("--base-batch", arguments->base_batch, "Samples per step of the whole base job");
+  command->add_option("--other-batch", arguments->other_batch, "Samples per step of the whole other job");
+  command->add_option("--warmup-steps", arguments->warmup_steps, "Leading steps left out of steady state")
+      ->capture_default_str();
+  command->add_option("--top", arguments->top, "Kernel rows to show, largest change first (0: all)")
+      ->capture_default_str();
+  command->callback([arguments, base_text, other_text, &action] {
+    arguments->base = split_side(*base_text);
+    arguments->other = split_side(*other_text);
+    action = [arguments](const Invocation&) { return run_compare(*arguments); };
+  });
+}
+
+}  // namespace gpuprof::cli

@@ -1,0 +1,144 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+
+#include "gpuprof/comparison/comparison_writers.hpp"
+#include "gpuprof/comparison/run_comparison.hpp"
+#include "gpuprof/comparison/step_terms.hpp"
+#include "gpuprof/synthetic/synthetic_trace.hpp"
+#include "temporary_folder.hpp"
+
+namespace gpuprof::comparison {
+namespace {
+
+using gpuprof::testing::TemporaryFolder;
+
+job::JobAnalysis synthetic_job(const TemporaryFolder& folder, std::int32_t devices) {
+  synthetic::SynthOptions options;
+  options.devices = devices;
+  options.steps = 8;
+  options.kernels_per_step = 12;
+  const auto path = folder.file(std::to_string(devices) + "gpu.sqlite");
+  synthetic::write_synthetic_trace(path, options);
+  job::JobOptions job_options;
+  job_options.analysis.top_kernels = 0;
+  return job::analyze_job({path}, job_options);
+}
+
+double waterfall_sum(const RunComparison& comparison) {
+  double sum = 0;
+  for (const auto& term : comparison.waterfall) sum += term.delta_ns;
+  return sum;
+}
+
+const WaterfallTerm& term(const RunComparison& comparison, const std::string& name) {
+  for (const auto& entry : comparison.waterfall) {
+    if (entry.name == name) return entry;
+  }
+  throw std::runtime_error("no term " + name);
+}
+
+class Comparison : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    one_ = synthetic_job(folder_, 1);
+    two_ = synthetic_job(folder_, 2);
+  }
+  TemporaryFolder folder_;
+  job::JobAnalysis one_, two_;
+};
+
+TEST_F(Comparison, PartsAddUpToStepTimeExactlyInIntegerSums) {
+  for (const auto* job : {&one_, &two_}) {
+    const auto sums = sum_step_terms(*job);
+    EXPECT_GT(sums.samples, 0);
+    EXPECT_EQ(sums.parts(), sums.period_ns);
+  }
+}
+
+TEST_F(Comparison, WaterfallAddsUpToMeasuredDifference) {
+  const auto comparison = compare_runs(one_, two_);
+  EXPECT_NEAR(waterfall_sum(comparison), comparison.delta_step_ns, 1e-6);
+  EXPECT_NEAR(comparison.base.terms.total(), comparison.base.step_ns, 1e-6);
+  EXPECT_NEAR(comparison.other.terms.total(), comparison.other.step_ns, 1e-6);
+  EXPECT_DOUBLE_EQ(comparison.delta_step_ns, comparison.other.step_ns - comparison.base.step_ns);
+  // And the other way round: the same terms with the opposite sign.
+  const auto reverse = compare_runs(two_, one_);
+  EXPECT_NEAR(waterfall_sum(reverse), -comparison.delta_step_ns, 1e-6);
+}
+
+TEST_F(Comparison, TermsMoveTheWayTwoGpusExplain) {
+  const auto comparison = compare_runs(one_, two_);
+  EXPECT_EQ(comparison.base.gpus, 1);
+  EXPECT_EQ(comparison.other.gpus, 2);
+  // One GPU has nothing to communicate or wait for.
+  EXPECT_EQ(term(comparison, "exposed communication").base_ns, 0.0);
+  EXPECT_EQ(term(comparison, "synchronization wait").base_ns, 0.0);
+  EXPECT_GE(term(comparison, "exposed communication").delta_ns, 0.0);
+  EXPECT_GE(term(comparison, "synchronization wait").delta_ns, 0.0);
+  // The all-reduce appears in the kernel diff only on the two-GPU side.
+  bool found = false;
+  for (const auto& kernel : comparison.kernels) {
+    if (kernel.category != "communication") continue;
+    found = true;
+    EXPECT_EQ(kernel.base_ns_per_step, 0.0);
+    EXPECT_GT(kernel.delta_ns_per_step, 0.0);
+    EXPECT_DOUBLE_EQ(kernel.other_instances_per_step, 1.0);
+  }
+  EXPECT_TRUE(found);
+}
+
+TEST_F(Comparison, SpeedupAndScalingEfficiency) {
+  const auto by_step = compare_runs(one_, two_);
+  EXPECT_EQ(by_step.speedup_basis, "step time");
+  EXPECT_DOUBLE_EQ(by_step.speedup, by_step.base.step_ns / by_step.other.step_ns);
+  EXPECT_DOUBLE_EQ(by_step.scaling_efficiency, by_step.speedup / 2.0);
+  EXPECT_FALSE(by_step.notices.empty());
+  // Same per-GPU batch (weak scaling): the global batch doubles.
+  const auto by_throughput = compare_runs(one_, two_, {64, 128, 20});
+  EXPECT_EQ(by_throughput.speedup_basis, "throughput");
+  ASSERT_TRUE(by_throughput.base.samples_per_second && by_throughput.other.samples_per_second);
+  EXPECT_NEAR(by_throughput.speedup, 2.0 * by_step.speedup, 1e-9);
+  EXPECT_NEAR(*by_throughput.base.samples_per_second, 64e9 / by_throughput.base.step_ns, 1e-6);
+}
+
+TEST_F(Comparison, KernelDiffIsSortedByChangeAndBounded) {
+  const auto comparison = compare_runs(one_, two_, {std::nullopt, std::nullopt, 3});
+  ASSERT_EQ(comparison.kernels.size(), 3U);
+  for (std::size_t i = 1; i < comparison.kernels.size(); ++i) {
+    EXPECT_GE(std::abs(comparison.kernels[i - 1].delta_ns_per_step), std::abs(comparison.kernels[i].delta_ns_per_step));
+  }
+}
+
+std::string golden_path(const std::string& name) { return std::string(GPUPROF_COMPARISON_GOLDEN_DIR) + "/" + name; }
+
+// Compares with the golden file, or rewrites it with GPUPROF_UPDATE_GOLDEN=1.
+void check_golden(const std::string& name, const std::string& actual) {
+  if (std::getenv("GPUPROF_UPDATE_GOLDEN") != nullptr) {
+    gpuprof::testing::write_file(golden_path(name), actual);
+    return;
+  }
+  EXPECT_EQ(actual, gpuprof::testing::read_file(golden_path(name))) << "run with GPUPROF_UPDATE_GOLDEN=1 to update";
+}
+
+TEST_F(Comparison, GoldenTextAndJson) {
+  auto comparison = compare_runs(one_, two_, {std::nullopt, std::nullopt, 8});
+  // Temporary paths differ per run; the golden files name the runs instead.
+  comparison.base.inputs = {"1gpu.sqlite"};
+  comparison.other.inputs = {"2gpu.sqlite"};
+  check_golden("compare.txt", render_comparison(report::Format::text, comparison));
+  check_golden("compare.json", render_comparison(report::Format::json, comparison));
+}
+
+TEST_F(Comparison, EveryFormatRenders) {
+  const auto comparison = compare_runs(one_, two_);
+  for (const auto format : {report::Format::text, report::Format::markdown, report::Format::csv, report::Format::json,
+                            report::Format::html}) {
+    const auto text = render_comparison(format, comparison);
+    EXPECT_NE(text.find("waterfall"), std::string::npos) << text.substr(0, 200);
+  }
+}
+
+}  // namespace
+}  // namespace gpuprof::comparison

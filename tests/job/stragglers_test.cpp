@@ -1,0 +1,86 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "gpuprof/job/job_analysis.hpp"
+#include "job_test_support.hpp"
+#include "temporary_folder.hpp"
+
+namespace gpuprof::job {
+namespace {
+
+using gpuprof::testing::TemporaryFolder;
+
+synthetic::SynthOptions one_device(std::int64_t loader_us) {
+  synthetic::SynthOptions options;
+  options.devices = 1;
+  options.steps = 8;
+  options.loader_us = loader_us;
+  return options;
+}
+
+TEST(Stragglers, SlowLoaderRankIsTheStraggler) {
+  TemporaryFolder folder;
+  // Ranks 0, 1 and 3 run the same timeline (copies), so only the loader of rank 2 differs.
+  std::vector<std::string> paths = {gpuprof::testing::write_rank(folder.file("r0.sqlite"), 0, 4, one_device(300))};
+  for (const std::int32_t rank : {1, 3}) {
+    paths.push_back(folder.file("r" + std::to_string(rank) + ".sqlite"));
+    std::filesystem::copy_file(paths.front(), paths.back());
+    gpuprof::testing::set_rank(paths.back(), rank);
+  }
+  paths.push_back(gpuprof::testing::write_rank(folder.file("r2.sqlite"), 2, 4, one_device(3'000)));
+  const auto job = analyze_job(paths, {});
+  const auto& report = job.stragglers;
+  EXPECT_EQ(report.job.ranks, 4);
+  EXPECT_GE(report.job.imbalance, 0.0);
+  EXPECT_EQ(report.job.stragglers, std::vector<std::int32_t>{2});
+  ASSERT_EQ(report.ranks.size(), 4U);
+  for (const auto& rank : report.ranks) {
+    EXPECT_EQ(rank.straggler, rank.rank == 2);
+    EXPECT_EQ(rank.steps, 7);  // steady steps
+  }
+  // Every step of every rank has a row; the slow rank starts each steady step last.
+  EXPECT_EQ(report.steps.size(), 4U * 8U);
+  for (const auto& step : report.steps) {
+    if (step.warmup || step.rank == 2) continue;
+    const auto slow = std::find_if(report.steps.begin(), report.steps.end(), [&](const RankStep& other) {
+      return other.rank == 2 && other.step == step.step;
+    });
+    ASSERT_NE(slow, report.steps.end());
+    EXPECT_GT(slow->lateness_ns, step.lateness_ns) << "step " << step.step;
+  }
+}
+
+TEST(Stragglers, EqualRanksHaveNoStraggler) {
+  TemporaryFolder folder;
+  const auto a = gpuprof::testing::write_rank(folder.file("a.sqlite"), 0, 2, one_device(300));
+  const auto b = folder.file("b.sqlite");
+  std::filesystem::copy_file(a, b);
+  gpuprof::testing::set_rank(b, 1);
+  const auto job = analyze_job({a, b}, {});
+  EXPECT_TRUE(job.stragglers.job.stragglers.empty());
+  // Without collectives there is nothing to wait in.
+  for (const auto& step : job.stragglers.steps) EXPECT_EQ(step.collective_wait_ns, 0);
+}
+
+TEST(Stragglers, DevicesOfOneProcessWaitForEachOther) {
+  TemporaryFolder folder;
+  synthetic::SynthOptions options;
+  options.devices = 2;
+  options.steps = 6;
+  const auto job = analyze_job({gpuprof::testing::write_rank(folder.file("a.sqlite"), 0, 1, options)}, {});
+  ASSERT_EQ(job.collective_waits.size(), 1U);
+  const auto& waits = job.collective_waits[0];
+  ASSERT_FALSE(waits.empty());
+  // Of the two devices in each all-reduce, one arrives last and waits nothing.
+  EXPECT_TRUE(std::any_of(waits.begin(), waits.end(), [](std::int64_t wait) { return wait == 0; }));
+  EXPECT_TRUE(std::any_of(waits.begin(), waits.end(), [](std::int64_t wait) { return wait > 0; }));
+  for (std::size_t i = 0; i < waits.size(); ++i) {
+    const auto& collective = job.ranks[0].collectives[i];
+    EXPECT_LE(waits[i], collective.end_ns - collective.start_ns);
+  }
+}
+
+}  // namespace
+}  // namespace gpuprof::job
