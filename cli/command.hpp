@@ -28,6 +28,8 @@ void add_report_command(CLI::App& app, Action& action);
 void add_import_command(CLI::App& app, Action& action);
 void add_export_command(CLI::App& app, Action& action);
 void add_compare_command(CLI::App& app, Action& action);
+void add_sweep_command(CLI::App& app, Action& action);
+void add_study_command(CLI::App& app, Action& action);
 
 // Parses argv and runs the chosen subcommand, turning every error into one
 // line on stderr and an exit code (2 for bad input or usage).

@@ -23,6 +23,8 @@ int run_gpuprof(int argc, char** argv) {
   add_import_command(app, action);
   add_export_command(app, action);
   add_compare_command(app, action);
+  add_sweep_command(app, action);
+  add_study_command(app, action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& help) {

@@ -1,0 +1,98 @@
+// One self-contained HTML page: the tables, then throughput, speedup and breakdown charts as inline SVG.
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+#include "gpuprof/study/study_writers.hpp"
+#include "study_svg_plots.hpp"
+#include "study_tables.hpp"
+
+namespace gpuprof::study {
+namespace {
+
+std::string html_table(const Table& table) {
+  std::string out = "<h2>" + escape_html(table.title) + "</h2>\n<table>\n<tr>";
+  for (const auto& header : table.headers) out += "<th>" + escape_html(header) + "</th>";
+  out += "</tr>\n";
+  for (const auto& row : table.rows) {
+    out += "<tr>";
+    for (const auto& cell : row) out += "<td>" + escape_html(cell) + "</td>";
+    out += "</tr>\n";
+  }
+  return out + "</table>\n";
+}
+
+// One series per GPU count, from the mean of each configuration.
+template <typename Value>
+std::vector<Series> series_by_gpus(const StudyReport& report, Value value) {
+  std::map<std::int64_t, Series> by_gpus;
+  for (const auto& row : report.rows) {
+    const std::optional<double> y = value(row);
+    if (!y) continue;
+    auto& series = by_gpus[row.configuration.gpus];
+    series.name = fmt::format("{} GPU{}", row.configuration.gpus, row.configuration.gpus == 1 ? "" : "s");
+    series.points.emplace_back(static_cast<double>(row.configuration.batch), *y);
+  }
+  std::vector<Series> series;
+  for (auto& [gpus, one] : by_gpus) {
+    std::sort(one.points.begin(), one.points.end());
+    series.push_back(std::move(one));
+  }
+  return series;
+}
+
+std::string throughput_chart(const StudyReport& report) {
+  auto series = series_by_gpus(report, [](const ConfigurationRow& row) -> std::optional<double> {
+    if (row.samples_per_second) return row.samples_per_second->mean;
+    return std::nullopt;
+  });
+  if (series.empty()) return {};
+  return svg_line_chart({"Throughput against batch size", "samples/s", std::move(series), std::nullopt, {}});
+}
+
+std::string speedup_chart(const StudyReport& report) {
+  auto series = series_by_gpus(report, [](const ConfigurationRow& row) -> std::optional<double> {
+    if (row.configuration.gpus > 1 && row.speedup) return row.speedup->mean;
+    return std::nullopt;
+  });
+  if (series.empty()) return {};
+  LineChart chart{"Speedup against 1 GPU", "speedup (1 GPU = 1.0)", std::move(series), 1.0, {}};
+  for (const auto& row : report.break_evens) {
+    if (row.point.kind == BreakEvenKind::breaks_even || row.point.kind == BreakEvenKind::faster_below) {
+      chart.markers.emplace_back(row.point.batch, fmt::format("{} GPUs: {:.0f}", row.gpus, row.point.batch));
+    }
+  }
+  return svg_line_chart(chart);
+}
+
+std::string breakdown_chart(const StudyReport& report) {
+  std::vector<StackedBar> bars;
+  for (const auto& row : report.rows) {
+    if (!row.breakdown) continue;
+    const auto& b = *row.breakdown;
+    bars.push_back({fmt::format("batch {}, {} GPU{}", row.configuration.batch, row.configuration.gpus,
+                                row.configuration.gpus == 1 ? "" : "s"),
+                    {static_cast<double>(b.computation_ns), static_cast<double>(b.exposed_transfer_ns),
+                     static_cast<double>(b.exposed_comm_ns), static_cast<double>(b.gaps_ns)}});
+  }
+  if (bars.empty()) return {};
+  return svg_stacked_bars("Breakdown of GPU time", {"computation", "exposed transfer", "exposed comm", "gaps"}, bars);
+}
+
+}  // namespace
+
+std::string render_study_html(const StudyReport& report) {
+  std::string out = "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>" + escape_html(report.title) +
+                    "</title>\n<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
+                    "td,th{border:1px solid #ccc;padding:2px 8px;text-align:right}th{background:#eee}"
+                    "svg{display:block;margin:1em 0}</style></head><body>\n<h1>" +
+                    escape_html(report.title) + "</h1>\n";
+  for (const auto& table : study_tables(report)) out += html_table(table);
+  out += "<h2>Charts</h2>\n" + throughput_chart(report) + speedup_chart(report) + breakdown_chart(report);
+  for (const auto& notice : report.notices) out += "<p class=\"notice\">" + escape_html(notice) + "</p>\n";
+  return out + "</body></html>\n";
+}
+
+}  // namespace gpuprof::study

@@ -1,0 +1,146 @@
+#include "study_tables.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+namespace gpuprof::study {
+namespace {
+
+std::string spread_cell(const std::optional<Spread>& spread, int digits, double scale = 1.0, const char* unit = "") {
+  if (!spread) return "-";
+  if (spread->n < 2) return fmt::format("{:.{}f}{}", spread->mean * scale, digits, unit);
+  return fmt::format("{:.{}f}{} ± {:.{}f}", spread->mean * scale, digits, unit, spread->sd * scale, digits);
+}
+
+std::string optional_int(const std::optional<std::int64_t>& value) {
+  return value ? std::to_string(*value) : std::string("-");
+}
+
+std::string share(std::int64_t part, std::int64_t whole) {
+  return whole > 0 ? fmt::format("{:.1f}%", 100.0 * static_cast<double>(part) / static_cast<double>(whole)) : "-";
+}
+
+std::string batch_text(double batch) {
+  return std::isinf(batch) ? std::string("∞") : fmt::format("{:.0f}", batch);
+}
+
+Table results_table(const StudyReport& report) {
+  Table table{"results", "Results (mean ± standard deviation over repeats)",
+              {"Model", "Epochs", "Batch", "GPUs", "Strategy", "Runs", "Accuracy", "Val accuracy", "Time (s)",
+               "Step (ms)", "Samples/s", "Speedup", "Overhead"},
+              {}};
+  for (const auto& row : report.rows) {
+    const auto& c = row.configuration;
+    table.rows.push_back(
+        {row.model, optional_int(row.epochs), std::to_string(c.batch), std::to_string(c.gpus), c.strategy,
+         row.runs_failed ? fmt::format("{} ok, {} failed", row.runs_ok, row.runs_failed) : std::to_string(row.runs_ok),
+         spread_cell(row.accuracy, 4), spread_cell(row.validation_accuracy, 4), spread_cell(row.time_seconds, 3),
+         spread_cell(row.seconds_per_step, 3, 1000.0), spread_cell(row.samples_per_second, 1),
+         c.gpus == 1 && row.runs_ok ? std::string("1.00x") : spread_cell(row.speedup, 2, 1.0, "x"),
+         row.overhead ? fmt::format("{:+.1f}%", *row.overhead * 100.0) : std::string("-")});
+  }
+  return table;
+}
+
+Table breakdown_table(const StudyReport& report) {
+  Table table{"breakdown", "Where the GPU time went (share of the steady-state time of every device, from the traces)",
+              {"Batch", "GPUs", "Strategy", "Computation", "Exposed transfer", "Exposed communication", "Gaps",
+               "Traces"},
+              {}};
+  for (const auto& row : report.rows) {
+    if (!row.breakdown) continue;
+    const auto& b = *row.breakdown;
+    const auto total = b.total_ns();
+    table.rows.push_back({std::to_string(row.configuration.batch), std::to_string(row.configuration.gpus),
+                          row.configuration.strategy, share(b.computation_ns, total),
+                          share(b.exposed_transfer_ns, total), share(b.exposed_comm_ns, total),
+                          share(b.gaps_ns, total), std::to_string(b.traces)});
+  }
+  return table;
+}
+
+Table fits_table(const StudyReport& report) {
+  const bool step = report.time_basis == "step";
+  Table table{"fits", step ? "Fitted step time t(b) = a + c·b" : "Fitted run time t(b) = a + c·b",
+              {"GPUs", "Runs", step ? "a (ms per step)" : "a (ms per run)", "c (µs per sample)", "R²"},
+              {}};
+  for (const auto& [gpus, fit] : report.fits) {
+    if (!fit.valid) {
+      table.rows.push_back({std::to_string(gpus), std::to_string(fit.points), "-", "-", "-"});
+      continue;
+    }
+    table.rows.push_back({std::to_string(gpus), std::to_string(fit.points), fmt::format("{:.4f}", fit.intercept * 1e3),
+                          fmt::format("{:.4f}", fit.slope * 1e6), fmt::format("{:.4f}", fit.r_squared)});
+  }
+  return table;
+}
+
+Table break_even_table(const StudyReport& report) {
+  Table table{"break_even", "Break-even batch size (where N GPUs become faster than 1)",
+              {"GPUs", "Outcome", "Batch", "95% interval", "Resamples breaking even"},
+              {}};
+  for (const auto& row : report.break_evens) {
+    const bool crossing =
+        row.point.kind == BreakEvenKind::breaks_even || row.point.kind == BreakEvenKind::faster_below;
+    table.rows.push_back({std::to_string(row.gpus), describe_break_even(row),
+                          crossing ? batch_text(row.point.batch) : std::string("-"), describe_interval(row),
+                          row.interval.available ? fmt::format("{:.0f}%", row.interval.share_breaking_even * 100.0)
+                                                 : std::string("-")});
+  }
+  return table;
+}
+
+Table waterfall_table(const StudyReport& report) {
+  Table table{"waterfall", "Step time against 1 GPU at the same batch: what changed (first repeat of each)",
+              {"Configuration", "Step 1 GPU (ms)", "Step (ms)", "Change (ms): by part"},
+              {}};
+  for (const auto& row : report.waterfalls) {
+    std::string parts;
+    for (const auto& [name, delta] : row.deltas_ns) {
+      parts += fmt::format("{}{} {:+.3f}", parts.empty() ? "" : ", ", name, delta / 1e6);
+    }
+    table.rows.push_back({row.configuration, fmt::format("{:.3f}", row.base_step_ns / 1e6),
+                          fmt::format("{:.3f}", row.step_ns / 1e6), parts});
+  }
+  return table;
+}
+
+Table failures_table(const StudyReport& report) {
+  Table table{"failures", "Runs that did not succeed", {"Configuration", "Repeat", "Run", "Status", "Exit", "Error"}, {}};
+  for (const auto& failure : report.failures) {
+    table.rows.push_back({failure.configuration, std::to_string(failure.repeat), to_string(failure.kind),
+                          to_string(failure.status), optional_int(failure.exit_code), failure.error});
+  }
+  return table;
+}
+
+}  // namespace
+
+std::string describe_break_even(const BreakEvenRow& row) {
+  const auto note = row.extrapolated() ? std::string(" (outside the measured batch sizes)") : std::string();
+  switch (row.point.kind) {
+    case BreakEvenKind::breaks_even: return fmt::format("faster above batch {:.0f}{}", row.point.batch, note);
+    case BreakEvenKind::always_faster: return "always faster";
+    case BreakEvenKind::never: return "never breaks even";
+    case BreakEvenKind::faster_below: return fmt::format("faster only below batch {:.0f}{}", row.point.batch, note);
+  }
+  return "";
+}
+
+std::string describe_interval(const BreakEvenRow& row) {
+  if (!row.interval.available) return "- (needs 3+ runs per GPU count)";
+  return fmt::format("{} – {}", batch_text(row.interval.low), batch_text(row.interval.high));
+}
+
+std::vector<Table> study_tables(const StudyReport& report) {
+  std::vector<Table> tables = {results_table(report)};
+  if (auto breakdown = breakdown_table(report); !breakdown.rows.empty()) tables.push_back(std::move(breakdown));
+  tables.push_back(fits_table(report));
+  if (!report.break_evens.empty()) tables.push_back(break_even_table(report));
+  if (!report.waterfalls.empty()) tables.push_back(waterfall_table(report));
+  if (!report.failures.empty()) tables.push_back(failures_table(report));
+  return tables;
+}
+
+}  // namespace gpuprof::study

@@ -1,0 +1,63 @@
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+
+#include "command.hpp"
+#include "gpuprof/report/report_writers.hpp"
+#include "gpuprof/study/study_store.hpp"
+#include "gpuprof/study/study_writers.hpp"
+
+namespace gpuprof::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct StudyArguments {
+  std::string folder;
+  std::string format = "text";
+  std::string output;
+};
+
+int run_study_command(const StudyArguments& arguments) {
+  const auto format = study::study_format_from_string(arguments.format);
+  if (!format) {
+    fmt::print(stderr, "gpuprof: --format: unknown format '{}' (use text, md, html, csv or json)\n", arguments.format);
+    return kExitBadInput;
+  }
+  const auto path = (fs::path(arguments.folder) / study::kStudyFileName).string();
+  if (!fs::exists(path)) {
+    fmt::print(stderr, "gpuprof: {}: no study here (run gpuprof sweep -o {} first)\n", path, arguments.folder);
+    return kExitBadInput;
+  }
+  auto store = study::StudyStore::open(path, false);
+  const auto data = store.load();
+  std::vector<std::string> notices;
+  const auto breakdowns = study::breakdowns_of_study(data, arguments.folder, notices);
+  auto report = study::build_study_report(data, breakdowns);
+  report.waterfalls = study::waterfalls_of_study(data, arguments.folder, notices);
+  report.notices.insert(report.notices.end(), notices.begin(), notices.end());
+  const auto text = study::render_study(*format, report);
+  if (arguments.output.empty() || arguments.output == "-") {
+    std::fwrite(text.data(), 1, text.size(), stdout);
+  } else {
+    report::write_file_atomically(arguments.output, text);
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+void add_study_command(CLI::App& app, Action& action) {
+  auto arguments = std::make_shared<StudyArguments>();
+  auto* command = app.add_subcommand("study", "Report a scaling study: speedups, fits, break-even batch sizes");
+  command->add_option("study", arguments->folder, "Study folder written by gpuprof sweep")->required();
+  command->add_option("--format", arguments->format, "text, md, html, csv or json")->capture_default_str();
+  command->add_option("-o,--output", arguments->output, "Output file (default: standard output)");
+  command->callback([arguments, &action] {
+    action = [arguments](const Invocation&) { return run_study_command(*arguments); };
+  });
+}
+
+}  // namespace gpuprof::cli

@@ -1,0 +1,124 @@
+// The report from a synthetic study: exact figures, and the text and JSON
+// layouts against golden files (tests/study/golden/).
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "gpuprof/study/study_report.hpp"
+#include "gpuprof/study/study_writers.hpp"
+
+namespace gpuprof::study {
+namespace {
+
+// 1 GPU: 2 ms + 0.1 ms per sample; 2 GPUs: 12 ms + 0.05 ms per sample (break-even at 200);
+// three repeats with a fixed ±2% pattern; 2 GPUs at batch 128 failed once out of memory.
+StudyData synthetic_study() {
+  StudyData data;
+  data.meta = {{"workload", "rnn"}, {"strategy", "data-parallel"}, {"format", "gpuprof.study"}, {"version", "1"}};
+  const double wiggle[] = {1.0, 1.02, 0.98};
+  std::int64_t id = 0;
+  for (const std::int64_t batch : {64, 128, 256, 512}) {
+    for (const std::int64_t gpus : {1, 2}) {
+      const Configuration configuration{"rnn", batch, gpus, gpus == 1 ? "single" : "data-parallel"};
+      data.configurations.push_back(configuration);
+      const double step = gpus == 1 ? 0.002 + 1e-4 * static_cast<double>(batch)
+                                    : 0.012 + 5e-5 * static_cast<double>(batch);
+      for (std::int64_t repeat = 1; repeat <= 3; ++repeat) {
+        RunRecord run{++id, configuration.name(), repeat, RunKind::profiled, RunStatus::ok, 0, "", 0, 0, 1.0, {}};
+        if (batch == 128 && gpus == 2 && repeat == 3) {
+          run.status = RunStatus::failed;
+          run.exit_code = 2;
+          run.error = "exit 2: out of memory";
+          data.runs.push_back(run);
+          continue;
+        }
+        data.runs.push_back(run);
+        RunResult result;
+        result.seconds_per_step = step * wiggle[repeat - 1];
+        result.time_seconds = *result.seconds_per_step * 100;
+        result.time_source = "summary";
+        result.summary.model = "rnn";
+        result.summary.epochs = 1;
+        result.summary.steps = 100;
+        result.summary.training_seconds = result.time_seconds;
+        result.summary.samples_per_second = static_cast<double>(batch) / *result.seconds_per_step;
+        result.summary.accuracy = 0.9 - 0.0001 * static_cast<double>(batch);
+        result.summary.validation_accuracy = 0.85 - 0.0001 * static_cast<double>(batch);
+        data.results[run.id] = result;
+      }
+      if (batch == 64) {
+        data.runs.push_back({++id, configuration.name(), 1, RunKind::calibration, RunStatus::ok, 0, "", 0, 0, 1.0, {}});
+        RunResult calibration;
+        calibration.time_seconds = step * 100 / 1.05;
+        calibration.time_source = "summary";
+        data.results[id] = calibration;
+      }
+    }
+  }
+  return data;
+}
+
+std::map<std::string, BreakdownTotals> synthetic_breakdowns() {
+  return {{"rnn_b64_g1_single", {600, 100, 0, 300, 40, 1}},
+          {"rnn_b64_g2_data-parallel", {300, 100, 400, 200, 80, 1}}};
+}
+
+// GPUPROF_UPDATE_GOLDEN=1 rewrites the file from `actual` (review the diff before keeping it).
+std::string golden(const std::string& name, const std::string& actual) {
+  const auto path = std::string(GPUPROF_SOURCE_DIR) + "/tests/study/golden/" + name;
+  if (std::getenv("GPUPROF_UPDATE_GOLDEN") != nullptr) std::ofstream(path, std::ios::binary) << actual;
+  std::ifstream file(path, std::ios::binary);
+  std::ostringstream content;
+  content << file.rdbuf();
+  return content.str();
+}
+
+TEST(StudyReport, SpeedupsAndBreakEvenFromRepeats) {
+  const auto report = build_study_report(synthetic_study(), synthetic_breakdowns());
+  EXPECT_EQ(report.time_basis, "step");
+  ASSERT_EQ(report.rows.size(), 8u);
+  const auto& b64_two = report.rows[1];
+  ASSERT_TRUE(b64_two.speedup);
+  EXPECT_EQ(b64_two.speedup->n, 3u);
+  // Mean over repeats of (mean 1-GPU step time / this repeat's step time).
+  const double base = 0.0084;
+  const double expected = (base / 0.0152 + base / (0.0152 * 1.02) + base / (0.0152 * 0.98)) / 3;
+  EXPECT_NEAR(b64_two.speedup->mean, expected, 1e-9);
+  EXPECT_EQ(report.rows[3].runs_failed, 1u);
+  ASSERT_TRUE(report.rows[0].overhead);
+  EXPECT_NEAR(*report.rows[0].overhead, 0.05, 1e-9);
+  ASSERT_EQ(report.break_evens.size(), 1u);
+  EXPECT_EQ(report.break_evens[0].point.kind, BreakEvenKind::breaks_even);
+  EXPECT_NEAR(report.break_evens[0].point.batch, 200, 5);
+  EXPECT_LE(report.break_evens[0].interval.low, 200);
+  EXPECT_GE(report.break_evens[0].interval.high, 200);
+  ASSERT_EQ(report.failures.size(), 1u);
+}
+
+TEST(StudyReport, TextMatchesGolden) {
+  const auto report = build_study_report(synthetic_study(), synthetic_breakdowns());
+  const auto text = render_study_text(report);
+  EXPECT_EQ(text, golden("study.txt", text));
+}
+
+TEST(StudyReport, JsonMatchesGolden) {
+  const auto report = build_study_report(synthetic_study(), synthetic_breakdowns());
+  const auto json = render_study_json(report);
+  EXPECT_EQ(json, golden("study.json", json));
+}
+
+TEST(StudyReport, OtherFormatsCarryTheSameFigures) {
+  const auto report = build_study_report(synthetic_study(), synthetic_breakdowns());
+  EXPECT_NE(render_study_markdown(report).find("| 1.00x |"), std::string::npos);
+  EXPECT_NE(render_study_csv(report).find("# break_even\n"), std::string::npos);
+  const auto html = render_study_html(report);
+  EXPECT_EQ(html.find("<script"), std::string::npos);
+  EXPECT_NE(html.find("stroke-dasharray"), std::string::npos);  // the 1.0 speedup line
+  EXPECT_NE(html.find("2 GPUs: 20"), std::string::npos);         // the break-even marker
+}
+
+}  // namespace
+}  // namespace gpuprof::study
