@@ -4,6 +4,7 @@
 
 #include "device_context.hpp"
 #include "options.hpp"
+#include "placement_plan.hpp"
 #include "run_summary.hpp"
 #include "trainer.hpp"
 #include "training_plan.hpp"
@@ -13,12 +14,25 @@ namespace workloads = gpuprof::workloads;
 
 namespace {
 
+// --print-plan with a numeric --gpus needs no GPU: the plan depends only on the options.
+int print_plan(const workloads::WorkloadOptions& options) {
+  const int device_count =
+      options.gpus == "all" ? workloads::require_cuda_devices() : workloads::resolve_gpu_count(options.gpus, 1 << 20);
+  const workloads::TrainingPlan plan = workloads::make_training_plan(options, device_count);
+  std::cout << workloads::format_placement_plan(
+      workloads::make_placement_plan(workloads::model_graph(options.model), plan.strategy, plan.gpu_count));
+  return workloads::exit_success;
+}
+
 int run(const workloads::WorkloadOptions& options) {
   // Options are checked before the GPU so a typo is reported on any machine.
   workloads::validate_options(options);
+  if (options.print_plan) return print_plan(options);
   const int device_count = workloads::require_cuda_devices();
   const workloads::TrainingPlan plan = workloads::make_training_plan(options, device_count);
-  const workloads::TrainingResult result = workloads::train_rnn(options, plan, &std::cout);
+  // The placement is checked (e.g. too many GPUs for tower-parallel) before any GPU work.
+  workloads::make_placement_plan(workloads::model_graph(options.model), plan.strategy, plan.gpu_count);
+  const workloads::TrainingResult result = workloads::train_workload(options, plan, &std::cout);
   if (!options.summary_path.empty()) workloads::write_summary_file(result.summary, options.summary_path);
   return workloads::exit_success;
 }

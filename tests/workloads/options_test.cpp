@@ -105,6 +105,77 @@ TEST(Options, RejectsImpossibleSizes) {
                  "too large");
 }
 
+TEST(Options, ReadsTheTowersOptions) {
+  const auto parsed = parse({"towers", "--users", "50", "--items", "60", "--vocab", "700", "--review-len", "40",
+                             "--embedding", "32", "--filters", "20", "--kernel-size", "5", "--strategy",
+                             "tower-parallel", "--gpus", "2", "--print-plan"});
+  ASSERT_TRUE(parsed.options) << parsed.error;
+  const WorkloadOptions& o = *parsed.options;
+  EXPECT_EQ(o.model, "towers");
+  EXPECT_EQ(o.users, 50);
+  EXPECT_EQ(o.items, 60);
+  EXPECT_EQ(o.vocab, 700);
+  EXPECT_EQ(o.review_len, 40);
+  EXPECT_EQ(o.embedding, 32);
+  EXPECT_EQ(o.filters, 20);
+  EXPECT_EQ(o.kernel_size, 5);
+  EXPECT_EQ(o.strategy, "tower-parallel");
+  EXPECT_TRUE(o.print_plan);
+  EXPECT_NO_THROW(validate_options(o));
+}
+
+TEST(Options, EveryBuiltModelIsValidWithDefaults) {
+  for (const char* model : {"rnn", "towers", "mlp", "resnet"}) {
+    const auto parsed = parse({model});
+    ASSERT_TRUE(parsed.options) << parsed.error;
+    EXPECT_NO_THROW(validate_options(*parsed.options)) << model;
+  }
+}
+
+TEST(Options, ResnetDefaultsTo285ClassesUnlessAsked) {
+  const auto defaults = parse({"resnet"});
+  ASSERT_TRUE(defaults.options) << defaults.error;
+  EXPECT_EQ(defaults.options->classes, 285);
+  EXPECT_EQ(defaults.options->depth, 50);
+  EXPECT_EQ(defaults.options->image_size, 224);
+  const auto asked = parse({"resnet", "--classes", "10", "--depth", "18", "--image-size", "64"});
+  ASSERT_TRUE(asked.options) << asked.error;
+  EXPECT_EQ(asked.options->classes, 10);
+  EXPECT_EQ(asked.options->depth, 18);
+  EXPECT_EQ(asked.options->image_size, 64);
+  EXPECT_NO_THROW(validate_options(*asked.options));
+  EXPECT_EQ(parse({"rnn"}).options->classes, 4);
+}
+
+TEST(Options, RefusesImpossibleResnetSettings) {
+  expect_invalid({"resnet", "--depth", "20"}, "--depth must be 18, 34 or 50");
+  expect_invalid({"resnet", "--image-size", "16"}, "--image-size");
+  expect_invalid({"resnet", "--strategy", "host-staged", "--gpus", "2"}, "not available for the resnet model");
+  expect_invalid({"resnet", "--batch", "4096", "--train-samples", "10000"}, "too large");
+  expect_invalid({"resnet", "--precision", "bf16"}, "bf16 is not implemented");
+}
+
+TEST(Options, RefusesStrategiesTheModelDoesNotHave) {
+  expect_invalid({"rnn", "--strategy", "tower-parallel", "--gpus", "2"}, "not available for the rnn model");
+  expect_invalid({"mlp", "--strategy", "alternate", "--gpus", "2"}, "not available for the mlp model");
+  expect_invalid({"towers", "--strategy", "host-staged"}, "not available for the towers model");
+}
+
+TEST(Options, RefusesPlacementsOnOneGpuOrTooMany) {
+  expect_invalid({"towers", "--strategy", "tower-parallel"}, "needs --gpus 2 or more");
+  expect_invalid({"towers", "--strategy", "alternate", "--gpus", "1"}, "needs --gpus 2 or more");
+  expect_invalid({"towers", "--strategy", "tower-parallel", "--gpus", "4"}, "at most 3 GPUs");
+  expect_invalid({"towers", "--strategy", "alternate", "--gpus", "6"}, "at most 5 GPUs");
+}
+
+TEST(Options, RefusesImpossibleTowersSizes) {
+  expect_invalid({"towers", "--kernel-size", "50", "--review-len", "40"}, "--kernel-size 50 is longer");
+  expect_invalid({"towers", "--vocab", "3"}, "--vocab");
+  expect_invalid({"towers", "--filters", "0"}, "--filters");
+  expect_invalid({"towers", "--embedding", "0"}, "--embedding");
+  expect_invalid({"towers", "--users", "1"}, "--users");
+}
+
 TEST(Options, RefusesBf16Clearly) { expect_invalid({"rnn", "--precision", "bf16"}, "bf16 is not implemented"); }
 
 }  // namespace

@@ -91,5 +91,44 @@ TEST(TrainingPlan, UnevenBatchAcrossGpusIsRefused) {
   EXPECT_THROW(make_training_plan(options, 2), WorkloadError);
 }
 
+TEST(TrainingPlan, PlacedStrategiesKeepTheWholeBatchOnOneModel) {
+  WorkloadOptions options;
+  options.model = "towers";
+  options.strategy = "tower-parallel";
+  options.gpus = "2";
+  options.batch = 64;
+  const TrainingPlan plan = make_training_plan(options, 2);
+  EXPECT_EQ(plan.strategy, Strategy::tower_parallel);
+  EXPECT_EQ(plan.gpu_count, 2);
+  EXPECT_EQ(plan.replicas, 1);
+  EXPECT_EQ(plan.per_gpu_batch, 64);
+  EXPECT_TRUE(places_layers_across_gpus(plan.strategy));
+}
+
+TEST(TrainingPlan, PlacedStrategiesRefuseAOneGpuMachine) {
+  WorkloadOptions options;
+  options.model = "towers";
+  options.strategy = "alternate";
+  options.gpus = "all";
+  try {
+    make_training_plan(options, 1);
+    FAIL() << "alternate accepted on one GPU";
+  } catch (const WorkloadError& error) {
+    EXPECT_EQ(error.exit_code(), exit_bad_input);
+    EXPECT_NE(std::string(error.what()).find("needs at least 2 GPUs"), std::string::npos) << error.what();
+  }
+}
+
+TEST(TrainingPlan, DataParallelHasAReplicaPerGpu) {
+  WorkloadOptions options;
+  options.model = "mlp";
+  options.strategy = "data-parallel";
+  options.gpus = "2";
+  options.batch = 64;
+  const TrainingPlan plan = make_training_plan(options, 2);
+  EXPECT_EQ(plan.replicas, 2);
+  EXPECT_EQ(plan.per_gpu_batch, 32);
+}
+
 }  // namespace
 }  // namespace gpuprof::workloads

@@ -25,6 +25,11 @@ __global__ void accumulate_bias_gradient_kernel(const float* gradient, float* bi
   bias_gradient[column] += sum;
 }
 
+__global__ void add_into_kernel(float* target, const float* source, long long count) {
+  const long long index = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+  if (index < count) target[index] += source[index];
+}
+
 __global__ void activation_forward_kernel(ActivationKind kind, const float* input, float* output,
                                           int count) {
   const int index = blockIdx.x * blockDim.x + threadIdx.x;
@@ -58,6 +63,12 @@ void launch_accumulate_bias_gradient(const float* gradient, float* bias_gradient
   accumulate_bias_gradient_kernel<<<blocks_for(columns), block_size, 0, stream>>>(
       gradient, bias_gradient, row_count, columns);
   check_last_launch("accumulate_bias_gradient_kernel");
+}
+
+void launch_add_into(float* target, const float* source, long long count, cudaStream_t stream) {
+  if (count == 0) return;
+  add_into_kernel<<<blocks_for(count), block_size, 0, stream>>>(target, source, count);
+  check_last_launch("add_into_kernel");
 }
 
 void launch_activation_forward(ActivationKind kind, const float* input, float* output, int count,

@@ -11,6 +11,9 @@ void launch_add_bias(float* rows, const float* bias, int row_count, int columns,
 void launch_accumulate_bias_gradient(const float* gradient, float* bias_gradient, int row_count,
                                      int columns, cudaStream_t stream);
 
+// target[i] += source[i]: residual connections (forward) and gradients that meet at a fork (backward).
+void launch_add_into(float* target, const float* source, long long count, cudaStream_t stream);
+
 enum class ActivationKind { relu, tanh };
 
 void launch_activation_forward(ActivationKind kind, const float* input, float* output, int count,

@@ -24,7 +24,8 @@ void softmax_cross_entropy(const float* logits, const std::int32_t* labels, int 
 void binary_cross_entropy_with_logits(const float* logits, const float* targets, int count, float scale,
                                       float* logits_gradient, LossMetrics metrics, cudaStream_t stream);
 
-// (prediction - target)^2 per element; metrics[1] is left alone.
+// (prediction - target)^2 per element; a prediction within 0.5 of its target counts
+// as correct (for ratings: it rounds to the right number of stars).
 void mean_squared_error(const float* predictions, const float* targets, int count, float scale,
                         float* predictions_gradient, LossMetrics metrics, cudaStream_t stream);
 

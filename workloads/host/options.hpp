@@ -8,6 +8,8 @@ namespace gpuprof::workloads {
 
 // Everything a user can ask of gpuprof-workload, as parsed from the command line.
 // Defaults are a small run that finishes in seconds on one GPU.
+inline constexpr int resnet_default_classes = 285;
+
 struct WorkloadOptions {
   std::string model = "rnn";
 
@@ -17,8 +19,21 @@ struct WorkloadOptions {
   int hidden = 128;
   int seq_len = 32;
   int features = 16;
-  int classes = 4;
+  int classes = 4;  // rnn default; resnet's is resnet_default_classes
   double dropout = 0.0;
+
+  // towers model (DeepCoNN-style rating prediction from review text)
+  int users = 1000;
+  int items = 1000;
+  int vocab = 5000;
+  int review_len = 96;   // tokens in each user's and each item's review document
+  int embedding = 64;
+  int filters = 100;
+  int kernel_size = 3;
+
+  // resnet model (--classes defaults to 285 for it)
+  int depth = 50;  // 18 | 34 | 50
+  int image_size = 224;
 
   // data
   int train_samples = 8192;
@@ -44,10 +59,12 @@ struct WorkloadOptions {
 
   // devices
   std::string gpus = "1";              // N | all
-  std::string strategy = "single";     // single | data-parallel | host-staged
+  // single | data-parallel | host-staged (rnn, mlp) | tower-parallel | alternate (towers)
+  std::string strategy = "single";
   bool overlap_allreduce = false;
   int bucket_kib = 1024;
 
+  bool print_plan = false;   // print the placement plan and exit
   std::string summary_path;  // empty: no JSON summary
   bool quiet = false;
 };
@@ -63,8 +80,12 @@ struct ParsedCommandLine {
 
 ParsedCommandLine parse_command_line(int argc, const char* const argv[]);
 
-// Rejects sizes and combinations that cannot work, before any GPU is touched.
+// Rejects sizes and combinations that cannot work, before any GPU is touched,
+// including a strategy the model does not support and multi-GPU placements asked on one GPU.
 // Throws WorkloadError naming the offending option.
 void validate_options(const WorkloadOptions& options);
+
+// The strategies a model can train with, for messages and checks.
+const char* supported_strategies(const std::string& model);
 
 }  // namespace gpuprof::workloads

@@ -50,6 +50,15 @@ void write_configuration(JsonWriter& writer, const WorkloadOptions& o, const Tra
   write_int(writer, "features", o.features);
   write_int(writer, "classes", o.classes);
   write_double(writer, "dropout", o.dropout);
+  write_int(writer, "users", o.users);
+  write_int(writer, "items", o.items);
+  write_int(writer, "vocab", o.vocab);
+  write_int(writer, "review_len", o.review_len);
+  write_int(writer, "embedding", o.embedding);
+  write_int(writer, "filters", o.filters);
+  write_int(writer, "kernel_size", o.kernel_size);
+  write_int(writer, "depth", o.depth);
+  write_int(writer, "image_size", o.image_size);
   write_int(writer, "train_samples", o.train_samples);
   write_int(writer, "validation_samples", o.validation_samples);
   write_int(writer, "batch", o.batch);
@@ -108,6 +117,7 @@ std::string summary_to_json(const RunSummary& summary) {
   for (const auto& name : summary.device_names) writer.String(name.c_str());
   writer.EndArray();
   write_int(writer, "parameters", static_cast<std::int64_t>(summary.parameter_count));
+  write_int(writer, "transfers_per_step", summary.transfers_per_step);
   write_key(writer, "epochs");
   writer.StartArray();
   for (const auto& record : summary.epochs) write_epoch(writer, record);

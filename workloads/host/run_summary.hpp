@@ -25,6 +25,7 @@ struct RunSummary {
   TrainingPlan plan;
   std::vector<std::string> device_names;
   std::size_t parameter_count = 0;
+  int transfers_per_step = 0;  // copies between GPUs the placement plan makes each step
   std::vector<EpochRecord> epochs;
   double training_seconds = 0.0;
   double samples_per_second = 0.0;

@@ -13,6 +13,8 @@ Strategy parse_strategy(const std::string& name) {
   if (name == "single") return Strategy::single;
   if (name == "data-parallel") return Strategy::data_parallel;
   if (name == "host-staged") return Strategy::host_staged;
+  if (name == "tower-parallel") return Strategy::tower_parallel;
+  if (name == "alternate") return Strategy::alternate;
   throw WorkloadError(fmt::format("unknown --strategy '{}'", name), exit_bad_input);
 }
 
@@ -21,8 +23,14 @@ const char* strategy_name(Strategy strategy) {
     case Strategy::single: return "single";
     case Strategy::data_parallel: return "data-parallel";
     case Strategy::host_staged: return "host-staged";
+    case Strategy::tower_parallel: return "tower-parallel";
+    case Strategy::alternate: return "alternate";
   }
   return "?";
+}
+
+bool places_layers_across_gpus(Strategy strategy) {
+  return strategy == Strategy::tower_parallel || strategy == Strategy::alternate;
 }
 
 int resolve_gpu_count(const std::string& gpus, int device_count) {
@@ -66,7 +74,18 @@ TrainingPlan make_training_plan(const WorkloadOptions& options, int device_count
         plan.gpu_count), exit_bad_input);
   }
   plan.global_batch = options.batch;
-  plan.per_gpu_batch = split_batch(options.batch, plan.gpu_count).front();
+  if (places_layers_across_gpus(plan.strategy)) {
+    // --gpus all on a one-GPU machine gets here; a numeric --gpus 1 was refused by validate_options.
+    if (plan.gpu_count < 2) {
+      throw WorkloadError(fmt::format("--strategy {} needs at least 2 GPUs, but only {} is available",
+                                      strategy_name(plan.strategy), plan.gpu_count), exit_bad_input);
+    }
+    plan.per_gpu_batch = options.batch;
+    plan.replicas = 1;
+  } else {
+    plan.per_gpu_batch = split_batch(options.batch, plan.gpu_count).front();
+    plan.replicas = plan.gpu_count;
+  }
   plan.steps_per_epoch = options.train_samples / options.batch;
   if (options.steps > 0) {
     plan.total_steps = options.steps;

@@ -7,7 +7,10 @@
 
 namespace gpuprof::workloads {
 
-enum class Strategy { single, data_parallel, host_staged };
+enum class Strategy { single, data_parallel, host_staged, tower_parallel, alternate };
+
+// tower-parallel and alternate split one model across GPUs instead of replicating it.
+bool places_layers_across_gpus(Strategy strategy);
 
 Strategy parse_strategy(const std::string& name);
 const char* strategy_name(Strategy strategy);
@@ -24,7 +27,8 @@ struct TrainingPlan {
   Strategy strategy = Strategy::single;
   int gpu_count = 1;
   int global_batch = 0;
-  int per_gpu_batch = 0;
+  int per_gpu_batch = 0;     // the global batch when one model spans the GPUs
+  int replicas = 1;          // model copies: gpu_count for data-parallel and host-staged, else 1
   int steps_per_epoch = 0;  // full batches only; the remainder of an epoch is dropped
   int total_steps = 0;
   int epochs = 0;           // epochs started, the last one possibly partial under --steps

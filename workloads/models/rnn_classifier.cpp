@@ -10,7 +10,7 @@ constexpr std::uint64_t initialization_stream = 7;
 }
 
 RnnClassifier::RnnClassifier(const DeviceContext& context, const RnnClassifierConfig& config)
-    : config_(config), recurrent_(context, config.recurrent),
+    : context_(context), config_(config), recurrent_(context, config.recurrent),
       classifier_(config.recurrent.hidden, config.classes) {
   // The weight space goes first, at offset 0, so cuDNN gets a 256-byte aligned pointer.
   recurrent_index_ = layout_.add("recurrent", recurrent_.parameter_count());
@@ -64,6 +64,31 @@ void RnnClassifier::backward_classifier(const DeviceContext& context) {
 
 void RnnClassifier::backward_recurrent(const DeviceContext& context) {
   recurrent_.backward(context, hidden_gradient_.data());
+}
+
+std::vector<ParameterGroup> RnnClassifier::parameter_groups() {
+  return {ParameterGroup{&context_, parameters_.data(), gradients_.data(), layout_.total()}};
+}
+
+void RnnClassifier::forward_loss(const std::vector<DeviceBatch>& batches, bool training, float loss_scale,
+                                 LossMetrics metrics) {
+  const DeviceBatch& batch = batches.front();
+  context_.make_current();
+  forward_loss(context_, batch.inputs, batch.ints, batch.size, training, loss_scale, metrics);
+}
+
+void RnnClassifier::backward_stage(int stage) {
+  context_.make_current();
+  if (stage == 0) {
+    backward_classifier(context_);
+  } else {
+    backward_recurrent(context_);
+  }
+}
+
+GradientRange RnnClassifier::stage_gradients(int stage) const {
+  const auto& entry = stage == 0 ? classifier_entry() : recurrent_entry();
+  return GradientRange{entry.offset, entry.count};
 }
 
 }  // namespace gpuprof::workloads

@@ -9,6 +9,7 @@
 #include "loss_functions.hpp"
 #include "parameter_layout.hpp"
 #include "recurrent_layer.hpp"
+#include "trainable_model.hpp"
 
 namespace gpuprof::workloads {
 
@@ -19,12 +20,24 @@ struct RnnClassifierConfig {
 
 // Sequence classifier: stacked GRU/LSTM, then a dense layer on the top layer's
 // final hidden state, trained with softmax cross-entropy. One instance per GPU.
-class RnnClassifier {
+// Batch rows are SequenceSamples': the sequence as inputs, the class label as the one integer.
+class RnnClassifier : public TrainableModel {
  public:
   RnnClassifier(const DeviceContext& context, const RnnClassifierConfig& config);
 
   const ParameterLayout& layout() const { return layout_; }
-  std::size_t parameter_count() const { return layout_.total(); }
+  std::size_t parameter_count() const override { return layout_.total(); }
+  std::vector<ParameterGroup> parameter_groups() override;
+  std::vector<const DeviceContext*> input_contexts() const override { return {&context_}; }
+  const DeviceContext& loss_context() const override { return context_; }
+  void zero_gradients() override { zero_gradients(context_); }
+  void forward_loss(const std::vector<DeviceBatch>& batches, bool training, float loss_scale,
+                    LossMetrics metrics) override;
+  // Stage 0: the classifier, whose gradients the all-reduce may start on; stage 1: the recurrent stack.
+  int backward_stages() const override { return 2; }
+  void backward_stage(int stage) override;
+  GradientRange stage_gradients(int stage) const override;
+
   float* parameters() { return parameters_.data(); }
   float* gradients() { return gradients_.data(); }
   // The classifier's gradients are ready before the recurrent ones (backward order),
@@ -33,7 +46,7 @@ class RnnClassifier {
   const ParameterLayout::Entry& recurrent_entry() const { return layout_.entry(recurrent_index_); }
 
   // Same seed, same weights, on every replica and in every strategy.
-  std::vector<float> initial_parameters(std::uint64_t seed) const;
+  std::vector<float> initial_parameters(std::uint64_t seed) const override;
 
   void zero_gradients(const DeviceContext& context);
   // Forward pass and loss; also fills the logits' gradient scaled by `loss_scale`.
@@ -46,6 +59,7 @@ class RnnClassifier {
   DenseLayer& classifier() { return classifier_; }
 
  private:
+  const DeviceContext& context_;
   RnnClassifierConfig config_;
   RecurrentLayer recurrent_;
   DenseLayer classifier_;

@@ -6,9 +6,10 @@
 #include <cuda_runtime_api.h>
 
 #include "device_array.hpp"
+#include "device_batch.hpp"
 #include "device_context.hpp"
 #include "host_array.hpp"
-#include "sequence_dataset.hpp"
+#include "sample_source.hpp"
 
 namespace gpuprof::workloads {
 
@@ -24,12 +25,6 @@ struct InputPipelineConfig {
   std::uint64_t seed = 1;
 };
 
-struct DeviceBatch {
-  const float* inputs = nullptr;
-  const std::int32_t* labels = nullptr;
-  int size = 0;
-};
-
 // Feeds one GPU: assembles each batch on the host (pageable or pinned), copies it
 // to the device, and with prefetch copies later batches on the copy stream while
 // the compute stream works. Events, not host waits, order the two streams; the host
@@ -37,7 +32,7 @@ struct DeviceBatch {
 // Batch contents depend only on (seed, step), never on the prefetch depth.
 class InputPipeline {
  public:
-  InputPipeline(const DeviceContext& context, const SequenceDataset& dataset, const InputPipelineConfig& config);
+  InputPipeline(const DeviceContext& context, const SampleSource& dataset, const InputPipelineConfig& config);
   ~InputPipeline();
   InputPipeline(const InputPipeline&) = delete;
   InputPipeline& operator=(const InputPipeline&) = delete;
@@ -50,9 +45,11 @@ class InputPipeline {
  private:
   struct Slot {
     HostArray<float> host_inputs;
-    HostArray<std::int32_t> host_labels;
+    HostArray<float> host_targets;
+    HostArray<std::int32_t> host_ints;
     DeviceArray<float> inputs;
-    DeviceArray<std::int32_t> labels;
+    DeviceArray<float> targets;
+    DeviceArray<std::int32_t> ints;
     cudaEvent_t copied = nullptr;
     cudaEvent_t consumed = nullptr;
   };
@@ -62,7 +59,7 @@ class InputPipeline {
   Slot& slot_for(int step) { return slots_[static_cast<std::size_t>(step) % slots_.size()]; }
 
   const DeviceContext& context_;
-  const SequenceDataset& dataset_;
+  const SampleSource& dataset_;
   InputPipelineConfig config_;
   std::vector<Slot> slots_;
   int next_to_issue_ = 0;

@@ -11,159 +11,187 @@
 #include "gradient_allreduce.hpp"
 #include "host_array.hpp"
 #include "host_optimizer.hpp"
+#include "model_factory.hpp"
 #include "nvtx_range.hpp"
+#include "placement_plan.hpp"
 #include "replica.hpp"
+#include "workload_data.hpp"
 
 namespace gpuprof::workloads {
 namespace {
-
-constexpr std::uint64_t dropout_stream = 11;
 
 struct EpochTotals {
   double loss_sum = 0.0;
   double correct = 0.0;
 };
 
-class RnnTrainer {
+// The training loop shared by every model. Replicated strategies (single, data-parallel,
+// host-staged) hold one replica per GPU; placed strategies (tower-parallel, alternate)
+// hold one replica whose layers span the GPUs as the placement plan says.
+class Trainer {
  public:
-  RnnTrainer(const WorkloadOptions& options, const TrainingPlan& plan)
-      : options_(options), plan_(plan),
-        data_(generate_sequence_data({options.train_samples, options.validation_samples, options.seq_len,
-                                      options.features, options.classes, options.seed})),
+  Trainer(const WorkloadOptions& options, const TrainingPlan& plan, std::ostream* log)
+      : options_(options), plan_(plan), data_(options),
+        placement_(make_placement_plan(model_graph(options.model), plan.strategy, plan.gpu_count)),
         optimizer_config_(make_optimizer_config(options.optimizer, options.learning_rate, options.momentum)) {
-    create_replicas();
+    for (int r = 0; r < plan_.replicas; ++r) create_replica(r);
     if (plan.strategy == Strategy::data_parallel) create_allreduce();
     if (plan.strategy == Strategy::host_staged) create_host_master();
+    if (log != nullptr) {
+      for (const std::string& note : replicas_.front().model->notes()) *log << note << std::endl;
+    }
   }
 
   TrainingResult run(std::ostream* log);
 
  private:
-  void create_replicas();
+  void create_replica(int index);
   void create_allreduce();
   void create_host_master();
   void train_step(int step);
-  void forward_backward(int step, std::vector<DeviceBatch>& batches);
+  void forward_backward(int step);
   void apply_device_optimizers();
   void apply_host_optimizer();
   EpochTotals take_training_totals();
   std::array<double, 2> evaluate();
   std::vector<float> final_parameters();
+  std::size_t master_count() const { return master_.size(); }
 
   const WorkloadOptions& options_;
   TrainingPlan plan_;
-  SequenceData data_;
+  WorkloadData data_;
+  PlacementPlan placement_;
   OptimizerConfig optimizer_config_;
   std::vector<Replica> replicas_;
   std::unique_ptr<GradientAllReduce> allreduce_;
+  std::vector<float> initial_;
   // host-staged strategy: master weights and per-GPU gradient copies in pinned memory
   HostArray<float> master_;
   std::vector<HostArray<float>> host_gradients_;
   std::unique_ptr<HostOptimizer> host_optimizer_;
 };
 
-void RnnTrainer::create_replicas() {
-  const Precision precision = parse_precision(options_.precision);
-  RnnClassifierConfig model_config;
-  model_config.recurrent = RecurrentConfig{parse_cell(options_.cell), options_.features, options_.hidden,
-                                           options_.layers, options_.seq_len,
-                                           std::max(plan_.per_gpu_batch, plan_.validation_batch),
-                                           static_cast<float>(options_.dropout),
-                                           derive_seed(options_.seed, dropout_stream)};
-  model_config.classes = options_.classes;
-  std::vector<float> initial;
-  for (int device = 0; device < plan_.gpu_count; ++device) {
-    Replica replica;
-    replica.context = std::make_unique<DeviceContext>(device, precision);
-    replica.model = std::make_unique<RnnClassifier>(*replica.context, model_config);
-    if (initial.empty()) initial = replica.model->initial_parameters(options_.seed);
-    GPUPROF_CHECK(cudaMemcpy(replica.model->parameters(), initial.data(), initial.size() * sizeof(float),
+void upload_parameters(const std::vector<ParameterGroup>& groups, const std::vector<float>& values) {
+  std::size_t offset = 0;
+  for (const ParameterGroup& group : groups) {
+    group.context->make_current();
+    GPUPROF_CHECK(cudaMemcpy(group.values, values.data() + offset, group.count * sizeof(float),
                              cudaMemcpyHostToDevice));
-    InputPipelineConfig pipeline{device, plan_.per_gpu_batch, plan_.global_batch, plan_.steps_per_epoch,
-                                 plan_.total_steps, options_.prefetch, options_.host_memory == "pinned",
-                                 options_.loader_us, options_.seed};
-    replica.pipeline = std::make_unique<InputPipeline>(*replica.context, data_.train, pipeline);
-    if (plan_.strategy != Strategy::host_staged) {
-      replica.optimizer = std::make_unique<DeviceOptimizer>(optimizer_config_, initial.size());
-    }
-    replica.metrics = DeviceArray<double>(2, "loss metrics");
-    GPUPROF_CHECK(cudaMemset(replica.metrics.data(), 0, replica.metrics.bytes()));
-    GPUPROF_CHECK(cudaDeviceSynchronize());  // setup copies and memsets precede the compute stream's work
-    replicas_.push_back(std::move(replica));
+    offset += group.count;
   }
 }
 
-void RnnTrainer::create_allreduce() {
+void Trainer::create_replica(int index) {
+  const Precision precision = parse_precision(options_.precision);
+  Replica replica;
+  if (places_layers_across_gpus(plan_.strategy)) {
+    for (int device = 0; device < plan_.gpu_count; ++device) {
+      replica.contexts.push_back(std::make_unique<DeviceContext>(device, precision));
+    }
+  } else {
+    replica.contexts.push_back(std::make_unique<DeviceContext>(index, precision));
+  }
+  std::vector<const DeviceContext*> contexts;
+  for (const auto& context : replica.contexts) contexts.push_back(context.get());
+  replica.model = make_model(options_, placement_, contexts, std::max(plan_.per_gpu_batch, plan_.validation_batch));
+  if (initial_.empty()) initial_ = replica.model->initial_parameters(options_.seed);
+  const std::vector<ParameterGroup> groups = replica.model->parameter_groups();
+  upload_parameters(groups, initial_);
+  for (const DeviceContext* context : replica.model->input_contexts()) {
+    InputPipelineConfig pipeline{index, plan_.per_gpu_batch, plan_.global_batch, plan_.steps_per_epoch,
+                                 plan_.total_steps, options_.prefetch, options_.host_memory == "pinned",
+                                 options_.loader_us, options_.seed};
+    replica.pipelines.push_back(std::make_unique<InputPipeline>(*context, data_.train(), pipeline));
+  }
+  if (plan_.strategy != Strategy::host_staged) {
+    for (const ParameterGroup& group : groups) {
+      group.context->make_current();  // the optimizer's state lives beside its parameters
+      replica.optimizers.push_back(std::make_unique<DeviceOptimizer>(optimizer_config_, group.count));
+    }
+  }
+  replica.model->loss_context().make_current();
+  replica.metrics = DeviceArray<double>(2, "loss metrics");
+  GPUPROF_CHECK(cudaMemset(replica.metrics.data(), 0, replica.metrics.bytes()));
+  for (const auto& context : replica.contexts) {
+    context->make_current();
+    GPUPROF_CHECK(cudaDeviceSynchronize());  // setup copies and memsets precede the compute streams' work
+  }
+  replicas_.push_back(std::move(replica));
+}
+
+// Only replicated strategies all-reduce, and their models have one parameter group.
+void Trainer::create_allreduce() {
   std::vector<GradientAllReduce::Member> members;
-  for (Replica& replica : replicas_) members.push_back({replica.context.get(), replica.model->gradients()});
+  for (Replica& replica : replicas_) {
+    const ParameterGroup group = replica.model->parameter_groups().front();
+    members.push_back({group.context, group.gradients});
+  }
   const std::size_t bucket_floats = static_cast<std::size_t>(options_.bucket_kib) * 1024 / sizeof(float);
   allreduce_ = std::make_unique<GradientAllReduce>(std::move(members), bucket_floats);
 }
 
-void RnnTrainer::create_host_master() {
+void Trainer::create_host_master() {
   const std::size_t count = replicas_.front().model->parameter_count();
   master_ = HostArray<float>(count, true, "host master weights");
-  const std::vector<float> initial = replicas_.front().model->initial_parameters(options_.seed);
-  std::copy(initial.begin(), initial.end(), master_.data());
-  for (std::size_t i = 0; i < replicas_.size(); ++i) {
-    host_gradients_.emplace_back(count, true, "host gradient copy");
-  }
+  std::copy(initial_.begin(), initial_.end(), master_.data());
+  for (std::size_t i = 0; i < replicas_.size(); ++i) host_gradients_.emplace_back(count, true, "host gradient copy");
   host_optimizer_ = std::make_unique<HostOptimizer>(optimizer_config_, count);
 }
 
-void RnnTrainer::forward_backward(int step, std::vector<DeviceBatch>& batches) {
+void Trainer::forward_backward(int step) {
   const float loss_scale = 1.0F / static_cast<float>(plan_.global_batch);
-  for (Replica& replica : replicas_) batches.push_back(replica.pipeline->acquire(step));
+  std::vector<std::vector<DeviceBatch>> batches(replicas_.size());
+  for (std::size_t r = 0; r < replicas_.size(); ++r) {
+    for (auto& pipeline : replicas_[r].pipelines) batches[r].push_back(pipeline->acquire(step));
+  }
   {
     NvtxRange range("forward");
-    for (std::size_t i = 0; i < replicas_.size(); ++i) {
-      Replica& replica = replicas_[i];
-      replica.context->make_current();
-      replica.model->zero_gradients(*replica.context);
-      replica.model->forward_loss(*replica.context, batches[i].inputs, batches[i].labels, batches[i].size,
-                                  true, loss_scale, replica.loss_metrics());
+    for (std::size_t r = 0; r < replicas_.size(); ++r) {
+      TrainableModel& model = *replicas_[r].model;
+      model.zero_gradients();
+      model.forward_loss(batches[r], true, loss_scale, replicas_[r].loss_metrics());
     }
   }
   NvtxRange range("backward");
-  for (Replica& replica : replicas_) {
-    replica.context->make_current();
-    replica.model->backward_classifier(*replica.context);
-  }
+  TrainableModel& first = *replicas_.front().model;
+  const int stages = first.backward_stages();
   const bool overlap = allreduce_ && options_.overlap_allreduce;
-  if (overlap) {
-    NvtxRange allreduce_range("allreduce");
-    const auto& entry = replicas_.front().model->classifier_entry();
-    allreduce_->start(entry.offset, entry.count);
-  }
-  for (Replica& replica : replicas_) {
-    replica.context->make_current();
-    replica.model->backward_recurrent(*replica.context);
+  for (int stage = 0; stage < stages; ++stage) {
+    for (Replica& replica : replicas_) replica.model->backward_stage(stage);
+    // The last stage's gradients are reduced by train_step, after the backward range.
+    if (overlap && stage + 1 < stages) {
+      NvtxRange allreduce_range("allreduce");
+      const GradientRange ready = first.stage_gradients(stage);
+      allreduce_->start(ready.offset, ready.count);
+    }
   }
 }
 
-void RnnTrainer::apply_device_optimizers() {
+void Trainer::apply_device_optimizers() {
   NvtxRange range("optimizer");
   for (Replica& replica : replicas_) {
-    replica.context->make_current();
-    replica.optimizer->step(replica.model->parameters(), replica.model->gradients(),
-                            replica.context->compute_stream());
+    const std::vector<ParameterGroup> groups = replica.model->parameter_groups();
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+      groups[g].context->make_current();
+      replica.optimizers[g]->step(groups[g].values, groups[g].gradients, groups[g].context->compute_stream());
+    }
   }
 }
 
-// Host-staged: gradients come back to the host, are averaged (summed, since the
-// loss is already scaled by the global batch) and applied to the master copy.
-void RnnTrainer::apply_host_optimizer() {
-  const std::size_t count = master_.size();
+// Host-staged: gradients come back to the host, are summed (the loss is already
+// scaled by the global batch) and applied to the master copy. Replicated models
+// have a single parameter group.
+void Trainer::apply_host_optimizer() {
+  const std::size_t count = master_count();
   {
     NvtxRange range("host-sync");
     for (std::size_t i = 0; i < replicas_.size(); ++i) {
-      Replica& replica = replicas_[i];
-      replica.context->make_current();
-      GPUPROF_CHECK(cudaMemcpyAsync(host_gradients_[i].data(), replica.model->gradients(),
-                                    count * sizeof(float), cudaMemcpyDeviceToHost,
-                                    replica.context->compute_stream()));
+      const ParameterGroup group = replicas_[i].model->parameter_groups().front();
+      group.context->make_current();
+      GPUPROF_CHECK(cudaMemcpyAsync(host_gradients_[i].data(), group.gradients, count * sizeof(float),
+                                    cudaMemcpyDeviceToHost, group.context->compute_stream()));
     }
-    for (Replica& replica : replicas_) replica.context->synchronize();
+    for (Replica& replica : replicas_) replica.contexts.front()->synchronize();
     for (std::size_t i = 1; i < replicas_.size(); ++i) {
       for (std::size_t k = 0; k < count; ++k) host_gradients_[0].data()[k] += host_gradients_[i].data()[k];
     }
@@ -173,25 +201,28 @@ void RnnTrainer::apply_host_optimizer() {
                         std::span<const float>(host_gradients_[0].data(), count));
 }
 
-void RnnTrainer::train_step(int step) {
+void copy_master_to(Replica& replica, const HostArray<float>& master) {
+  const ParameterGroup group = replica.model->parameter_groups().front();
+  group.context->make_current();
+  GPUPROF_CHECK(cudaMemcpyAsync(group.values, master.data(), master.size() * sizeof(float), cudaMemcpyHostToDevice,
+                                group.context->compute_stream()));
+}
+
+void Trainer::train_step(int step) {
   NvtxRange step_range(fmt::format("step {}", step));
   if (plan_.strategy == Strategy::host_staged) {
     NvtxRange range("h2d");
-    for (Replica& replica : replicas_) {
-      replica.context->make_current();
-      GPUPROF_CHECK(cudaMemcpyAsync(replica.model->parameters(), master_.data(), master_.size() * sizeof(float),
-                                    cudaMemcpyHostToDevice, replica.context->compute_stream()));
-    }
+    for (Replica& replica : replicas_) copy_master_to(replica, master_);
   }
-  std::vector<DeviceBatch> batches;
-  forward_backward(step, batches);
+  forward_backward(step);
   if (allreduce_) {
     NvtxRange range("allreduce");
+    TrainableModel& first = *replicas_.front().model;
     if (options_.overlap_allreduce) {
-      const auto& entry = replicas_.front().model->recurrent_entry();
-      allreduce_->start(entry.offset, entry.count);
+      const GradientRange last = first.stage_gradients(first.backward_stages() - 1);
+      allreduce_->start(last.offset, last.count);
     } else {
-      allreduce_->start(0, replicas_.front().model->parameter_count());
+      allreduce_->start(0, first.parameter_count());
     }
     allreduce_->finish();
   }
@@ -200,72 +231,107 @@ void RnnTrainer::train_step(int step) {
   } else {
     apply_device_optimizers();
   }
-  for (Replica& replica : replicas_) replica.pipeline->release(step);
+  for (Replica& replica : replicas_) {
+    for (auto& pipeline : replica.pipelines) pipeline->release(step);
+  }
 }
 
-EpochTotals RnnTrainer::take_training_totals() {
+EpochTotals Trainer::take_training_totals() {
   EpochTotals totals;
   for (Replica& replica : replicas_) {
-    replica.context->make_current();
+    const DeviceContext& context = replica.model->loss_context();
+    context.make_current();
     std::array<double, 2> values{};
-    replica.metrics.download(values.data(), 2, replica.context->compute_stream());
-    replica.metrics.zero(replica.context->compute_stream());
-    replica.context->synchronize();
+    replica.metrics.download(values.data(), 2, context.compute_stream());
+    replica.metrics.zero(context.compute_stream());
+    for (const auto& other : replica.contexts) other->synchronize();
     totals.loss_sum += values[0];
     totals.correct += values[1];
   }
   return totals;
 }
 
-// Validation runs on GPU 0 only: after each step all replicas hold the same weights.
-std::array<double, 2> RnnTrainer::evaluate() {
+// A validation batch on one input GPU: device buffers and their host staging.
+struct EvaluationBuffers {
+  const DeviceContext* context = nullptr;
+  DeviceArray<float> inputs;
+  DeviceArray<float> targets;
+  DeviceArray<std::int32_t> ints;
+};
+
+// Validation runs on replica 0 only: after each step all replicas hold the same weights.
+std::array<double, 2> Trainer::evaluate() {
   NvtxRange range("eval");
   Replica& replica = replicas_.front();
-  const DeviceContext& context = *replica.context;
-  context.make_current();
-  if (plan_.strategy == Strategy::host_staged) {
-    GPUPROF_CHECK(cudaMemcpyAsync(replica.model->parameters(), master_.data(), master_.size() * sizeof(float),
-                                  cudaMemcpyHostToDevice, context.compute_stream()));
-  }
-  const SequenceDataset& validation = data_.validation;
+  if (plan_.strategy == Strategy::host_staged) copy_master_to(replica, master_);
+  const SampleSource& validation = data_.validation();
+  const SampleShape shape = validation.shape();
   const auto batch = static_cast<std::size_t>(plan_.validation_batch);
-  const std::size_t stride = static_cast<std::size_t>(validation.seq_len) * validation.features;
-  DeviceArray<float> inputs(batch * stride, "validation inputs");
-  DeviceArray<std::int32_t> labels(batch, "validation labels");
+  std::vector<float> host_inputs(batch * shape.inputs);
+  std::vector<float> host_targets(batch * shape.targets);
+  std::vector<std::int32_t> host_ints(batch * shape.ints);
+  std::vector<EvaluationBuffers> buffers;
+  for (const DeviceContext* context : replica.model->input_contexts()) {
+    context->make_current();
+    buffers.push_back({context, DeviceArray<float>(host_inputs.size(), "validation inputs"),
+                       DeviceArray<float>(host_targets.size(), "validation targets"),
+                       DeviceArray<std::int32_t>(host_ints.size(), "validation integers")});
+  }
+  const DeviceContext& loss_context = replica.model->loss_context();
+  loss_context.make_current();
   DeviceArray<double> metrics(2, "validation metrics");
-  metrics.zero(context.compute_stream());
-  for (int first = 0; first < validation.samples; first += plan_.validation_batch) {
-    const int size = std::min(plan_.validation_batch, validation.samples - first);
-    inputs.upload(validation.sequence(first), static_cast<std::size_t>(size) * stride, context.compute_stream());
-    labels.upload(validation.labels.data() + first, static_cast<std::size_t>(size), context.compute_stream());
-    replica.model->forward_loss(context, inputs.data(), labels.data(), size, false, 1.0F,
-                                LossMetrics{metrics.data()});
-    context.synchronize();  // the pageable source must outlive its copy; keep it simple
+  metrics.zero(loss_context.compute_stream());
+  for (int first = 0; first < validation.samples(); first += plan_.validation_batch) {
+    const int size = std::min(plan_.validation_batch, validation.samples() - first);
+    const auto rows = static_cast<std::size_t>(size);
+    gather_range(validation, first, size, host_inputs.data(), host_targets.data(), host_ints.data());
+    std::vector<DeviceBatch> batches;
+    for (EvaluationBuffers& b : buffers) {
+      b.context->make_current();
+      cudaStream_t stream = b.context->compute_stream();
+      if (shape.inputs > 0) b.inputs.upload(host_inputs.data(), rows * shape.inputs, stream);
+      if (shape.targets > 0) b.targets.upload(host_targets.data(), rows * shape.targets, stream);
+      if (shape.ints > 0) b.ints.upload(host_ints.data(), rows * shape.ints, stream);
+      batches.push_back({b.inputs.data(), b.targets.data(), b.ints.data(), size});
+    }
+    replica.model->forward_loss(batches, false, 1.0F, LossMetrics{metrics.data()});
+    // The host buffers are refilled next; keep it simple and wait for every GPU.
+    for (const auto& context : replica.contexts) context->synchronize();
   }
   std::array<double, 2> values{};
-  metrics.download(values.data(), 2, context.compute_stream());
-  context.synchronize();
-  const auto samples = static_cast<double>(validation.samples);
+  loss_context.make_current();
+  metrics.download(values.data(), 2, loss_context.compute_stream());
+  loss_context.synchronize();
+  const auto samples = static_cast<double>(validation.samples());
   return {values[0] / samples, values[1] / samples};
 }
 
-std::vector<float> RnnTrainer::final_parameters() {
+std::vector<float> Trainer::final_parameters() {
   if (plan_.strategy == Strategy::host_staged) return {master_.data(), master_.data() + master_.size()};
-  Replica& replica = replicas_.front();
-  replica.context->make_current();
-  std::vector<float> values(replica.model->parameter_count());
-  GPUPROF_CHECK(cudaMemcpy(values.data(), replica.model->parameters(), values.size() * sizeof(float),
-                           cudaMemcpyDeviceToHost));
+  std::vector<float> values;
+  for (const ParameterGroup& group : replicas_.front().model->parameter_groups()) {
+    group.context->make_current();
+    const std::size_t offset = values.size();
+    values.resize(offset + group.count);
+    GPUPROF_CHECK(cudaMemcpy(values.data() + offset, group.values, group.count * sizeof(float),
+                             cudaMemcpyDeviceToHost));
+  }
   return values;
 }
 
-TrainingResult RnnTrainer::run(std::ostream* log) {
+TrainingResult Trainer::run(std::ostream* log) {
   TrainingResult result;
   RunSummary& summary = result.summary;
   summary.options = options_;
   summary.plan = plan_;
   summary.parameter_count = replicas_.front().model->parameter_count();
-  for (Replica& replica : replicas_) summary.device_names.push_back(replica.context->name());
+  summary.transfers_per_step = static_cast<int>(placement_.transfers.size());
+  for (int device = 0; device < plan_.gpu_count; ++device) {
+    const bool placed = places_layers_across_gpus(plan_.strategy);
+    const Replica& replica = replicas_[placed ? 0 : static_cast<std::size_t>(device)];
+    const auto& contexts = replica.contexts;
+    summary.device_names.push_back(contexts[contexts.size() == 1 ? 0 : static_cast<std::size_t>(device)]->name());
+  }
   int step = 0;
   for (int epoch = 1; epoch <= plan_.epochs; ++epoch) {
     const int steps = std::min(plan_.steps_per_epoch, plan_.total_steps - step);
@@ -298,9 +364,15 @@ TrainingResult RnnTrainer::run(std::ostream* log) {
 
 }  // namespace
 
-TrainingResult train_rnn(const WorkloadOptions& options, const TrainingPlan& plan, std::ostream* log) {
-  RnnTrainer trainer(options, plan);
+TrainingResult train_workload(const WorkloadOptions& options, const TrainingPlan& plan, std::ostream* log) {
+  Trainer trainer(options, plan, log);
   return trainer.run(log);
+}
+
+TrainingResult train_rnn(const WorkloadOptions& options, const TrainingPlan& plan, std::ostream* log) {
+  WorkloadOptions rnn = options;
+  rnn.model = "rnn";
+  return train_workload(rnn, plan, log);
 }
 
 }  // namespace gpuprof::workloads

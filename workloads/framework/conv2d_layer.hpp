@@ -1,0 +1,63 @@
+#pragma once
+
+#include <cstddef>
+#include <span>
+
+#include "cudnn_descriptors.hpp"
+#include "deterministic_random.hpp"
+#include "device_context.hpp"
+#include "parameter_layout.hpp"
+
+namespace gpuprof::workloads {
+
+struct Conv2dConfig {
+  ImageShape input;  // batch = the largest batch the layer will see
+  int outputs = 0;
+  int kernel = 1;
+  int stride = 1;
+  int padding = 0;
+};
+
+// A 2-D convolution without bias (batch normalisation follows it) on channels-last
+// tensors with cuDNN. Algorithms come from cuDNN's heuristics (the _v7 queries), the
+// first one whose workspace fits; the workspace itself is shared by the model's layers
+// and passed in at each call. fp32 restricts cuDNN to FMA math, tf32 allows tensor cores.
+class Conv2dLayer {
+ public:
+  Conv2dLayer(const DeviceContext& context, const Conv2dConfig& config);
+
+  std::size_t parameter_count() const;
+  void bind(ParameterSlice slice) { parameters_ = slice; }
+  // He (Kaiming) normal with fan-out, torchvision's ResNet initialisation.
+  void initialize(std::span<float> values, DeterministicRandom& random) const;
+
+  const ImageShape& output_shape() const { return output_; }  // at the largest batch
+  ImageShape output_shape(int batch) const;
+  // The most workspace any of the three passes needs at the largest batch.
+  std::size_t workspace_bytes() const { return workspace_bytes_; }
+
+  // Sets the batch of the following calls; re-picks algorithms that fit `workspace_limit`.
+  void prepare(const DeviceContext& context, int batch, std::size_t workspace_limit);
+  void forward(const DeviceContext& context, const float* input, float* output, void* workspace) const;
+  // Adds dL/dW. Writes dL/dinput (or adds it when accumulate is true) unless input_gradient is null.
+  void backward(const DeviceContext& context, const float* input, const float* output_gradient,
+                float* input_gradient, bool accumulate, void* workspace) const;
+
+ private:
+  void choose_algorithms(const DeviceContext& context, std::size_t workspace_limit);
+
+  Conv2dConfig config_;
+  ImageShape output_;
+  int batch_ = 0;
+  ParameterSlice parameters_;
+  TensorDescriptor input_descriptor_;
+  TensorDescriptor output_descriptor_;
+  FilterDescriptor filter_descriptor_;
+  ConvolutionDescriptor convolution_descriptor_;
+  cudnnConvolutionFwdAlgo_t forward_algorithm_{};
+  cudnnConvolutionBwdDataAlgo_t data_algorithm_{};
+  cudnnConvolutionBwdFilterAlgo_t filter_algorithm_{};
+  std::size_t workspace_bytes_ = 0;
+};
+
+}  // namespace gpuprof::workloads

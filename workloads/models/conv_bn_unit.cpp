@@ -1,0 +1,49 @@
+#include "conv_bn_unit.hpp"
+
+#include "layer_kernels.hpp"
+
+namespace gpuprof::workloads {
+
+ConvBnUnit::ConvBnUnit(const DeviceContext& context, const Conv2dConfig& config, bool relu, const std::string& name)
+    : name_(name), relu_(relu), conv_(context, config), norm_(config.outputs) {
+  const auto elements = static_cast<std::size_t>(conv_.output_shape().elements());
+  convolved_ = DeviceArray<float>(elements, name + " convolution output");
+  output_ = DeviceArray<float>(elements, name + " output");
+  elements_ = conv_.output_shape().elements();
+  norm_.prepare(conv_.output_shape());
+}
+
+void ConvBnUnit::add_owners(std::vector<ParameterOwner>& owners) {
+  owners.push_back({name_ + ".conv", conv_.parameter_count(), [this](ParameterSlice s) { conv_.bind(s); },
+                    [this](std::span<float> v, DeterministicRandom& r) { conv_.initialize(v, r); }});
+  owners.push_back({name_ + ".bn", norm_.parameter_count(), [this](ParameterSlice s) { norm_.bind(s); },
+                    [this](std::span<float> v, DeterministicRandom& r) { norm_.initialize(v, r); }});
+}
+
+void ConvBnUnit::prepare(const DeviceContext& context, int batch, std::size_t workspace_limit) {
+  conv_.prepare(context, batch, workspace_limit);
+  const ImageShape shape = conv_.output_shape(batch);
+  norm_.prepare(shape);
+  elements_ = shape.elements();
+}
+
+void ConvBnUnit::forward(const DeviceContext& context, const float* input, bool training, void* workspace) {
+  conv_.forward(context, input, convolved_.data(), workspace);
+  norm_.forward(context, convolved_.data(), output_.data(), training);
+  if (relu_) {
+    launch_activation_forward(ActivationKind::relu, output_.data(), output_.data(), static_cast<int>(elements_),
+                              context.compute_stream());
+  }
+}
+
+void ConvBnUnit::backward(const DeviceContext& context, const float* input, float* output_gradient, float* scratch,
+                          float* input_gradient, bool accumulate, void* workspace) {
+  if (relu_) {
+    launch_activation_backward(ActivationKind::relu, output_.data(), output_gradient, output_gradient,
+                               static_cast<int>(elements_), context.compute_stream());
+  }
+  norm_.backward(context, convolved_.data(), output_gradient, scratch);
+  conv_.backward(context, input, scratch, input_gradient, accumulate, workspace);
+}
+
+}  // namespace gpuprof::workloads

@@ -1,0 +1,92 @@
+#include "mlp_model.hpp"
+
+#include <algorithm>
+#include <span>
+
+#include "deterministic_random.hpp"
+
+namespace gpuprof::workloads {
+namespace {
+constexpr std::uint64_t initialization_stream = 400;
+}
+
+MlpModel::MlpModel(const DeviceContext& context, int max_batch) : context_(context) {
+  context.make_current();
+  const auto batch = static_cast<std::size_t>(max_batch);
+  for (int l = 0; l < layer_count; ++l) {
+    layers_.emplace_back(widths[static_cast<std::size_t>(l)], widths[static_cast<std::size_t>(l) + 1]);
+    layout_.add("dense" + std::to_string(l + 1), layers_.back().parameter_count());
+    const auto width = static_cast<std::size_t>(widths[static_cast<std::size_t>(l) + 1]);
+    outputs_.emplace_back(batch * width, "mlp layer output");
+    gradients_of_outputs_.emplace_back(batch * width, "mlp layer output gradient");
+  }
+  parameters_ = DeviceArray<float>(layout_.total(), "model parameters");
+  gradients_ = DeviceArray<float>(layout_.total(), "parameter gradients");
+  pre_activation_gradient_ = DeviceArray<float>(batch * static_cast<std::size_t>(widths[1]), "mlp gradient");
+  GPUPROF_CHECK(cudaMemset(gradients_.data(), 0, gradients_.bytes()));
+  GPUPROF_CHECK(cudaDeviceSynchronize());  // the memset is not ordered with the compute stream
+  for (int l = 0; l < layer_count; ++l) {
+    const auto& entry = layout_.entry(static_cast<std::size_t>(l));
+    layers_[static_cast<std::size_t>(l)].bind(
+        ParameterSlice{parameters_.data() + entry.offset, gradients_.data() + entry.offset, entry.count});
+  }
+}
+
+std::vector<ParameterGroup> MlpModel::parameter_groups() {
+  return {ParameterGroup{&context_, parameters_.data(), gradients_.data(), layout_.total()}};
+}
+
+std::vector<float> MlpModel::initial_parameters(std::uint64_t seed) const {
+  std::vector<float> values(layout_.total(), 0.0F);
+  DeterministicRandom random(derive_seed(seed, initialization_stream));
+  for (int l = 0; l < layer_count; ++l) {
+    const auto& entry = layout_.entry(static_cast<std::size_t>(l));
+    layers_[static_cast<std::size_t>(l)].initialize(std::span<float>(values.data() + entry.offset, entry.count),
+                                                    random);
+  }
+  return values;
+}
+
+void MlpModel::zero_gradients() { gradients_.zero(context_.compute_stream()); }
+
+void MlpModel::forward_loss(const std::vector<DeviceBatch>& batches, bool /*training*/, float loss_scale,
+                            LossMetrics metrics) {
+  const DeviceBatch& batch = batches.front();
+  batch_ = batch.size;
+  input_ = batch.inputs;
+  context_.make_current();
+  const float* input = input_;
+  for (int l = 0; l < layer_count; ++l) {
+    const auto layer = static_cast<std::size_t>(l);
+    float* output = outputs_[layer].data();
+    layers_[layer].forward(context_, input, batch_, output);
+    if (l + 1 < layer_count) {
+      launch_activation_forward(activation(l), output, output, batch_ * widths[layer + 1], context_.compute_stream());
+    }
+    input = output;
+  }
+  binary_cross_entropy_with_logits(outputs_.back().data(), batch.targets, batch_, loss_scale,
+                                   gradients_of_outputs_.back().data(), metrics, context_.compute_stream());
+}
+
+void MlpModel::backward_stage(int stage) {
+  const int l = layer_count - 1 - stage;
+  const auto layer = static_cast<std::size_t>(l);
+  context_.make_current();
+  const float* gradient = gradients_of_outputs_[layer].data();
+  if (l + 1 < layer_count) {
+    launch_activation_backward(activation(l), outputs_[layer].data(), gradient, pre_activation_gradient_.data(),
+                               batch_ * widths[layer + 1], context_.compute_stream());
+    gradient = pre_activation_gradient_.data();
+  }
+  const float* input = l == 0 ? input_ : outputs_[layer - 1].data();
+  float* input_gradient = l == 0 ? nullptr : gradients_of_outputs_[layer - 1].data();
+  layers_[layer].backward(context_, input, gradient, batch_, input_gradient);
+}
+
+GradientRange MlpModel::stage_gradients(int stage) const {
+  const auto& entry = layout_.entry(static_cast<std::size_t>(layer_count - 1 - stage));
+  return GradientRange{entry.offset, entry.count};
+}
+
+}  // namespace gpuprof::workloads

@@ -1,0 +1,52 @@
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "conv_bn_unit.hpp"
+
+namespace gpuprof::workloads {
+
+struct ResidualBlockConfig {
+  ImageShape input;    // batch = the largest batch
+  int width = 64;      // channels inside the block
+  int stride = 1;
+  bool bottleneck = false;  // 1x1, 3x3, 1x1 (4 x width out) instead of 3x3, 3x3 (width out)
+};
+
+// Buffers every block shares, each as large as the largest activation: two for the
+// gradient passed between units and one for batch normalisation's input gradient.
+struct GradientScratch {
+  float* first = nullptr;
+  float* second = nullptr;
+  float* norm = nullptr;
+};
+
+// A ResNet block: out = ReLU(main(x) + shortcut(x)); the shortcut is x itself, or a
+// strided 1x1 convolution with batch normalisation where the shape changes.
+class ResidualBlock {
+ public:
+  ResidualBlock(const DeviceContext& context, const ResidualBlockConfig& config, const std::string& name);
+
+  const ImageShape& output_shape() const { return units_.back()->output_shape(); }
+  std::size_t workspace_bytes() const;
+  long long largest_activation() const;
+  void add_owners(std::vector<ParameterOwner>& owners);
+  void reset_statistics(const DeviceContext& context);
+
+  void prepare(const DeviceContext& context, int batch, std::size_t workspace_limit);
+  void forward(const DeviceContext& context, const float* input, bool training, void* workspace);
+  const float* output() const { return output_.data(); }
+  // output_gradient is overwritten (ReLU backward); writes dL/dinput.
+  void backward(const DeviceContext& context, const float* input, float* output_gradient, float* input_gradient,
+                const GradientScratch& scratch, void* workspace);
+
+ private:
+  std::vector<std::unique_ptr<ConvBnUnit>> units_;
+  std::unique_ptr<ConvBnUnit> shortcut_;
+  DeviceArray<float> output_;
+  long long elements_ = 0;
+};
+
+}  // namespace gpuprof::workloads

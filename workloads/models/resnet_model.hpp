@@ -1,0 +1,88 @@
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "conv_bn_unit.hpp"
+#include "dense_layer.hpp"
+#include "parameter_layout.hpp"
+#include "pooling_layer.hpp"
+#include "residual_block.hpp"
+#include "trainable_model.hpp"
+
+namespace gpuprof::workloads {
+
+struct ResnetConfig {
+  int depth = 50;  // 18, 34 or 50
+  int image_size = 224;
+  int classes = 285;
+  int max_batch = 0;
+  bool channels_last = true;  // resnet_channels_last(options): NHWC with tf32, NCHW with fp32
+};
+
+// ResNet-18/34 (basic blocks) and ResNet-50 (bottleneck blocks, v1.5) for square RGB
+// images in the configured layout: 7x7 stride-2 stem with batch norm and ReLU, 3x3 max pooling,
+// four stages of residual blocks, global average pooling, a dense classifier and softmax
+// cross-entropy. Batch rows are ImageSamples': the image as inputs, the class as the integer.
+class ResnetModel : public TrainableModel {
+ public:
+  ResnetModel(const DeviceContext& context, const ResnetConfig& config);
+
+  std::size_t parameter_count() const override { return layout_.total(); }
+  std::vector<ParameterGroup> parameter_groups() override;
+  std::vector<float> initial_parameters(std::uint64_t seed) const override;
+  std::vector<const DeviceContext*> input_contexts() const override { return {&context_}; }
+  const DeviceContext& loss_context() const override { return context_; }
+
+  void zero_gradients() override;
+  void forward_loss(const std::vector<DeviceBatch>& batches, bool training, float loss_scale,
+                    LossMetrics metrics) override;
+  // Stage 0: the classifier; then one stage per residual block, last first; then the stem.
+  int backward_stages() const override { return static_cast<int>(blocks_.size()) + 2; }
+  void backward_stage(int stage) override;
+  GradientRange stage_gradients(int stage) const override;
+
+ private:
+  void build_blocks();
+  void create_parameters();
+  void prepare(int batch);
+  float* other_gradient(const float* current) {
+    return current == gradient_a_.data() ? gradient_b_.data() : gradient_a_.data();
+  }
+
+  const DeviceContext& context_;
+  ResnetConfig config_;
+  std::unique_ptr<ConvBnUnit> stem_;
+  std::unique_ptr<PoolingLayer> stem_pool_;
+  std::vector<std::unique_ptr<ResidualBlock>> blocks_;
+  std::unique_ptr<PoolingLayer> average_pool_;
+  std::unique_ptr<DenseLayer> classifier_;
+  ImageShape input_shape_;
+  ImageShape pooled_shape_;   // after the stem's max pooling, at the largest batch
+  ImageShape final_shape_;    // the last block's output, at the largest batch
+  std::vector<ParameterOwner> owners_;
+  std::vector<GradientRange> stage_ranges_;  // by backward stage
+  ParameterLayout layout_;
+  DeviceArray<float> parameters_;
+  DeviceArray<float> gradients_;
+  DeviceArray<float> workspace_;
+  std::size_t workspace_bytes_ = 0;
+  DeviceArray<float> stem_pooled_;
+  DeviceArray<float> features_;          // [batch][final channels] after average pooling
+  DeviceArray<float> logits_;
+  DeviceArray<float> logits_gradient_;
+  DeviceArray<float> features_gradient_;
+  DeviceArray<float> gradient_a_;        // the gradient passed between blocks (ping-pong)
+  DeviceArray<float> gradient_b_;
+  DeviceArray<float> scratch_first_;
+  DeviceArray<float> scratch_second_;
+  DeviceArray<float> scratch_norm_;
+  const float* images_ = nullptr;
+  float* current_gradient_ = nullptr;  // dL/d(output of the next stage to run backward)
+  int batch_ = -1;
+};
+
+// Blocks per stage for a depth: 18 -> 2,2,2,2; 34 -> 3,4,6,3; 50 -> 3,4,6,3 (bottleneck).
+std::vector<int> resnet_stage_blocks(int depth);
+
+}  // namespace gpuprof::workloads
