@@ -25,6 +25,7 @@ int run_gpuprof(int argc, char** argv) {
   add_compare_command(app, action);
   add_sweep_command(app, action);
   add_study_command(app, action);
+  add_gui_command(app, action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& help) {

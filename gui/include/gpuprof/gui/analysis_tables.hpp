@@ -1,0 +1,21 @@
+#pragma once
+
+// The analyzer's results as table models for the panels: one builder per
+// panel, numbers formatted with the same units as the reports.
+
+#include "gpuprof/gui/session.hpp"
+#include "gpuprof/gui/table_model.hpp"
+
+namespace gpuprof::gui {
+
+// Rank, name, category, instances, total, time %, avg, med, min, max, stddev.
+TableModel* make_kernel_model(const Session& session, QObject* parent);
+// Rank, device, step, start (from the session start), duration, busy, idle, gap after, cause.
+// Payload: QList<qint64>{start_ns, end_ns} of the step.
+TableModel* make_step_model(const Session& session, QObject* parent);
+// Rank, kind, source, destination, count, bytes, total, exposed, GB/s; per kind ("all" pairs) then per pair.
+TableModel* make_transfer_model(const Session& session, QObject* parent);
+
+inline constexpr int kKernelNameColumn = 1;
+
+}  // namespace gpuprof::gui

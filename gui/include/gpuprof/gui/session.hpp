@@ -1,0 +1,58 @@
+#pragma once
+
+// What one "open" produces: every trace of a job (one file per rank) loaded,
+// analysed by the analyzer library and laid out for the timeline. Qt-free, so
+// the loader thread, the tests and the benchmark share it.
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "gpuprof/analysis/classification.hpp"
+#include "gpuprof/analysis/correlation_index.hpp"
+#include "gpuprof/analysis/rank_analysis.hpp"
+#include "gpuprof/gui/timeline_data.hpp"
+#include "gpuprof/job/job_analysis.hpp"
+#include "gpuprof/job/rank_summary.hpp"
+#include "gpuprof/trace/trace_model.hpp"
+
+namespace gpuprof::gui {
+
+struct LoadedRank {
+  std::string source_path;  // the file the user opened (may be a Kineto or Nsight file)
+  trace::TraceModel model;
+  analysis::RankAnalysis analysis;
+  std::unique_ptr<analysis::CorrelationIndex> correlations;
+  std::vector<analysis::KernelCategory> name_categories;  // per StringId: NCCL kernels are drawn apart
+  RankTimeline timeline;
+};
+
+struct Session {
+  std::vector<std::unique_ptr<LoadedRank>> ranks;  // ascending rank
+  std::int64_t start_ns = 0, end_ns = 0;           // union of the ranks' timelines
+  // The job-level summaries (clock alignment, collective waits) that the comparison library needs.
+  job::JobAnalysis job;
+
+  bool empty() const { return ranks.empty(); }
+  std::vector<std::string> paths() const;
+  std::size_t event_count() const;
+};
+
+// Thrown by load_session when `cancel` was set; nothing is returned.
+struct LoadCancelled {};
+
+struct LoadProgress {
+  int done = 0, total = 1;
+  std::string stage;  // "Loading run1.sqlite", ...
+};
+
+// Loads, imports (foreign formats), analyses and lays out every file. Throws
+// TraceError naming the file on bad input, LoadCancelled when cancelled (checked between stages).
+std::shared_ptr<Session> load_session(const std::vector<std::string>& paths, const analysis::AnalysisOptions& options,
+                                      const std::atomic<bool>& cancel,
+                                      const std::function<void(const LoadProgress&)>& progress = {});
+
+}  // namespace gpuprof::gui

@@ -1,0 +1,55 @@
+#pragma once
+
+// The mapping between trace time (int64 ns) and horizontal pixels of a view.
+// Trace clocks are often epoch-based (~1.7e18 ns), beyond what a double holds
+// to the nanosecond, so the view is kept as double offsets from an int64
+// origin: a double is exact to the nanosecond for ~104 days of offset.
+
+#include <cstdint>
+
+namespace gpuprof::gui {
+
+class TimeAxis {
+ public:
+  // Smallest span a view may show; zooming further only magnifies rounding.
+  static constexpr double kMinSpanNs = 100.0;
+
+  TimeAxis() = default;
+
+  void set_width(double width_px);
+  double width() const { return width_; }
+
+  // The whole trace: panning and zooming out stay within [start, end) plus a margin.
+  void set_limits(std::int64_t start_ns, std::int64_t end_ns);
+  std::int64_t limit_start() const { return origin_; }
+  std::int64_t limit_end() const { return origin_ + static_cast<std::int64_t>(limit_span_); }
+
+  // Shows [start, end); spans below kMinSpanNs grow around their centre.
+  void set_view(std::int64_t start_ns, std::int64_t end_ns);
+  void fit_all() { set_view(limit_start(), limit_end()); }
+
+  std::int64_t view_start() const;
+  std::int64_t view_end() const;
+  double view_span_ns() const { return span_; }
+
+  double x_of(std::int64_t ns) const { return (static_cast<double>(ns - origin_) - offset_) * (width_ / span_); }
+  // The time under pixel x, rounded to the nearest nanosecond.
+  std::int64_t ns_of(double x) const;
+  double ns_per_px() const { return span_ / width_; }
+
+  // factor > 1 zooms in; the time under anchor_x stays under it.
+  void zoom(double factor, double anchor_x);
+  // Moves the view right (later) by dx pixels; negative moves left.
+  void pan_px(double dx);
+
+ private:
+  void clamp();
+
+  std::int64_t origin_ = 0;   // limit start
+  double limit_span_ = 1.0;   // ns
+  double offset_ = 0.0;       // view start − origin, ns
+  double span_ = 1.0;         // view length, ns
+  double width_ = 1.0;        // px
+};
+
+}  // namespace gpuprof::gui

@@ -1,0 +1,56 @@
+#pragma once
+
+// Draws the timeline of a session with QPainter: the widget paints through it
+// and the benchmark and screenshots render it into a QImage.
+
+#include <QPainter>
+#include <QSize>
+
+#include <optional>
+#include <vector>
+
+#include "gpuprof/gui/event_details.hpp"
+#include "gpuprof/gui/lod_merge.hpp"
+#include "gpuprof/gui/timeline_layout.hpp"
+
+namespace gpuprof::gui {
+
+// Everything on top of the events themselves.
+struct TimelineDecorations {
+  std::optional<EventRef> selected;
+  // Per rank, per timeline row: the instances of the highlighted kernel (empty lane: none).
+  std::vector<std::vector<Lane>> highlights;
+  std::optional<std::pair<int, int>> rubber_band;  // widget x range while shift-dragging
+  int scroll_y = 0;
+};
+
+class TimelinePainter {
+ public:
+  void paint(QPainter& painter, QSize size, const Session& session, const TimelineLayout& layout,
+             const TimeAxis& axis, const TimelineDecorations& decorations);
+
+  // Rectangle (widget coordinates) of an event, for the selection outline and flow arrows.
+  static std::optional<QRectF> event_rect(const Session& session, const TimelineLayout& layout, const TimeAxis& axis,
+                                          const EventRef& ref, int scroll_y);
+
+ private:
+  void paint_row(QPainter& painter, const LoadedRank& rank, const TimelineRow& row, const LayoutRow& place,
+                 const TimeAxis& axis, int top);
+  void paint_lane(QPainter& painter, const LoadedRank& rank, const Lane& lane, const TimeAxis& axis, QRectF band,
+                  const QColor* override_color = nullptr);
+  void paint_device_row(QPainter& painter, const LoadedRank& rank, const TimelineRow& row, const TimeAxis& axis,
+                        QRectF band);
+  void paint_gaps(QPainter& painter, const Session& session, const TimelineLayout& layout, const TimeAxis& axis,
+                  int top, int bottom);
+  void paint_decorations(QPainter& painter, const Session& session, const TimelineLayout& layout,
+                         const TimeAxis& axis, const TimelineDecorations& decorations, int top);
+  void paint_labels(QPainter& painter, QSize size, const Session& session, const TimelineLayout& layout, int top);
+  void paint_ruler(QPainter& painter, QSize size, const Session& session, const TimeAxis& axis);
+
+  std::vector<DrawBlock> blocks_;  // reused between lanes and frames
+};
+
+// Row top in widget coordinates.
+inline int row_top(const LayoutRow& row, int scroll_y) { return kRulerHeight + row.y - scroll_y; }
+
+}  // namespace gpuprof::gui

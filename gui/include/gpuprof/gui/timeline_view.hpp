@@ -1,0 +1,76 @@
+#pragma once
+
+// The timeline widget: paints through TimelinePainter and turns mouse and
+// keys into TimeAxis changes. Ctrl+wheel or +/- zoom, drag or arrows pan,
+// shift+drag zooms to the dragged range, F fits all, click selects.
+
+#include <QWidget>
+
+#include <memory>
+
+#include "gpuprof/gui/timeline_painter.hpp"
+
+namespace gpuprof::gui {
+
+class TimelineView : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit TimelineView(QWidget* parent = nullptr);
+
+  void set_session(std::shared_ptr<const Session> session);
+  const Session* session() const { return session_.get(); }
+  const TimeAxis& axis() const { return axis_; }
+  const TimelineLayout& layout() const { return layout_; }
+  int scroll_y() const { return decorations_.scroll_y; }
+
+  void fit_all();
+  // Shows [start, end) exactly; zoom_to adds a small margin on both sides.
+  void set_view(std::int64_t start_ns, std::int64_t end_ns);
+  void zoom_to(std::int64_t start_ns, std::int64_t end_ns);
+  void zoom_by(double factor);
+  void pan_by_fraction(double fraction);
+  // Selects an event (and shows its launching call); empty clears.
+  void select_event(const std::optional<EventRef>& ref);
+  const std::optional<EventRef>& selected() const { return decorations_.selected; }
+  // Highlights every instance of the kernel with this name; empty clears.
+  void highlight_kernel(const QString& name);
+  std::size_t highlighted_instances() const;
+
+  std::optional<EventRef> event_at(QPoint position) const;
+  // Renders the current view into an image of any size (screenshots, benchmark).
+  QImage render_image(QSize size);
+
+  QSize sizeHint() const override { return {1000, 600}; }
+
+ signals:
+  void event_selected(const QString& details);
+  void view_changed();
+
+ protected:
+  void paintEvent(QPaintEvent* event) override;
+  void resizeEvent(QResizeEvent* event) override;
+  void wheelEvent(QWheelEvent* event) override;
+  void mousePressEvent(QMouseEvent* event) override;
+  void mouseMoveEvent(QMouseEvent* event) override;
+  void mouseReleaseEvent(QMouseEvent* event) override;
+  void keyPressEvent(QKeyEvent* event) override;
+  bool event(QEvent* event) override;
+
+ private:
+  void update_width();
+  void scroll_by(int dy);
+  void after_view_change();
+
+  std::shared_ptr<const Session> session_;
+  TimelineLayout layout_;
+  TimeAxis axis_;
+  TimelineDecorations decorations_;
+  TimelinePainter painter_;
+  QPoint press_position_;
+  QPoint last_position_;
+  bool dragging_ = false;
+  bool selecting_range_ = false;
+};
+
+}  // namespace gpuprof::gui

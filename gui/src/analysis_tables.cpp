@@ -1,0 +1,97 @@
+#include "gpuprof/gui/analysis_tables.hpp"
+
+#include "gpuprof/units/units.hpp"
+
+namespace gpuprof::gui {
+namespace {
+
+TableCell text(const std::string& value) { return {QString::fromStdString(value), {}}; }
+TableCell text(std::string_view value) { return text(std::string(value)); }
+TableCell count(std::int64_t value) { return {QString::number(value), QVariant::fromValue<qint64>(value)}; }
+TableCell duration(std::int64_t ns) {
+  return {QString::fromStdString(units::format_duration(ns)), QVariant::fromValue<qint64>(ns)};
+}
+TableCell duration(double ns) { return duration(static_cast<std::int64_t>(ns + 0.5)); }
+TableCell bytes(std::int64_t value) {
+  return {QString::fromStdString(units::format_bytes(value)), QVariant::fromValue<qint64>(value)};
+}
+TableCell real(double value, int decimals) { return {QString::number(value, 'f', decimals), value}; }
+TableCell device(std::int32_t id) {
+  return id == analysis::kHost ? TableCell{QStringLiteral("host"), -1} : TableCell{QStringLiteral("GPU %1").arg(id), id};
+}
+
+std::vector<TableCell> transfer_cells(std::int32_t rank, trace::CopyKind kind, TableCell src, TableCell dst,
+                                      const analysis::TransferTotals& totals) {
+  return {count(rank),          text(trace::to_string(kind)), std::move(src),
+          std::move(dst),       count(totals.count),          bytes(totals.bytes),
+          duration(totals.total_ns), duration(totals.exposed_ns), real(totals.gigabytes_per_second(), 2)};
+}
+
+}  // namespace
+
+TableModel* make_kernel_model(const Session& session, QObject* parent) {
+  auto* model = new TableModel({"Rank", "Name", "Category", "Instances", "Total", "Time (%)", "Avg", "Med", "Min",
+                                "Max", "StdDev"},
+                               parent);
+  TableRows rows;
+  for (const auto& rank : session.ranks) {
+    for (const auto& kernel : rank->analysis.kernels.kernels) {
+      const auto& stats = kernel.stats;
+      rows.push_back({count(rank->analysis.rank), text(kernel.name), text(kernel.category), count(stats.instances),
+                      duration(stats.total_ns), real(kernel.percent, 1), duration(stats.avg_ns),
+                      duration(stats.med_ns), duration(stats.min_ns), duration(stats.max_ns),
+                      duration(stats.stddev_ns)});
+    }
+  }
+  model->set_rows(std::move(rows));
+  return model;
+}
+
+TableModel* make_step_model(const Session& session, QObject* parent) {
+  auto* model = new TableModel(
+      {"Rank", "Device", "Step", "Start", "Duration", "Busy", "Idle", "Gap after", "Gap cause"}, parent);
+  TableRows rows;
+  std::vector<QVariant> payloads;
+  for (const auto& rank : session.ranks) {
+    for (const auto& entry : rank->analysis.steps) {
+      const auto& step = entry.step;
+      std::vector<TableCell> row{count(rank->analysis.rank), device(step.device),
+                                 {QString::number(step.step) + (step.warmup ? QStringLiteral(" (warm-up)") : QString()),
+                                  QVariant::fromValue<qint64>(step.step)},
+                                 duration(step.start_ns - session.start_ns), duration(step.end_ns - step.start_ns),
+                                 duration(entry.breakdown.busy_ns), duration(entry.breakdown.idle_ns),
+                                 {QStringLiteral("-"), QVariant::fromValue<qint64>(0)}, text(std::string("-"))};
+      for (const auto& gap : rank->analysis.gaps) {
+        if (gap.device == step.device && gap.after_step == step.step) {
+          row[7] = duration(gap.end_ns - gap.start_ns);
+          row[8] = text(analysis::to_string(gap.cause));
+        }
+      }
+      rows.push_back(std::move(row));
+      payloads.push_back(QVariant::fromValue(QList<qint64>{step.start_ns, step.end_ns}));
+    }
+  }
+  model->set_rows(std::move(rows), std::move(payloads));
+  return model;
+}
+
+TableModel* make_transfer_model(const Session& session, QObject* parent) {
+  auto* model = new TableModel(
+      {"Rank", "Kind", "Source", "Destination", "Count", "Bytes", "Total", "Exposed", "GB/s"}, parent);
+  TableRows rows;
+  for (const auto& rank : session.ranks) {
+    const auto& transfers = rank->analysis.transfers;
+    for (const auto& kind : transfers.kinds) {
+      rows.push_back(transfer_cells(rank->analysis.rank, kind.kind, text(std::string("all")), text(std::string("all")),
+                                    kind.totals));
+    }
+    for (const auto& pair : transfers.pairs) {
+      rows.push_back(
+          transfer_cells(rank->analysis.rank, pair.kind, device(pair.src_device), device(pair.dst_device), pair.totals));
+    }
+  }
+  model->set_rows(std::move(rows));
+  return model;
+}
+
+}  // namespace gpuprof::gui

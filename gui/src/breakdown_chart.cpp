@@ -1,0 +1,76 @@
+#include "gpuprof/gui/breakdown_chart.hpp"
+
+#include <QBarCategoryAxis>
+#include <QBarSet>
+#include <QChart>
+#include <QStackedBarSeries>
+#include <QValueAxis>
+
+#include <algorithm>
+
+#include "gpuprof/gui/timeline_colors.hpp"
+
+namespace gpuprof::gui {
+namespace {
+
+double ms(std::int64_t ns) { return static_cast<double>(ns) / 1e6; }
+
+QBarSet* bar_set(const QString& name, const QColor& color) {
+  auto* set = new QBarSet(name);
+  set->setColor(color);
+  set->setBorderColor(color.darker(120));
+  return set;
+}
+
+}  // namespace
+
+BreakdownChart::BreakdownChart(QWidget* parent) : QChartView(parent) {
+  setRenderHint(QPainter::Antialiasing);
+  setMinimumSize(300, 220);
+  chart()->setTitle(tr("Time breakdown per device"));
+}
+
+void BreakdownChart::set_session(const Session* session, const QString& title, bool steady) {
+  auto* chart = new QChart;
+  chart->setTitle(title.isEmpty() ? tr("Time breakdown per device (ms)") : title);
+  chart->legend()->setAlignment(Qt::AlignBottom);
+  bars_ = 0;
+  if (session) {
+    auto* computation = bar_set(tr("computation"), colors::computation());
+    auto* comm = bar_set(tr("exposed comm"), colors::exposed_comm());
+    auto* memcpy = bar_set(tr("exposed memcpy"), colors::exposed_memcpy());
+    auto* idle = bar_set(tr("idle"), colors::idle());
+    QStringList categories;
+    double highest = 0;
+    for (const auto& rank : session->ranks) {
+      for (const auto& device : rank->analysis.devices) {
+        const auto& b = steady ? device.steady : device.total;
+        *computation << ms(b.computation_ns);
+        *comm << ms(b.exposed_comm_ns);
+        *memcpy << ms(b.exposed_memcpy_ns);
+        *idle << ms(b.idle_ns);
+        highest = std::max(highest, ms(b.window_ns));
+        categories << (session->ranks.size() > 1 ? tr("r%1 GPU %2").arg(rank->analysis.rank).arg(device.device)
+                                                  : tr("GPU %1").arg(device.device));
+        ++bars_;
+      }
+    }
+    auto* series = new QStackedBarSeries;
+    series->append({computation, comm, memcpy, idle});
+    chart->addSeries(series);
+    auto* x = new QBarCategoryAxis;
+    x->append(categories);
+    auto* y = new QValueAxis;
+    y->setRange(0, highest > 0 ? highest * 1.05 : 1);
+    y->setTitleText(tr("ms"));
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    series->attachAxis(x);
+    series->attachAxis(y);
+  }
+  QChart* old = this->chart();
+  setChart(chart);
+  delete old;
+}
+
+}  // namespace gpuprof::gui

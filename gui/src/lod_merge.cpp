@@ -1,0 +1,84 @@
+#include "gpuprof/gui/lod_merge.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace gpuprof::gui {
+namespace {
+
+struct Merger {
+  const LaneView& lane;
+  const TimeAxis& axis;
+  double min_px;
+
+  bool wide(std::size_t i) const { return axis.x_of(lane.end_at(i)) - axis.x_of(lane.start_at(i)) >= min_px; }
+
+  // Extends a run of narrow events that begins at `first`; returns one past its last event.
+  // Whole stretches of events that start within min_px of the run's end join it in one search.
+  std::size_t run_end(std::size_t first, std::int64_t& end_ns) const {
+    std::size_t next = first + 1;
+    end_ns = lane.end_at(first);
+    while (next < lane.size) {
+      const std::int64_t reach = axis.ns_of(axis.x_of(end_ns) + min_px);
+      const std::size_t stop = lane.lower_bound_start(reach, next);
+      if (stop == next) break;
+      std::size_t last = stop - 1;
+      // A wide event ends the run so that it is still drawn (and clickable) on its own.
+      if (wide(last)) {
+        if (last == next) break;
+        --last;
+        end_ns = std::max(end_ns, lane.end_at(last));
+        return last + 1;
+      }
+      end_ns = std::max(end_ns, lane.end_at(last));
+      next = stop;
+    }
+    return next;
+  }
+};
+
+DrawBlock block(const TimeAxis& axis, std::size_t first, std::size_t count, std::int64_t start_ns,
+                std::int64_t end_ns) {
+  return {axis.x_of(start_ns), axis.x_of(end_ns), static_cast<std::uint32_t>(first),
+          static_cast<std::uint32_t>(count), start_ns, end_ns};
+}
+
+}  // namespace
+
+void merge_visible(const LaneView& lane, const TimeAxis& axis, std::vector<DrawBlock>& out, double min_px) {
+  out.clear();
+  if (lane.size == 0) return;
+  const Merger merger{lane, axis, min_px};
+  const std::int64_t view_end = axis.view_end();
+  std::size_t i = lane.first_ending_after(axis.view_start());
+  while (i < lane.size && lane.start_at(i) < view_end) {
+    if (merger.wide(i)) {
+      out.push_back(block(axis, i, 1, lane.start_at(i), lane.end_at(i)));
+      ++i;
+      continue;
+    }
+    std::int64_t end_ns = 0;
+    const std::size_t stop = merger.run_end(i, end_ns);
+    out.push_back(block(axis, i, stop - i, lane.start_at(i), end_ns));
+    i = stop;
+  }
+}
+
+std::size_t find_event_at(const LaneView& lane, std::int64_t t, std::int64_t tolerance_ns) {
+  std::size_t best = lane.size;
+  std::int64_t best_distance = tolerance_ns + 1;
+  for (std::size_t i = lane.first_ending_after(t - tolerance_ns); i < lane.size; ++i) {
+    const std::int64_t start = lane.start_at(i), end = lane.end_at(i);
+    if (start > t + tolerance_ns) break;
+    const std::int64_t distance = t < start ? start - t : (t >= end ? t - end + 1 : 0);
+    // Inside beats near; among events containing t, the shortest (innermost) wins.
+    if (distance < best_distance ||
+        (distance == 0 && best_distance == 0 && end - start < lane.end_at(best) - lane.start_at(best))) {
+      best = i;
+      best_distance = distance;
+    }
+  }
+  return best;
+}
+
+}  // namespace gpuprof::gui

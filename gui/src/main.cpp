@@ -1,0 +1,20 @@
+// gpuprof-gui [TRACE...]: opens the given traces (one file per rank) as one job.
+#include <QApplication>
+#include <QCommandLineParser>
+
+#include "gpuprof/gui/main_window.hpp"
+
+int main(int argc, char** argv) {
+  QApplication app(argc, argv);
+  QApplication::setOrganizationName(QStringLiteral("gpuprof"));
+  QApplication::setApplicationName(QStringLiteral("gpuprof-gui"));
+  QCommandLineParser parser;
+  parser.setApplicationDescription(QStringLiteral("gpuprof desktop app: timeline, gaps, transfers, kernels"));
+  parser.addHelpOption();
+  parser.addPositionalArgument(QStringLiteral("traces"), QStringLiteral("Trace files, one per rank"), "[TRACE...]");
+  parser.process(app);
+  gpuprof::gui::MainWindow window;
+  window.show();
+  window.open_files(parser.positionalArguments());
+  return QApplication::exec();
+}

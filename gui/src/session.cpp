@@ -1,0 +1,93 @@
+#include "gpuprof/gui/session.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <limits>
+
+#include "gpuprof/importers/foreign_trace.hpp"
+#include "gpuprof/trace/trace_error.hpp"
+
+namespace gpuprof::gui {
+namespace {
+
+constexpr int kStagesPerFile = 3;  // load (with import), analyse, lay out
+
+std::string file_name(const std::string& path) { return std::filesystem::path(path).filename().string(); }
+
+struct Stepper {
+  const std::atomic<bool>& cancel;
+  const std::function<void(const LoadProgress&)>& progress;
+  int done = 0, total = 1;
+
+  void next(std::string stage) {
+    if (cancel.load()) throw LoadCancelled{};
+    if (progress) progress({done, total, std::move(stage)});
+    ++done;
+  }
+};
+
+std::unique_ptr<LoadedRank> load_rank(const std::string& path, std::size_t index,
+                                      const analysis::AnalysisOptions& options, Stepper& stepper,
+                                      std::vector<job::RankSummary>& summaries) {
+  auto rank = std::make_unique<LoadedRank>();
+  rank->source_path = path;
+  stepper.next("Loading " + file_name(path));
+  {
+    // An imported copy only needs to live until the model is in memory.
+    importers::TemporaryStore store;
+    rank->model = trace::load_trace_model(importers::open_as_trace(path, store));
+  }
+  rank->model.path = path;
+  stepper.next("Analysing " + file_name(path));
+  const auto fallback_rank = static_cast<std::int32_t>(index);
+  // summarize_rank runs analyze_rank and keeps what cross-rank comparisons need.
+  auto summary = job::summarize_rank(rank->model, options, rank->model.rank().value_or(fallback_rank));
+  summary.input = path;
+  summary.analysis.path = path;
+  rank->analysis = summary.analysis;
+  summaries.push_back(std::move(summary));
+  stepper.next("Laying out " + file_name(path));
+  rank->correlations = std::make_unique<analysis::CorrelationIndex>(rank->model.api_calls);
+  rank->name_categories = analysis::KernelClassifier(options.comm_patterns).classify_names(rank->model);
+  rank->timeline = build_rank_timeline(rank->model);
+  return rank;
+}
+
+}  // namespace
+
+std::vector<std::string> Session::paths() const {
+  std::vector<std::string> result;
+  for (const auto& rank : ranks) result.push_back(rank->source_path);
+  return result;
+}
+
+std::size_t Session::event_count() const {
+  std::size_t count = 0;
+  for (const auto& rank : ranks) count += rank->model.event_count();
+  return count;
+}
+
+std::shared_ptr<Session> load_session(const std::vector<std::string>& paths, const analysis::AnalysisOptions& options,
+                                      const std::atomic<bool>& cancel,
+                                      const std::function<void(const LoadProgress&)>& progress) {
+  if (paths.empty()) throw TraceError::bad_input("", "no trace files given");
+  Stepper stepper{cancel, progress, 0, static_cast<int>(paths.size()) * kStagesPerFile};
+  auto session = std::make_shared<Session>();
+  std::vector<job::RankSummary> summaries;
+  for (std::size_t i = 0; i < paths.size(); ++i) {
+    session->ranks.push_back(load_rank(paths[i], i, options, stepper, summaries));
+  }
+  session->job = job::assemble_job(std::move(summaries));
+  std::stable_sort(session->ranks.begin(), session->ranks.end(),
+                   [](const auto& a, const auto& b) { return a->analysis.rank < b->analysis.rank; });
+  session->start_ns = std::numeric_limits<std::int64_t>::max();
+  session->end_ns = std::numeric_limits<std::int64_t>::min();
+  for (const auto& rank : session->ranks) {
+    session->start_ns = std::min(session->start_ns, rank->timeline.start_ns);
+    session->end_ns = std::max(session->end_ns, rank->timeline.end_ns);
+  }
+  if (progress) progress({stepper.total, stepper.total, "Done"});
+  return session;
+}
+
+}  // namespace gpuprof::gui

@@ -1,0 +1,291 @@
+#include "gpuprof/gui/timeline_painter.hpp"
+
+#include <QFontMetrics>
+
+#include <algorithm>
+#include <cmath>
+
+#include "gpuprof/gui/timeline_colors.hpp"
+#include "gpuprof/units/units.hpp"
+
+namespace gpuprof::gui {
+namespace {
+
+// Below this width a block gets no text: eliding is the costliest part of a frame.
+constexpr double kMinLabelPx = 40.0;
+
+QColor event_color(const LoadedRank& rank, LaneKind kind, std::size_t row) {
+  const auto& model = rank.model;
+  switch (kind) {
+    case LaneKind::kernels: {
+      const auto name = model.kernels.name[row];
+      return colors::kernel(name < rank.name_categories.size() ? rank.name_categories[name]
+                                                                : analysis::KernelCategory::computation);
+    }
+    case LaneKind::memcpys: return colors::copy(model.memcpys.copy_kind[row]);
+    case LaneKind::memsets: return colors::memset();
+    case LaneKind::api_calls: return colors::api_call();
+    case LaneKind::ranges: return colors::range();
+  }
+  return Qt::gray;
+}
+
+// Clipping to a little beyond the view keeps QPainter in int range at deep zoom.
+QRectF clipped(double x0, double x1, const QRectF& band, double width) {
+  x0 = std::max(x0, -2.0);
+  x1 = std::min(x1, width + 2.0);
+  return {band.left() + x0, band.top(), std::max(1.0, x1 - x0), band.height()};
+}
+
+// A ruler step of 1, 2 or 5 times a power of ten, about `target_ns` long.
+double nice_step(double target_ns) {
+  const double power = std::pow(10.0, std::floor(std::log10(std::max(target_ns, 1.0))));
+  for (const double factor : {1.0, 2.0, 5.0}) {
+    if (power * factor >= target_ns) return power * factor;
+  }
+  return power * 10;
+}
+
+std::size_t device_group_end(const TimelineLayout& layout, const Session& session, std::size_t index) {
+  std::size_t end = index + 1;
+  while (end < layout.rows.size() && layout.rows[end].rank == layout.rows[index].rank && layout.rows[end].row &&
+         session.ranks[layout.rows[end].rank]->timeline.rows[*layout.rows[end].row].kind == RowKind::stream) {
+    ++end;
+  }
+  return end;
+}
+
+}  // namespace
+
+void TimelinePainter::paint(QPainter& painter, QSize size, const Session& session, const TimelineLayout& layout,
+                            const TimeAxis& axis, const TimelineDecorations& decorations) {
+  painter.fillRect(QRect(QPoint(0, 0), size), Qt::white);
+  const int top = kRulerHeight - decorations.scroll_y;
+  painter.save();
+  painter.setClipRect(QRect(kLabelWidth, kRulerHeight, size.width() - kLabelWidth, size.height() - kRulerHeight));
+  for (const auto& place : layout.rows) {
+    const int y = top + place.y;
+    if (y + place.height < kRulerHeight || y > size.height()) continue;
+    const auto& rank = *session.ranks[place.rank];
+    if (!place.row) {
+      painter.fillRect(QRect(kLabelWidth, y, size.width(), place.height), QColor(235, 235, 240));
+      continue;
+    }
+    paint_row(painter, rank, rank.timeline.rows[*place.row], place, axis, top);
+  }
+  paint_gaps(painter, session, layout, axis, top, size.height());
+  paint_decorations(painter, session, layout, axis, decorations, top);
+  if (decorations.rubber_band) {
+    const auto [x0, x1] = *decorations.rubber_band;
+    painter.fillRect(QRect(std::min(x0, x1), kRulerHeight, std::abs(x1 - x0), size.height()),
+                     QColor(30, 100, 200, 50));
+  }
+  painter.restore();
+  paint_labels(painter, size, session, layout, top);
+  paint_ruler(painter, size, session, axis);
+}
+
+void TimelinePainter::paint_row(QPainter& painter, const LoadedRank& rank, const TimelineRow& row,
+                                const LayoutRow& place, const TimeAxis& axis, int top) {
+  const QRectF band(kLabelWidth, top + place.y, axis.width(), place.height);
+  if (row.kind == RowKind::device) {
+    paint_device_row(painter, rank, row, axis, band);
+    return;
+  }
+  if (row.kind == RowKind::stream) {
+    painter.fillRect(band, QColor(248, 248, 248));
+    for (const auto& lane : row.lanes) paint_lane(painter, rank, lane, axis, band);
+    return;
+  }
+  for (std::size_t i = 0; i < row.lanes.size(); ++i) {
+    const QRectF lane_band(band.left(), band.top() + static_cast<double>(i) * kHostLaneHeight, band.width(),
+                           kHostLaneHeight - 1);
+    paint_lane(painter, rank, row.lanes[i], axis, lane_band);
+  }
+}
+
+void TimelinePainter::paint_lane(QPainter& painter, const LoadedRank& rank, const Lane& lane, const TimeAxis& axis,
+                                 QRectF band, const QColor* override_color) {
+  const LaneView view = lane_view(rank.model, lane);
+  merge_visible(view, axis, blocks_);
+  const QFontMetrics metrics(painter.font());
+  for (const auto& block : blocks_) {
+    const std::size_t row = view.row(block.first);
+    QColor color = override_color ? *override_color : event_color(rank, lane.kind, row);
+    if (block.merged() && !override_color) color = colors::merged(color);
+    const QRectF rect = clipped(block.x0, block.x1, band, axis.width());
+    painter.fillRect(rect, color);
+    if (block.merged() || rect.width() < kMinLabelPx || override_color) continue;
+    const auto name = event_name(rank, {0, lane.kind, row});
+    painter.setPen(Qt::white);
+    painter.drawText(rect.adjusted(2, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft,
+                     metrics.elidedText(QString::fromStdString(name), Qt::ElideRight,
+                                        static_cast<int>(rect.width()) - 4));
+  }
+}
+
+void TimelinePainter::paint_device_row(QPainter& painter, const LoadedRank& rank, const TimelineRow& row,
+                                       const TimeAxis& axis, QRectF band) {
+  painter.fillRect(band, QColor(240, 244, 250));
+  const QFontMetrics metrics(painter.font());
+  for (const auto& entry : rank.analysis.steps) {
+    const auto& step = entry.step;
+    if (step.device != row.device || step.end_ns < axis.view_start() || step.start_ns > axis.view_end()) continue;
+    const QRectF rect = clipped(axis.x_of(step.start_ns), axis.x_of(step.end_ns), band, axis.width());
+    const QColor fill = step.warmup ? QColor(225, 225, 225) : (step.step % 2 ? QColor(190, 215, 240)
+                                                                             : QColor(160, 195, 230));
+    painter.fillRect(rect, fill);
+    painter.setPen(QColor(60, 60, 90));
+    painter.drawRect(rect.adjusted(0, 0, -1, -1));
+    if (rect.width() > kMinLabelPx) {
+      const QString text = QStringLiteral("step %1 · %2%3")
+                               .arg(step.step)
+                               .arg(QString::fromStdString(units::format_duration(step.end_ns - step.start_ns)))
+                               .arg(step.warmup ? QStringLiteral(" (warm-up)") : QString());
+      painter.drawText(rect.adjusted(3, 0, -3, 0), Qt::AlignVCenter | Qt::AlignLeft,
+                       metrics.elidedText(text, Qt::ElideRight, static_cast<int>(rect.width()) - 6));
+    }
+  }
+}
+
+// Batch gaps shade the device row and its streams; the cause is written in the device row.
+void TimelinePainter::paint_gaps(QPainter& painter, const Session& session, const TimelineLayout& layout,
+                                 const TimeAxis& axis, int top, int bottom) {
+  const QFontMetrics metrics(painter.font());
+  for (std::size_t i = 0; i < layout.rows.size(); ++i) {
+    const auto& place = layout.rows[i];
+    if (!place.row) continue;
+    const auto& rank = *session.ranks[place.rank];
+    const auto& row = rank.timeline.rows[*place.row];
+    if (row.kind != RowKind::device) continue;
+    const auto& last = layout.rows[device_group_end(layout, session, i) - 1];
+    const int y0 = top + place.y, y1 = top + last.y + last.height;
+    if (y1 < kRulerHeight || y0 > bottom) continue;
+    for (const auto& gap : rank.analysis.gaps) {
+      if (gap.device != row.device || gap.end_ns < axis.view_start() || gap.start_ns > axis.view_end()) continue;
+      const QRectF band(kLabelWidth, y0, axis.width(), y1 - y0);
+      const QRectF rect = clipped(axis.x_of(gap.start_ns), axis.x_of(gap.end_ns), band, axis.width());
+      painter.fillRect(rect, QColor(220, 40, 40, 45));
+      if (rect.width() < kMinLabelPx) continue;
+      painter.setPen(QColor(150, 20, 20));
+      const QString text = QStringLiteral("gap: %1 %2")
+                               .arg(QString::fromLatin1(analysis::to_string(gap.cause).data(),
+                                                        static_cast<qsizetype>(analysis::to_string(gap.cause).size())))
+                               .arg(QString::fromStdString(units::format_duration(gap.end_ns - gap.start_ns)));
+      painter.drawText(QRectF(rect.left() + 2, y0, rect.width() - 4, kDeviceRowHeight), Qt::AlignCenter,
+                       metrics.elidedText(text, Qt::ElideRight, static_cast<int>(rect.width()) - 4));
+    }
+  }
+}
+
+void TimelinePainter::paint_decorations(QPainter& painter, const Session& session, const TimelineLayout& layout,
+                                        const TimeAxis& axis, const TimelineDecorations& decorations, int top) {
+  const QColor highlight(255, 200, 0);
+  for (std::size_t rank = 0; rank < decorations.highlights.size() && rank < session.ranks.size(); ++rank) {
+    for (std::size_t row = 0; row < decorations.highlights[rank].size(); ++row) {
+      const auto& lane = decorations.highlights[rank][row];
+      if (lane.size() == 0) continue;
+      const auto* place = layout.find(rank, row);
+      if (!place) continue;
+      const QRectF band(kLabelWidth, top + place->y + place->height * 0.55, axis.width(), place->height * 0.45);
+      paint_lane(painter, *session.ranks[rank], lane, axis, band, &highlight);
+    }
+  }
+  if (!decorations.selected) return;
+  const int scroll_y = kRulerHeight - top;
+  const auto rect = event_rect(session, layout, axis, *decorations.selected, scroll_y);
+  if (rect) {
+    painter.setPen(QPen(Qt::black, 2));
+    painter.setBrush(Qt::NoBrush);
+    painter.drawRect(rect->adjusted(-1, -1, 1, 1));
+  }
+  const auto& rank = *session.ranks[decorations.selected->rank];
+  const auto call = launching_call(rank, *decorations.selected);
+  if (!call || !rect) return;
+  // The flow: from the launching API call on the host to the GPU work it started.
+  const auto from = event_rect(session, layout, axis, *call, scroll_y);
+  if (!from) return;
+  painter.setPen(QPen(QColor(160, 0, 160), 2));
+  painter.drawRect(from->adjusted(-1, -1, 1, 1));
+  const QPointF a(from->left(), from->center().y()), b(rect->left(), rect->center().y());
+  painter.drawLine(a, b);
+  painter.setBrush(QColor(160, 0, 160));
+  painter.drawEllipse(b, 3, 3);
+}
+
+void TimelinePainter::paint_labels(QPainter& painter, QSize size, const Session& session,
+                                   const TimelineLayout& layout, int top) {
+  painter.save();
+  painter.setClipRect(QRect(0, kRulerHeight, kLabelWidth, size.height()));
+  painter.fillRect(QRect(0, kRulerHeight, kLabelWidth, size.height()), QColor(245, 245, 245));
+  const QFontMetrics metrics(painter.font());
+  for (const auto& place : layout.rows) {
+    const int y = top + place.y;
+    if (y + place.height < kRulerHeight || y > size.height()) continue;
+    const auto& rank = *session.ranks[place.rank];
+    QString text;
+    int indent = 4;
+    if (!place.row) {
+      text = QStringLiteral("Rank %1").arg(rank.analysis.rank);
+      painter.setPen(Qt::black);
+    } else {
+      const auto& row = rank.timeline.rows[*place.row];
+      text = QString::fromStdString(row.label);
+      indent = row.kind == RowKind::device ? 10 : 22;
+      painter.setPen(row.kind == RowKind::device ? Qt::black : QColor(70, 70, 70));
+    }
+    painter.drawText(QRect(indent, y, kLabelWidth - indent - 2, std::min(place.height, 20)),
+                     Qt::AlignVCenter | Qt::AlignLeft, metrics.elidedText(text, Qt::ElideRight, kLabelWidth - indent));
+  }
+  painter.setPen(QColor(200, 200, 200));
+  painter.drawLine(kLabelWidth - 1, kRulerHeight, kLabelWidth - 1, size.height());
+  painter.restore();
+}
+
+void TimelinePainter::paint_ruler(QPainter& painter, QSize size, const Session& session, const TimeAxis& axis) {
+  painter.fillRect(QRect(0, 0, size.width(), kRulerHeight), QColor(230, 230, 230));
+  painter.setPen(Qt::black);
+  painter.drawText(QRect(4, 0, kLabelWidth - 8, kRulerHeight), Qt::AlignVCenter,
+                   QStringLiteral("view %1").arg(QString::fromStdString(
+                       units::format_duration(static_cast<std::int64_t>(axis.view_span_ns())))));
+  const double step = nice_step(axis.ns_per_px() * 100);
+  // Labels are relative to the session start: absolute clocks are 19 digits long.
+  const double first = std::ceil(static_cast<double>(axis.view_start() - session.start_ns) / step) * step;
+  for (double t = first; t < static_cast<double>(axis.view_end() - session.start_ns); t += step) {
+    const double x = kLabelWidth + axis.x_of(session.start_ns + static_cast<std::int64_t>(t));
+    painter.drawLine(QPointF(x, kRulerHeight - 6), QPointF(x, kRulerHeight));
+    painter.drawText(QPointF(x + 2, kRulerHeight - 8),
+                     QString::fromStdString(units::format_duration(static_cast<std::int64_t>(t))));
+  }
+}
+
+std::optional<QRectF> TimelinePainter::event_rect(const Session& session, const TimelineLayout& layout,
+                                                  const TimeAxis& axis, const EventRef& ref, int scroll_y) {
+  if (ref.rank >= session.ranks.size()) return std::nullopt;
+  const auto& rank = *session.ranks[ref.rank];
+  const auto span = event_span(rank, ref);
+  for (std::size_t row = 0; row < rank.timeline.rows.size(); ++row) {
+    const auto& lanes = rank.timeline.rows[row].lanes;
+    for (std::size_t lane = 0; lane < lanes.size(); ++lane) {
+      if (lanes[lane].kind != ref.kind) continue;
+      const auto view = lane_view(rank.model, lanes[lane]);
+      // Several events may share a start; the row number tells them apart.
+      bool found = false;
+      for (std::size_t i = view.lower_bound_start(span.start_ns); i < view.size && view.start_at(i) == span.start_ns;
+           ++i) {
+        found = found || view.row(i) == ref.row;
+      }
+      if (!found) continue;
+      const auto* place = layout.find(ref.rank, row);
+      if (!place) return std::nullopt;
+      const bool host = rank.timeline.rows[row].kind == RowKind::host_thread;
+      const double y = row_top(*place, scroll_y) + (host ? static_cast<double>(lane) * kHostLaneHeight : 0);
+      const double h = host ? kHostLaneHeight - 1 : place->height;
+      const double x0 = kLabelWidth + axis.x_of(span.start_ns), x1 = kLabelWidth + axis.x_of(span.end_ns);
+      return QRectF(x0, y, std::max(2.0, x1 - x0), h);
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace gpuprof::gui

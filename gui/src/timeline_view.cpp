@@ -1,0 +1,253 @@
+#include "gpuprof/gui/timeline_view.hpp"
+
+#include <QHelpEvent>
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QToolTip>
+#include <QWheelEvent>
+
+#include <algorithm>
+#include <cmath>
+
+namespace gpuprof::gui {
+namespace {
+
+constexpr double kZoomStep = 1.25;
+constexpr double kPanFraction = 0.1;
+constexpr double kHitTolerancePx = 3.0;
+constexpr int kClickSlopPx = 3;  // a press that moves less than this is a click, not a drag
+
+}  // namespace
+
+TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
+  setFocusPolicy(Qt::StrongFocus);
+  setMouseTracking(false);
+  setMinimumSize(400, 200);
+  setAttribute(Qt::WA_OpaquePaintEvent);
+}
+
+void TimelineView::set_session(std::shared_ptr<const Session> session) {
+  session_ = std::move(session);
+  decorations_ = {};
+  layout_ = session_ ? layout_timeline(*session_) : TimelineLayout{};
+  if (session_) axis_.set_limits(session_->start_ns, session_->end_ns);
+  update_width();
+  fit_all();
+}
+
+void TimelineView::update_width() { axis_.set_width(std::max(1, width() - kLabelWidth)); }
+
+void TimelineView::after_view_change() {
+  update();
+  emit view_changed();
+}
+
+void TimelineView::fit_all() {
+  axis_.fit_all();
+  after_view_change();
+}
+
+void TimelineView::set_view(std::int64_t start_ns, std::int64_t end_ns) {
+  axis_.set_view(start_ns, end_ns);
+  after_view_change();
+}
+
+void TimelineView::zoom_to(std::int64_t start_ns, std::int64_t end_ns) {
+  // A little room on both sides, so the edges of what was asked for stay visible.
+  const std::int64_t margin = (end_ns - start_ns) / 20;
+  set_view(start_ns - margin, end_ns + margin);
+}
+
+void TimelineView::zoom_by(double factor) {
+  axis_.zoom(factor, axis_.width() / 2);
+  after_view_change();
+}
+
+void TimelineView::pan_by_fraction(double fraction) {
+  axis_.pan_px(fraction * axis_.width());
+  after_view_change();
+}
+
+void TimelineView::scroll_by(int dy) {
+  const int max_scroll = std::max(0, layout_.height - (height() - kRulerHeight));
+  decorations_.scroll_y = std::clamp(decorations_.scroll_y + dy, 0, max_scroll);
+  update();
+}
+
+void TimelineView::select_event(const std::optional<EventRef>& ref) {
+  decorations_.selected = ref;
+  if (ref && session_ && ref->rank < session_->ranks.size()) {
+    emit event_selected(QString::fromStdString(describe_event(*session_->ranks[ref->rank], *ref)));
+  } else {
+    emit event_selected(QString());
+  }
+  update();
+}
+
+void TimelineView::highlight_kernel(const QString& name) {
+  decorations_.highlights.clear();
+  if (!session_ || name.isEmpty()) {
+    update();
+    return;
+  }
+  const std::string wanted = name.toStdString();
+  for (const auto& rank : session_->ranks) {
+    auto& per_row = decorations_.highlights.emplace_back(rank->timeline.rows.size());
+    const auto& strings = rank->model.strings;
+    const auto it = std::find(strings.begin(), strings.end(), wanted);
+    if (it == strings.end()) continue;
+    const auto id = static_cast<trace::StringId>(it - strings.begin());
+    for (std::size_t row = 0; row < rank->timeline.rows.size(); ++row) {
+      if (rank->timeline.rows[row].kind == RowKind::stream) {
+        per_row[row] = kernel_instances(rank->model, rank->timeline.rows[row], id);
+      }
+    }
+  }
+  update();
+}
+
+std::size_t TimelineView::highlighted_instances() const {
+  std::size_t count = 0;
+  for (const auto& rank : decorations_.highlights) {
+    for (const auto& lane : rank) count += lane.size();
+  }
+  return count;
+}
+
+std::optional<EventRef> TimelineView::event_at(QPoint position) const {
+  if (!session_ || position.x() < kLabelWidth || position.y() < kRulerHeight) return std::nullopt;
+  const auto* place = layout_.row_at(position.y() - kRulerHeight + decorations_.scroll_y);
+  if (!place || !place->row) return std::nullopt;
+  const auto& rank = *session_->ranks[place->rank];
+  const auto& row = rank.timeline.rows[*place->row];
+  const double x = position.x() - kLabelWidth;
+  const std::int64_t t = axis_.ns_of(x);
+  const auto tolerance = static_cast<std::int64_t>(std::ceil(axis_.ns_per_px() * kHitTolerancePx));
+  std::size_t first_lane = 0, last_lane = row.lanes.size();
+  if (row.kind == RowKind::host_thread) {
+    // Host lanes are stacked: only the one under the pointer counts.
+    first_lane = static_cast<std::size_t>((position.y() - row_top(*place, decorations_.scroll_y)) / kHostLaneHeight);
+    last_lane = std::min(last_lane, first_lane + 1);
+  }
+  for (std::size_t i = first_lane; i < last_lane; ++i) {
+    const auto view = lane_view(rank.model, row.lanes[i]);
+    const std::size_t at = find_event_at(view, t, tolerance);
+    if (at < view.size) return EventRef{place->rank, row.lanes[i].kind, view.row(at)};
+  }
+  return std::nullopt;
+}
+
+QImage TimelineView::render_image(QSize size) {
+  QImage image(size, QImage::Format_RGB32);
+  const double saved_width = axis_.width();
+  axis_.set_width(size.width() - kLabelWidth);
+  // Keep the same time range when the image is wider or narrower than the widget.
+  const auto start = axis_.view_start(), end = axis_.view_end();
+  axis_.set_view(start, end);
+  QPainter painter(&image);
+  if (session_) painter_.paint(painter, size, *session_, layout_, axis_, decorations_);
+  else image.fill(Qt::white);
+  painter.end();
+  axis_.set_width(saved_width);
+  axis_.set_view(start, end);
+  return image;
+}
+
+void TimelineView::paintEvent(QPaintEvent*) {
+  QPainter painter(this);
+  if (!session_) {
+    painter.fillRect(rect(), palette().window());
+    painter.drawText(rect(), Qt::AlignCenter, tr("Open a trace (File ▸ Open, or drop files here)"));
+    return;
+  }
+  painter_.paint(painter, size(), *session_, layout_, axis_, decorations_);
+}
+
+void TimelineView::resizeEvent(QResizeEvent*) {
+  const auto start = axis_.view_start(), end = axis_.view_end();
+  update_width();
+  if (session_) axis_.set_view(start, end);
+}
+
+void TimelineView::wheelEvent(QWheelEvent* event) {
+  const double steps = event->angleDelta().y() / 120.0;
+  if (event->modifiers() & Qt::ControlModifier) {
+    axis_.zoom(std::pow(kZoomStep, steps), event->position().x() - kLabelWidth);
+    after_view_change();
+  } else if (event->modifiers() & Qt::ShiftModifier) {
+    pan_by_fraction(-steps * kPanFraction);
+  } else {
+    scroll_by(static_cast<int>(-steps * 3 * kStreamRowHeight));
+  }
+  event->accept();
+}
+
+void TimelineView::mousePressEvent(QMouseEvent* event) {
+  if (event->button() != Qt::LeftButton) return;
+  press_position_ = last_position_ = event->position().toPoint();
+  selecting_range_ = (event->modifiers() & Qt::ShiftModifier) != 0;
+  dragging_ = false;
+}
+
+void TimelineView::mouseMoveEvent(QMouseEvent* event) {
+  if (!(event->buttons() & Qt::LeftButton)) return;
+  const QPoint position = event->position().toPoint();
+  if ((position - press_position_).manhattanLength() >= kClickSlopPx) dragging_ = true;
+  if (!dragging_) return;
+  if (selecting_range_) {
+    decorations_.rubber_band = std::pair{press_position_.x(), position.x()};
+    update();
+  } else {
+    axis_.pan_px(last_position_.x() - position.x());
+    scroll_by(last_position_.y() - position.y());
+    after_view_change();
+  }
+  last_position_ = position;
+}
+
+void TimelineView::mouseReleaseEvent(QMouseEvent* event) {
+  if (event->button() != Qt::LeftButton) return;
+  const QPoint position = event->position().toPoint();
+  if (selecting_range_ && dragging_) {
+    decorations_.rubber_band.reset();
+    const double x0 = std::min(press_position_.x(), position.x()) - kLabelWidth;
+    const double x1 = std::max(press_position_.x(), position.x()) - kLabelWidth;
+    axis_.set_view(axis_.ns_of(x0), axis_.ns_of(x1));
+    after_view_change();
+  } else if (!dragging_) {
+    select_event(event_at(position));
+  }
+  dragging_ = selecting_range_ = false;
+}
+
+void TimelineView::keyPressEvent(QKeyEvent* event) {
+  switch (event->key()) {
+    case Qt::Key_Plus: case Qt::Key_Equal: case Qt::Key_W: zoom_by(kZoomStep); break;
+    case Qt::Key_Minus: case Qt::Key_S: zoom_by(1 / kZoomStep); break;
+    case Qt::Key_Left: case Qt::Key_A: pan_by_fraction(-kPanFraction); break;
+    case Qt::Key_Right: case Qt::Key_D: pan_by_fraction(kPanFraction); break;
+    case Qt::Key_Up: scroll_by(-kStreamRowHeight); break;
+    case Qt::Key_Down: scroll_by(kStreamRowHeight); break;
+    case Qt::Key_F: case Qt::Key_Home: fit_all(); break;
+    case Qt::Key_Escape: select_event(std::nullopt); break;
+    default: QWidget::keyPressEvent(event); return;
+  }
+  event->accept();
+}
+
+bool TimelineView::event(QEvent* event) {
+  if (event->type() == QEvent::ToolTip && session_) {
+    auto* help = static_cast<QHelpEvent*>(event);
+    if (const auto ref = event_at(help->pos())) {
+      QToolTip::showText(help->globalPos(), QString::fromStdString(describe_event(*session_->ranks[ref->rank], *ref)),
+                         this);
+    } else {
+      QToolTip::hideText();
+    }
+    return true;
+  }
+  return QWidget::event(event);
+}
+
+}  // namespace gpuprof::gui

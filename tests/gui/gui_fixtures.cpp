@@ -1,0 +1,48 @@
+#include "gui_fixtures.hpp"
+
+#include <gtest/gtest.h>
+
+#include <QDir>
+#include <QHash>
+
+#include "gpuprof/synthetic/synthetic_trace.hpp"
+
+namespace gpuprof::gui::testing {
+
+void write_trace(const std::string& path, std::int32_t devices, std::int64_t steps) {
+  synthetic::SynthOptions options;
+  options.devices = devices;
+  options.steps = steps;
+  options.kernels_per_step = 12;
+  options.force = true;
+  synthetic::write_synthetic_trace(path, options);
+}
+
+std::shared_ptr<const Session> load(const std::string& path) {
+  const std::atomic<bool> cancel{false};
+  return load_session({path}, {}, cancel);
+}
+
+ImageStats image_stats(const QImage& image) {
+  QHash<QRgb, qint64> counts;
+  for (int y = 0; y < image.height(); ++y) {
+    for (int x = 0; x < image.width(); ++x) ++counts[image.pixel(x, y)];
+  }
+  qint64 most = 0;
+  for (const auto count : counts) most = std::max(most, count);
+  const auto pixels = static_cast<double>(image.width()) * image.height();
+  return {static_cast<int>(counts.size()), pixels > 0 ? 1.0 - static_cast<double>(most) / pixels : 0.0};
+}
+
+void save_and_check(const QImage& image, const QString& name) {
+  const QDir folder(QStringLiteral(GPUPROF_GUI_SCREENSHOT_DIR));
+  ASSERT_TRUE(folder.mkpath(QStringLiteral(".")));
+  const QString path = folder.filePath(name + QStringLiteral(".png"));
+  ASSERT_FALSE(image.isNull()) << name.toStdString();
+  ASSERT_TRUE(image.save(path, "PNG")) << path.toStdString();
+  const auto stats = image_stats(QImage(path));
+  EXPECT_GT(stats.distinct_colors, 8) << path.toStdString();
+  EXPECT_GT(stats.non_background_share, 0.02) << path.toStdString();
+}
+
+}  // namespace gpuprof::gui::testing

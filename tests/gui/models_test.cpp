@@ -1,0 +1,142 @@
+#include <gtest/gtest.h>
+
+#include <QAbstractItemModelTester>
+#include <QSortFilterProxyModel>
+
+#include <memory>
+
+#include "gpuprof/gui/analysis_tables.hpp"
+#include "gpuprof/gui/recent_files.hpp"
+#include "gui_fixtures.hpp"
+#include "temporary_folder.hpp"
+
+namespace gpuprof::gui {
+namespace {
+
+// Every warning of QAbstractItemModelTester is a failed check.
+int g_model_warnings = 0;
+void count_warnings(QtMsgType type, const QMessageLogContext&, const QString& message) {
+  if (type != QtDebugMsg && type != QtInfoMsg) {
+    ++g_model_warnings;
+    ADD_FAILURE() << message.toStdString();
+  }
+}
+
+class Models : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    folder_ = std::make_unique<gpuprof::testing::TemporaryFolder>();
+    const auto path = folder_->file("dp.sqlite");
+    testing::write_trace(path, 2, 6);
+    session_ = testing::load(path);
+  }
+  static void TearDownTestSuite() {
+    session_.reset();
+    folder_.reset();
+  }
+
+  // Runs the tester over the model and over a sorted, filtered proxy of it.
+  static void check(QAbstractItemModel* model) {
+    g_model_warnings = 0;
+    const auto previous = qInstallMessageHandler(count_warnings);
+    {
+      QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::Warning);
+      QSortFilterProxyModel proxy;
+      proxy.setSortRole(TableModel::SortRole);
+      QAbstractItemModelTester proxy_tester(&proxy, QAbstractItemModelTester::FailureReportingMode::Warning);
+      proxy.setSourceModel(model);
+      for (int column = 0; column < model->columnCount(); ++column) {
+        proxy.sort(column, Qt::DescendingOrder);
+        proxy.sort(column, Qt::AscendingOrder);
+      }
+      proxy.setFilterFixedString(QStringLiteral("a"));
+      proxy.setFilterFixedString(QString());
+    }
+    qInstallMessageHandler(previous);
+    EXPECT_EQ(g_model_warnings, 0);
+  }
+
+  static std::unique_ptr<gpuprof::testing::TemporaryFolder> folder_;
+  static std::shared_ptr<const Session> session_;
+};
+
+std::unique_ptr<gpuprof::testing::TemporaryFolder> Models::folder_;
+std::shared_ptr<const Session> Models::session_;
+
+TEST_F(Models, KernelModelListsTheAnalyzerSummary) {
+  std::unique_ptr<TableModel> model(make_kernel_model(*session_, nullptr));
+  check(model.get());
+  const auto& kernels = session_->ranks[0]->analysis.kernels.kernels;
+  ASSERT_EQ(model->rowCount(), static_cast<int>(kernels.size()));
+  EXPECT_EQ(model->index(0, kKernelNameColumn).data().toString().toStdString(), kernels[0].name);
+  EXPECT_EQ(model->index(0, 3).data(TableModel::SortRole).toLongLong(), kernels[0].stats.instances);
+  EXPECT_EQ(model->index(0, 4).data(TableModel::SortRole).toLongLong(), kernels[0].stats.total_ns);
+}
+
+TEST_F(Models, KernelProxySortsByValueAndFilters) {
+  std::unique_ptr<TableModel> model(make_kernel_model(*session_, nullptr));
+  QSortFilterProxyModel proxy;
+  proxy.setSourceModel(model.get());
+  proxy.setSortRole(TableModel::SortRole);
+  proxy.sort(4, Qt::AscendingOrder);
+  for (int row = 1; row < proxy.rowCount(); ++row) {
+    EXPECT_LE(proxy.index(row - 1, 4).data(TableModel::SortRole).toLongLong(),
+              proxy.index(row, 4).data(TableModel::SortRole).toLongLong());
+  }
+  proxy.setFilterKeyColumn(kKernelNameColumn);
+  proxy.setFilterFixedString(QStringLiteral("nccl"));
+  ASSERT_GT(proxy.rowCount(), 0);
+  EXPECT_LT(proxy.rowCount(), model->rowCount());
+  for (int row = 0; row < proxy.rowCount(); ++row) {
+    EXPECT_TRUE(proxy.index(row, kKernelNameColumn).data().toString().contains(QStringLiteral("nccl")));
+  }
+}
+
+TEST_F(Models, StepModelCarriesStepRangesAndGaps) {
+  std::unique_ptr<TableModel> model(make_step_model(*session_, nullptr));
+  check(model.get());
+  const auto& steps = session_->ranks[0]->analysis.steps;
+  ASSERT_EQ(model->rowCount(), static_cast<int>(steps.size()));
+  const auto range = model->index(0, 0).data(TableModel::PayloadRole).value<QList<qint64>>();
+  ASSERT_EQ(range.size(), 2);
+  EXPECT_EQ(range[0], steps[0].step.start_ns);
+  EXPECT_EQ(range[1], steps[0].step.end_ns);
+  int with_gap = 0;
+  for (int row = 0; row < model->rowCount(); ++row) with_gap += model->index(row, 8).data().toString() != "-";
+  EXPECT_EQ(with_gap, static_cast<int>(session_->ranks[0]->analysis.gaps.size()));
+}
+
+TEST_F(Models, TransferModelHasKindsThenPairs) {
+  std::unique_ptr<TableModel> model(make_transfer_model(*session_, nullptr));
+  check(model.get());
+  const auto& transfers = session_->ranks[0]->analysis.transfers;
+  ASSERT_EQ(model->rowCount(), static_cast<int>(transfers.kinds.size() + transfers.pairs.size()));
+  EXPECT_EQ(model->index(0, 2).data().toString(), QStringLiteral("all"));
+  EXPECT_EQ(model->index(0, 4).data(TableModel::SortRole).toLongLong(), transfers.kinds[0].totals.count);
+}
+
+TEST_F(Models, EmptyModelIsValid) {
+  TableModel model({"A", "B"});
+  check(&model);
+  model.set_rows({{{QStringLiteral("x"), 1}, {QStringLiteral("y"), {}}}});
+  check(&model);
+  EXPECT_EQ(model.rowCount(), 1);
+}
+
+TEST(RecentFiles, KeepsMostRecentJobFirstWithoutDuplicates) {
+  RecentFiles recent;
+  recent.clear();
+  recent.add({"a.sqlite"});
+  recent.add({"b0.sqlite", "b1.sqlite"});
+  recent.add({"a.sqlite"});
+  const auto jobs = recent.jobs();
+  ASSERT_EQ(jobs.size(), 2);
+  EXPECT_EQ(jobs[0], QStringList{"a.sqlite"});
+  EXPECT_EQ(jobs[1], (QStringList{"b0.sqlite", "b1.sqlite"}));
+  for (int i = 0; i < 20; ++i) recent.add({QString::number(i)});
+  EXPECT_EQ(recent.jobs().size(), RecentFiles::kMaxEntries);
+  recent.clear();
+}
+
+}  // namespace
+}  // namespace gpuprof::gui

@@ -1,0 +1,256 @@
+#include <gtest/gtest.h>
+
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QMimeData>
+#include <QUrl>
+#include <QFile>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QTest>
+
+#include <filesystem>
+
+#include "gpuprof/gui/compare_view.hpp"
+#include "gpuprof/gui/table_model.hpp"
+#include "gpuprof/gui/main_window.hpp"
+#include "gpuprof/gui/report_export.hpp"
+#include "gpuprof/gui/run_alignment.hpp"
+#include "gpuprof/gui/timeline_view.hpp"
+#include "gpuprof/gui/waterfall_chart.hpp"
+#include "gpuprof/synthetic/synthetic_trace.hpp"
+#include "gui_fixtures.hpp"
+#include "temporary_folder.hpp"
+
+namespace gpuprof::gui {
+namespace {
+
+using gpuprof::testing::TemporaryFolder;
+using testing::save_and_check;
+
+constexpr int kLoadTimeoutMs = 300'000;  // a safety net for a hung loader, not a performance check
+
+bool wait_until_loaded(const MainWindow& window) {
+  return QTest::qWaitFor([&] { return !window.loading(); }, kLoadTimeoutMs);
+}
+
+// The first kernel of rank 0 that starts inside the current view.
+std::optional<EventRef> visible_kernel(const TimelineView& view) {
+  const auto& kernels = view.session()->ranks[0]->model.kernels;
+  for (std::size_t row = 0; row < kernels.size(); ++row) {
+    if (kernels.start_ns[row] > view.axis().view_start() && kernels.end_ns[row] < view.axis().view_end() &&
+        static_cast<double>(kernels.end_ns[row] - kernels.start_ns[row]) > view.axis().ns_per_px() * 6) {
+      return EventRef{0, LaneKind::kernels, row};
+    }
+  }
+  return std::nullopt;
+}
+
+void grab_dock(QDockWidget* dock) {
+  dock->setFloating(true);
+  dock->resize(900, 600);
+  dock->show();
+  dock->raise();
+  QApplication::processEvents();
+  const QString name = QStringLiteral("panel_") + dock->objectName().toLower().replace(QLatin1Char(' '), QLatin1Char('_'));
+  save_and_check(dock->widget()->grab().toImage(), name);
+}
+
+TEST(MainWindow, OpensMultiGpuTraceZoomsToStepSelectsKernelAndSavesScreenshots) {
+  TemporaryFolder folder;
+  const auto path = folder.file("dp4.sqlite");
+  testing::write_trace(path, 4, 12);
+  MainWindow window;
+  window.resize(1600, 1000);
+  window.show();
+  window.open_files({QString::fromStdString(path)});
+  EXPECT_TRUE(window.loading());
+  ASSERT_TRUE(wait_until_loaded(window));
+  ASSERT_TRUE(window.session());
+  EXPECT_TRUE(window.error_text().isEmpty()) << window.error_text().toStdString();
+  auto* timeline = window.timeline();
+  save_and_check(timeline->render_image({1600, 900}), QStringLiteral("timeline_fit_all"));
+
+  // Steps table: row 3 zooms the timeline to that step.
+  auto* steps = window.step_table()->model();
+  ASSERT_GT(steps->rowCount(), 3);
+  const auto range = steps->index(3, 0).data(TableModel::PayloadRole).value<QList<qint64>>();
+  window.select_step_row(3);
+  EXPECT_LE(timeline->axis().view_start(), range[0]);
+  EXPECT_GE(timeline->axis().view_end(), range[1]);
+  EXPECT_LT(timeline->axis().view_span_ns(), 1.2 * static_cast<double>(range[1] - range[0]));
+
+  // Kernels table: the longest kernel's instances are highlighted.
+  window.kernel_proxy()->sort(4, Qt::DescendingOrder);
+  window.select_kernel_row(0);
+  EXPECT_GT(timeline->highlighted_instances(), 0u);
+
+  // A click on a kernel selects it and shows the API call that launched it.
+  const auto kernel = visible_kernel(*timeline);
+  ASSERT_TRUE(kernel);
+  const auto rect = TimelinePainter::event_rect(*window.session(), timeline->layout(), timeline->axis(), *kernel,
+                                                timeline->scroll_y());
+  ASSERT_TRUE(rect);
+  QTest::mouseClick(timeline, Qt::LeftButton, {}, rect->center().toPoint());
+  ASSERT_TRUE(timeline->selected());
+  EXPECT_EQ(timeline->selected()->kind, LaneKind::kernels);
+  const auto details = describe_event(*window.session()->ranks[0], *timeline->selected());
+  EXPECT_NE(details.find("Launched by"), std::string::npos) << details;
+
+  QApplication::processEvents();
+  save_and_check(window.grab().toImage(), QStringLiteral("main_window"));
+  save_and_check(timeline->render_image({1600, 900}), QStringLiteral("timeline_step"));
+  for (auto* dock : window.docks()) grab_dock(dock);
+}
+
+TEST(MainWindow, KeysZoomAndPan) {
+  TemporaryFolder folder;
+  const auto path = folder.file("dp2.sqlite");
+  testing::write_trace(path, 2, 6);
+  MainWindow window;
+  window.show();
+  window.open_files({QString::fromStdString(path)});
+  ASSERT_TRUE(wait_until_loaded(window));
+  auto* timeline = window.timeline();
+  const double full = timeline->axis().view_span_ns();
+  QTest::keyClick(timeline, Qt::Key_Plus);
+  EXPECT_NEAR(timeline->axis().view_span_ns(), full / 1.25, 1.0);
+  const auto start = timeline->axis().view_start();
+  QTest::keyClick(timeline, Qt::Key_Right);
+  EXPECT_GT(timeline->axis().view_start(), start);
+  QTest::keyClick(timeline, Qt::Key_F);
+  EXPECT_NEAR(timeline->axis().view_span_ns(), full, 1.0);
+}
+
+TEST(MainWindow, ShiftDragZoomsToTheDraggedRange) {
+  TemporaryFolder folder;
+  const auto path = folder.file("dp2.sqlite");
+  testing::write_trace(path, 2, 6);
+  TimelineView view;
+  view.resize(1150, 500);
+  view.set_session(testing::load(path));
+  view.show();
+  const auto expected_start = view.axis().ns_of(200), expected_end = view.axis().ns_of(600);
+  const int y = 100;
+  QTest::mousePress(&view, Qt::LeftButton, Qt::ShiftModifier, QPoint(kLabelWidth + 200, y));
+  QTest::mouseMove(&view, QPoint(kLabelWidth + 400, y));
+  QTest::mouseMove(&view, QPoint(kLabelWidth + 600, y));
+  QTest::mouseRelease(&view, Qt::LeftButton, Qt::ShiftModifier, QPoint(kLabelWidth + 600, y));
+  EXPECT_NEAR(static_cast<double>(view.axis().view_start()), static_cast<double>(expected_start), 2.0);
+  EXPECT_NEAR(static_cast<double>(view.axis().view_end()), static_cast<double>(expected_end), 2.0);
+}
+
+TEST(MainWindow, DroppedFilesAreOpened) {
+  TemporaryFolder folder;
+  const auto path = folder.file("dropped.sqlite");
+  testing::write_trace(path, 1, 4);
+  MainWindow window;
+  QMimeData mime;
+  mime.setUrls({QUrl::fromLocalFile(QString::fromStdString(path))});
+  // As a drag manager would: enter, then drop.
+  QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+  QApplication::sendEvent(&window, &enter);
+  EXPECT_TRUE(enter.isAccepted());
+  QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+  QApplication::sendEvent(&window, &drop);
+  ASSERT_TRUE(wait_until_loaded(window));
+  ASSERT_TRUE(window.session()) << window.error_text().toStdString();
+  EXPECT_EQ(window.session()->ranks[0]->source_path, path);
+}
+
+TEST(MainWindow, CorruptFileShowsAnErrorInTheWindow) {
+  TemporaryFolder folder;
+  const auto path = folder.file("corrupt.sqlite");
+  gpuprof::testing::write_file(path, std::string("SQLite format 3\0this is not a database at all", 46));
+  MainWindow window;
+  window.resize(1200, 700);
+  window.show();
+  window.open_files({QString::fromStdString(path)});
+  ASSERT_TRUE(wait_until_loaded(window));
+  EXPECT_FALSE(window.session());
+  const QString error = window.error_text();
+  EXPECT_TRUE(error.contains(QStringLiteral("corrupt.sqlite"))) << error.toStdString();
+  QApplication::processEvents();
+  save_and_check(window.grab().toImage(), QStringLiteral("main_window_error"));
+}
+
+TEST(MainWindow, MissingFileShowsAnErrorAndCancelLeavesTheWindowUsable) {
+  MainWindow window;
+  window.open_files({QStringLiteral("/nonexistent/run.sqlite")});
+  ASSERT_TRUE(wait_until_loaded(window));
+  EXPECT_TRUE(window.error_text().contains(QStringLiteral("run.sqlite")));
+  TemporaryFolder folder;
+  const auto path = folder.file("dp.sqlite");
+  testing::write_trace(path, 2, 6);
+  window.open_files({QString::fromStdString(path)});
+  window.cancel_loading();
+  ASSERT_TRUE(wait_until_loaded(window));
+  window.open_files({QString::fromStdString(path)});
+  ASSERT_TRUE(wait_until_loaded(window));
+  EXPECT_TRUE(window.session());
+}
+
+TEST(MainWindow, OpensSeveralRankFilesAsOneJob) {
+  TemporaryFolder folder;
+  QStringList paths;
+  for (int rank = 0; rank < 2; ++rank) {
+    synthetic::SynthOptions options;
+    options.devices = 1;
+    options.steps = 5;
+    options.kernels_per_step = 8;
+    options.rank = rank;
+    options.world_size = 2;
+    const auto path = folder.file("rank" + std::to_string(rank) + ".sqlite");
+    synthetic::write_synthetic_trace(path, options);
+    paths << QString::fromStdString(path);
+  }
+  MainWindow window;
+  window.open_files(paths);
+  ASSERT_TRUE(wait_until_loaded(window));
+  ASSERT_TRUE(window.session());
+  ASSERT_EQ(window.session()->ranks.size(), 2u);
+  EXPECT_EQ(window.session()->ranks[1]->analysis.rank, 1);
+}
+
+TEST(CompareView, ShowsBothRunsAlignedWithTheWaterfall) {
+  TemporaryFolder folder;
+  testing::write_trace(folder.file("one.sqlite"), 1, 10);
+  testing::write_trace(folder.file("two.sqlite"), 2, 10);
+  const auto base = testing::load(folder.file("one.sqlite"));
+  const auto other = testing::load(folder.file("two.sqlite"));
+  CompareView view;
+  view.resize(1600, 1100);
+  view.show();
+  view.set_runs(base, other, QStringLiteral("1 GPU"), QStringLiteral("2 GPUs"));
+  EXPECT_GT(view.comparison().speedup, 0.0);
+  EXPECT_GT(view.waterfall()->term_count(), 0u);
+  const auto base_offset = view.base_timeline()->axis().view_start() - alignment_anchor(*base);
+  const auto other_offset = view.other_timeline()->axis().view_start() - alignment_anchor(*other);
+  EXPECT_EQ(base_offset, other_offset);
+  QTest::keyClick(view.base_timeline(), Qt::Key_Plus);
+  // The follower gets whole nanoseconds.
+  EXPECT_NEAR(view.base_timeline()->axis().view_span_ns(), view.other_timeline()->axis().view_span_ns(), 1.0);
+  QApplication::processEvents();
+  save_and_check(view.grab().toImage(), QStringLiteral("compare_view"));
+}
+
+TEST(Export, WritesTheReportAndThePicture) {
+  TemporaryFolder folder;
+  testing::write_trace(folder.file("dp.sqlite"), 2, 6);
+  const auto session = testing::load(folder.file("dp.sqlite"));
+  export_report(*session, report::Format::html, folder.file("report.html"));
+  const auto html = gpuprof::testing::read_file(folder.file("report.html"));
+  EXPECT_NE(html.find("<html"), std::string::npos);
+  export_report(*session, report::Format::csv, folder.file("csv") + "/");
+  EXPECT_TRUE(std::filesystem::exists(folder.path() / "csv"));
+  EXPECT_FALSE(std::filesystem::is_empty(folder.path() / "csv"));
+  TimelineView view;
+  view.set_session(session);
+  const auto png = QString::fromStdString(folder.file("view.png"));
+  ASSERT_TRUE(view.render_image({800, 400}).save(png, "PNG"));
+  EXPECT_GT(testing::image_stats(QImage(png)).distinct_colors, 8);
+}
+
+}  // namespace
+}  // namespace gpuprof::gui
