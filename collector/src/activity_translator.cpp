@@ -15,6 +15,20 @@ constexpr std::size_t kMaxRememberedCalls = 1 << 16;
 
 std::int64_t as_signed(std::uint64_t value) { return static_cast<std::int64_t>(value); }
 
+// The columns every GPU activity record has, in the same fields for kernels,
+// copies and memsets.
+template <typename Row, typename Record>
+Row gpu_row(const Record& record) {
+  Row row;
+  row.device = static_cast<std::int32_t>(record.deviceId);
+  row.context = record.contextId;
+  row.stream = record.streamId;
+  row.start_ns = as_signed(record.start);
+  row.end_ns = as_signed(record.end);
+  row.correlation_id = record.correlationId;
+  return row;
+}
+
 std::optional<std::int64_t> present_if_nonzero(std::uint64_t value) {
   if (value == 0) return std::nullopt;
   return as_signed(value);
@@ -97,13 +111,7 @@ void ActivityTranslator::remember_context(std::uint32_t context, std::uint32_t d
 void ActivityTranslator::kernel(const CUpti_ActivityKernel10& record) {
   if (!check_interval(record.start, record.end, "kernel")) return;
   remember_context(record.contextId, record.deviceId);
-  trace::KernelRow row;
-  row.device = static_cast<std::int32_t>(record.deviceId);
-  row.context = record.contextId;
-  row.stream = record.streamId;
-  row.start_ns = as_signed(record.start);
-  row.end_ns = as_signed(record.end);
-  row.correlation_id = record.correlationId;
+  auto row = gpu_row<trace::KernelRow>(record);
   if (record.name == nullptr) problem("unnamed_kernel", "kernel record without a name");
   row.name = writer_.intern(record.name != nullptr ? record.name : "(unnamed kernel)");
   row.grid = trace::Dim3{record.gridX, record.gridY, record.gridZ};
@@ -119,13 +127,7 @@ void ActivityTranslator::kernel(const CUpti_ActivityKernel10& record) {
 void ActivityTranslator::memcpy(const CUpti_ActivityMemcpy6& record) {
   if (!check_interval(record.start, record.end, "memcpy")) return;
   remember_context(record.contextId, record.deviceId);
-  trace::MemcpyRow row;
-  row.device = static_cast<std::int32_t>(record.deviceId);
-  row.context = record.contextId;
-  row.stream = record.streamId;
-  row.start_ns = as_signed(record.start);
-  row.end_ns = as_signed(record.end);
-  row.correlation_id = record.correlationId;
+  auto row = gpu_row<trace::MemcpyRow>(record);
   row.copy_kind = to_copy_kind(record.copyKind);
   if (row.copy_kind == trace::CopyKind::unknown) {
     problem("unknown_copy_kind", "memcpy copy kind " + std::to_string(record.copyKind));
@@ -145,13 +147,7 @@ void ActivityTranslator::peer_memcpy(const CUpti_ActivityMemcpyPtoP4& record) {
   remember_context(record.contextId, record.deviceId);
   remember_context(record.srcContextId, record.srcDeviceId);
   remember_context(record.dstContextId, record.dstDeviceId);
-  trace::MemcpyRow row;
-  row.device = static_cast<std::int32_t>(record.deviceId);
-  row.context = record.contextId;
-  row.stream = record.streamId;
-  row.start_ns = as_signed(record.start);
-  row.end_ns = as_signed(record.end);
-  row.correlation_id = record.correlationId;
+  auto row = gpu_row<trace::MemcpyRow>(record);
   row.copy_kind = trace::CopyKind::peer_to_peer;
   row.src_memory_kind = to_memory_kind(record.srcKind);
   row.dst_memory_kind = to_memory_kind(record.dstKind);
@@ -165,13 +161,7 @@ void ActivityTranslator::peer_memcpy(const CUpti_ActivityMemcpyPtoP4& record) {
 void ActivityTranslator::memset(const CUpti_ActivityMemset4& record) {
   if (!check_interval(record.start, record.end, "memset")) return;
   remember_context(record.contextId, record.deviceId);
-  trace::MemsetRow row;
-  row.device = static_cast<std::int32_t>(record.deviceId);
-  row.context = record.contextId;
-  row.stream = record.streamId;
-  row.start_ns = as_signed(record.start);
-  row.end_ns = as_signed(record.end);
-  row.correlation_id = record.correlationId;
+  auto row = gpu_row<trace::MemsetRow>(record);
   row.bytes = as_signed(record.bytes);
   writer_.add(row);
   ++counters_.rows;

@@ -203,16 +203,29 @@ void KinetoConverter::consume(const KinetoEvent& event) {
   }
 }
 
-void KinetoConverter::add_kernel(const KinetoEvent& event, Span span) {
+namespace {
+
+// The columns every GPU activity event has; nullopt when the event names no device.
+template <typename Row>
+std::optional<Row> gpu_row(const KinetoEvent& event, std::int64_t start_ns, std::int64_t end_ns) {
   const auto device = device_of(event);
-  if (!device) return malformed(event, "GPU events without a device (args.device or numeric pid)");
-  trace::KernelRow row;
+  if (!device) return std::nullopt;
+  Row row;
   row.device = *device;
   row.context = arg_number(event, "context");
   row.stream = stream_of(event);
-  row.start_ns = span.start_ns;
-  row.end_ns = span.end_ns;
+  row.start_ns = start_ns;
+  row.end_ns = end_ns;
   row.correlation_id = correlation_of(event);
+  return row;
+}
+
+}  // namespace
+
+void KinetoConverter::add_kernel(const KinetoEvent& event, Span span) {
+  auto gpu = gpu_row<trace::KernelRow>(event, span.start_ns, span.end_ns);
+  if (!gpu) return malformed(event, "GPU events without a device (args.device or numeric pid)");
+  trace::KernelRow& row = *gpu;
   row.name = sink_.intern(event.name);
   row.grid = arg_dim3(event, "grid");
   row.block = arg_dim3(event, "block");
@@ -227,15 +240,9 @@ void KinetoConverter::add_kernel(const KinetoEvent& event, Span span) {
 }
 
 void KinetoConverter::add_memcpy(const KinetoEvent& event, Span span) {
-  const auto device = device_of(event);
-  if (!device) return malformed(event, "GPU events without a device (args.device or numeric pid)");
-  trace::MemcpyRow row;
-  row.device = *device;
-  row.context = arg_number(event, "context");
-  row.stream = stream_of(event);
-  row.start_ns = span.start_ns;
-  row.end_ns = span.end_ns;
-  row.correlation_id = correlation_of(event);
+  auto gpu = gpu_row<trace::MemcpyRow>(event, span.start_ns, span.end_ns);
+  if (!gpu) return malformed(event, "GPU events without a device (args.device or numeric pid)");
+  trace::MemcpyRow& row = *gpu;
   const KinetoArg* kind_arg = event.arg("kind");
   std::optional<CopyKind> kind;
   if (kind_arg != nullptr && kind_arg->value.is_string) kind = trace::copy_kind_from_string(kind_arg->value.text);
@@ -259,15 +266,9 @@ void KinetoConverter::add_memcpy(const KinetoEvent& event, Span span) {
 }
 
 void KinetoConverter::add_memset(const KinetoEvent& event, Span span) {
-  const auto device = device_of(event);
-  if (!device) return malformed(event, "GPU events without a device (args.device or numeric pid)");
-  trace::MemsetRow row;
-  row.device = *device;
-  row.context = arg_number(event, "context");
-  row.stream = stream_of(event);
-  row.start_ns = span.start_ns;
-  row.end_ns = span.end_ns;
-  row.correlation_id = correlation_of(event);
+  auto gpu = gpu_row<trace::MemsetRow>(event, span.start_ns, span.end_ns);
+  if (!gpu) return malformed(event, "GPU events without a device (args.device or numeric pid)");
+  trace::MemsetRow& row = *gpu;
   row.bytes = arg_number(event, "bytes");
   sink_.add(row);
 }
