@@ -14,6 +14,7 @@
 #include "gpuprof/trace/schema_version.hpp"
 #include "gpuprof/trace/sqlite_database.hpp"
 #include "gpuprof/trace/trace_error.hpp"
+#include "batched_insert.hpp"
 
 namespace gpuprof::trace {
 namespace {
@@ -53,22 +54,6 @@ std::string utc_now_iso8601() {
   return text.data();
 }
 
-void bind_dim3(sqlite::Statement& statement, int first, const std::optional<Dim3>& value) {
-  if (value) {
-    statement.bind(first, std::int64_t{value->x});
-    statement.bind(first + 1, std::int64_t{value->y});
-    statement.bind(first + 2, std::int64_t{value->z});
-  } else {
-    for (int i = 0; i < 3; ++i) statement.bind_null(first + i);
-  }
-}
-
-template <typename Enum>
-std::optional<std::int64_t> enum_code(const std::optional<Enum>& value) {
-  if (!value) return std::nullopt;
-  return static_cast<std::int64_t>(*value);
-}
-
 }  // namespace
 
 struct TraceWriter::Impl {
@@ -79,8 +64,17 @@ struct TraceWriter::Impl {
   // it open (and the file locked) until they are.
   struct Statements {
     explicit Statements(sqlite::Database& database);
-    sqlite::Statement insert_string, insert_meta, insert_device, insert_device_link, insert_kernel,
-        insert_memcpy, insert_memset, insert_api_call, insert_sync, insert_range, delete_stat, insert_stat;
+    // Commits must see every row added before them.
+    void flush_batches() {
+      kernels.flush(), memcpys.flush(), memsets.flush(), api_calls.flush(), syncs.flush(), ranges.flush();
+    }
+    sqlite::Statement insert_string, insert_meta, insert_device, insert_device_link, delete_stat, insert_stat;
+    BatchedInsert<KernelRow> kernels;
+    BatchedInsert<MemcpyRow> memcpys;
+    BatchedInsert<MemsetRow> memsets;
+    BatchedInsert<ApiCallRow> api_calls;
+    BatchedInsert<SyncRow> syncs;
+    BatchedInsert<RangeRow> ranges;
   };
   std::unique_ptr<Statements> statements;
   std::unordered_map<std::string, StringId, TransparentHash, std::equal_to<>> strings;
@@ -143,16 +137,30 @@ struct TraceWriter::Impl {
 
   void commit() {
     if (!in_transaction) return;
+    statements->flush_batches();
     database.execute("COMMIT");
     in_transaction = false;
     rows_in_transaction = 0;
   }
 
-  void run_row(sqlite::Statement& statement) {
-    begin_if_needed();
-    statement.run();
+  void count_row() {
     ++rows;
     if (++rows_in_transaction >= options.rows_per_transaction) commit();
+  }
+
+  template <typename Row>
+  void add_single(sqlite::Statement& statement, const Row& row) {
+    begin_if_needed();
+    bind_row(statement, 1, row);
+    statement.run();
+    count_row();
+  }
+
+  template <typename Row>
+  void add_batched(BatchedInsert<Row>& table, const Row& row) {
+    begin_if_needed();
+    table.add(row);
+    count_row();
   }
 
   StringId intern(std::string_view text) {
@@ -201,14 +209,14 @@ TraceWriter::Impl::Statements::Statements(sqlite::Database& database)
       insert_meta(database, "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)"),
       insert_device(database, "INSERT OR REPLACE INTO devices VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
       insert_device_link(database, "INSERT OR REPLACE INTO device_links VALUES (?, ?, ?, ?, ?)"),
-      insert_kernel(database, "INSERT INTO kernels VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
-      insert_memcpy(database, "INSERT INTO memcpys VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
-      insert_memset(database, "INSERT INTO memsets VALUES (?, ?, ?, ?, ?, ?, ?)"),
-      insert_api_call(database, "INSERT INTO api_calls VALUES (?, ?, ?, ?, ?, ?, ?, ?)"),
-      insert_sync(database, "INSERT INTO syncs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"),
-      insert_range(database, "INSERT INTO ranges VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
       delete_stat(database, "DELETE FROM collector_stats WHERE name = ?"),
-      insert_stat(database, "INSERT INTO collector_stats VALUES (?, ?, ?, ?)") {}
+      insert_stat(database, "INSERT INTO collector_stats VALUES (?, ?, ?, ?)"),
+      kernels(database),
+      memcpys(database),
+      memsets(database),
+      api_calls(database),
+      syncs(database),
+      ranges(database) {}
 
 TraceWriter::TraceWriter(WriterOptions options) {
   check_output_path(options.path, options.overwrite);
@@ -233,120 +241,14 @@ TraceWriter::~TraceWriter() {
 void TraceWriter::set_meta(std::string_view key, std::string_view value) { impl_->set_meta(key, value); }
 StringId TraceWriter::intern(std::string_view text) { return impl_->intern(text); }
 
-void TraceWriter::add(const DeviceRow& row) {
-  auto& s = impl_->statements->insert_device;
-  s.bind(1, std::int64_t{row.id});
-  s.bind(2, row.name);
-  s.bind(3, row.uuid);
-  s.bind(4, row.pci_bus_id);
-  s.bind(5, row.compute_major);
-  s.bind(6, row.compute_minor);
-  s.bind(7, row.sm_count);
-  s.bind(8, row.memory_bytes);
-  s.bind(9, row.memory_bandwidth_bps);
-  s.bind(10, row.host_link_bandwidth_bps);
-  impl_->run_row(s);
-}
-
-void TraceWriter::add(const DeviceLinkRow& row) {
-  auto& s = impl_->statements->insert_device_link;
-  s.bind(1, std::int64_t{row.src_device});
-  s.bind(2, std::int64_t{row.dst_device});
-  s.bind(3, row.peer_access);
-  s.bind(4, row.link_kind);
-  s.bind(5, row.performance_rank);
-  impl_->run_row(s);
-}
-
-void TraceWriter::add(const KernelRow& row) {
-  auto& s = impl_->statements->insert_kernel;
-  s.bind(1, std::int64_t{row.device});
-  s.bind(2, row.context);
-  s.bind(3, row.stream);
-  s.bind(4, row.start_ns);
-  s.bind(5, row.end_ns);
-  s.bind(6, row.correlation_id);
-  s.bind(7, std::int64_t{row.name});
-  bind_dim3(s, 8, row.grid);
-  bind_dim3(s, 11, row.block);
-  s.bind(14, row.registers_per_thread);
-  s.bind(15, row.static_shared_bytes);
-  s.bind(16, row.dynamic_shared_bytes);
-  s.bind(17, row.graph_node_id);
-  impl_->run_row(s);
-}
-
-void TraceWriter::add(const MemcpyRow& row) {
-  auto& s = impl_->statements->insert_memcpy;
-  s.bind(1, std::int64_t{row.device});
-  s.bind(2, row.context);
-  s.bind(3, row.stream);
-  s.bind(4, row.start_ns);
-  s.bind(5, row.end_ns);
-  s.bind(6, row.correlation_id);
-  s.bind(7, static_cast<std::int64_t>(row.copy_kind));
-  s.bind(8, enum_code(row.src_memory_kind));
-  s.bind(9, enum_code(row.dst_memory_kind));
-  s.bind(10, row.src_device);
-  s.bind(11, row.dst_device);
-  s.bind(12, row.bytes);
-  impl_->run_row(s);
-}
-
-void TraceWriter::add(const MemsetRow& row) {
-  auto& s = impl_->statements->insert_memset;
-  s.bind(1, std::int64_t{row.device});
-  s.bind(2, row.context);
-  s.bind(3, row.stream);
-  s.bind(4, row.start_ns);
-  s.bind(5, row.end_ns);
-  s.bind(6, row.correlation_id);
-  s.bind(7, row.bytes);
-  impl_->run_row(s);
-}
-
-void TraceWriter::add(const ApiCallRow& row) {
-  auto& s = impl_->statements->insert_api_call;
-  s.bind(1, row.process_id);
-  s.bind(2, row.thread_id);
-  s.bind(3, row.start_ns);
-  s.bind(4, row.end_ns);
-  s.bind(5, row.correlation_id);
-  s.bind(6, std::int64_t{row.name});
-  s.bind(7, static_cast<std::int64_t>(row.kind));
-  s.bind(8, row.return_code);
-  impl_->run_row(s);
-}
-
-void TraceWriter::add(const SyncRow& row) {
-  auto& s = impl_->statements->insert_sync;
-  s.bind(1, row.process_id);
-  s.bind(2, row.thread_id);
-  s.bind(3, row.start_ns);
-  s.bind(4, row.end_ns);
-  s.bind(5, static_cast<std::int64_t>(row.type));
-  s.bind(6, row.device);
-  s.bind(7, row.stream);
-  s.bind(8, row.event);
-  s.bind(9, row.correlation_id);
-  impl_->run_row(s);
-}
-
-void TraceWriter::add(const RangeRow& row) {
-  auto& s = impl_->statements->insert_range;
-  s.bind(1, row.process_id);
-  s.bind(2, row.thread_id);
-  s.bind(3, row.start_ns);
-  s.bind(4, row.end_ns);
-  s.bind(5, std::int64_t{row.name});
-  s.bind(6, row.domain);
-  s.bind(7, row.category);
-  s.bind(8, std::int64_t{row.on_gpu ? 1 : 0});
-  s.bind(9, row.device);
-  s.bind(10, row.stream);
-  s.bind(11, row.correlation_id);
-  impl_->run_row(s);
-}
+void TraceWriter::add(const DeviceRow& row) { impl_->add_single(impl_->statements->insert_device, row); }
+void TraceWriter::add(const DeviceLinkRow& row) { impl_->add_single(impl_->statements->insert_device_link, row); }
+void TraceWriter::add(const KernelRow& row) { impl_->add_batched(impl_->statements->kernels, row); }
+void TraceWriter::add(const MemcpyRow& row) { impl_->add_batched(impl_->statements->memcpys, row); }
+void TraceWriter::add(const MemsetRow& row) { impl_->add_batched(impl_->statements->memsets, row); }
+void TraceWriter::add(const ApiCallRow& row) { impl_->add_batched(impl_->statements->api_calls, row); }
+void TraceWriter::add(const SyncRow& row) { impl_->add_batched(impl_->statements->syncs, row); }
+void TraceWriter::add(const RangeRow& row) { impl_->add_batched(impl_->statements->ranges, row); }
 
 void TraceWriter::set_stat(const StatRow& row) {
   impl_->begin_if_needed();
