@@ -232,5 +232,19 @@ TEST_F(KinetoImport, RejectsInvalidJson) {
   EXPECT_FALSE(std::filesystem::exists(folder.file("out.sqlite")));
 }
 
+// Found by gpuprof_fuzz_kineto: a deviceProperties element that is not an
+// object used to write through devices.back() of an empty list (the stale
+// "name" key comes from distributedInfo). It must be ignored instead.
+TEST_F(KinetoImport, IgnoresDevicePropertiesElementsThatAreNotObjects) {
+  const std::string input = folder.file("odd_devices.json");
+  testing::write_file(input, R"json({"distributedInfo": {"name": "x"},
+    "deviceProperties": [["NVIDIA A100", 0], {"id": 1, "name": "NVIDIA H100"}], "traceEvents": []})json");
+  summary = testing::import_file(input, folder.file("out.sqlite"));
+  const auto model = trace::load_trace_model(folder.file("out.sqlite"));
+  ASSERT_EQ(model.devices.size(), 1u);
+  EXPECT_EQ(model.devices[0].id, 1);
+  EXPECT_EQ(model.devices[0].name, "NVIDIA H100");
+}
+
 }  // namespace
 }  // namespace gpuprof

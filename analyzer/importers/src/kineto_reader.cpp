@@ -54,8 +54,10 @@ class KinetoHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Kin
     }
     if (depth_ == 1) section_ = section_for(top_key_, is_object);
     if (section_ == Section::events) open_in_events(is_object);
-    if (section_ == Section::device_properties && depth_ == 2 && is_object) {
-      header.devices.emplace_back();
+    if (section_ == Section::device_properties && depth_ == 2) {
+      // Only an object is a device; an array element of any other shape is ignored.
+      device_open_ = is_object;
+      if (is_object) header.devices.emplace_back();
     }
     ++depth_;
     return true;
@@ -155,6 +157,8 @@ class KinetoHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Kin
   }
 
   void device_scalar(std::string_view text) {
+    // Scalars in a non-object element (e.g. [["id", 0]]) have no device to go to.
+    if (!device_open_) return;
     trace::DeviceRow& device = header.devices.back();
     const auto number = integer_from_text(text);
     if (field_key_ == "name") device.name = std::string(text);
@@ -169,7 +173,7 @@ class KinetoHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Kin
   KinetoEventConsumer& consumer_;
   int depth_ = 0;
   Section section_ = Section::none;
-  bool event_open_ = false, in_args_ = false, in_list_ = false;
+  bool event_open_ = false, in_args_ = false, in_list_ = false, device_open_ = false;
   std::string top_key_, event_key_, field_key_;
   KinetoEvent event_;
 };
