@@ -88,7 +88,16 @@ void expect_one_line_exit_2(const ProcessResult& result, const std::string& text
   EXPECT_NE(result.err.find(text), std::string::npos) << result.err;
 }
 
-TEST(SweepCommand, RunsTheGridRecordsFailuresAndReports) {
+// A sweep records every run with gpuprof record, which needs the collector;
+// a build without the CUDA toolkit has none.
+class SweepRecording : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!GPUPROF_HAVE_COLLECTOR) GTEST_SKIP() << "built without the collector (no CUDA toolkit): gpuprof record cannot run";
+  }
+};
+
+TEST_F(SweepRecording, RunsTheGridRecordsFailuresAndReports) {
   Sweep sweep;
   auto arguments = sweep.arguments();
   arguments.push_back("--calibrate");
@@ -123,7 +132,7 @@ TEST(SweepCommand, RunsTheGridRecordsFailuresAndReports) {
   EXPECT_NE(read_file(sweep.folder.file("study.html")).find("<svg"), std::string::npos);
 }
 
-TEST(SweepCommand, NeverOverwritesAStudy) {
+TEST_F(SweepRecording, NeverOverwritesAStudy) {
   Sweep sweep;
   ASSERT_EQ(gpuprof(sweep.arguments("64")).exit_code, 0);
   expect_one_line_exit_2(gpuprof(sweep.arguments("64")), "already exists (use --resume to continue it, or --force");
@@ -132,7 +141,7 @@ TEST(SweepCommand, NeverOverwritesAStudy) {
   EXPECT_EQ(sweep.calls().size(), 4u);
 }
 
-TEST(SweepCommand, ResumeRunsOnlyTheUnfinishedRuns) {
+TEST_F(SweepRecording, ResumeRunsOnlyTheUnfinishedRuns) {
   Sweep sweep;
   ASSERT_EQ(gpuprof(sweep.arguments("64,1024")).exit_code, 0);
   // As an interrupted sweep leaves it: one run still `running`, one never started.
@@ -149,7 +158,7 @@ TEST(SweepCommand, ResumeRunsOnlyTheUnfinishedRuns) {
   EXPECT_EQ(sweep.query("SELECT count(*) FROM configurations"), "4\n");
 }
 
-TEST(SweepCommand, ResumeRefusesOtherSettings) {
+TEST_F(SweepRecording, ResumeRefusesOtherSettings) {
   Sweep sweep;
   ASSERT_EQ(gpuprof(sweep.arguments("64")).exit_code, 0);
   auto arguments = sweep.arguments("64");
@@ -158,7 +167,7 @@ TEST(SweepCommand, ResumeRefusesOtherSettings) {
   expect_one_line_exit_2(gpuprof(arguments), "was swept with other settings");
 }
 
-TEST(SweepCommand, MissingProgramForSomeConfigurationsIsRecorded) {
+TEST_F(SweepRecording, MissingProgramForSomeConfigurationsIsRecorded) {
   Sweep sweep;
   fs::copy_file(sweep.script, sweep.folder.file("train_64.sh"));
   const auto result = gpuprof({"sweep", "--command", sweep.folder.file("train_{batch}.sh") + " {batch} {gpus} {strategy} {summary}",
@@ -200,7 +209,7 @@ TEST(SweepCommand, UnwritableFolderIsBadInput) {
                          "cannot create the study folder");
 }
 
-TEST(SweepCommand, StudyOfAnotherVersionIsRefused) {
+TEST_F(SweepRecording, StudyOfAnotherVersionIsRefused) {
   Sweep sweep;
   fs::create_directories(sweep.study);
   sweep.sql("CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);"
