@@ -3,14 +3,13 @@
 #include <unistd.h>
 
 #include <array>
-#include <cerrno>
-#include <cstring>
 #include <ctime>
 #include <filesystem>
 #include <random>
 #include <string>
 #include <unordered_map>
 
+#include "gpuprof/trace/file_publishing.hpp"
 #include "gpuprof/trace/schema_version.hpp"
 #include "gpuprof/trace/sqlite_database.hpp"
 #include "gpuprof/trace/trace_error.hpp"
@@ -175,18 +174,7 @@ struct TraceWriter::Impl {
   }
 
   void publish() {
-    if (working_path == options.path) return;
-    // link() refuses to replace an existing file, which keeps --force the only way to overwrite.
-    if (!options.overwrite && ::link(working_path.c_str(), options.path.c_str()) == 0) {
-      ::unlink(working_path.c_str());
-      return;
-    }
-    if (!options.overwrite && errno == EEXIST) {
-      throw TraceError::bad_input(options.path, "appeared while writing; not overwritten");
-    }
-    std::error_code error;
-    fs::rename(working_path, options.path, error);
-    if (error) throw TraceError::failure(options.path, "cannot rename into place: " + error.message());
+    if (working_path != options.path) publish_file(working_path, options.path, options.overwrite);
   }
 
   void abandon() noexcept {

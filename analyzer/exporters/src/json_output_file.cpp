@@ -6,6 +6,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "gpuprof/trace/file_publishing.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 
 namespace gpuprof::exporters {
@@ -84,17 +85,7 @@ void JsonOutputFile::publish() {
   close();
   std::error_code error;
   size_ = static_cast<std::int64_t>(fs::file_size(staging_, error));
-  // link() refuses to replace a file, so only --force overwrites one that appeared meanwhile.
-  if (!overwrite_) {
-    if (::link(staging_.c_str(), output_.c_str()) != 0) {
-      if (errno == EEXIST) throw TraceError::bad_input(output_, "already exists (use --force to overwrite)");
-      throw TraceError::failure(output_, std::string("cannot create the output file: ") + std::strerror(errno));
-    }
-    remove_staging();
-  } else {
-    fs::rename(staging_, output_, error);
-    if (error) throw TraceError::failure(output_, "cannot rename into place: " + error.message());
-  }
+  publish_file(staging_, output_, overwrite_);
   published_ = true;
 }
 

@@ -2,12 +2,12 @@
 
 #include <unistd.h>
 
-#include <cerrno>
 #include <filesystem>
 
 #include "gpuprof/importers/kineto_importer.hpp"
 #include "gpuprof/importers/nsys_importer.hpp"
 #include "gpuprof/importers/nvprof_importer.hpp"
+#include "gpuprof/trace/file_publishing.hpp"
 #include "gpuprof/trace/sqlite_database.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 
@@ -30,18 +30,7 @@ class StagingFile {
   const std::string& path() const { return path_; }
 
   void publish(const std::string& output, bool overwrite) {
-    // link() refuses to replace a file, so only --force overwrites one that appeared meanwhile.
-    if (!overwrite) {
-      if (::link(path_.c_str(), output.c_str()) != 0) {
-        if (errno == EEXIST) throw TraceError::bad_input(output, "already exists (use --force to overwrite)");
-        throw TraceError::failure(output, "cannot create the output file");
-      }
-      ::unlink(path_.c_str());
-    } else {
-      std::error_code error;
-      fs::rename(path_, output, error);
-      if (error) throw TraceError::failure(output, "cannot rename into place: " + error.message());
-    }
+    publish_file(path_, output, overwrite);
     published_ = true;
   }
 
