@@ -64,20 +64,6 @@ std::string axes(const LineChart& chart, const Scale& x, const Scale& y) {
 
 }  // namespace
 
-std::string escape_html(const std::string& text) {
-  std::string out;
-  for (const char c : text) {
-    switch (c) {
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '&': out += "&amp;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
-
 std::string svg_line_chart(const LineChart& chart) {
   const auto [x_low, x_high] = x_range(chart);
   const Scale x{x_low, x_high, kLeft + 10, kWidth - kRight - 10, true};

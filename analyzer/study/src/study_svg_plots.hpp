@@ -6,7 +6,12 @@
 #include <string>
 #include <vector>
 
+#include "gpuprof/report/table_rendering.hpp"
+
 namespace gpuprof::study {
+
+// Untrusted names in SVG and HTML text: the report library's escaping serves both.
+using report::escape_html;
 
 struct Series {
   std::string name;
@@ -30,7 +35,5 @@ struct StackedBar {
 
 std::string svg_stacked_bars(const std::string& title, const std::vector<std::string>& legend,
                              const std::vector<StackedBar>& bars);
-
-std::string escape_html(const std::string& text);
 
 }  // namespace gpuprof::study
