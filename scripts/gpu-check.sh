@@ -2,7 +2,8 @@
 # The GPU checklist (../shared/GPU-CHECKLIST.md) in one script, run on the GPU
 # machine over a copy of the repository with .gpu-carry/ from scripts/gpu-pack.sh:
 #
-#   scripts/gpu-check.sh PHASE OUT_DIR       PHASE: inventory | tests | workloads | overhead | pytorch | all
+#   scripts/gpu-check.sh PHASE OUT_DIR
+#   PHASE: inventory | tests | workloads | overhead | pytorch | throughput | all
 #
 # Each phase fits in one 10-minute device call and writes few files (the device
 # tool returns at most 8): OUT_DIR/<phase>.txt with a short table at its end,
@@ -85,8 +86,8 @@ record_workload() {
 }
 
 workloads() {
-  record_workload rnn --cell gru --steps 40 --batch 256 --eval-every 0
-  record_workload rnn --cell lstm --steps 40 --batch 256 --eval-every 0
+  record_workload rnn --cell gru --steps 40 --batch 256
+  record_workload rnn --cell lstm --steps 40 --batch 256
   for model in towers mlp resnet; do
     if "$workload" "$model" --help > /dev/null 2>&1; then record_workload "$model" --steps 20; fi
   done
@@ -95,7 +96,7 @@ workloads() {
 
 # Median wall time of the same run with and without the collector, interleaved.
 overhead() {
-  local args=(rnn --steps 200 --batch 256 --eval-every 0)
+  local args=(rnn --steps 200 --batch 256)
   local with=() without=()
   for repeat in 1 2 3 4 5; do
     local start
@@ -130,7 +131,7 @@ pytorch() {
   done
   # Throughput of the same GRU classifier, sizes, batch and precision, in one run.
   for cell in gru lstm; do
-    "$workload" rnn --cell "$cell" --batch 256 --steps 300 --eval-every 0 --quiet \
+    "$workload" rnn --cell "$cell" --batch 256 --steps 300 --quiet \
       --summary "$logs/$cell-throughput.json" > "$logs/$cell-workload.log" 2>&1
     python3 "$repo/scripts/gpu/torch_small_training.py" --cell "$cell" --batch 256 --steps 300 \
       > "$logs/$cell-torch.log" 2>&1
@@ -141,6 +142,30 @@ pytorch() {
   done
 }
 
+# Training throughput against the PyTorch equivalents (scripts/gpu/torch_reference_models.py),
+# same model sizes, batch and precision, one after the other on the same GPU.
+throughput() {
+  local runs=("rnn --cell gru --batch 256" "rnn --cell lstm --batch 256" "towers --batch 256" "mlp --batch 512"
+              "resnet --depth 50 --batch 64")
+  local run precision name ours theirs
+  for run in "${runs[@]}"; do
+    for precision in fp32 tf32 bf16; do
+      [[ $run == resnet* && $precision == fp32 ]] && continue  # minutes per run without tensor cores
+      name=$(echo "$run $precision" | tr -d '-' | tr ' ' '_')
+      # shellcheck disable=SC2086  # $run is a list of words
+      "$workload" $run --precision "$precision" --steps 100 --prefetch 2 --host-memory pinned --quiet \
+        --summary "$logs/$name.json" > "$logs/$name-workload.log" 2>&1
+      # shellcheck disable=SC2086
+      python3 "$repo/scripts/gpu/torch_reference_models.py" $run --precision "$precision" --steps 100 \
+        > "$logs/$name-torch.log" 2>&1
+      ours=$(python3 -c 'import json, sys; print(round(json.load(open(sys.argv[1]))["samples_per_second"], 1))' \
+        "$logs/$name.json" 2>/dev/null || echo failed)
+      theirs=$(awk '/samples\/s/ {print $2}' "$logs/$name-torch.log")
+      note "$run $precision" "gpuprof-workload ${ours} samples/s, PyTorch ${theirs:-failed} samples/s"
+    done
+  done
+}
+
 prepare_paths
 case $phase in
   inventory) inventory ;;
@@ -148,7 +173,8 @@ case $phase in
   workloads) workloads ;;
   overhead) overhead ;;
   pytorch) pytorch ;;
-  all) inventory; run_tests; workloads; overhead; pytorch ;;
+  throughput) throughput ;;
+  all) inventory; run_tests; workloads; overhead; pytorch; throughput ;;
   *) echo "gpu-check.sh: unknown phase '$phase'" >&2; exit 2 ;;
 esac
 tar -C "$logs" -czf "$out/$phase-logs.tar.gz" . 2>/dev/null

@@ -1,6 +1,8 @@
 #pragma once
 
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <functional>
 #include <vector>
 
@@ -9,6 +11,7 @@
 
 #include "deterministic_random.hpp"
 #include "device_array.hpp"
+#include "element_type.hpp"
 
 namespace gpuprof::workloads::testing {
 
@@ -33,6 +36,38 @@ std::vector<T> to_host(const T* device, std::size_t count) {
   std::vector<T> values(count);
   GPUPROF_CHECK(cudaMemcpy(values.data(), device, count * sizeof(T), cudaMemcpyDeviceToHost));
   return values;
+}
+
+// The nearest bf16 value (ties to even), as a float: inputs that bf16 holds exactly let a
+// float64 reference and a bf16 GPU run start from the same numbers.
+inline float round_to_bf16(float value) {
+  std::uint32_t bits = 0;
+  std::memcpy(&bits, &value, sizeof bits);
+  bits = (bits + 0x7FFFU + ((bits >> 16) & 1U)) & 0xFFFF0000U;
+  std::memcpy(&value, &bits, sizeof bits);
+  return value;
+}
+
+inline std::vector<float> rounded_to_bf16(std::vector<float> values) {
+  for (float& value : values) value = round_to_bf16(value);
+  return values;
+}
+
+// Host floats into a device buffer of `type` (rounded on the GPU when bf16).
+inline ActivationBuffer to_device_as(ElementType type, const std::vector<float>& values) {
+  const DeviceArray<float> staged = to_device(values);
+  ActivationBuffer buffer(type, values.size(), "test data");
+  launch_store_as(type, staged.data(), buffer.data(), static_cast<long long>(values.size()), nullptr);
+  GPUPROF_CHECK(cudaDeviceSynchronize());
+  return buffer;
+}
+
+// A device buffer of any element type back to host floats.
+inline std::vector<float> to_host_floats(const ActivationBuffer& buffer) {
+  DeviceArray<float> widened(buffer.size(), "test result");
+  GPUPROF_CHECK(cudaDeviceSynchronize());
+  launch_load_from(buffer.type(), buffer.data(), widened.data(), static_cast<long long>(buffer.size()), nullptr);
+  return to_host(widened.data(), widened.size());
 }
 
 inline void expect_close(const std::vector<float>& actual, const std::vector<double>& expected,

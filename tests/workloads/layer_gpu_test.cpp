@@ -1,6 +1,8 @@
 // Each layer's forward and backward on the GPU against a float64 CPU reference,
 // and gradients against finite differences of the GPU's own forward pass.
 #include <cmath>
+#include <memory>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -32,11 +34,18 @@ class LayerGpuTest : public ::testing::Test {
   std::unique_ptr<DeviceContext> context_;
 };
 
-TEST_F(LayerGpuTest, DenseForwardAndBackwardMatchFloat64Reference) {
+class DenseGpuTest : public LayerGpuTest, public ::testing::WithParamInterface<Precision> {};
+
+// In bf16 the products take bf16 inputs; inputs that bf16 holds exactly make the result
+// exact up to fp32 accumulation, so the reference and tolerance stay those of fp32.
+TEST_P(DenseGpuTest, ForwardAndBackwardMatchFloat64Reference) {
+  const bool bf16 = GetParam() == Precision::bf16;
+  context_ = std::make_unique<DeviceContext>(0, GetParam());
   const DenseLayer layer(inputs, outputs);
-  std::vector<float> parameters = random_values(layer.parameter_count(), 1);
-  const std::vector<float> x = random_values(batch * inputs, 2);
-  const std::vector<float> dy = random_values(batch * outputs, 3);
+  auto prepare = [bf16](std::vector<float> values) { return bf16 ? rounded_to_bf16(std::move(values)) : values; };
+  std::vector<float> parameters = prepare(random_values(layer.parameter_count(), 1));
+  const std::vector<float> x = prepare(random_values(batch * inputs, 2));
+  const std::vector<float> dy = prepare(random_values(batch * outputs, 3));
   auto device_parameters = to_device(parameters);
   DeviceArray<float> gradients(parameters.size(), "gradients");
   gradients.zero(context_->compute_stream());
@@ -71,6 +80,7 @@ TEST_F(LayerGpuTest, DenseForwardAndBackwardMatchFloat64Reference) {
   expect_close(to_host(dx.data(), dx.size()), expected_dx, 1e-5, "dx");
   const std::vector<float> analytic = to_host(gradients.data(), gradients.size());
   expect_close(analytic, expected_gradients, 1e-5, "dW, db");
+  if (bf16) return;  // perturbed weights are no longer bf16 numbers: differences would measure rounding
 
   // L = sum(dy * y) has exactly these gradients; check them by differences too.
   auto loss = [&]() {
@@ -85,6 +95,9 @@ TEST_F(LayerGpuTest, DenseForwardAndBackwardMatchFloat64Reference) {
   expect_gradient_matches_differences(parameters, analytic, loss, spread_indices(parameters.size(), 18), 1e-2,
                                       2e-3, "dense");
 }
+
+INSTANTIATE_TEST_SUITE_P(Precisions, DenseGpuTest, ::testing::Values(Precision::fp32, Precision::bf16),
+                         [](const auto& instance) { return instance.param == Precision::bf16 ? "bf16" : "fp32"; });
 
 TEST_F(LayerGpuTest, ActivationsMatchReferenceAndDifferences) {
   const int count = 64;

@@ -97,6 +97,20 @@ TEST_F(ModelsGpuTest, MlpLossFallsWithinAFewHundredSteps) {
   EXPECT_GT(*epochs.back().validation_accuracy, 0.6);  // chance is 0.5
 }
 
+// bf16 mixed precision (fp32 master weights) still learns.
+TEST_F(ModelsGpuTest, TowersAndMlpLearnInBf16) {
+  WorkloadOptions towers = small_towers();
+  towers.precision = "bf16";
+  const auto towers_epochs = train(towers).summary.epochs;
+  ASSERT_FALSE(towers_epochs.empty());
+  EXPECT_LT(towers_epochs.back().train_loss, 0.85 * towers_epochs.front().train_loss);
+  WorkloadOptions mlp = small_mlp();
+  mlp.precision = "bf16";
+  const TrainingResult result = train(mlp);
+  EXPECT_LT(result.summary.epochs.back().train_loss, 0.8 * std::log(2.0));
+  EXPECT_GT(*result.summary.epochs.back().validation_accuracy, 0.6);
+}
+
 TEST_F(ModelsGpuTest, MlpDataParallelOnOneGpuGivesTheSameWeightsAsSingle) {
   WorkloadOptions single = small_mlp();
   single.epochs = 1;

@@ -1,10 +1,12 @@
 #include "options.hpp"
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
 
+#include "workload_data.hpp"
 #include "workload_error.hpp"
 
 namespace gpuprof::workloads {
@@ -152,7 +154,6 @@ TEST(Options, RefusesImpossibleResnetSettings) {
   expect_invalid({"resnet", "--image-size", "16"}, "--image-size");
   expect_invalid({"resnet", "--strategy", "host-staged", "--gpus", "2"}, "not available for the resnet model");
   expect_invalid({"resnet", "--batch", "4096", "--train-samples", "10000"}, "too large");
-  expect_invalid({"resnet", "--precision", "bf16"}, "bf16 is not implemented");
 }
 
 TEST(Options, RefusesStrategiesTheModelDoesNotHave) {
@@ -176,7 +177,26 @@ TEST(Options, RefusesImpossibleTowersSizes) {
   expect_invalid({"towers", "--users", "1"}, "--users");
 }
 
-TEST(Options, RefusesBf16Clearly) { expect_invalid({"rnn", "--precision", "bf16"}, "bf16 is not implemented"); }
+TEST(Options, AcceptsEveryPrecisionForEveryModelAndRefusesOthers) {
+  for (const char* model : {"rnn", "towers", "mlp", "resnet"}) {
+    for (const char* precision : {"fp32", "tf32", "bf16"}) {
+      const auto parsed = parse({model, "--precision", precision});
+      ASSERT_TRUE(parsed.options) << model << " " << precision << ": " << parsed.error;
+      EXPECT_EQ(parsed.options->precision, precision);
+      EXPECT_NO_THROW(validate_options(*parsed.options)) << model << " " << precision;
+    }
+  }
+  EXPECT_FALSE(parse({"rnn", "--precision", "fp16"}).options);
+}
+
+TEST(Options, ResnetIsChannelsLastWithTensorCores) {
+  for (const auto& [precision, channels_last] :
+       std::vector<std::pair<std::string, bool>>{{"fp32", false}, {"tf32", true}, {"bf16", true}}) {
+    WorkloadOptions options;
+    options.precision = precision;
+    EXPECT_EQ(resnet_channels_last(options), channels_last) << precision;
+  }
+}
 
 }  // namespace
 }  // namespace gpuprof::workloads

@@ -1,6 +1,8 @@
 // The cuDNN GRU/LSTM layer against a float64 CPU implementation of cuDNN's
 // equations, and its weight gradients against finite differences.
 #include <cmath>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -88,34 +90,48 @@ std::vector<double> reference_final_hidden(RecurrentLayer& layer, const DeviceCo
   return result;
 }
 
-class RecurrentLayerGpuTest : public ::testing::TestWithParam<CellKind> {
+struct RecurrentCase {
+  CellKind cell = CellKind::gru;
+  Precision precision = Precision::fp32;
+};
+
+class RecurrentLayerGpuTest : public ::testing::TestWithParam<RecurrentCase> {
  protected:
   void SetUp() override { GPUPROF_SKIP_WITHOUT_GPU(); }
 };
 
+// fp32: the forward pass to 2e-5 of the reference, weight gradients by finite differences
+// of the GPU's forward pass. bf16 (cuDNN keeps states and outputs in bf16 between steps):
+// from weights and inputs bf16 holds exactly, the forward pass to bf16's rounding of each
+// step, and weight gradients against differences of the float64 reference.
 TEST_P(RecurrentLayerGpuTest, ForwardMatchesReferenceAndGradientsMatchDifferences) {
-  const CellKind cell = GetParam();
-  DeviceContext context(0, Precision::fp32);
+  const CellKind cell = GetParam().cell;
+  const bool bf16 = GetParam().precision == Precision::bf16;
+  DeviceContext context(0, GetParam().precision);
   RecurrentLayer layer(context, RecurrentConfig{cell, features, hidden, layers, steps, batch, 0.0F, 1});
-  std::vector<float> weights = random_values(layer.parameter_count(), 31, -0.6, 0.6);
+  auto prepare = [bf16](std::vector<float> values) { return bf16 ? rounded_to_bf16(std::move(values)) : values; };
+  std::vector<float> weights = prepare(random_values(layer.parameter_count(), 31, -0.6, 0.6));
   auto device_weights = to_device(weights);
   DeviceArray<float> gradients(weights.size(), "gradients");
   GPUPROF_CHECK(cudaMemset(gradients.data(), 0, gradients.bytes()));
+  ActivationBuffer weights_bf16 = to_device_as(ElementType::bf16, weights);
+  ActivationBuffer gradients_bf16(ElementType::bf16, weights.size(), "bf16 gradients");
   GPUPROF_CHECK(cudaDeviceSynchronize());
-  layer.bind({device_weights.data(), gradients.data(), weights.size()});
-  const std::vector<float> input = random_values(batch * steps * features, 32);
+  layer.bind({device_weights.data(), gradients.data(), weights.size(), weights_bf16.data(), gradients_bf16.data()});
+  const std::vector<float> input = prepare(random_values(batch * steps * features, 32));
   auto device_input = to_device(input);
-  const std::vector<float> output_weights = random_values(batch * hidden, 33);
+  const std::vector<float> output_weights = prepare(random_values(batch * hidden, 33));
   auto device_output_weights = to_device(output_weights);
 
   const float* final_hidden = layer.forward(context, device_input.data(), batch, true);
   const auto actual = to_host(final_hidden, batch * hidden);
-  expect_close(actual, reference_final_hidden(layer, context, cell, weights, input), 2e-5, "final hidden");
+  expect_close(actual, reference_final_hidden(layer, context, cell, weights, input), bf16 ? 3e-2 : 2e-5,
+               "final hidden");
 
   // L = sum(output_weights * final hidden): backward with dL/dh = output_weights.
   layer.backward(context, device_output_weights.data());
   const auto analytic = to_host(gradients.data(), gradients.size());
-  auto loss = [&]() {
+  auto gpu_loss = [&]() {
     GPUPROF_CHECK(cudaMemcpy(device_weights.data(), weights.data(), weights.size() * sizeof(float),
                              cudaMemcpyHostToDevice));
     const auto h = to_host(layer.forward(context, device_input.data(), batch, false), batch * hidden);
@@ -123,12 +139,31 @@ TEST_P(RecurrentLayerGpuTest, ForwardMatchesReferenceAndGradientsMatchDifference
     for (std::size_t i = 0; i < h.size(); ++i) sum += double(h[i]) * output_weights[i];
     return sum;
   };
-  expect_gradient_matches_differences(weights, analytic, loss, spread_indices(weights.size(), 40), 5e-3, 5e-3,
-                                      cell == CellKind::gru ? "GRU" : "LSTM");
+  auto reference_loss = [&]() {
+    const auto h = reference_final_hidden(layer, context, cell, weights, input);
+    double sum = 0.0;
+    for (std::size_t i = 0; i < h.size(); ++i) sum += h[i] * output_weights[i];
+    return sum;
+  };
+  const char* what = cell == CellKind::gru ? "GRU" : "LSTM";
+  if (bf16) {
+    expect_gradient_matches_differences(weights, analytic, reference_loss, spread_indices(weights.size(), 40), 1e-3,
+                                        5e-2, what);
+  } else {
+    expect_gradient_matches_differences(weights, analytic, gpu_loss, spread_indices(weights.size(), 40), 5e-3, 5e-3,
+                                        what);
+  }
 }
 
-INSTANTIATE_TEST_SUITE_P(Cells, RecurrentLayerGpuTest, ::testing::Values(CellKind::gru, CellKind::lstm),
-                         [](const auto& instance) { return instance.param == CellKind::gru ? "gru" : "lstm"; });
+INSTANTIATE_TEST_SUITE_P(CellsAndPrecisions, RecurrentLayerGpuTest,
+                         ::testing::Values(RecurrentCase{CellKind::gru, Precision::fp32},
+                                           RecurrentCase{CellKind::lstm, Precision::fp32},
+                                           RecurrentCase{CellKind::gru, Precision::bf16},
+                                           RecurrentCase{CellKind::lstm, Precision::bf16}),
+                         [](const auto& instance) {
+                           return std::string(instance.param.cell == CellKind::gru ? "gru" : "lstm") +
+                                  (instance.param.precision == Precision::bf16 ? "_bf16" : "_fp32");
+                         });
 
 }  // namespace
 }  // namespace gpuprof::workloads

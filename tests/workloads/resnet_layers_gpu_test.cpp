@@ -3,6 +3,7 @@
 #include <cmath>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -44,31 +45,46 @@ std::size_t filter_at(bool channels_last, int inputs, int k, int r, int s, int c
   return ((static_cast<std::size_t>(k) * 3 + r) * 3 + s) * inputs + c;
 }
 
-class Conv2dGpuTest : public ResnetLayerGpuTest, public ::testing::WithParamInterface<bool> {};
+struct ConvolutionCase {
+  bool channels_last = true;
+  Precision precision = Precision::fp32;
+};
 
+class Conv2dGpuTest : public ResnetLayerGpuTest, public ::testing::WithParamInterface<ConvolutionCase> {};
+
+// fp32 is checked to 1e-5 and by finite differences. bf16 (bf16 activations and filter
+// copy, fp32 accumulation) starts from numbers bf16 holds exactly and is checked against
+// the float64 reference to bf16's rounding of the results.
 TEST_P(Conv2dGpuTest, MatchesReferenceAndDifferences) {
-  const ImageShape in{2, 5, 5, 3, GetParam()};
+  const bool bf16 = GetParam().precision == Precision::bf16;
+  context_ = std::make_unique<DeviceContext>(0, GetParam().precision);
+  const ElementType element = bf16 ? ElementType::bf16 : ElementType::fp32;
+  const ImageShape in{2, 5, 5, 3, GetParam().channels_last, element};
   const Conv2dConfig config{in, 4, 3, 2, 1};
   Conv2dLayer layer(*context_, config);
   const ImageShape out = layer.output_shape();
   ASSERT_EQ(out.height, 3);
-  std::vector<float> w = random_values(layer.parameter_count(), 21);
-  std::vector<float> x = random_values(static_cast<std::size_t>(in.elements()), 22);
-  const std::vector<float> dy = random_values(static_cast<std::size_t>(out.elements()), 23);
+  auto prepare = [bf16](std::vector<float> values) { return bf16 ? rounded_to_bf16(std::move(values)) : values; };
+  std::vector<float> w = prepare(random_values(layer.parameter_count(), 21));
+  const std::vector<float> x = prepare(random_values(static_cast<std::size_t>(in.elements()), 22));
+  const std::vector<float> dy = prepare(random_values(static_cast<std::size_t>(out.elements()), 23));
   auto device_w = to_device(w);
-  DeviceArray<float> dw(w.size(), "dw");
-  dw.zero(stream());
-  auto device_x = to_device(x);
-  auto device_dy = to_device(dy);
-  DeviceArray<float> y(dy.size(), "y");
-  DeviceArray<float> dx(x.size(), "dx");
+  ActivationBuffer device_w_bf16 = to_device_as(ElementType::bf16, w);
+  ActivationBuffer dw_bf16(ElementType::bf16, w.size(), "dw bf16");
+  // The layer adds to the gradients it is given: start from ones to see that it adds.
+  auto dw = to_device(std::vector<float>(w.size(), 1.0F));
+  const ActivationBuffer device_x = to_device_as(element, x);
+  const ActivationBuffer device_dy = to_device_as(element, dy);
+  ActivationBuffer y(element, dy.size(), "y");
+  ActivationBuffer dx(element, x.size(), "dx");
   DeviceArray<float> workspace(layer.workspace_bytes() / sizeof(float) + 1, "workspace");
-  layer.bind({device_w.data(), dw.data(), w.size()});
+  layer.bind({device_w.data(), dw.data(), w.size(), device_w_bf16.data(), dw_bf16.data()});
   layer.forward(*context_, device_x.data(), y.data(), workspace.data());
   layer.backward(*context_, device_x.data(), device_dy.data(), dx.data(), false, workspace.data());
 
   std::vector<double> expected(dy.size(), 0.0);
   std::vector<double> expected_dx(x.size(), 0.0);
+  std::vector<double> expected_dw(w.size(), 1.0);
   for (int n = 0; n < in.batch; ++n) {
     for (int oy = 0; oy < out.height; ++oy) {
       for (int ox = 0; ox < out.width; ++ox) {
@@ -79,9 +95,10 @@ TEST_P(Conv2dGpuTest, MatchesReferenceAndDifferences) {
               const int iy = oy * 2 - 1 + r, ix = ox * 2 - 1 + s;
               if (iy < 0 || ix < 0 || iy >= in.height || ix >= in.width) continue;
               for (int c = 0; c < in.channels; ++c) {
-                const double weight = w[filter_at(in.channels_last, in.channels, k, r, s, c)];
-                sum += weight * x[at(in, n, iy, ix, c)];
-                expected_dx[at(in, n, iy, ix, c)] += weight * dy[at(out, n, oy, ox, k)];
+                const std::size_t f = filter_at(in.channels_last, in.channels, k, r, s, c);
+                sum += double(w[f]) * x[at(in, n, iy, ix, c)];
+                expected_dx[at(in, n, iy, ix, c)] += double(w[f]) * dy[at(out, n, oy, ox, k)];
+                expected_dw[f] += double(x[at(in, n, iy, ix, c)]) * dy[at(out, n, oy, ox, k)];
               }
             }
           }
@@ -90,25 +107,42 @@ TEST_P(Conv2dGpuTest, MatchesReferenceAndDifferences) {
       }
     }
   }
-  expect_close(to_host(y.data(), y.size()), expected, 1e-5, "conv2d output");
-  expect_close(to_host(dx.data(), dx.size()), expected_dx, 1e-5, "conv2d input gradient");
+  const double tolerance = bf16 ? 1e-2 : 1e-5;
+  expect_close(to_host_floats(y), expected, tolerance, "conv2d output");
+  expect_close(to_host_floats(dx), expected_dx, tolerance, "conv2d input gradient");
+  const std::vector<float> analytic = to_host(dw.data(), w.size());
+  expect_close(analytic, expected_dw, bf16 ? 1e-2 : 1e-4, "conv2d filter gradient (added to ones)");
+  if (bf16) return;  // perturbed filters are no longer bf16 numbers
+  std::vector<float> analytic_only(analytic);
+  for (float& value : analytic_only) value -= 1.0F;
   auto loss = [&]() {
     GPUPROF_CHECK(cudaMemcpy(device_w.data(), w.data(), w.size() * sizeof(float), cudaMemcpyHostToDevice));
     layer.forward(*context_, device_x.data(), y.data(), workspace.data());
-    const std::vector<float> values = to_host(y.data(), y.size());
+    const std::vector<float> values = to_host_floats(y);
     double sum = 0.0;
     for (std::size_t i = 0; i < values.size(); ++i) sum += double(values[i]) * dy[i];
     return sum;
   };
-  expect_gradient_matches_differences(w, to_host(dw.data(), w.size()), loss, spread_indices(w.size(), 16), 1e-2,
-                                      2e-3, "conv2d filters");
+  expect_gradient_matches_differences(w, analytic_only, loss, spread_indices(w.size(), 16), 1e-2, 2e-3,
+                                      "conv2d filters");
 }
 
-INSTANTIATE_TEST_SUITE_P(Layouts, Conv2dGpuTest, ::testing::Values(true, false),
-                         [](const auto& instance) { return instance.param ? "nhwc" : "nchw"; });
+INSTANTIATE_TEST_SUITE_P(LayoutsAndPrecisions, Conv2dGpuTest,
+                         ::testing::Values(ConvolutionCase{true, Precision::fp32},
+                                           ConvolutionCase{false, Precision::fp32},
+                                           ConvolutionCase{true, Precision::bf16}),
+                         [](const auto& instance) {
+                           return std::string(instance.param.channels_last ? "nhwc" : "nchw") +
+                                  (instance.param.precision == Precision::bf16 ? "_bf16" : "_fp32");
+                         });
 
-TEST_F(ResnetLayerGpuTest, BatchNormTrainingMatchesReference) {
-  const ImageShape shape{3, 2, 2, 4};
+class BatchNormGpuTest : public ResnetLayerGpuTest, public ::testing::WithParamInterface<ElementType> {};
+
+// bf16 activations with fp32 scale, shift and statistics, as in bf16 training.
+TEST_P(BatchNormGpuTest, TrainingMatchesReference) {
+  const ElementType element = GetParam();
+  const bool bf16 = element == ElementType::bf16;
+  const ImageShape shape{3, 2, 2, 4, true, element};
   const int channels = shape.channels;
   BatchNormLayer layer(channels);
   layer.prepare(shape);
@@ -117,17 +151,18 @@ TEST_F(ResnetLayerGpuTest, BatchNormTrainingMatchesReference) {
     parameters[static_cast<std::size_t>(c)] = 0.5F + 0.25F * static_cast<float>(c);      // scale
     parameters[static_cast<std::size_t>(channels + c)] = -0.1F * static_cast<float>(c);  // shift
   }
-  const std::vector<float> x = random_values(static_cast<std::size_t>(shape.elements()), 31);
-  const std::vector<float> dy = random_values(x.size(), 32);
+  auto prepare = [bf16](std::vector<float> values) { return bf16 ? rounded_to_bf16(std::move(values)) : values; };
+  const std::vector<float> x = prepare(random_values(static_cast<std::size_t>(shape.elements()), 31));
+  const std::vector<float> dy = prepare(random_values(x.size(), 32));
   auto device_parameters = to_device(parameters);
   DeviceArray<float> gradients(parameters.size(), "gradients");
   gradients.zero(stream());
   layer.bind({device_parameters.data(), gradients.data(), parameters.size()});
   layer.reset_statistics(*context_);
-  auto device_x = to_device(x);
-  auto device_dy = to_device(dy);
-  DeviceArray<float> y(x.size(), "y");
-  DeviceArray<float> dx(x.size(), "dx");
+  const ActivationBuffer device_x = to_device_as(element, x);
+  const ActivationBuffer device_dy = to_device_as(element, dy);
+  ActivationBuffer y(element, x.size(), "y");
+  ActivationBuffer dx(element, x.size(), "dx");
   layer.forward(*context_, device_x.data(), y.data(), true);
   layer.backward(*context_, device_x.data(), device_dy.data(), dx.data());
 
@@ -159,12 +194,18 @@ TEST_F(ResnetLayerGpuTest, BatchNormTrainingMatchesReference) {
     expected_gradients[static_cast<std::size_t>(channels + c)] = sum_dy;
     expected_running_mean[static_cast<std::size_t>(c)] = 0.1 * mean;
   }
-  expect_close(to_host(y.data(), y.size()), expected_y, 1e-4, "batch norm output");
-  expect_close(to_host(dx.data(), dx.size()), expected_dx, 1e-4, "batch norm input gradient");
-  expect_close(to_host(gradients.data(), parameters.size()), expected_gradients, 1e-4, "batch norm parameters");
+  // bf16 rounds y and dx once (relative 2^-9); the fp32 sums behind them are exact enough.
+  const double tolerance = bf16 ? 1e-2 : 1e-4;
+  expect_close(to_host_floats(y), expected_y, tolerance, "batch norm output");
+  expect_close(to_host_floats(dx), expected_dx, tolerance, "batch norm input gradient");
+  expect_close(to_host(gradients.data(), parameters.size()), expected_gradients, bf16 ? 1e-3 : 1e-4,
+               "batch norm parameters");
   expect_close(to_host(layer.running_mean(), static_cast<std::size_t>(channels)), expected_running_mean, 1e-5,
                "running mean");
 }
+
+INSTANTIATE_TEST_SUITE_P(Elements, BatchNormGpuTest, ::testing::Values(ElementType::fp32, ElementType::bf16),
+                         [](const auto& instance) { return instance.param == ElementType::bf16 ? "bf16" : "fp32"; });
 
 TEST_F(ResnetLayerGpuTest, MaxAndAveragePoolingMatchReference) {
   const ImageShape in{2, 5, 5, 2};
@@ -237,7 +278,7 @@ TEST_P(ResnetTrainingGpuTest, Resnet18LossFallsWithinAFewHundredSteps) {
   options.batch = 64;
   options.epochs = 4;  // 32 steps per epoch: 128 steps
   options.quiet = true;
-  options.precision = GetParam();  // tf32 runs channels-last, fp32 NCHW
+  options.precision = GetParam();  // tf32 and bf16 run channels-last, fp32 NCHW
   const TrainingResult result = train_workload(options, make_training_plan(options, 1), nullptr);
   const auto& epochs = result.summary.epochs;
   ASSERT_EQ(epochs.size(), 4U);
@@ -245,7 +286,7 @@ TEST_P(ResnetTrainingGpuTest, Resnet18LossFallsWithinAFewHundredSteps) {
   EXPECT_GT(*epochs.back().validation_accuracy, 0.3);  // chance is 0.1
 }
 
-INSTANTIATE_TEST_SUITE_P(Precisions, ResnetTrainingGpuTest, ::testing::Values("fp32", "tf32"),
+INSTANTIATE_TEST_SUITE_P(Precisions, ResnetTrainingGpuTest, ::testing::Values("fp32", "tf32", "bf16"),
                          [](const auto& instance) { return std::string(instance.param); });
 
 }  // namespace

@@ -2,6 +2,7 @@
 // pipeline modes that should not change the arithmetic do not change it.
 #include <cmath>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -39,11 +40,14 @@ class TrainingGpuTest : public ::testing::Test {
   void SetUp() override { GPUPROF_SKIP_WITHOUT_GPU(); }
 };
 
-class LossFallsTest : public TrainingGpuTest, public ::testing::WithParamInterface<const char*> {};
+// (cell, precision)
+class LossFallsTest : public TrainingGpuTest,
+                      public ::testing::WithParamInterface<std::tuple<const char*, const char*>> {};
 
 TEST_P(LossFallsTest, WithinAFewHundredSteps) {
   WorkloadOptions options = small_run();
-  options.cell = GetParam();
+  options.cell = std::get<0>(GetParam());
+  options.precision = std::get<1>(GetParam());
   options.steps = 0;
   options.epochs = 8;  // 32 steps per epoch: 256 steps
   options.layers = 2;
@@ -58,8 +62,20 @@ TEST_P(LossFallsTest, WithinAFewHundredSteps) {
   EXPECT_GT(*epochs.back().validation_accuracy, 0.45);  // chance is 1/3
 }
 
-INSTANTIATE_TEST_SUITE_P(Cells, LossFallsTest, ::testing::Values("gru", "lstm"),
-                         [](const auto& instance) { return std::string(instance.param); });
+INSTANTIATE_TEST_SUITE_P(CellsAndPrecisions, LossFallsTest,
+                         ::testing::Combine(::testing::Values("gru", "lstm"), ::testing::Values("fp32", "bf16")),
+                         [](const auto& instance) {
+                           return std::string(std::get<0>(instance.param)) + "_" + std::get<1>(instance.param);
+                         });
+
+TEST_F(TrainingGpuTest, Bf16DataParallelOnOneGpuGivesTheSameWeightsAsSingle) {
+  WorkloadOptions single = small_run();
+  single.precision = "bf16";
+  WorkloadOptions parallel = single;
+  parallel.strategy = "data-parallel";
+  parallel.overlap_allreduce = true;
+  EXPECT_EQ(train(single).final_parameters, train(parallel).final_parameters);
+}
 
 TEST_F(TrainingGpuTest, DataParallelOnOneGpuGivesTheSameWeightsAsSingle) {
   WorkloadOptions single = small_run();

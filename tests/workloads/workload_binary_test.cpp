@@ -24,10 +24,10 @@ TEST(WorkloadBinary, BadOptionsFailWithOneLineAndExitTwoOnAnyMachine) {
   EXPECT_EQ(result.err.find('\n'), result.err.size() - 1) << result.err;
 }
 
-TEST(WorkloadBinary, Bf16IsRefusedClearly) {
-  const auto result = run_process({GPUPROF_WORKLOAD_BINARY, "rnn", "--precision", "bf16"});
+TEST(WorkloadBinary, UnknownPrecisionIsAUsageError) {
+  const auto result = run_process({GPUPROF_WORKLOAD_BINARY, "rnn", "--precision", "fp16"});
   EXPECT_EQ(result.exit_code, 2);
-  EXPECT_NE(result.err.find("bf16 is not implemented"), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("--precision"), std::string::npos) << result.err;
 }
 
 TEST(WorkloadBinary, UnknownModelIsAUsageError) {
@@ -36,10 +36,11 @@ TEST(WorkloadBinary, UnknownModelIsAUsageError) {
   EXPECT_NE(result.err.find("cnn"), std::string::npos) << result.err;
 }
 
-TEST(WorkloadBinary, ResnetBf16IsRefusedClearly) {
-  const auto result = run_process({GPUPROF_WORKLOAD_BINARY, "resnet", "--precision", "bf16"});
+TEST(WorkloadBinary, Bf16WithoutAGpuSaysSoAndExitsTwo) {
+  if (gpuprof::workloads::testing::why_no_gpu().empty()) GTEST_SKIP() << "this machine has a GPU";
+  const auto result = run_process({GPUPROF_WORKLOAD_BINARY, "resnet", "--precision", "bf16", "--steps", "2"});
   EXPECT_EQ(result.exit_code, 2);
-  EXPECT_NE(result.err.find("bf16 is not implemented"), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("no usable CUDA GPU"), std::string::npos) << result.err;
   EXPECT_EQ(result.err.find('\n'), result.err.size() - 1) << result.err;
 }
 

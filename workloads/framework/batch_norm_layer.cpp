@@ -32,15 +32,19 @@ void BatchNormLayer::reset_statistics(const DeviceContext& context) {
 
 void BatchNormLayer::prepare(const ImageShape& shape) {
   if (shape.batch == shape_.batch && shape.height == shape_.height && shape.width == shape_.width &&
-      shape.channels == shape_.channels && shape.channels_last == shape_.channels_last) {
+      shape.channels == shape_.channels && shape.channels_last == shape_.channels_last &&
+      shape.element == shape_.element) {
     return;
   }
   shape_ = shape;
   data_descriptor_.set(shape);
-  GPUPROF_CHECK(cudnnDeriveBNTensorDescriptor(statistics_descriptor_.get(), data_descriptor_.get(), mode));
+  // Scale, shift and statistics are fp32 whatever the activations are (1 x C x 1 x 1 for spatial
+  // mode): set explicitly rather than derived, since derivation follows the data type.
+  GPUPROF_CHECK(cudnnSetTensor4dDescriptor(statistics_descriptor_.get(), CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, 1,
+                                           channels_, 1, 1));
 }
 
-void BatchNormLayer::forward(const DeviceContext& context, const float* input, float* output, bool training) {
+void BatchNormLayer::forward(const DeviceContext& context, const void* input, void* output, bool training) {
   const float one = 1.0F;
   const float zero = 0.0F;
   const float* scale = parameters_.values;
@@ -57,8 +61,8 @@ void BatchNormLayer::forward(const DeviceContext& context, const float* input, f
   }
 }
 
-void BatchNormLayer::backward(const DeviceContext& context, const float* input, const float* output_gradient,
-                              float* input_gradient) const {
+void BatchNormLayer::backward(const DeviceContext& context, const void* input, const void* output_gradient,
+                              void* input_gradient) const {
   const float one = 1.0F;
   const float zero = 0.0F;
   GPUPROF_CHECK(cudnnBatchNormalizationBackward(

@@ -28,10 +28,11 @@ class BatchNormLayer {
   void reset_statistics(const DeviceContext& context);
 
   void prepare(const ImageShape& shape);
-  void forward(const DeviceContext& context, const float* input, float* output, bool training);
+  // Activations of the prepared shape's element type; scale, shift and statistics stay fp32.
+  void forward(const DeviceContext& context, const void* input, void* output, bool training);
   // Adds dL/dscale and dL/dshift; writes dL/dinput. Uses the batch statistics of the last training forward.
-  void backward(const DeviceContext& context, const float* input, const float* output_gradient,
-                float* input_gradient) const;
+  void backward(const DeviceContext& context, const void* input, const void* output_gradient,
+                void* input_gradient) const;
 
   const float* running_mean() const { return running_mean_.data(); }
   const float* running_variance() const { return running_variance_.data(); }

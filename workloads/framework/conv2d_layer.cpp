@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "cuda_check.hpp"
+#include "element_type.hpp"
 #include "workload_error.hpp"
 
 namespace gpuprof::workloads {
@@ -26,15 +27,17 @@ Perf first_fitting(const std::array<Perf, N>& results, int count, std::size_t li
                                   limit >> 20));
 }
 
-cudnnMathType_t math_for(Precision precision) {
+cudnnMathType_t math_for(ElementType element, Precision precision) {
+  if (element == ElementType::bf16) return CUDNN_TENSOR_OP_MATH;
   return precision == Precision::tf32 ? CUDNN_DEFAULT_MATH : CUDNN_FMA_MATH;
 }
 
 }  // namespace
 
 Conv2dLayer::Conv2dLayer(const DeviceContext& context, const Conv2dConfig& config) : config_(config) {
-  filter_descriptor_.set(config.outputs, config.input.channels, config.kernel, config.input.channels_last);
-  convolution_descriptor_.set(config.padding, config.stride, math_for(context.precision()));
+  filter_descriptor_.set(config.outputs, config.input.channels, config.kernel, config.input.channels_last,
+                         config.input.element);
+  convolution_descriptor_.set(config.padding, config.stride, math_for(config.input.element, context.precision()));
   output_ = output_shape(config.input.batch);
   prepare(context, config.input.batch, default_workspace_limit);
 }
@@ -50,8 +53,8 @@ void Conv2dLayer::initialize(std::span<float> values, DeterministicRandom& rando
 
 ImageShape Conv2dLayer::output_shape(int batch) const {
   const auto size = [&](int input) { return (input + 2 * config_.padding - config_.kernel) / config_.stride + 1; };
-  return ImageShape{batch, size(config_.input.height), size(config_.input.width), config_.outputs,
-                    config_.input.channels_last};
+  return ImageShape{batch,           size(config_.input.height),    size(config_.input.width),
+                    config_.outputs, config_.input.channels_last, config_.input.element};
 }
 
 void Conv2dLayer::prepare(const DeviceContext& context, int batch, std::size_t workspace_limit) {
@@ -89,26 +92,37 @@ void Conv2dLayer::choose_algorithms(const DeviceContext& context, std::size_t li
   workspace_bytes_ = std::max({chosen_forward.memory, chosen_data.memory, chosen_filter.memory});
 }
 
-void Conv2dLayer::forward(const DeviceContext& context, const float* input, float* output, void* workspace) const {
+const void* Conv2dLayer::filters() const {
+  return bf16() ? parameters_.bf16_values : static_cast<const void*>(parameters_.values);
+}
+
+void Conv2dLayer::forward(const DeviceContext& context, const void* input, void* output, void* workspace) const {
   const float one = 1.0F;
   const float zero = 0.0F;
   GPUPROF_CHECK(cudnnConvolutionForward(context.cudnn(), &one, input_descriptor_.get(), input,
-                                        filter_descriptor_.get(), parameters_.values, convolution_descriptor_.get(),
+                                        filter_descriptor_.get(), filters(), convolution_descriptor_.get(),
                                         forward_algorithm_, workspace, workspace_bytes_, &zero,
                                         output_descriptor_.get(), output));
 }
 
-void Conv2dLayer::backward(const DeviceContext& context, const float* input, const float* output_gradient,
-                           float* input_gradient, bool accumulate, void* workspace) const {
+void Conv2dLayer::backward(const DeviceContext& context, const void* input, const void* output_gradient,
+                           void* input_gradient, bool accumulate, void* workspace) const {
   const float one = 1.0F;
   const float zero = 0.0F;
+  // Accumulating in bf16 would round the sum at every layer call; bf16 runs write a fresh
+  // bf16 filter gradient and add it to the fp32 gradients.
+  void* filter_gradient = bf16() ? parameters_.bf16_gradients : static_cast<void*>(parameters_.gradients);
   GPUPROF_CHECK(cudnnConvolutionBackwardFilter(context.cudnn(), &one, input_descriptor_.get(), input,
                                                output_descriptor_.get(), output_gradient,
                                                convolution_descriptor_.get(), filter_algorithm_, workspace,
-                                               workspace_bytes_, &one, filter_descriptor_.get(),
-                                               parameters_.gradients));
+                                               workspace_bytes_, bf16() ? &zero : &one, filter_descriptor_.get(),
+                                               filter_gradient));
+  if (bf16()) {
+    launch_add_bf16_into(parameters_.gradients, parameters_.bf16_gradients,
+                         static_cast<long long>(parameter_count()), context.compute_stream());
+  }
   if (input_gradient == nullptr) return;
-  GPUPROF_CHECK(cudnnConvolutionBackwardData(context.cudnn(), &one, filter_descriptor_.get(), parameters_.values,
+  GPUPROF_CHECK(cudnnConvolutionBackwardData(context.cudnn(), &one, filter_descriptor_.get(), filters(),
                                              output_descriptor_.get(), output_gradient,
                                              convolution_descriptor_.get(), data_algorithm_, workspace,
                                              workspace_bytes_, accumulate ? &one : &zero, input_descriptor_.get(),

@@ -21,7 +21,9 @@ struct Conv2dConfig {
 // A 2-D convolution without bias (batch normalisation follows it) on channels-last
 // tensors with cuDNN. Algorithms come from cuDNN's heuristics (the _v7 queries), the
 // first one whose workspace fits; the workspace itself is shared by the model's layers
-// and passed in at each call. fp32 restricts cuDNN to FMA math, tf32 allows tensor cores.
+// and passed in at each call. fp32 restricts cuDNN to FMA math, tf32 allows tensor cores,
+// bf16 (input of element type bf16) runs bf16 tensor-core kernels on the bf16 copy of the
+// filters and adds the bf16 filter gradient into the fp32 gradients.
 class Conv2dLayer {
  public:
   Conv2dLayer(const DeviceContext& context, const Conv2dConfig& config);
@@ -38,13 +40,16 @@ class Conv2dLayer {
 
   // Sets the batch of the following calls; re-picks algorithms that fit `workspace_limit`.
   void prepare(const DeviceContext& context, int batch, std::size_t workspace_limit);
-  void forward(const DeviceContext& context, const float* input, float* output, void* workspace) const;
+  // Activations and their gradients are of the input shape's element type.
+  void forward(const DeviceContext& context, const void* input, void* output, void* workspace) const;
   // Adds dL/dW. Writes dL/dinput (or adds it when accumulate is true) unless input_gradient is null.
-  void backward(const DeviceContext& context, const float* input, const float* output_gradient,
-                float* input_gradient, bool accumulate, void* workspace) const;
+  void backward(const DeviceContext& context, const void* input, const void* output_gradient,
+                void* input_gradient, bool accumulate, void* workspace) const;
 
  private:
   void choose_algorithms(const DeviceContext& context, std::size_t workspace_limit);
+  bool bf16() const { return config_.input.element == ElementType::bf16; }
+  const void* filters() const;
 
   Conv2dConfig config_;
   ImageShape output_;

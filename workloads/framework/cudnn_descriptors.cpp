@@ -11,14 +11,14 @@ TensorDescriptor::~TensorDescriptor() { cudnnDestroyTensorDescriptor(descriptor_
 
 void TensorDescriptor::set(const ImageShape& s) {
   GPUPROF_CHECK(cudnnSetTensor4dDescriptor(descriptor_, s.channels_last ? CUDNN_TENSOR_NHWC : CUDNN_TENSOR_NCHW,
-                                           CUDNN_DATA_FLOAT, s.batch, s.channels, s.height, s.width));
+                                           cudnn_data_type(s.element), s.batch, s.channels, s.height, s.width));
 }
 
 FilterDescriptor::FilterDescriptor() { GPUPROF_CHECK(cudnnCreateFilterDescriptor(&descriptor_)); }
 FilterDescriptor::~FilterDescriptor() { cudnnDestroyFilterDescriptor(descriptor_); }
 
-void FilterDescriptor::set(int outputs, int inputs, int kernel, bool channels_last) {
-  GPUPROF_CHECK(cudnnSetFilter4dDescriptor(descriptor_, CUDNN_DATA_FLOAT,
+void FilterDescriptor::set(int outputs, int inputs, int kernel, bool channels_last, ElementType element) {
+  GPUPROF_CHECK(cudnnSetFilter4dDescriptor(descriptor_, cudnn_data_type(element),
                                            channels_last ? CUDNN_TENSOR_NHWC : CUDNN_TENSOR_NCHW, outputs, inputs,
                                            kernel, kernel));
 }

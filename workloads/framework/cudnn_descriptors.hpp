@@ -2,6 +2,8 @@
 
 #include <cudnn.h>
 
+#include "element_type.hpp"
+
 namespace gpuprof::workloads {
 
 // Image tensor dimensions and layout: channels-last (NHWC) is what cuDNN's tensor-core
@@ -12,6 +14,7 @@ struct ImageShape {
   int width = 0;
   int channels = 0;
   bool channels_last = true;
+  ElementType element = ElementType::fp32;
   long long elements() const { return static_cast<long long>(batch) * height * width * channels; }
 };
 
@@ -22,7 +25,7 @@ class TensorDescriptor {
   ~TensorDescriptor();
   TensorDescriptor(const TensorDescriptor&) = delete;
   TensorDescriptor& operator=(const TensorDescriptor&) = delete;
-  // A float tensor in the shape's layout.
+  // A tensor of the shape's element type in its layout.
   void set(const ImageShape& shape);
   cudnnTensorDescriptor_t get() const { return descriptor_; }
 
@@ -36,9 +39,9 @@ class FilterDescriptor {
   ~FilterDescriptor();
   FilterDescriptor(const FilterDescriptor&) = delete;
   FilterDescriptor& operator=(const FilterDescriptor&) = delete;
-  // Float filters laid out [outputs][kernel][kernel][inputs] when channels_last, else
+  // Filters laid out [outputs][kernel][kernel][inputs] when channels_last, else
   // [outputs][inputs][kernel][kernel].
-  void set(int outputs, int inputs, int kernel, bool channels_last);
+  void set(int outputs, int inputs, int kernel, bool channels_last, ElementType element);
   cudnnFilterDescriptor_t get() const { return descriptor_; }
 
  private:
@@ -51,6 +54,7 @@ class ConvolutionDescriptor {
   ~ConvolutionDescriptor();
   ConvolutionDescriptor(const ConvolutionDescriptor&) = delete;
   ConvolutionDescriptor& operator=(const ConvolutionDescriptor&) = delete;
+  // Accumulates in fp32 whatever the data type (bf16 data: cuDNN's pseudo-bf16 configuration).
   void set(int padding, int stride, cudnnMathType_t math);
   cudnnConvolutionDescriptor_t get() const { return descriptor_; }
 

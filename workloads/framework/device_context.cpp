@@ -10,7 +10,8 @@ namespace gpuprof::workloads {
 Precision parse_precision(const std::string& name) {
   if (name == "fp32") return Precision::fp32;
   if (name == "tf32") return Precision::tf32;
-  throw WorkloadError(fmt::format("--precision {} is not supported; use fp32 or tf32", name));
+  if (name == "bf16") return Precision::bf16;
+  throw WorkloadError(fmt::format("--precision {} is not supported; use fp32, tf32 or bf16", name));
 }
 
 DeviceContext::DeviceContext(int device, Precision precision) : device_(device), precision_(precision) {
@@ -18,6 +19,14 @@ DeviceContext::DeviceContext(int device, Precision precision) : device_(device),
   cudaDeviceProp properties{};
   GPUPROF_CHECK(cudaGetDeviceProperties(&properties, device));
   name_ = properties.name;
+  // Before Ampere there are no bf16 (or tf32) tensor cores; cuDNN would refuse the layers one by one.
+  if (precision != Precision::fp32 && properties.major < 8) {
+    throw WorkloadError(
+        fmt::format("--precision {} needs a GPU of compute capability 8.0 or newer; {} (GPU {}) is {}.{}",
+                    precision == Precision::bf16 ? "bf16" : "tf32", name_, device, properties.major,
+                    properties.minor),
+        exit_bad_input);
+  }
   // Non-blocking streams: the legacy default stream must not serialise copies with compute.
   GPUPROF_CHECK(cudaStreamCreateWithFlags(&compute_stream_, cudaStreamNonBlocking));
   GPUPROF_CHECK(cudaStreamCreateWithFlags(&copy_stream_, cudaStreamNonBlocking));
@@ -38,6 +47,15 @@ DeviceContext::~DeviceContext() {
   for (cudaStream_t stream : {compute_stream_, copy_stream_, communication_stream_}) {
     if (stream != nullptr) cudaStreamDestroy(stream);
   }
+}
+
+cublasComputeType_t DeviceContext::gemm_compute_type() const {
+  switch (precision_) {
+    case Precision::tf32: return CUBLAS_COMPUTE_32F_FAST_TF32;
+    case Precision::bf16: return CUBLAS_COMPUTE_32F_FAST_16BF;
+    case Precision::fp32: break;
+  }
+  return CUBLAS_COMPUTE_32F;
 }
 
 void DeviceContext::make_current() const { GPUPROF_CHECK(cudaSetDevice(device_)); }

@@ -6,9 +6,14 @@
 #include <cuda_runtime_api.h>
 #include <cudnn.h>
 
+#include "element_type.hpp"
+
 namespace gpuprof::workloads {
 
-enum class Precision { fp32, tf32 };
+// fp32: exact fp32 arithmetic (FMA kernels). tf32: fp32 data, tensor cores round matrix
+// inputs to tf32. bf16: mixed precision with fp32 master weights: matrix products and
+// convolutions take bf16 inputs on tensor cores and accumulate in fp32.
+enum class Precision { fp32, tf32, bf16 };
 
 Precision parse_precision(const std::string& name);
 
@@ -26,6 +31,12 @@ class DeviceContext {
 
   int device() const { return device_; }
   Precision precision() const { return precision_; }
+  // What cuDNN layers store their activations in.
+  ElementType activation_type() const {
+    return precision_ == Precision::bf16 ? ElementType::bf16 : ElementType::fp32;
+  }
+  // cuBLAS's compute type for products of fp32 matrices in this precision.
+  cublasComputeType_t gemm_compute_type() const;
   const std::string& name() const { return name_; }
   cudaStream_t compute_stream() const { return compute_stream_; }
   cudaStream_t copy_stream() const { return copy_stream_; }

@@ -1,5 +1,7 @@
 #include "layer_kernels.hpp"
 
+#include <cuda_bf16.h>
+
 #include "cuda_check.hpp"
 
 namespace gpuprof::workloads {
@@ -25,27 +27,61 @@ __global__ void accumulate_bias_gradient_kernel(const float* gradient, float* bi
   bias_gradient[column] += sum;
 }
 
-__global__ void add_into_kernel(float* target, const float* source, long long count) {
+__device__ float widen(float value) { return value; }
+__device__ float widen(__nv_bfloat16 value) { return __bfloat162float(value); }
+template <typename T>
+__device__ T narrow(float value);
+template <>
+__device__ float narrow<float>(float value) { return value; }
+template <>
+__device__ __nv_bfloat16 narrow<__nv_bfloat16>(float value) { return __float2bfloat16_rn(value); }
+
+template <typename T>
+__global__ void add_into_kernel(T* target, const T* source, long long count) {
   const long long index = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
-  if (index < count) target[index] += source[index];
+  if (index < count) target[index] = narrow<T>(widen(target[index]) + widen(source[index]));
 }
 
-__global__ void activation_forward_kernel(ActivationKind kind, const float* input, float* output,
-                                          int count) {
-  const int index = blockIdx.x * blockDim.x + threadIdx.x;
+template <typename T>
+__global__ void activation_forward_kernel(ActivationKind kind, const T* input, T* output, long long count) {
+  const long long index = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
   if (index >= count) return;
-  const float x = input[index];
-  output[index] = kind == ActivationKind::relu ? fmaxf(x, 0.0F) : tanhf(x);
+  const float x = widen(input[index]);
+  output[index] = narrow<T>(kind == ActivationKind::relu ? fmaxf(x, 0.0F) : tanhf(x));
 }
 
-__global__ void activation_backward_kernel(ActivationKind kind, const float* output,
-                                           const float* output_gradient, float* input_gradient,
-                                           int count) {
-  const int index = blockIdx.x * blockDim.x + threadIdx.x;
+template <typename T>
+__global__ void activation_backward_kernel(ActivationKind kind, const T* output, const T* output_gradient,
+                                           T* input_gradient, long long count) {
+  const long long index = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
   if (index >= count) return;
-  const float y = output[index];
+  const float y = widen(output[index]);
   const float slope = kind == ActivationKind::relu ? (y > 0.0F ? 1.0F : 0.0F) : 1.0F - y * y;
-  input_gradient[index] = output_gradient[index] * slope;
+  input_gradient[index] = narrow<T>(widen(output_gradient[index]) * slope);
+}
+
+template <typename T>
+void add_into(void* target, const void* source, long long count, cudaStream_t stream) {
+  add_into_kernel<<<blocks_for(count), block_size, 0, stream>>>(static_cast<T*>(target),
+                                                                static_cast<const T*>(source), count);
+  check_last_launch("add_into_kernel");
+}
+
+template <typename T>
+void activation_forward(ActivationKind kind, const void* input, void* output, long long count,
+                        cudaStream_t stream) {
+  activation_forward_kernel<<<blocks_for(count), block_size, 0, stream>>>(kind, static_cast<const T*>(input),
+                                                                          static_cast<T*>(output), count);
+  check_last_launch("activation_forward_kernel");
+}
+
+template <typename T>
+void activation_backward(ActivationKind kind, const void* output, const void* output_gradient,
+                         void* input_gradient, long long count, cudaStream_t stream) {
+  activation_backward_kernel<<<blocks_for(count), block_size, 0, stream>>>(
+      kind, static_cast<const T*>(output), static_cast<const T*>(output_gradient),
+      static_cast<T*>(input_gradient), count);
+  check_last_launch("activation_backward_kernel");
 }
 
 }  // namespace
@@ -66,24 +102,47 @@ void launch_accumulate_bias_gradient(const float* gradient, float* bias_gradient
 }
 
 void launch_add_into(float* target, const float* source, long long count, cudaStream_t stream) {
-  if (count == 0) return;
-  add_into_kernel<<<blocks_for(count), block_size, 0, stream>>>(target, source, count);
-  check_last_launch("add_into_kernel");
+  launch_add_into(ElementType::fp32, target, source, count, stream);
 }
 
 void launch_activation_forward(ActivationKind kind, const float* input, float* output, int count,
                                cudaStream_t stream) {
-  if (count == 0) return;
-  activation_forward_kernel<<<blocks_for(count), block_size, 0, stream>>>(kind, input, output, count);
-  check_last_launch("activation_forward_kernel");
+  launch_activation_forward(ElementType::fp32, kind, input, output, count, stream);
 }
 
 void launch_activation_backward(ActivationKind kind, const float* output, const float* output_gradient,
                                 float* input_gradient, int count, cudaStream_t stream) {
+  launch_activation_backward(ElementType::fp32, kind, output, output_gradient, input_gradient, count, stream);
+}
+
+void launch_add_into(ElementType type, void* target, const void* source, long long count, cudaStream_t stream) {
   if (count == 0) return;
-  activation_backward_kernel<<<blocks_for(count), block_size, 0, stream>>>(kind, output, output_gradient,
-                                                                          input_gradient, count);
-  check_last_launch("activation_backward_kernel");
+  if (type == ElementType::bf16) {
+    add_into<__nv_bfloat16>(target, source, count, stream);
+  } else {
+    add_into<float>(target, source, count, stream);
+  }
+}
+
+void launch_activation_forward(ElementType type, ActivationKind kind, const void* input, void* output,
+                               long long count, cudaStream_t stream) {
+  if (count == 0) return;
+  if (type == ElementType::bf16) {
+    activation_forward<__nv_bfloat16>(kind, input, output, count, stream);
+  } else {
+    activation_forward<float>(kind, input, output, count, stream);
+  }
+}
+
+void launch_activation_backward(ElementType type, ActivationKind kind, const void* output,
+                                const void* output_gradient, void* input_gradient, long long count,
+                                cudaStream_t stream) {
+  if (count == 0) return;
+  if (type == ElementType::bf16) {
+    activation_backward<__nv_bfloat16>(kind, output, output_gradient, input_gradient, count, stream);
+  } else {
+    activation_backward<float>(kind, output, output_gradient, input_gradient, count, stream);
+  }
 }
 
 }  // namespace gpuprof::workloads

@@ -2,6 +2,8 @@
 
 #include <cuda_runtime_api.h>
 
+#include "element_type.hpp"
+
 namespace gpuprof::workloads {
 
 // Launchers for our own elementwise kernels (layer_kernels.cu). Rows are samples,
@@ -21,5 +23,13 @@ void launch_activation_forward(ActivationKind kind, const float* input, float* o
 // Gradient through the activation, from its output (both relu and tanh allow that).
 void launch_activation_backward(ActivationKind kind, const float* output, const float* output_gradient,
                                 float* input_gradient, int count, cudaStream_t stream);
+
+// The same on arrays of either element type (bf16 arithmetic is done in fp32 and rounded once).
+void launch_add_into(ElementType type, void* target, const void* source, long long count, cudaStream_t stream);
+void launch_activation_forward(ElementType type, ActivationKind kind, const void* input, void* output,
+                               long long count, cudaStream_t stream);
+void launch_activation_backward(ElementType type, ActivationKind kind, const void* output,
+                                const void* output_gradient, void* input_gradient, long long count,
+                                cudaStream_t stream);
 
 }  // namespace gpuprof::workloads

@@ -30,11 +30,16 @@ class ParameterLayout {
   std::size_t total_ = 0;
 };
 
-// A layer's view of its parameters and their gradients inside the flat arrays.
+// A layer's view of its parameters and their gradients inside the flat arrays. In bf16
+// runs, layers that compute in bf16 (cuDNN convolutions and RNNs) also see a bf16 copy of
+// their values, refreshed after every update, and a bf16 buffer where they write their
+// weight gradients before adding them to the fp32 gradients. Null otherwise.
 struct ParameterSlice {
   float* values = nullptr;
   float* gradients = nullptr;
   std::size_t count = 0;
+  void* bf16_values = nullptr;
+  void* bf16_gradients = nullptr;
 };
 
 }  // namespace gpuprof::workloads

@@ -14,7 +14,8 @@ PoolingConfig global_average_pooling(int height) {
 
 ImageShape PoolingLayer::output_shape(const ImageShape& input) const {
   const auto size = [&](int extent) { return (extent + 2 * config_.padding - config_.window) / config_.stride + 1; };
-  return ImageShape{input.batch, size(input.height), size(input.width), input.channels, input.channels_last};
+  return ImageShape{input.batch,    size(input.height),  size(input.width),
+                    input.channels, input.channels_last, input.element};
 }
 
 ImageShape PoolingLayer::prepare(const ImageShape& input) {
@@ -24,15 +25,15 @@ ImageShape PoolingLayer::prepare(const ImageShape& input) {
   return output;
 }
 
-void PoolingLayer::forward(const DeviceContext& context, const float* input, float* output) const {
+void PoolingLayer::forward(const DeviceContext& context, const void* input, void* output) const {
   const float one = 1.0F;
   const float zero = 0.0F;
   GPUPROF_CHECK(cudnnPoolingForward(context.cudnn(), descriptor_.get(), &one, input_descriptor_.get(), input, &zero,
                                     output_descriptor_.get(), output));
 }
 
-void PoolingLayer::backward(const DeviceContext& context, const float* input, const float* output,
-                            const float* output_gradient, float* input_gradient) const {
+void PoolingLayer::backward(const DeviceContext& context, const void* input, const void* output,
+                            const void* output_gradient, void* input_gradient) const {
   const float one = 1.0F;
   const float zero = 0.0F;
   GPUPROF_CHECK(cudnnPoolingBackward(context.cudnn(), descriptor_.get(), &one, output_descriptor_.get(), output,

@@ -21,10 +21,11 @@ class PoolingLayer {
   // Output shape for an input shape (also sets the descriptors for following calls).
   ImageShape prepare(const ImageShape& input);
   ImageShape output_shape(const ImageShape& input) const;
-  void forward(const DeviceContext& context, const float* input, float* output) const;
+  // Arrays of the prepared shape's element type.
+  void forward(const DeviceContext& context, const void* input, void* output) const;
   // Writes dL/dinput; max pooling needs the forward input and output.
-  void backward(const DeviceContext& context, const float* input, const float* output,
-                const float* output_gradient, float* input_gradient) const;
+  void backward(const DeviceContext& context, const void* input, const void* output, const void* output_gradient,
+                void* input_gradient) const;
 
  private:
   PoolingConfig config_;

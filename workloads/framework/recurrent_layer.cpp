@@ -16,9 +16,28 @@ CellKind parse_cell(const std::string& name) {
   throw WorkloadError(fmt::format("unknown --cell '{}'; use gru or lstm", name));
 }
 
+namespace {
+
+// cuDNN's RNNs take bf16 data from 9.13 on; older versions refuse the descriptor.
+constexpr std::size_t first_cudnn_with_bf16_rnn = 91300;
+
+cudnnMathType_t recurrent_math(Precision precision) {
+  // FMA math keeps fp32 exact to fp32; tf32 lets cuDNN use tensor cores on fp32 data.
+  if (precision == Precision::bf16) return CUDNN_TENSOR_OP_MATH;
+  return precision == Precision::tf32 ? CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION : CUDNN_FMA_MATH;
+}
+
+}  // namespace
+
 RecurrentLayer::RecurrentLayer(const DeviceContext& context, const RecurrentConfig& config)
-    : config_(config) {
+    : config_(config), element_(context.activation_type()) {
   context.make_current();
+  if (element_ == ElementType::bf16 && cudnnGetVersion() < first_cudnn_with_bf16_rnn) {
+    throw WorkloadError(fmt::format("--precision bf16 for recurrent layers needs cuDNN 9.13 or newer; this is "
+                                    "cuDNN {}; use fp32 or tf32",
+                                    cudnnGetVersion()),
+                        exit_bad_input);
+  }
   cudnnHandle_t cudnn = context.cudnn();
   GPUPROF_CHECK(cudnnCreateDropoutDescriptor(&dropout_));
   std::size_t state_bytes = 0;
@@ -27,16 +46,13 @@ RecurrentLayer::RecurrentLayer(const DeviceContext& context, const RecurrentConf
   GPUPROF_CHECK(cudnnSetDropoutDescriptor(dropout_, cudnn, config.dropout, dropout_states_.data(),
                                           state_bytes, config.dropout_seed));
 
-  // FMA math keeps fp32 exact to fp32; tf32 lets cuDNN use tensor cores on fp32 data.
-  const cudnnMathType_t math = context.precision() == Precision::tf32
-                                   ? CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION
-                                   : CUDNN_FMA_MATH;
+  const cudnnDataType_t data_type = cudnn_data_type(element_);
   GPUPROF_CHECK(cudnnCreateRNNDescriptor(&rnn_));
   GPUPROF_CHECK(cudnnSetRNNDescriptor_v8(
       rnn_, CUDNN_RNN_ALGO_STANDARD, config.cell == CellKind::gru ? CUDNN_GRU : CUDNN_LSTM,
-      CUDNN_RNN_DOUBLE_BIAS, CUDNN_UNIDIRECTIONAL, CUDNN_LINEAR_INPUT, CUDNN_DATA_FLOAT,
-      CUDNN_DATA_FLOAT, math, config.inputs, config.hidden, config.hidden, config.layers, dropout_,
-      CUDNN_RNN_PADDED_IO_ENABLED));
+      CUDNN_RNN_DOUBLE_BIAS, CUDNN_UNIDIRECTIONAL, CUDNN_LINEAR_INPUT, data_type,
+      CUDNN_DATA_FLOAT, recurrent_math(context.precision()), config.inputs, config.hidden, config.hidden,
+      config.layers, dropout_, CUDNN_RNN_PADDED_IO_ENABLED));
   GPUPROF_CHECK(cudnnGetRNNWeightSpaceSize(cudnn, rnn_, &weight_space_bytes_));
 
   GPUPROF_CHECK(cudnnCreateRNNDataDescriptor(&input_descriptor_));
@@ -58,13 +74,17 @@ RecurrentLayer::RecurrentLayer(const DeviceContext& context, const RecurrentConf
   reserve_ = DeviceArray<std::uint8_t>(reserve_bytes, "RNN reserve space (activations kept for backward)");
   const auto batch = static_cast<std::size_t>(config.max_batch);
   const auto steps = static_cast<std::size_t>(config.seq_len);
-  output_ = DeviceArray<float>(batch * steps * config.hidden, "RNN outputs");
-  output_gradient_ = DeviceArray<float>(output_.size(), "RNN output gradients");
+  output_ = activations(batch * steps * config.hidden, "RNN outputs");
+  output_gradient_ = activations(output_.size(), "RNN output gradients");
   GPUPROF_CHECK(cudaMemset(output_gradient_.data(), 0, output_gradient_.bytes()));
-  input_gradient_ = DeviceArray<float>(batch * steps * config.inputs, "RNN input gradients");
-  final_hidden_ = DeviceArray<float>(hidden_state_count(), "RNN final hidden states");
-  final_hidden_gradient_ = DeviceArray<float>(hidden_state_count(), "RNN final hidden state gradients");
-  if (config.cell == CellKind::lstm) final_cell_ = DeviceArray<float>(hidden_state_count(), "LSTM cell states");
+  input_gradient_ = activations(batch * steps * config.inputs, "RNN input gradients");
+  final_hidden_ = activations(hidden_state_count(), "RNN final hidden states");
+  final_hidden_gradient_ = activations(hidden_state_count(), "RNN final hidden state gradients");
+  if (config.cell == CellKind::lstm) final_cell_ = activations(hidden_state_count(), "LSTM cell states");
+  if (element_ == ElementType::bf16) {
+    input_bf16_ = activations(batch * steps * config.inputs, "RNN bf16 inputs");
+    top_hidden_ = DeviceArray<float>(batch * config.hidden, "RNN final top hidden state");
+  }
   // The memset above is not ordered with the non-blocking compute stream.
   GPUPROF_CHECK(cudaDeviceSynchronize());
 }
@@ -87,16 +107,18 @@ void RecurrentLayer::set_batch(int batch) {
     throw WorkloadError(fmt::format("RNN batch {} outside 1..{}", batch, config_.max_batch));
   }
   const std::vector<int> lengths(static_cast<std::size_t>(batch), config_.seq_len);
+  // Read as the data type; a zero float begins with a zero bf16. No step is padding anyway.
   float padding = 0.0F;
-  GPUPROF_CHECK(cudnnSetRNNDataDescriptor(input_descriptor_, CUDNN_DATA_FLOAT,
+  const cudnnDataType_t data_type = cudnn_data_type(element_);
+  GPUPROF_CHECK(cudnnSetRNNDataDescriptor(input_descriptor_, data_type,
                                           CUDNN_RNN_DATA_LAYOUT_BATCH_MAJOR_UNPACKED, config_.seq_len, batch,
                                           config_.inputs, lengths.data(), &padding));
-  GPUPROF_CHECK(cudnnSetRNNDataDescriptor(output_descriptor_, CUDNN_DATA_FLOAT,
+  GPUPROF_CHECK(cudnnSetRNNDataDescriptor(output_descriptor_, data_type,
                                           CUDNN_RNN_DATA_LAYOUT_BATCH_MAJOR_UNPACKED, config_.seq_len, batch,
                                           config_.hidden, lengths.data(), &padding));
   const int dimensions[3] = {config_.layers, batch, config_.hidden};
   const int strides[3] = {batch * config_.hidden, config_.hidden, 1};
-  GPUPROF_CHECK(cudnnSetTensorNdDescriptor(state_descriptor_, CUDNN_DATA_FLOAT, 3, dimensions, strides));
+  GPUPROF_CHECK(cudnnSetTensorNdDescriptor(state_descriptor_, data_type, 3, dimensions, strides));
   batch_ = batch;
 }
 
@@ -105,41 +127,64 @@ void RecurrentLayer::initialize(std::span<float> values, DeterministicRandom& ra
   for (float& value : values) value = static_cast<float>(random.uniform(-bound, bound));
 }
 
+const void* RecurrentLayer::weight_space() const {
+  return element_ == ElementType::bf16 ? parameters_.bf16_values : static_cast<const void*>(parameters_.values);
+}
+
 const float* RecurrentLayer::forward(const DeviceContext& context, const float* input, int batch,
                                      bool training) {
   set_batch(batch);
+  cudaStream_t stream = context.compute_stream();
   last_input_ = input;
+  if (element_ == ElementType::bf16) {
+    launch_round_to_bf16(input, input_bf16_.data(),
+                         static_cast<long long>(batch) * config_.seq_len * config_.inputs, stream);
+    last_input_ = input_bf16_.data();
+  }
   // Null initial states mean zeros.
   GPUPROF_CHECK(cudnnRNNForward(
       context.cudnn(), rnn_, training ? CUDNN_FWD_MODE_TRAINING : CUDNN_FWD_MODE_INFERENCE,
-      sequence_lengths_.data(), input_descriptor_, input, output_descriptor_, output_.data(),
+      sequence_lengths_.data(), input_descriptor_, last_input_, output_descriptor_, output_.data(),
       state_descriptor_, nullptr, final_hidden_.data(), state_descriptor_, nullptr,
-      config_.cell == CellKind::lstm ? final_cell_.data() : nullptr, weight_space_bytes_, parameters_.values,
+      config_.cell == CellKind::lstm ? final_cell_.data() : nullptr, weight_space_bytes_, weight_space(),
       workspace_.bytes(), workspace_.data(), training ? reserve_.bytes() : 0,
       training ? reserve_.data() : nullptr));
-  return final_hidden_.data() + static_cast<std::size_t>(config_.layers - 1) * batch * config_.hidden;
+  const std::size_t top_offset = static_cast<std::size_t>(config_.layers - 1) * batch * config_.hidden;
+  const void* top = static_cast<const std::byte*>(final_hidden_.data()) + top_offset * element_bytes(element_);
+  if (element_ == ElementType::fp32) return static_cast<const float*>(top);
+  launch_widen_from_bf16(top, top_hidden_.data(), static_cast<long long>(batch) * config_.hidden, stream);
+  return top_hidden_.data();
 }
 
 void RecurrentLayer::backward(const DeviceContext& context, const float* last_hidden_gradient) {
   const auto per_layer = static_cast<std::size_t>(batch_) * config_.hidden;
+  const std::size_t bytes = element_bytes(element_);
   cudaStream_t stream = context.compute_stream();
   // Only the top layer's final state feeds the classifier; lower layers get zero.
-  GPUPROF_CHECK(cudaMemsetAsync(final_hidden_gradient_.data(), 0,
-                                per_layer * config_.layers * sizeof(float), stream));
-  GPUPROF_CHECK(cudaMemcpyAsync(final_hidden_gradient_.data() + per_layer * (config_.layers - 1),
-                                last_hidden_gradient, per_layer * sizeof(float), cudaMemcpyDeviceToDevice,
-                                stream));
+  GPUPROF_CHECK(cudaMemsetAsync(final_hidden_gradient_.data(), 0, per_layer * config_.layers * bytes, stream));
+  launch_store_as(element_, last_hidden_gradient,
+                  static_cast<std::byte*>(final_hidden_gradient_.data()) + per_layer * (config_.layers - 1) * bytes,
+                  static_cast<long long>(per_layer), stream);
   // Data gradients first: they fill the reserve space that the weight gradients read.
   GPUPROF_CHECK(cudnnRNNBackwardData_v8(
       context.cudnn(), rnn_, sequence_lengths_.data(), output_descriptor_, output_.data(),
       output_gradient_.data(), input_descriptor_, input_gradient_.data(), state_descriptor_, nullptr,
       final_hidden_gradient_.data(), nullptr, state_descriptor_, nullptr, nullptr, nullptr,
-      weight_space_bytes_, parameters_.values, workspace_.bytes(), workspace_.data(), reserve_.bytes(),
+      weight_space_bytes_, weight_space(), workspace_.bytes(), workspace_.data(), reserve_.bytes(),
       reserve_.data()));
+  // bf16 weight gradients are computed into a zeroed bf16 buffer (the _v8 call only adds) and
+  // then added to the fp32 gradients, rather than accumulated in bf16 across calls.
+  const bool bf16 = element_ == ElementType::bf16;
+  if (bf16) GPUPROF_CHECK(cudaMemsetAsync(parameters_.bf16_gradients, 0, weight_space_bytes_, stream));
   GPUPROF_CHECK(cudnnRNNBackwardWeights_v8(
-      context.cudnn(), rnn_, CUDNN_WGRAD_MODE_ADD, sequence_lengths_.data(), input_descriptor_, last_input_,
-      state_descriptor_, nullptr, output_descriptor_, output_.data(), weight_space_bytes_,
-      parameters_.gradients, workspace_.bytes(), workspace_.data(), reserve_.bytes(), reserve_.data()));
+      context.cudnn(), rnn_, CUDNN_WGRAD_MODE_ADD, sequence_lengths_.data(),
+      input_descriptor_, last_input_, state_descriptor_, nullptr, output_descriptor_, output_.data(),
+      weight_space_bytes_, bf16 ? parameters_.bf16_gradients : static_cast<void*>(parameters_.gradients),
+      workspace_.bytes(), workspace_.data(), reserve_.bytes(), reserve_.data()));
+  if (bf16) {
+    launch_add_bf16_into(parameters_.gradients, parameters_.bf16_gradients,
+                         static_cast<long long>(parameter_count()), stream);
+  }
 }
 
 RecurrentWeightPosition RecurrentLayer::weight_position(const DeviceContext& context, int layer,
@@ -151,7 +196,7 @@ RecurrentWeightPosition RecurrentLayer::weight_position(const DeviceContext& con
   void* matrix = nullptr;
   void* bias = nullptr;
   const cudnnStatus_t status =
-      cudnnGetRNNWeightParams(context.cudnn(), rnn_, layer, weight_space_bytes_, parameters_.values, linear_id,
+      cudnnGetRNNWeightParams(context.cudnn(), rnn_, layer, weight_space_bytes_, weight_space(), linear_id,
                               matrix_descriptor, &matrix, bias_descriptor, &bias);
   auto element_count = [](cudnnTensorDescriptor_t descriptor) {
     cudnnDataType_t type{};
@@ -165,10 +210,11 @@ RecurrentWeightPosition RecurrentLayer::weight_position(const DeviceContext& con
   };
   RecurrentWeightPosition position;
   if (status == CUDNN_STATUS_SUCCESS) {
-    const auto* base = parameters_.values;
-    position.matrix_offset = static_cast<std::size_t>(static_cast<const float*>(matrix) - base);
+    const auto* base = static_cast<const std::byte*>(weight_space());
+    const std::size_t bytes = element_bytes(element_);
+    position.matrix_offset = static_cast<std::size_t>(static_cast<const std::byte*>(matrix) - base) / bytes;
     position.matrix_count = element_count(matrix_descriptor);
-    position.bias_offset = static_cast<std::size_t>(static_cast<const float*>(bias) - base);
+    position.bias_offset = static_cast<std::size_t>(static_cast<const std::byte*>(bias) - base) / bytes;
     position.bias_count = element_count(bias_descriptor);
   }
   cudnnDestroyTensorDescriptor(bias_descriptor);

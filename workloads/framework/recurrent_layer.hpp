@@ -8,6 +8,7 @@
 #include "deterministic_random.hpp"
 #include "device_array.hpp"
 #include "device_context.hpp"
+#include "element_type.hpp"
 #include "parameter_layout.hpp"
 
 namespace gpuprof::workloads {
@@ -27,7 +28,7 @@ struct RecurrentConfig {
   std::uint64_t dropout_seed = 0;
 };
 
-// Where one weight matrix and its bias sit in the weight space (offsets in floats).
+// Where one weight matrix and its bias sit in the weight space (offsets in elements).
 struct RecurrentWeightPosition {
   std::size_t matrix_offset = 0;
   std::size_t matrix_count = 0;
@@ -38,7 +39,9 @@ struct RecurrentWeightPosition {
 // Stacked unidirectional GRU or LSTM over fixed-length sequences with cuDNN's RNN
 // API (v8 entry points, cuDNN 9). Input is batch-major [batch][seq_len][inputs];
 // the output used downstream is the top layer's final hidden state [batch][hidden].
-// The weight space is a ParameterSlice of the replica's flat parameter array.
+// The weight space is a ParameterSlice of the replica's flat parameter array. With bf16
+// precision (cuDNN 9.13 or newer) inputs, outputs, states and the weight space cuDNN reads
+// are bf16 (the slice's bf16 copy); input and returned final state stay fp32 for the layers around.
 class RecurrentLayer {
  public:
   RecurrentLayer(const DeviceContext& context, const RecurrentConfig& config);
@@ -46,7 +49,7 @@ class RecurrentLayer {
   RecurrentLayer(const RecurrentLayer&) = delete;
   RecurrentLayer& operator=(const RecurrentLayer&) = delete;
 
-  std::size_t parameter_count() const { return weight_space_bytes_ / sizeof(float); }
+  std::size_t parameter_count() const { return weight_space_bytes_ / element_bytes(element_); }
   void bind(ParameterSlice slice) { parameters_ = slice; }
   // Uniform in +-1/sqrt(hidden) for every weight and bias, as PyTorch's GRU/LSTM.
   void initialize(std::span<float> values, DeterministicRandom& random) const;
@@ -66,8 +69,13 @@ class RecurrentLayer {
  private:
   void set_batch(int batch);
   std::size_t hidden_state_count() const;
+  const void* weight_space() const;
+  ActivationBuffer activations(std::size_t count, const std::string& what) const {
+    return ActivationBuffer(element_, count, what);
+  }
 
   RecurrentConfig config_;
+  ElementType element_;
   ParameterSlice parameters_;
   cudnnRNNDescriptor_t rnn_ = nullptr;
   cudnnDropoutDescriptor_t dropout_ = nullptr;
@@ -76,17 +84,19 @@ class RecurrentLayer {
   cudnnTensorDescriptor_t state_descriptor_ = nullptr;
   std::size_t weight_space_bytes_ = 0;
   int batch_ = 0;
-  const float* last_input_ = nullptr;
+  const void* last_input_ = nullptr;
   DeviceArray<std::uint8_t> dropout_states_;
   DeviceArray<std::int32_t> sequence_lengths_;
   DeviceArray<std::uint8_t> workspace_;
   DeviceArray<std::uint8_t> reserve_;
-  DeviceArray<float> output_;           // every step's top-layer output (cuDNN requires it)
-  DeviceArray<float> output_gradient_;  // zeros: the loss reads only the final state
-  DeviceArray<float> input_gradient_;
-  DeviceArray<float> final_hidden_;     // [layers][batch][hidden]
-  DeviceArray<float> final_cell_;       // LSTM only
-  DeviceArray<float> final_hidden_gradient_;
+  ActivationBuffer input_bf16_;             // bf16 runs: the input, rounded
+  ActivationBuffer output_;                 // every step's top-layer output (cuDNN requires it)
+  ActivationBuffer output_gradient_;        // zeros: the loss reads only the final state
+  ActivationBuffer input_gradient_;
+  ActivationBuffer final_hidden_;           // [layers][batch][hidden]
+  ActivationBuffer final_cell_;             // LSTM only
+  ActivationBuffer final_hidden_gradient_;
+  DeviceArray<float> top_hidden_;           // bf16 runs: the top layer's final state in fp32
 };
 
 }  // namespace gpuprof::workloads

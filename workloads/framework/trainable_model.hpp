@@ -13,11 +13,14 @@ namespace gpuprof::workloads {
 
 // Parameters and gradients that live on one GPU, as one flat pair of arrays, so
 // the optimizer, the all-reduce and host-staged copies treat them as one buffer.
+// With bf16 precision, bf16_values is the copy that bf16 layers compute with; whoever
+// changes `values` refreshes it (refresh_bf16_copy).
 struct ParameterGroup {
   const DeviceContext* context = nullptr;
   float* values = nullptr;
   float* gradients = nullptr;
   std::size_t count = 0;
+  void* bf16_values = nullptr;
 };
 
 // Floats [offset, offset + count) of a model's first parameter group.

@@ -208,8 +208,6 @@ void validate_run(const WorkloadOptions& options) {
 }  // namespace
 
 void validate_options(const WorkloadOptions& options) {
-  require(options.precision != "bf16",
-          "--precision bf16 is not implemented yet in gpuprof-workload; use fp32 or tf32");
   validate_run(options);
   validate_strategy(options);
   if (options.model == "rnn") validate_rnn(options);

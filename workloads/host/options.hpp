@@ -50,7 +50,7 @@ struct WorkloadOptions {
   std::string optimizer = "adam";  // sgd | adam
   double learning_rate = 1e-3;
   double momentum = 0.9;
-  std::string precision = "fp32";  // fp32 | tf32 | bf16 (refused for now)
+  std::string precision = "fp32";  // fp32 | tf32 | bf16 (mixed, fp32 master weights)
 
   // input pipeline
   std::string host_memory = "pageable";  // pageable | pinned

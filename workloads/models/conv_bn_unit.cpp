@@ -7,8 +7,9 @@ namespace gpuprof::workloads {
 ConvBnUnit::ConvBnUnit(const DeviceContext& context, const Conv2dConfig& config, bool relu, const std::string& name)
     : name_(name), relu_(relu), conv_(context, config), norm_(config.outputs) {
   const auto elements = static_cast<std::size_t>(conv_.output_shape().elements());
-  convolved_ = DeviceArray<float>(elements, name + " convolution output");
-  output_ = DeviceArray<float>(elements, name + " output");
+  const ElementType element = config.input.element;
+  convolved_ = ActivationBuffer(element, elements, name + " convolution output");
+  output_ = ActivationBuffer(element, elements, name + " output");
   elements_ = conv_.output_shape().elements();
   norm_.prepare(conv_.output_shape());
 }
@@ -27,20 +28,20 @@ void ConvBnUnit::prepare(const DeviceContext& context, int batch, std::size_t wo
   elements_ = shape.elements();
 }
 
-void ConvBnUnit::forward(const DeviceContext& context, const float* input, bool training, void* workspace) {
+void ConvBnUnit::forward(const DeviceContext& context, const void* input, bool training, void* workspace) {
   conv_.forward(context, input, convolved_.data(), workspace);
   norm_.forward(context, convolved_.data(), output_.data(), training);
   if (relu_) {
-    launch_activation_forward(ActivationKind::relu, output_.data(), output_.data(), static_cast<int>(elements_),
+    launch_activation_forward(output_.type(), ActivationKind::relu, output_.data(), output_.data(), elements_,
                               context.compute_stream());
   }
 }
 
-void ConvBnUnit::backward(const DeviceContext& context, const float* input, float* output_gradient, float* scratch,
-                          float* input_gradient, bool accumulate, void* workspace) {
+void ConvBnUnit::backward(const DeviceContext& context, const void* input, void* output_gradient, void* scratch,
+                          void* input_gradient, bool accumulate, void* workspace) {
   if (relu_) {
-    launch_activation_backward(ActivationKind::relu, output_.data(), output_gradient, output_gradient,
-                               static_cast<int>(elements_), context.compute_stream());
+    launch_activation_backward(output_.type(), ActivationKind::relu, output_.data(), output_gradient,
+                               output_gradient, elements_, context.compute_stream());
   }
   norm_.backward(context, convolved_.data(), output_gradient, scratch);
   conv_.backward(context, input, scratch, input_gradient, accumulate, workspace);

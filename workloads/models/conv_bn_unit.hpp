@@ -8,6 +8,7 @@
 #include "batch_norm_layer.hpp"
 #include "conv2d_layer.hpp"
 #include "device_array.hpp"
+#include "element_type.hpp"
 
 namespace gpuprof::workloads {
 
@@ -20,7 +21,8 @@ struct ParameterOwner {
 };
 
 // Convolution, batch normalisation and (optionally) ReLU, keeping the activations the
-// backward pass needs: the convolution's output and the unit's output.
+// backward pass needs: the convolution's output and the unit's output, in the input
+// shape's element type (as are all the activation pointers below).
 class ConvBnUnit {
  public:
   ConvBnUnit(const DeviceContext& context, const Conv2dConfig& config, bool relu, const std::string& name);
@@ -31,20 +33,20 @@ class ConvBnUnit {
   void reset_statistics(const DeviceContext& context) { norm_.reset_statistics(context); }
 
   void prepare(const DeviceContext& context, int batch, std::size_t workspace_limit);
-  void forward(const DeviceContext& context, const float* input, bool training, void* workspace);
-  float* output() { return output_.data(); }
+  void forward(const DeviceContext& context, const void* input, bool training, void* workspace);
+  void* output() { return output_.data(); }
   // output_gradient (dL/doutput) is overwritten by the ReLU's backward; scratch holds the
   // convolution output's gradient. Writes or (accumulate) adds dL/dinput unless null.
-  void backward(const DeviceContext& context, const float* input, float* output_gradient, float* scratch,
-                float* input_gradient, bool accumulate, void* workspace);
+  void backward(const DeviceContext& context, const void* input, void* output_gradient, void* scratch,
+                void* input_gradient, bool accumulate, void* workspace);
 
  private:
   std::string name_;
   bool relu_;
   Conv2dLayer conv_;
   BatchNormLayer norm_;
-  DeviceArray<float> convolved_;
-  DeviceArray<float> output_;
+  ActivationBuffer convolved_;
+  ActivationBuffer output_;
   long long elements_ = 0;  // of the output at the current batch
 };
 

@@ -28,7 +28,7 @@ ResidualBlock::ResidualBlock(const DeviceContext& context, const ResidualBlockCo
                                              false, name + ".shortcut");
   }
   elements_ = output_shape().elements();
-  output_ = DeviceArray<float>(static_cast<std::size_t>(elements_), name + " output");
+  output_ = ActivationBuffer(config.input.element, static_cast<std::size_t>(elements_), name + " output");
 }
 
 std::size_t ResidualBlock::workspace_bytes() const {
@@ -61,41 +61,42 @@ void ResidualBlock::prepare(const DeviceContext& context, int batch, std::size_t
   elements_ = shape.elements();
 }
 
-void ResidualBlock::forward(const DeviceContext& context, const float* input, bool training, void* workspace) {
-  const float* current = input;
+void ResidualBlock::forward(const DeviceContext& context, const void* input, bool training, void* workspace) {
+  const void* current = input;
   for (const auto& unit : units_) {
     unit->forward(context, current, training, workspace);
     current = unit->output();
   }
-  const float* shortcut = input;
+  const void* shortcut = input;
   if (shortcut_) {
     shortcut_->forward(context, input, training, workspace);
     shortcut = shortcut_->output();
   }
   cudaStream_t stream = context.compute_stream();
-  GPUPROF_CHECK(cudaMemcpyAsync(output_.data(), current, static_cast<std::size_t>(elements_) * sizeof(float),
+  const ElementType element = output_.type();
+  GPUPROF_CHECK(cudaMemcpyAsync(output_.data(), current, static_cast<std::size_t>(elements_) * element_bytes(element),
                                 cudaMemcpyDeviceToDevice, stream));
-  launch_add_into(output_.data(), shortcut, elements_, stream);
-  launch_activation_forward(ActivationKind::relu, output_.data(), output_.data(), static_cast<int>(elements_),
-                            stream);
+  launch_add_into(element, output_.data(), shortcut, elements_, stream);
+  launch_activation_forward(element, ActivationKind::relu, output_.data(), output_.data(), elements_, stream);
 }
 
-void ResidualBlock::backward(const DeviceContext& context, const float* input, float* output_gradient,
-                             float* input_gradient, const GradientScratch& scratch, void* workspace) {
-  launch_activation_backward(ActivationKind::relu, output_.data(), output_gradient, output_gradient,
-                             static_cast<int>(elements_), context.compute_stream());
+void ResidualBlock::backward(const DeviceContext& context, const void* input, void* output_gradient,
+                             void* input_gradient, const GradientScratch& scratch, void* workspace) {
+  const ElementType element = output_.type();
+  launch_activation_backward(element, ActivationKind::relu, output_.data(), output_gradient, output_gradient,
+                             elements_, context.compute_stream());
   // The last unit has no ReLU, so output_gradient survives it for the shortcut below.
-  float* gradient = output_gradient;
+  void* gradient = output_gradient;
   for (std::size_t k = units_.size(); k-- > 0;) {
-    const float* unit_input = k == 0 ? input : units_[k - 1]->output();
-    float* destination = k == 0 ? input_gradient : (gradient == scratch.first ? scratch.second : scratch.first);
+    const void* unit_input = k == 0 ? input : units_[k - 1]->output();
+    void* destination = k == 0 ? input_gradient : (gradient == scratch.first ? scratch.second : scratch.first);
     units_[k]->backward(context, unit_input, gradient, scratch.norm, destination, false, workspace);
     gradient = destination;
   }
   if (shortcut_) {
     shortcut_->backward(context, input, output_gradient, scratch.norm, input_gradient, true, workspace);
   } else {
-    launch_add_into(input_gradient, output_gradient, elements_, context.compute_stream());
+    launch_add_into(element, input_gradient, output_gradient, elements_, context.compute_stream());
   }
 }
 

@@ -17,10 +17,11 @@ struct ResidualBlockConfig {
 
 // Buffers every block shares, each as large as the largest activation: two for the
 // gradient passed between units and one for batch normalisation's input gradient.
+// Of the activations' element type.
 struct GradientScratch {
-  float* first = nullptr;
-  float* second = nullptr;
-  float* norm = nullptr;
+  void* first = nullptr;
+  void* second = nullptr;
+  void* norm = nullptr;
 };
 
 // A ResNet block: out = ReLU(main(x) + shortcut(x)); the shortcut is x itself, or a
@@ -36,16 +37,17 @@ class ResidualBlock {
   void reset_statistics(const DeviceContext& context);
 
   void prepare(const DeviceContext& context, int batch, std::size_t workspace_limit);
-  void forward(const DeviceContext& context, const float* input, bool training, void* workspace);
-  const float* output() const { return output_.data(); }
+  // Activations of the input shape's element type.
+  void forward(const DeviceContext& context, const void* input, bool training, void* workspace);
+  const void* output() const { return output_.data(); }
   // output_gradient is overwritten (ReLU backward); writes dL/dinput.
-  void backward(const DeviceContext& context, const float* input, float* output_gradient, float* input_gradient,
+  void backward(const DeviceContext& context, const void* input, void* output_gradient, void* input_gradient,
                 const GradientScratch& scratch, void* workspace);
 
  private:
   std::vector<std::unique_ptr<ConvBnUnit>> units_;
   std::unique_ptr<ConvBnUnit> shortcut_;
-  DeviceArray<float> output_;
+  ActivationBuffer output_;
   long long elements_ = 0;
 };
 

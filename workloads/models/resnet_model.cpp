@@ -24,9 +24,10 @@ std::vector<int> resnet_stage_blocks(int depth) {
 }
 
 ResnetModel::ResnetModel(const DeviceContext& context, const ResnetConfig& config)
-    : context_(context), config_(config) {
+    : context_(context), config_(config), element_(context.activation_type()) {
   context.make_current();
-  input_shape_ = ImageShape{config.max_batch, config.image_size, config.image_size, 3, config.channels_last};
+  input_shape_ =
+      ImageShape{config.max_batch, config.image_size, config.image_size, 3, config.channels_last, element_};
   stem_ = std::make_unique<ConvBnUnit>(context, Conv2dConfig{input_shape_, stem_channels, 7, 2, 3}, true, "stem");
   stem_pool_ = std::make_unique<PoolingLayer>(PoolingConfig{CUDNN_POOLING_MAX, 3, 1, 2});
   pooled_shape_ = stem_pool_->prepare(stem_->output_shape());
@@ -40,17 +41,20 @@ ResnetModel::ResnetModel(const DeviceContext& context, const ResnetConfig& confi
     largest = std::max({largest, block->largest_activation(), block->output_shape().elements()});
     workspace_bytes_ = std::max(workspace_bytes_, block->workspace_bytes());
   }
-  const auto scratch = static_cast<std::size_t>(largest);
-  gradient_a_ = DeviceArray<float>(scratch, "resnet gradient");
-  gradient_b_ = DeviceArray<float>(scratch, "resnet gradient");
-  scratch_first_ = DeviceArray<float>(scratch, "resnet gradient scratch");
-  scratch_second_ = DeviceArray<float>(scratch, "resnet gradient scratch");
-  scratch_norm_ = DeviceArray<float>(scratch, "resnet batch norm gradient");
+  gradient_a_ = activations(largest, "resnet gradient");
+  gradient_b_ = activations(largest, "resnet gradient");
+  scratch_first_ = activations(largest, "resnet gradient scratch");
+  scratch_second_ = activations(largest, "resnet gradient scratch");
+  scratch_norm_ = activations(largest, "resnet batch norm gradient");
   workspace_ = DeviceArray<float>(workspace_bytes_ / sizeof(float) + 1, "cuDNN convolution workspace");
-  stem_pooled_ = DeviceArray<float>(static_cast<std::size_t>(pooled_shape_.elements()), "stem pooled output");
+  if (element_ == ElementType::bf16) images_bf16_ = activations(input_shape_.elements(), "bf16 images");
+  stem_pooled_ = activations(pooled_shape_.elements(), "stem pooled output");
   const auto batch = static_cast<std::size_t>(config.max_batch);
-  features_ = DeviceArray<float>(batch * final_shape_.channels, "pooled features");
-  features_gradient_ = DeviceArray<float>(batch * final_shape_.channels, "pooled feature gradients");
+  const auto features = batch * static_cast<std::size_t>(final_shape_.channels);
+  pooled_ = activations(static_cast<long long>(features), "pooled features");
+  pooled_gradient_ = activations(static_cast<long long>(features), "pooled feature gradients");
+  features_ = DeviceArray<float>(features, "classifier inputs");
+  features_gradient_ = DeviceArray<float>(features, "classifier input gradients");
   logits_ = DeviceArray<float>(batch * config.classes, "logits");
   logits_gradient_ = DeviceArray<float>(batch * config.classes, "logit gradients");
   create_parameters();
@@ -87,14 +91,8 @@ void ResnetModel::create_parameters() {
                      [classifier](ParameterSlice s) { classifier->bind(s); },
                      [classifier](std::span<float> v, DeterministicRandom& r) { classifier->initialize(v, r); }});
   for (const ParameterOwner& owner : owners_) layout_.add(owner.name, owner.count);
-  parameters_ = DeviceArray<float>(layout_.total(), "model parameters");
-  gradients_ = DeviceArray<float>(layout_.total(), "parameter gradients");
-  GPUPROF_CHECK(cudaMemset(gradients_.data(), 0, gradients_.bytes()));
-  GPUPROF_CHECK(cudaDeviceSynchronize());  // the memset is not ordered with the compute stream
-  for (std::size_t i = 0; i < owners_.size(); ++i) {
-    const auto& entry = layout_.entry(i);
-    owners_[i].bind(ParameterSlice{parameters_.data() + entry.offset, gradients_.data() + entry.offset, entry.count});
-  }
+  parameters_ = FlatParameters(layout_, element_ == ElementType::bf16);
+  for (std::size_t i = 0; i < owners_.size(); ++i) owners_[i].bind(parameters_.slice(layout_.entry(i)));
   stage_first_owner.push_back(owners_.size());
   // Backward stages run classifier, blocks in reverse, stem: reverse the forward ranges.
   for (std::size_t s = stage_first_owner.size() - 1; s-- > 0;) {
@@ -107,7 +105,7 @@ void ResnetModel::create_parameters() {
 }
 
 std::vector<ParameterGroup> ResnetModel::parameter_groups() {
-  return {ParameterGroup{&context_, parameters_.data(), gradients_.data(), layout_.total()}};
+  return {parameters_.group(context_)};
 }
 
 std::vector<float> ResnetModel::initial_parameters(std::uint64_t seed) const {
@@ -120,7 +118,7 @@ std::vector<float> ResnetModel::initial_parameters(std::uint64_t seed) const {
   return values;
 }
 
-void ResnetModel::zero_gradients() { gradients_.zero(context_.compute_stream()); }
+void ResnetModel::zero_gradients() { parameters_.zero_gradients(context_.compute_stream()); }
 
 void ResnetModel::prepare(int batch) {
   if (batch == batch_) return;
@@ -140,19 +138,27 @@ void ResnetModel::forward_loss(const std::vector<DeviceBatch>& batches, bool tra
   const DeviceBatch& batch = batches.front();
   context_.make_current();
   prepare(batch.size);
+  cudaStream_t stream = context_.compute_stream();
   images_ = batch.inputs;
+  if (element_ == ElementType::bf16) {
+    launch_round_to_bf16(batch.inputs, images_bf16_.data(), input_shape_.elements() / config_.max_batch * batch_,
+                         stream);
+    images_ = images_bf16_.data();
+  }
   void* workspace = workspace_.data();
   stem_->forward(context_, images_, training, workspace);
   stem_pool_->forward(context_, stem_->output(), stem_pooled_.data());
-  const float* current = stem_pooled_.data();
+  const void* current = stem_pooled_.data();
   for (const auto& block : blocks_) {
     block->forward(context_, current, training, workspace);
     current = block->output();
   }
-  average_pool_->forward(context_, current, features_.data());
+  average_pool_->forward(context_, current, pooled_.data());
+  const long long features = static_cast<long long>(batch_) * final_shape_.channels;
+  launch_load_from(element_, pooled_.data(), features_.data(), features, stream);
   classifier_->forward(context_, features_.data(), batch_, logits_.data());
   softmax_cross_entropy(logits_.data(), batch.ints, batch_, config_.classes, loss_scale, logits_gradient_.data(),
-                        metrics, context_.compute_stream());
+                        metrics, stream);
 }
 
 void ResnetModel::backward_stage(int stage) {
@@ -161,19 +167,21 @@ void ResnetModel::backward_stage(int stage) {
   const int blocks = static_cast<int>(blocks_.size());
   if (stage == 0) {
     classifier_->backward(context_, features_.data(), logits_gradient_.data(), batch_, features_gradient_.data());
-    average_pool_->backward(context_, blocks_.back()->output(), features_.data(), features_gradient_.data(),
+    launch_store_as(element_, features_gradient_.data(), pooled_gradient_.data(),
+                    static_cast<long long>(batch_) * final_shape_.channels, context_.compute_stream());
+    average_pool_->backward(context_, blocks_.back()->output(), pooled_.data(), pooled_gradient_.data(),
                             gradient_a_.data());
     current_gradient_ = gradient_a_.data();
   } else if (stage <= blocks) {
     const auto index = static_cast<std::size_t>(blocks - stage);
-    const float* input = index == 0 ? stem_pooled_.data() : blocks_[index - 1]->output();
-    float* input_gradient = other_gradient(current_gradient_);
+    const void* input = index == 0 ? stem_pooled_.data() : blocks_[index - 1]->output();
+    void* input_gradient = other_gradient(current_gradient_);
     blocks_[index]->backward(context_, input, current_gradient_, input_gradient,
                              GradientScratch{scratch_first_.data(), scratch_second_.data(), scratch_norm_.data()},
                              workspace);
     current_gradient_ = input_gradient;
   } else {
-    float* stem_gradient = other_gradient(current_gradient_);
+    void* stem_gradient = other_gradient(current_gradient_);
     stem_pool_->backward(context_, stem_->output(), stem_pooled_.data(), current_gradient_, stem_gradient);
     // The images need no gradient.
     stem_->backward(context_, images_, stem_gradient, scratch_norm_.data(), nullptr, false, workspace);

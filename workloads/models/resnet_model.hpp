@@ -5,6 +5,8 @@
 
 #include "conv_bn_unit.hpp"
 #include "dense_layer.hpp"
+#include "element_type.hpp"
+#include "flat_parameters.hpp"
 #include "parameter_layout.hpp"
 #include "pooling_layer.hpp"
 #include "residual_block.hpp"
@@ -17,13 +19,15 @@ struct ResnetConfig {
   int image_size = 224;
   int classes = 285;
   int max_batch = 0;
-  bool channels_last = true;  // resnet_channels_last(options): NHWC with tf32, NCHW with fp32
+  bool channels_last = true;  // resnet_channels_last(options): NHWC with tensor cores, NCHW with fp32
 };
 
 // ResNet-18/34 (basic blocks) and ResNet-50 (bottleneck blocks, v1.5) for square RGB
 // images in the configured layout: 7x7 stride-2 stem with batch norm and ReLU, 3x3 max pooling,
 // four stages of residual blocks, global average pooling, a dense classifier and softmax
 // cross-entropy. Batch rows are ImageSamples': the image as inputs, the class as the integer.
+// With bf16 precision every activation from the images to the pooled features is bf16 (the
+// images are rounded on the GPU); the classifier and the loss work in fp32.
 class ResnetModel : public TrainableModel {
  public:
   ResnetModel(const DeviceContext& context, const ResnetConfig& config);
@@ -46,12 +50,16 @@ class ResnetModel : public TrainableModel {
   void build_blocks();
   void create_parameters();
   void prepare(int batch);
-  float* other_gradient(const float* current) {
+  void* other_gradient(const void* current) {
     return current == gradient_a_.data() ? gradient_b_.data() : gradient_a_.data();
+  }
+  ActivationBuffer activations(long long count, const std::string& what) const {
+    return ActivationBuffer(element_, static_cast<std::size_t>(count), what);
   }
 
   const DeviceContext& context_;
   ResnetConfig config_;
+  ElementType element_;
   std::unique_ptr<ConvBnUnit> stem_;
   std::unique_ptr<PoolingLayer> stem_pool_;
   std::vector<std::unique_ptr<ResidualBlock>> blocks_;
@@ -63,22 +71,24 @@ class ResnetModel : public TrainableModel {
   std::vector<ParameterOwner> owners_;
   std::vector<GradientRange> stage_ranges_;  // by backward stage
   ParameterLayout layout_;
-  DeviceArray<float> parameters_;
-  DeviceArray<float> gradients_;
+  FlatParameters parameters_;
   DeviceArray<float> workspace_;
   std::size_t workspace_bytes_ = 0;
-  DeviceArray<float> stem_pooled_;
-  DeviceArray<float> features_;          // [batch][final channels] after average pooling
+  ActivationBuffer images_bf16_;         // bf16 runs: the batch's images, rounded
+  ActivationBuffer stem_pooled_;
+  ActivationBuffer pooled_;              // [batch][final channels] after average pooling
+  ActivationBuffer pooled_gradient_;
+  DeviceArray<float> features_;          // pooled_ in fp32, the classifier's input
+  DeviceArray<float> features_gradient_;
   DeviceArray<float> logits_;
   DeviceArray<float> logits_gradient_;
-  DeviceArray<float> features_gradient_;
-  DeviceArray<float> gradient_a_;        // the gradient passed between blocks (ping-pong)
-  DeviceArray<float> gradient_b_;
-  DeviceArray<float> scratch_first_;
-  DeviceArray<float> scratch_second_;
-  DeviceArray<float> scratch_norm_;
-  const float* images_ = nullptr;
-  float* current_gradient_ = nullptr;  // dL/d(output of the next stage to run backward)
+  ActivationBuffer gradient_a_;          // the gradient passed between blocks (ping-pong)
+  ActivationBuffer gradient_b_;
+  ActivationBuffer scratch_first_;
+  ActivationBuffer scratch_second_;
+  ActivationBuffer scratch_norm_;
+  const void* images_ = nullptr;
+  void* current_gradient_ = nullptr;  // dL/d(output of the next stage to run backward)
   int batch_ = -1;
 };
 

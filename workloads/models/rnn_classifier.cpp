@@ -15,17 +15,9 @@ RnnClassifier::RnnClassifier(const DeviceContext& context, const RnnClassifierCo
   // The weight space goes first, at offset 0, so cuDNN gets a 256-byte aligned pointer.
   recurrent_index_ = layout_.add("recurrent", recurrent_.parameter_count());
   classifier_index_ = layout_.add("classifier", classifier_.parameter_count());
-  parameters_ = DeviceArray<float>(layout_.total(), "model parameters");
-  gradients_ = DeviceArray<float>(layout_.total(), "parameter gradients");
-  GPUPROF_CHECK(cudaMemset(parameters_.data(), 0, parameters_.bytes()));
-  GPUPROF_CHECK(cudaMemset(gradients_.data(), 0, gradients_.bytes()));
-  GPUPROF_CHECK(cudaDeviceSynchronize());  // memsets are not ordered with the compute stream
-  auto slice = [&](std::size_t index) {
-    const auto& entry = layout_.entry(index);
-    return ParameterSlice{parameters_.data() + entry.offset, gradients_.data() + entry.offset, entry.count};
-  };
-  recurrent_.bind(slice(recurrent_index_));
-  classifier_.bind(slice(classifier_index_));
+  parameters_ = FlatParameters(layout_, context.precision() == Precision::bf16);
+  recurrent_.bind(parameters_.slice(layout_.entry(recurrent_index_)));
+  classifier_.bind(parameters_.slice(layout_.entry(classifier_index_)));
   const auto batch = static_cast<std::size_t>(config.recurrent.max_batch);
   logits_ = DeviceArray<float>(batch * config.classes, "logits");
   logits_gradient_ = DeviceArray<float>(batch * config.classes, "logit gradients");
@@ -45,7 +37,7 @@ std::vector<float> RnnClassifier::initial_parameters(std::uint64_t seed) const {
 }
 
 void RnnClassifier::zero_gradients(const DeviceContext& context) {
-  gradients_.zero(context.compute_stream());
+  parameters_.zero_gradients(context.compute_stream());
 }
 
 void RnnClassifier::forward_loss(const DeviceContext& context, const float* inputs,
@@ -67,7 +59,7 @@ void RnnClassifier::backward_recurrent(const DeviceContext& context) {
 }
 
 std::vector<ParameterGroup> RnnClassifier::parameter_groups() {
-  return {ParameterGroup{&context_, parameters_.data(), gradients_.data(), layout_.total()}};
+  return {parameters_.group(context_)};
 }
 
 void RnnClassifier::forward_loss(const std::vector<DeviceBatch>& batches, bool training, float loss_scale,

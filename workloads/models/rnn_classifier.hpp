@@ -6,6 +6,7 @@
 #include "dense_layer.hpp"
 #include "device_array.hpp"
 #include "device_context.hpp"
+#include "flat_parameters.hpp"
 #include "loss_functions.hpp"
 #include "parameter_layout.hpp"
 #include "recurrent_layer.hpp"
@@ -38,8 +39,8 @@ class RnnClassifier : public TrainableModel {
   void backward_stage(int stage) override;
   GradientRange stage_gradients(int stage) const override;
 
-  float* parameters() { return parameters_.data(); }
-  float* gradients() { return gradients_.data(); }
+  float* parameters() { return parameters_.values(); }
+  float* gradients() { return parameters_.gradients(); }
   // The classifier's gradients are ready before the recurrent ones (backward order),
   // which is what lets the all-reduce start early.
   const ParameterLayout::Entry& classifier_entry() const { return layout_.entry(classifier_index_); }
@@ -66,8 +67,7 @@ class RnnClassifier : public TrainableModel {
   ParameterLayout layout_;
   std::size_t recurrent_index_ = 0;
   std::size_t classifier_index_ = 0;
-  DeviceArray<float> parameters_;
-  DeviceArray<float> gradients_;
+  FlatParameters parameters_;
   DeviceArray<float> logits_;
   DeviceArray<float> logits_gradient_;
   DeviceArray<float> hidden_gradient_;

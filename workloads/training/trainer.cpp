@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "cuda_check.hpp"
+#include "flat_parameters.hpp"
 #include "gradient_allreduce.hpp"
 #include "host_array.hpp"
 #include "host_optimizer.hpp"
@@ -77,6 +78,7 @@ void upload_parameters(const std::vector<ParameterGroup>& groups, const std::vec
     group.context->make_current();
     GPUPROF_CHECK(cudaMemcpy(group.values, values.data() + offset, group.count * sizeof(float),
                              cudaMemcpyHostToDevice));
+    refresh_bf16_copy(group);
     offset += group.count;
   }
 }
@@ -174,6 +176,7 @@ void Trainer::apply_device_optimizers() {
     for (std::size_t g = 0; g < groups.size(); ++g) {
       groups[g].context->make_current();
       replica.optimizers[g]->step(groups[g].values, groups[g].gradients, groups[g].context->compute_stream());
+      refresh_bf16_copy(groups[g]);
     }
   }
 }
@@ -206,6 +209,7 @@ void copy_master_to(Replica& replica, const HostArray<float>& master) {
   group.context->make_current();
   GPUPROF_CHECK(cudaMemcpyAsync(group.values, master.data(), master.size() * sizeof(float), cudaMemcpyHostToDevice,
                                 group.context->compute_stream()));
+  refresh_bf16_copy(group);
 }
 
 void Trainer::train_step(int step) {
