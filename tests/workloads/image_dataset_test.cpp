@@ -1,5 +1,8 @@
 #include "image_dataset.hpp"
 
+#include <cstdint>
+
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -45,6 +48,31 @@ TEST(ImageDataset, PlanarLayoutHoldsTheSamePixels) {
   const std::size_t plane = 32 * 32;
   for (std::size_t position = 0; position < plane; position += 37) {
     for (std::size_t c = 0; c < 3; ++c) EXPECT_EQ(a[position * 3 + c], b[c * plane + position]);
+  }
+}
+
+// Batches are assembled on several host threads; each row depends only on its sample, so
+// any thread count gives the same bytes, for shuffled (training) and stored (validation) order.
+TEST(ImageDataset, BatchesAreTheSameOnAnyNumberOfLoaderThreads) {
+  const ImageSamples samples(small_config());
+  const std::size_t row = samples.shape().inputs;
+  std::vector<std::int32_t> order(400);
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<std::int32_t>((i * 37) % 400);
+  auto gather = [&](int threads, bool shuffled) {
+    std::vector<float> inputs(13 * row, -1.0F);
+    std::vector<std::int32_t> labels(13, -1);
+    if (shuffled) {
+      gather_samples(samples, order, 50, 13, inputs.data(), nullptr, labels.data(), threads);
+    } else {
+      gather_range(samples, 50, 13, inputs.data(), nullptr, labels.data(), threads);
+    }
+    inputs.insert(inputs.end(), labels.begin(), labels.end());
+    return inputs;
+  };
+  for (const bool shuffled : {true, false}) {
+    const std::vector<float> one = gather(1, shuffled);
+    EXPECT_EQ(std::count(one.begin(), one.end(), -1.0F), 0);  // every row and label written
+    for (int threads : {2, 4, 13, 64}) EXPECT_EQ(gather(threads, shuffled), one) << threads << " threads";
   }
 }
 

@@ -149,6 +149,13 @@ TEST(Options, ResnetDefaultsTo285ClassesUnlessAsked) {
   EXPECT_EQ(parse({"rnn"}).options->classes, 4);
 }
 
+TEST(Options, LoaderThreadsDefaultToFourAndAreBounded) {
+  EXPECT_EQ(parse({"resnet"}).options->loader_threads, 4);
+  EXPECT_EQ(parse({"resnet", "--loader-threads", "1"}).options->loader_threads, 1);
+  expect_invalid({"resnet", "--loader-threads", "0"}, "--loader-threads");
+  expect_invalid({"rnn", "--loader-threads", "65"}, "--loader-threads");
+}
+
 TEST(Options, RefusesImpossibleResnetSettings) {
   expect_invalid({"resnet", "--depth", "20"}, "--depth must be 18, 34 or 50");
   expect_invalid({"resnet", "--image-size", "16"}, "--image-size");

@@ -58,6 +58,8 @@ void add_pipeline_and_device_options(CLI::App& app, WorkloadOptions& options) {
       ->check(CLI::IsMember({"pageable", "pinned"}));
   app.add_option("--prefetch", options.prefetch, "Batches copied ahead on a copy stream (0, 1, 2)");
   app.add_option("--loader-us", options.loader_us, "Extra host work per batch, microseconds");
+  app.add_option("--loader-threads", options.loader_threads,
+                 "Host threads that assemble each batch (data-loader workers; default 4)");
   app.add_option("--gpus", options.gpus, "Number of GPUs, or all");
   app.add_option("--strategy", options.strategy, "Multi-GPU strategy")
       ->check(CLI::IsMember({"single", "data-parallel", "host-staged", "tower-parallel", "alternate"}));
@@ -202,6 +204,7 @@ void validate_run(const WorkloadOptions& options) {
           fmt::format("--momentum must be in [0, 1), got {}", options.momentum));
   require_range(options.prefetch, 0, 2, "--prefetch");
   require_range(options.loader_us, 0, 10000000, "--loader-us");
+  require_range(options.loader_threads, 1, 64, "--loader-threads");
   require_range(options.bucket_kib, 1, 1 << 20, "--bucket-kib");
 }
 

@@ -56,6 +56,7 @@ struct WorkloadOptions {
   std::string host_memory = "pageable";  // pageable | pinned
   int prefetch = 0;                      // 0 synchronous, 1 double, 2 triple buffering
   int loader_us = 0;                     // host work per batch imitating a slow loader
+  int loader_threads = 4;                // host threads assembling each batch
 
   // devices
   std::string gpus = "1";              // N | all

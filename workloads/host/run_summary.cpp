@@ -72,6 +72,7 @@ void write_configuration(JsonWriter& writer, const WorkloadOptions& o, const Tra
   write_string(writer, "host_memory", o.host_memory);
   write_int(writer, "prefetch", o.prefetch);
   write_int(writer, "loader_us", o.loader_us);
+  write_int(writer, "loader_threads", o.loader_threads);
   write_int(writer, "gpus", plan.gpu_count);
   write_string(writer, "strategy", strategy_name(plan.strategy));
   writer.Key("overlap_allreduce");

@@ -27,12 +27,13 @@ class SampleSource {
   virtual void write_sample(int index, float* inputs, float* targets, std::int32_t* ints) const = 0;
 };
 
-// Writes `count` samples named by order[first..first+count) as consecutive batch rows.
+// Writes `count` samples named by order[first..first+count) as consecutive batch rows, on
+// `threads` host threads (like a data loader's workers; write_sample must be thread-safe).
 void gather_samples(const SampleSource& source, const std::vector<std::int32_t>& order, int first, int count,
-                    float* inputs, float* targets, std::int32_t* ints);
+                    float* inputs, float* targets, std::int32_t* ints, int threads = 1);
 // The same for samples first..first+count-1 in stored order (validation).
 void gather_range(const SampleSource& source, int first, int count, float* inputs, float* targets,
-                  std::int32_t* ints);
+                  std::int32_t* ints, int threads = 1);
 
 // The rnn's sequences: inputs are the sequence, the one integer is the class label.
 class SequenceSamples : public SampleSource {

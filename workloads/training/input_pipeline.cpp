@@ -57,7 +57,7 @@ void InputPipeline::assemble(int step, Slot& slot) {
   const int first = (step % config_.steps_per_epoch) * config_.global_batch +
                     config_.replica * config_.per_gpu_batch;
   gather_samples(dataset_, order_, first, config_.per_gpu_batch, slot.host_inputs.data(),
-                 slot.host_targets.data(), slot.host_ints.data());
+                 slot.host_targets.data(), slot.host_ints.data(), config_.loader_threads);
   imitate_loader_work(config_.loader_us);
 }
 

@@ -22,6 +22,7 @@ struct InputPipelineConfig {
   int prefetch = 0;        // batches copied ahead: 0 synchronous, 1 double, 2 triple buffering
   bool pinned = false;
   int loader_us = 0;
+  int loader_threads = 1;
   std::uint64_t seed = 1;
 };
 

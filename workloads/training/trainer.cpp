@@ -102,7 +102,7 @@ void Trainer::create_replica(int index) {
   for (const DeviceContext* context : replica.model->input_contexts()) {
     InputPipelineConfig pipeline{index, plan_.per_gpu_batch, plan_.global_batch, plan_.steps_per_epoch,
                                  plan_.total_steps, options_.prefetch, options_.host_memory == "pinned",
-                                 options_.loader_us, options_.seed};
+                                 options_.loader_us, options_.loader_threads, options_.seed};
     replica.pipelines.push_back(std::make_unique<InputPipeline>(*context, data_.train(), pipeline));
   }
   if (plan_.strategy != Strategy::host_staged) {
@@ -288,7 +288,8 @@ std::array<double, 2> Trainer::evaluate() {
   for (int first = 0; first < validation.samples(); first += plan_.validation_batch) {
     const int size = std::min(plan_.validation_batch, validation.samples() - first);
     const auto rows = static_cast<std::size_t>(size);
-    gather_range(validation, first, size, host_inputs.data(), host_targets.data(), host_ints.data());
+    gather_range(validation, first, size, host_inputs.data(), host_targets.data(), host_ints.data(),
+                 options_.loader_threads);
     std::vector<DeviceBatch> batches;
     for (EvaluationBuffers& b : buffers) {
       b.context->make_current();
