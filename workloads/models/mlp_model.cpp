@@ -20,20 +20,16 @@ MlpModel::MlpModel(const DeviceContext& context, int max_batch) : context_(conte
     outputs_.emplace_back(batch * width, "mlp layer output");
     gradients_of_outputs_.emplace_back(batch * width, "mlp layer output gradient");
   }
-  parameters_ = DeviceArray<float>(layout_.total(), "model parameters");
-  gradients_ = DeviceArray<float>(layout_.total(), "parameter gradients");
+  // Dense layers multiply fp32 arrays in every precision: no bf16 copies.
+  parameters_ = FlatParameters(layout_, false);
   pre_activation_gradient_ = DeviceArray<float>(batch * static_cast<std::size_t>(widths[1]), "mlp gradient");
-  GPUPROF_CHECK(cudaMemset(gradients_.data(), 0, gradients_.bytes()));
-  GPUPROF_CHECK(cudaDeviceSynchronize());  // the memset is not ordered with the compute stream
   for (int l = 0; l < layer_count; ++l) {
-    const auto& entry = layout_.entry(static_cast<std::size_t>(l));
-    layers_[static_cast<std::size_t>(l)].bind(
-        ParameterSlice{parameters_.data() + entry.offset, gradients_.data() + entry.offset, entry.count});
+    layers_[static_cast<std::size_t>(l)].bind(parameters_.slice(layout_.entry(static_cast<std::size_t>(l))));
   }
 }
 
 std::vector<ParameterGroup> MlpModel::parameter_groups() {
-  return {ParameterGroup{&context_, parameters_.data(), gradients_.data(), layout_.total()}};
+  return {parameters_.group(context_)};
 }
 
 std::vector<float> MlpModel::initial_parameters(std::uint64_t seed) const {
@@ -47,7 +43,7 @@ std::vector<float> MlpModel::initial_parameters(std::uint64_t seed) const {
   return values;
 }
 
-void MlpModel::zero_gradients() { gradients_.zero(context_.compute_stream()); }
+void MlpModel::zero_gradients() { parameters_.zero_gradients(context_.compute_stream()); }
 
 void MlpModel::forward_loss(const std::vector<DeviceBatch>& batches, bool /*training*/, float loss_scale,
                             LossMetrics metrics) {

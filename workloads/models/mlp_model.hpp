@@ -5,6 +5,7 @@
 
 #include "dense_layer.hpp"
 #include "device_array.hpp"
+#include "flat_parameters.hpp"
 #include "layer_kernels.hpp"
 #include "parameter_layout.hpp"
 #include "trainable_model.hpp"
@@ -41,8 +42,7 @@ class MlpModel : public TrainableModel {
   const DeviceContext& context_;
   std::vector<DenseLayer> layers_;
   ParameterLayout layout_;
-  DeviceArray<float> parameters_;
-  DeviceArray<float> gradients_;
+  FlatParameters parameters_;
   std::vector<DeviceArray<float>> outputs_;    // per layer, after its activation (logits for the last)
   std::vector<DeviceArray<float>> gradients_of_outputs_;
   DeviceArray<float> pre_activation_gradient_;

@@ -47,14 +47,16 @@ ResnetModel::ResnetModel(const DeviceContext& context, const ResnetConfig& confi
   scratch_second_ = activations(largest, "resnet gradient scratch");
   scratch_norm_ = activations(largest, "resnet batch norm gradient");
   workspace_ = DeviceArray<float>(workspace_bytes_ / sizeof(float) + 1, "cuDNN convolution workspace");
-  if (element_ == ElementType::bf16) images_bf16_ = activations(input_shape_.elements(), "bf16 images");
+  if (bf16()) images_bf16_ = activations(input_shape_.elements(), "bf16 images");
   stem_pooled_ = activations(pooled_shape_.elements(), "stem pooled output");
   const auto batch = static_cast<std::size_t>(config.max_batch);
   const auto features = batch * static_cast<std::size_t>(final_shape_.channels);
   pooled_ = activations(static_cast<long long>(features), "pooled features");
   pooled_gradient_ = activations(static_cast<long long>(features), "pooled feature gradients");
-  features_ = DeviceArray<float>(features, "classifier inputs");
-  features_gradient_ = DeviceArray<float>(features, "classifier input gradients");
+  if (bf16()) {
+    widened_ = DeviceArray<float>(features, "classifier inputs");
+    widened_gradient_ = DeviceArray<float>(features, "classifier input gradients");
+  }
   logits_ = DeviceArray<float>(batch * config.classes, "logits");
   logits_gradient_ = DeviceArray<float>(batch * config.classes, "logit gradients");
   create_parameters();
@@ -91,7 +93,7 @@ void ResnetModel::create_parameters() {
                      [classifier](ParameterSlice s) { classifier->bind(s); },
                      [classifier](std::span<float> v, DeterministicRandom& r) { classifier->initialize(v, r); }});
   for (const ParameterOwner& owner : owners_) layout_.add(owner.name, owner.count);
-  parameters_ = FlatParameters(layout_, element_ == ElementType::bf16);
+  parameters_ = FlatParameters(layout_, bf16());
   for (std::size_t i = 0; i < owners_.size(); ++i) owners_[i].bind(parameters_.slice(layout_.entry(i)));
   stage_first_owner.push_back(owners_.size());
   // Backward stages run classifier, blocks in reverse, stem: reverse the forward ranges.
@@ -140,7 +142,7 @@ void ResnetModel::forward_loss(const std::vector<DeviceBatch>& batches, bool tra
   prepare(batch.size);
   cudaStream_t stream = context_.compute_stream();
   images_ = batch.inputs;
-  if (element_ == ElementType::bf16) {
+  if (bf16()) {
     launch_round_to_bf16(batch.inputs, images_bf16_.data(), input_shape_.elements() / config_.max_batch * batch_,
                          stream);
     images_ = images_bf16_.data();
@@ -154,9 +156,11 @@ void ResnetModel::forward_loss(const std::vector<DeviceBatch>& batches, bool tra
     current = block->output();
   }
   average_pool_->forward(context_, current, pooled_.data());
-  const long long features = static_cast<long long>(batch_) * final_shape_.channels;
-  launch_load_from(element_, pooled_.data(), features_.data(), features, stream);
-  classifier_->forward(context_, features_.data(), batch_, logits_.data());
+  if (bf16()) {
+    launch_widen_from_bf16(pooled_.data(), widened_.data(), static_cast<long long>(batch_) * final_shape_.channels,
+                           stream);
+  }
+  classifier_->forward(context_, features(), batch_, logits_.data());
   softmax_cross_entropy(logits_.data(), batch.ints, batch_, config_.classes, loss_scale, logits_gradient_.data(),
                         metrics, stream);
 }
@@ -166,9 +170,11 @@ void ResnetModel::backward_stage(int stage) {
   void* workspace = workspace_.data();
   const int blocks = static_cast<int>(blocks_.size());
   if (stage == 0) {
-    classifier_->backward(context_, features_.data(), logits_gradient_.data(), batch_, features_gradient_.data());
-    launch_store_as(element_, features_gradient_.data(), pooled_gradient_.data(),
-                    static_cast<long long>(batch_) * final_shape_.channels, context_.compute_stream());
+    classifier_->backward(context_, features(), logits_gradient_.data(), batch_, features_gradient());
+    if (bf16()) {
+      launch_round_to_bf16(widened_gradient_.data(), pooled_gradient_.data(),
+                           static_cast<long long>(batch_) * final_shape_.channels, context_.compute_stream());
+    }
     average_pool_->backward(context_, blocks_.back()->output(), pooled_.data(), pooled_gradient_.data(),
                             gradient_a_.data());
     current_gradient_ = gradient_a_.data();

@@ -53,6 +53,12 @@ class ResnetModel : public TrainableModel {
   void* other_gradient(const void* current) {
     return current == gradient_a_.data() ? gradient_b_.data() : gradient_a_.data();
   }
+  // The classifier's fp32 input and its gradient: pooled_ itself in fp32 runs, a widened copy in bf16 runs.
+  float* features() { return bf16() ? widened_.data() : static_cast<float*>(pooled_.data()); }
+  float* features_gradient() {
+    return bf16() ? widened_gradient_.data() : static_cast<float*>(pooled_gradient_.data());
+  }
+  bool bf16() const { return element_ == ElementType::bf16; }
   ActivationBuffer activations(long long count, const std::string& what) const {
     return ActivationBuffer(element_, static_cast<std::size_t>(count), what);
   }
@@ -78,8 +84,8 @@ class ResnetModel : public TrainableModel {
   ActivationBuffer stem_pooled_;
   ActivationBuffer pooled_;              // [batch][final channels] after average pooling
   ActivationBuffer pooled_gradient_;
-  DeviceArray<float> features_;          // pooled_ in fp32, the classifier's input
-  DeviceArray<float> features_gradient_;
+  DeviceArray<float> widened_;           // bf16 runs: pooled_ in fp32, the classifier's input
+  DeviceArray<float> widened_gradient_;
   DeviceArray<float> logits_;
   DeviceArray<float> logits_gradient_;
   ActivationBuffer gradient_a_;          // the gradient passed between blocks (ping-pong)

@@ -82,15 +82,10 @@ void TowersModel::create_parameters() {
     }
     if (group.owners.empty()) continue;  // e.g. a GPU holding only pooling layers
     group.context->make_current();
-    group.values = DeviceArray<float>(group.layout.total(), "model parameters");
-    group.gradients = DeviceArray<float>(group.layout.total(), "parameter gradients");
-    GPUPROF_CHECK(cudaMemset(group.values.data(), 0, group.values.bytes()));
-    GPUPROF_CHECK(cudaMemset(group.gradients.data(), 0, group.gradients.bytes()));
-    GPUPROF_CHECK(cudaDeviceSynchronize());  // memsets are not ordered with the compute stream
+    // Its layers multiply fp32 arrays in every precision: no bf16 copies.
+    group.parameters = FlatParameters(group.layout, false);
     for (std::size_t e = 0; e < group.owners.size(); ++e) {
-      const auto& entry = group.layout.entry(e);
-      owners_[group.owners[e]].bind(
-          ParameterSlice{group.values.data() + entry.offset, group.gradients.data() + entry.offset, entry.count});
+      owners_[group.owners[e]].bind(group.parameters.slice(group.layout.entry(e)));
     }
     groups_.push_back(std::move(group));
   }
@@ -105,7 +100,7 @@ std::size_t TowersModel::parameter_count() const {
 std::vector<ParameterGroup> TowersModel::parameter_groups() {
   std::vector<ParameterGroup> groups;
   for (Group& group : groups_) {
-    groups.push_back({group.context, group.values.data(), group.gradients.data(), group.layout.total()});
+    groups.push_back(group.parameters.group(*group.context));
   }
   return groups;
 }
@@ -141,7 +136,7 @@ void TowersModel::zero_gradients() {
   executed_.clear();
   for (Group& group : groups_) {
     group.context->make_current();
-    group.gradients.zero(group.context->compute_stream());
+    group.parameters.zero_gradients(group.context->compute_stream());
   }
 }
 

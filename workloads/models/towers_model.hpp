@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "device_array.hpp"
+#include "flat_parameters.hpp"
 #include "fm_head.hpp"
 #include "layer_link.hpp"
 #include "parameter_layout.hpp"
@@ -63,8 +64,7 @@ class TowersModel : public TrainableModel {
     const DeviceContext* context = nullptr;
     ParameterLayout layout;
     std::vector<std::size_t> owners;  // index into owners_, per layout entry
-    DeviceArray<float> values;
-    DeviceArray<float> gradients;
+    FlatParameters parameters;
   };
 
   const DeviceContext* context_of(const std::string& layer) const;
