@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <utility>
 #include <vector>
 
 #include <cuda_runtime_api.h>
@@ -51,6 +52,11 @@ inline float round_to_bf16(float value) {
 inline std::vector<float> rounded_to_bf16(std::vector<float> values) {
   for (float& value : values) value = round_to_bf16(value);
   return values;
+}
+
+// bf16 tests start from numbers bf16 holds exactly; fp32 tests keep theirs.
+inline std::vector<float> exact_in(bool bf16, std::vector<float> values) {
+  return bf16 ? rounded_to_bf16(std::move(values)) : values;
 }
 
 // Host floats into a device buffer of `type` (rounded on the GPU when bf16).

@@ -42,10 +42,9 @@ TEST_P(DenseGpuTest, ForwardAndBackwardMatchFloat64Reference) {
   const bool bf16 = GetParam() == Precision::bf16;
   context_ = std::make_unique<DeviceContext>(0, GetParam());
   const DenseLayer layer(inputs, outputs);
-  auto prepare = [bf16](std::vector<float> values) { return bf16 ? rounded_to_bf16(std::move(values)) : values; };
-  std::vector<float> parameters = prepare(random_values(layer.parameter_count(), 1));
-  const std::vector<float> x = prepare(random_values(batch * inputs, 2));
-  const std::vector<float> dy = prepare(random_values(batch * outputs, 3));
+  std::vector<float> parameters = exact_in(bf16, random_values(layer.parameter_count(), 1));
+  const std::vector<float> x = exact_in(bf16, random_values(batch * inputs, 2));
+  const std::vector<float> dy = exact_in(bf16, random_values(batch * outputs, 3));
   auto device_parameters = to_device(parameters);
   DeviceArray<float> gradients(parameters.size(), "gradients");
   gradients.zero(context_->compute_stream());

@@ -109,8 +109,7 @@ TEST_P(RecurrentLayerGpuTest, ForwardMatchesReferenceAndGradientsMatchDifference
   const bool bf16 = GetParam().precision == Precision::bf16;
   DeviceContext context(0, GetParam().precision);
   RecurrentLayer layer(context, RecurrentConfig{cell, features, hidden, layers, steps, batch, 0.0F, 1});
-  auto prepare = [bf16](std::vector<float> values) { return bf16 ? rounded_to_bf16(std::move(values)) : values; };
-  std::vector<float> weights = prepare(random_values(layer.parameter_count(), 31, -0.6, 0.6));
+  std::vector<float> weights = exact_in(bf16, random_values(layer.parameter_count(), 31, -0.6, 0.6));
   auto device_weights = to_device(weights);
   DeviceArray<float> gradients(weights.size(), "gradients");
   GPUPROF_CHECK(cudaMemset(gradients.data(), 0, gradients.bytes()));
@@ -118,9 +117,9 @@ TEST_P(RecurrentLayerGpuTest, ForwardMatchesReferenceAndGradientsMatchDifference
   ActivationBuffer gradients_bf16(ElementType::bf16, weights.size(), "bf16 gradients");
   GPUPROF_CHECK(cudaDeviceSynchronize());
   layer.bind({device_weights.data(), gradients.data(), weights.size(), weights_bf16.data(), gradients_bf16.data()});
-  const std::vector<float> input = prepare(random_values(batch * steps * features, 32));
+  const std::vector<float> input = exact_in(bf16, random_values(batch * steps * features, 32));
   auto device_input = to_device(input);
-  const std::vector<float> output_weights = prepare(random_values(batch * hidden, 33));
+  const std::vector<float> output_weights = exact_in(bf16, random_values(batch * hidden, 33));
   auto device_output_weights = to_device(output_weights);
 
   const float* final_hidden = layer.forward(context, device_input.data(), batch, true);

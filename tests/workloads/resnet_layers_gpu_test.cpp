@@ -64,10 +64,9 @@ TEST_P(Conv2dGpuTest, MatchesReferenceAndDifferences) {
   Conv2dLayer layer(*context_, config);
   const ImageShape out = layer.output_shape();
   ASSERT_EQ(out.height, 3);
-  auto prepare = [bf16](std::vector<float> values) { return bf16 ? rounded_to_bf16(std::move(values)) : values; };
-  std::vector<float> w = prepare(random_values(layer.parameter_count(), 21));
-  const std::vector<float> x = prepare(random_values(static_cast<std::size_t>(in.elements()), 22));
-  const std::vector<float> dy = prepare(random_values(static_cast<std::size_t>(out.elements()), 23));
+  std::vector<float> w = exact_in(bf16, random_values(layer.parameter_count(), 21));
+  const std::vector<float> x = exact_in(bf16, random_values(static_cast<std::size_t>(in.elements()), 22));
+  const std::vector<float> dy = exact_in(bf16, random_values(static_cast<std::size_t>(out.elements()), 23));
   auto device_w = to_device(w);
   ActivationBuffer device_w_bf16 = to_device_as(ElementType::bf16, w);
   ActivationBuffer dw_bf16(ElementType::bf16, w.size(), "dw bf16");
@@ -151,9 +150,8 @@ TEST_P(BatchNormGpuTest, TrainingMatchesReference) {
     parameters[static_cast<std::size_t>(c)] = 0.5F + 0.25F * static_cast<float>(c);      // scale
     parameters[static_cast<std::size_t>(channels + c)] = -0.1F * static_cast<float>(c);  // shift
   }
-  auto prepare = [bf16](std::vector<float> values) { return bf16 ? rounded_to_bf16(std::move(values)) : values; };
-  const std::vector<float> x = prepare(random_values(static_cast<std::size_t>(shape.elements()), 31));
-  const std::vector<float> dy = prepare(random_values(x.size(), 32));
+  const std::vector<float> x = exact_in(bf16, random_values(static_cast<std::size_t>(shape.elements()), 31));
+  const std::vector<float> dy = exact_in(bf16, random_values(x.size(), 32));
   auto device_parameters = to_device(parameters);
   DeviceArray<float> gradients(parameters.size(), "gradients");
   gradients.zero(stream());
