@@ -26,7 +26,10 @@ fi
 
 as_root=()
 if [[ $(id -u) -ne 0 ]]; then
-  command -v sudo >/dev/null || { echo "gpuprof: need root or sudo to install: ${missing[*]}" >&2; exit 1; }
+  if ! command -v sudo >/dev/null; then
+    echo "gpuprof: packages are missing and this is neither root nor sudo; as root run: apt-get install --no-install-recommends ${missing[*]}" >&2
+    exit 1
+  fi
   as_root=(sudo)
 fi
 echo "gpuprof: installing ${missing[*]}"
