@@ -22,6 +22,11 @@ endif()
 if(NOT DEFINED CUDAToolkit_ROOT AND EXISTS /usr/local/cuda)
   set(CUDAToolkit_ROOT /usr/local/cuda)
 endif()
+# NVIDIA's installers put nvcc in ${CUDAToolkit_ROOT}/bin, which is not on a fresh
+# machine's PATH; without this the CUDA language would silently be "not found".
+if(NOT DEFINED CMAKE_CUDA_COMPILER AND NOT DEFINED ENV{CUDACXX} AND EXISTS "${CUDAToolkit_ROOT}/bin/nvcc")
+  set(CMAKE_CUDA_COMPILER "${CUDAToolkit_ROOT}/bin/nvcc" CACHE FILEPATH "CUDA compiler")
+endif()
 find_package(CUDAToolkit QUIET)
 set(GPUPROF_HAVE_CUPTI OFF)
 if(CUDAToolkit_FOUND)
