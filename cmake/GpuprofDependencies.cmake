@@ -27,7 +27,18 @@ endif()
 if(NOT DEFINED CMAKE_CUDA_COMPILER AND NOT DEFINED ENV{CUDACXX} AND EXISTS "${CUDAToolkit_ROOT}/bin/nvcc")
   set(CMAKE_CUDA_COMPILER "${CUDAToolkit_ROOT}/bin/nvcc" CACHE FILEPATH "CUDA compiler")
 endif()
-find_package(CUDAToolkit QUIET)
+# Debian 12's CMake 3.25.1 sets a deprecation note on CUDA::nvToolsExt without
+# checking that the target exists, and CUDA 12+ ships no libnvToolsExt, so the
+# stock module fails the configure step. The note is only written for projects
+# that require CMake >= 3.25, so the search runs as if we required 3.24.
+if(CMAKE_VERSION VERSION_LESS 3.26)
+  set(gpuprof_required_cmake "${CMAKE_MINIMUM_REQUIRED_VERSION}")
+  set(CMAKE_MINIMUM_REQUIRED_VERSION 3.24)
+  find_package(CUDAToolkit QUIET)
+  set(CMAKE_MINIMUM_REQUIRED_VERSION "${gpuprof_required_cmake}")
+else()
+  find_package(CUDAToolkit QUIET)
+endif()
 set(GPUPROF_HAVE_CUPTI OFF)
 if(CUDAToolkit_FOUND)
   find_path(GPUPROF_CUPTI_INCLUDE_DIR cupti.h
