@@ -133,7 +133,9 @@ run_mode() {
   if [[ $mode == no-cuda ]]; then expected_left_out="GPUPROF_BUILD_COLLECTOR GPUPROF_BUILD_WORKLOADS"; fi
   local left_out
   left_out=$(sed -n '/components left out, and why/,/^-- [A-Z]/p' "$log-run.log" | grep -o 'GPUPROF_BUILD_[A-Z]*' | sort -u | xargs || true)
-  if [[ $left_out == "$expected_left_out" ]]; then check "$mode" "components left out: ${left_out:-none}" ok
+  if ! grep -qE 'gpuprof: (all components are built|components left out)' "$log-run.log"; then
+    check "$mode" "components" "the configure step printed no component summary"
+  elif [[ $left_out == "$expected_left_out" ]]; then check "$mode" "components left out: ${left_out:-none}" ok
   else check "$mode" "components left out" "expected '${expected_left_out:-none}', configure said '${left_out:-none}'"; fi
 
   local binaries=(cli/gpuprof gui/gpuprof-gui)
