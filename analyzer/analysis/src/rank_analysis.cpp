@@ -13,9 +13,8 @@ namespace {
 void add_steady_state_notice(RankAnalysis& result) {
   for (const auto& device : result.devices) {
     if (!device.steady_is_all_steps) continue;
-    result.notices.push_back("every step of device " + std::to_string(device.device) +
-                             " is a warm-up step; the steady state shows all " + std::to_string(device.steps) +
-                             " steps");
+    result.notices.push_back("every step of device " + std::to_string(device.device) + " is a warm-up step (" +
+                             std::to_string(device.steps) + " in all); the steady state falls back to all steps");
   }
 }
 
