@@ -112,6 +112,21 @@ TEST_F(ExternalAnalysis, HtaNcclKernelsCarryTheirRule) {
   }
 }
 
+// nvprof files store some kernel names mangled; reports show them demangled, with readable short names.
+TEST_F(ExternalAnalysis, NvprofNamesAreNeverShownMangled) {
+  for (const auto* file : {"nvprof-magma/magma-1.6.1_testing_dgetrf_k20c.nvvp",
+                           "nvprof-magma/magma-2.0.2_testing_dgeqrf_k20c.nvvp"}) {
+    const auto rank = analyze(file);
+    if (rank.path.empty()) continue;
+    ASSERT_FALSE(rank.kernels.kernels.empty()) << file;
+    for (const auto& row : rank.kernels.kernels) {
+      EXPECT_FALSE(row.name.starts_with("_Z")) << row.name;
+      EXPECT_FALSE(row.short_name.empty()) << row.name;
+      EXPECT_EQ(row.short_name.find('('), std::string::npos) << row.short_name;
+    }
+  }
+}
+
 TEST_F(ExternalAnalysis, DlrmEveryRankCommunicates) {
   const auto folder = gpuprof::testing::external_data_dir() / "dlrm-8rank";
   if (!fs::exists(folder)) GTEST_SKIP() << "no dlrm-8rank";
