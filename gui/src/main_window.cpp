@@ -50,6 +50,16 @@ QSortFilterProxyModel* make_proxy(QObject* parent) {
   return proxy;
 }
 
+// A hidden, selectable line of text above the timeline.
+QLabel* make_banner(const QString& colors) {
+  auto* banner = new QLabel;
+  banner->setWordWrap(true);
+  banner->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  banner->setStyleSheet(QStringLiteral("QLabel { %1 padding: 6px; }").arg(colors));
+  banner->hide();
+  return banner;
+}
+
 QString file_names(const QStringList& paths) {
   QStringList names;
   for (const auto& path : paths) names << QFileInfo(path).fileName();
@@ -118,18 +128,8 @@ MainWindow::~MainWindow() = default;
 
 void MainWindow::build_central() {
   timeline_ = new TimelineView;
-  error_banner_ = new QLabel;
-  error_banner_->setWordWrap(true);
-  error_banner_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  error_banner_->setStyleSheet(QStringLiteral("QLabel { background: #fde2e1; color: #8a1010; padding: 6px; "
-                                              "border: 1px solid #d9534f; }"));
-  error_banner_->hide();
-  warning_banner_ = new QLabel;
-  warning_banner_->setWordWrap(true);
-  warning_banner_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  warning_banner_->setStyleSheet(QStringLiteral("QLabel { background: #fff3cd; color: #664d03; padding: 6px; "
-                                                "border: 1px solid #e0a800; }"));
-  warning_banner_->hide();
+  error_banner_ = make_banner(QStringLiteral("background: #fde2e1; color: #8a1010; border: 1px solid #d9534f;"));
+  warning_banner_ = make_banner(QStringLiteral("background: #fff3cd; color: #664d03; border: 1px solid #e0a800;"));
   load_bar_ = new QWidget;
   auto* load_layout = new QHBoxLayout(load_bar_);
   load_label_ = new QLabel;

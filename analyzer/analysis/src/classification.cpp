@@ -1,7 +1,6 @@
 #include "gpuprof/analysis/classification.hpp"
 
 #include "gpuprof/analysis/comm_rules.hpp"
-#include "gpuprof/analysis/correlation_index.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 
 namespace gpuprof::analysis {
@@ -29,11 +28,15 @@ KernelCategory KernelClassifier::classify(std::string_view name) const {
 }
 
 NameClasses KernelClassifier::classify_model(const trace::TraceModel& model) const {
+  return classify_model(model, CorrelationIndex(model.api_calls));
+}
+
+NameClasses KernelClassifier::classify_model(const trace::TraceModel& model,
+                                             const CorrelationIndex& correlations) const {
   // Only names that kernels use are classified: regexes over every string would be wasted work.
   NameClasses classes;
   classes.categories.assign(model.strings.size(), KernelCategory::computation);
   classes.rules.assign(model.strings.size(), {});
-  const CorrelationIndex correlations(model.api_calls);
   auto launched = launched_by_comm_call(model, correlations);
   std::vector<bool> seen(model.strings.size(), false);
   for (const auto id : model.kernels.name) {

@@ -29,10 +29,10 @@ RankAnalysis analyze_rank(const trace::TraceModel& model, const AnalysisOptions&
   result.rank = model.rank().value_or(rank);
   result.warnings = data_loss_warnings(model);
   const KernelClassifier classifier(options.comm_patterns);
-  const auto classes = classifier.classify_model(model);
+  const CorrelationIndex correlations(model.api_calls);
+  const auto classes = classifier.classify_model(model, correlations);
   const auto& categories = classes.categories;
   const auto activity = build_device_activity(model, categories);
-  const CorrelationIndex correlations(model.api_calls);
   const auto detection = find_steps(model, options, correlations);
   const bool use_steps = options.window == WindowMode::steps && !detection.steps.empty();
   if (options.window == WindowMode::steps && detection.steps.empty()) {

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "gpuprof/analysis/correlation_index.hpp"
 #include "gpuprof/trace/trace_model.hpp"
 
 namespace gpuprof::analysis {
@@ -30,6 +31,8 @@ class KernelClassifier {
   KernelCategory classify(std::string_view name) const;
   // Every kernel name of `model`, the structural rule (launched by a communication library call) included.
   NameClasses classify_model(const trace::TraceModel& model) const;
+  // The same with the caller's index of `model.api_calls`.
+  NameClasses classify_model(const trace::TraceModel& model, const CorrelationIndex& correlations) const;
   // classify_model(model).categories.
   std::vector<KernelCategory> classify_names(const trace::TraceModel& model) const;
 
