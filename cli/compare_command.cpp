@@ -19,6 +19,7 @@ struct CompareArguments {
   std::optional<std::int64_t> base_batch, other_batch;
   std::int64_t warmup_steps = 1;
   std::size_t top = 20;
+  bool full_names = false;
 };
 
 // Each side is one path, or several joined with commas (a set of rank files).
@@ -48,7 +49,9 @@ int run_compare(const CompareArguments& arguments) {
   const auto base = job::analyze_job(arguments.base, options);
   const auto other = job::analyze_job(arguments.other, options);
   const auto comparison =
-      comparison::compare_runs(base, other, {arguments.base_batch, arguments.other_batch, arguments.top});
+      comparison::compare_runs(base, other, {arguments.base_batch, arguments.other_batch, arguments.top,
+                                             arguments.full_names});
+  for (const auto& warning : comparison.warnings) fmt::print(stderr, "gpuprof: warning: {}\n", warning);
   for (const auto& notice : comparison.notices) fmt::print(stderr, "gpuprof: note: {}\n", notice);
   if (arguments.output.empty() || arguments.output == "-") {
     const auto text = comparison::render_comparison(format, comparison);
@@ -75,6 +78,7 @@ void add_compare_command(CLI::App& app, Action& action) {
   command->add_option("--other-batch", arguments->other_batch, "Samples per step of the whole other job");
   command->add_option("--warmup-steps", arguments->warmup_steps, "Leading steps left out of steady state")
       ->capture_default_str();
+  command->add_flag("--full-names", arguments->full_names, "Show whole kernel names instead of short base names");
   command->add_option("--top", arguments->top, "Kernel rows to show, largest change first (0: all)")
       ->capture_default_str();
   command->callback([arguments, base_text, other_text, &action] {

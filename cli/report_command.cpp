@@ -27,6 +27,7 @@ struct ReportArguments {
   std::int64_t warmup_steps = 1;
   std::size_t top = 0;
   bool save = false;
+  bool full_names = false;
 };
 
 analysis::AnalysisOptions analysis_options(const ReportArguments& arguments) {
@@ -67,6 +68,7 @@ int run_report(const ReportArguments& arguments) {
   const auto options = analysis_options(arguments);
   report::ReportInput input;
   input.sections = sections(arguments);
+  input.full_names = arguments.full_names;
   if (format == report::Format::csv && arguments.output.empty() && arguments.sections.size() != 1 &&
       input.sections.size() > 1) {
     // One stream of several CSV tables is allowed, but say how to get one file per table.
@@ -82,6 +84,7 @@ int run_report(const ReportArguments& arguments) {
   }
   if (input.ranks.size() > 1) input.job = report::JobSections{job.clocks, job.stragglers, job.notices};
   for (const auto& rank : input.ranks) {
+    for (const auto& warning : rank.warnings) fmt::print(stderr, "gpuprof: warning: {}: {}\n", rank.path, warning);
     for (const auto& notice : rank.notices) fmt::print(stderr, "gpuprof: note: {}: {}\n", rank.path, notice);
   }
   if (arguments.output.empty() || arguments.output == "-") {
@@ -117,10 +120,11 @@ void add_report_command(CLI::App& app, Action& action) {
   command->add_option("--step-pattern", arguments->step_pattern,
                       "Regex for step annotations; group 1 is the step number");
   command->add_option("--comm-pattern", arguments->comm_patterns,
-                      "Regex for more communication kernels (besides nccl*); repeatable");
+                      "Regex for more communication kernels (besides the built-in library names); repeatable");
   command->add_option("--warmup-steps", arguments->warmup_steps, "Leading steps left out of steady state")
       ->capture_default_str();
   command->add_option("--top", arguments->top, "Kernel rows to show (0: all)")->capture_default_str();
+  command->add_flag("--full-names", arguments->full_names, "Show whole kernel names instead of short base names");
   command->add_flag("--save", arguments->save, "Write the steps and gaps back into the trace files");
   command->callback([arguments, &action] {
     action = [arguments](const Invocation&) { return run_report(*arguments); };

@@ -31,25 +31,27 @@ std::vector<TableCell> transfer_cells(std::int32_t rank, trace::CopyKind kind, T
 
 TableModel* make_kernel_model(const Session& session, QObject* parent) {
   auto* model = new TableModel({"Rank", "Name", "Category", "Instances", "Total", "Time (%)", "Avg", "Med", "Min",
-                                "Max", "StdDev"},
+                                "Max", "StdDev", "Comm rule", "Full name"},
                                parent);
   TableRows rows;
+  std::vector<QVariant> payloads;
   for (const auto& rank : session.ranks) {
     for (const auto& kernel : rank->analysis.kernels.kernels) {
       const auto& stats = kernel.stats;
-      rows.push_back({count(rank->analysis.rank), text(kernel.name), text(kernel.category), count(stats.instances),
-                      duration(stats.total_ns), real(kernel.percent, 1), duration(stats.avg_ns),
-                      duration(stats.med_ns), duration(stats.min_ns), duration(stats.max_ns),
-                      duration(stats.stddev_ns)});
+      rows.push_back({count(rank->analysis.rank), text(kernel.short_name), text(kernel.category),
+                      count(stats.instances), duration(stats.total_ns), real(kernel.percent, 1),
+                      duration(stats.avg_ns), duration(stats.med_ns), duration(stats.min_ns), duration(stats.max_ns),
+                      duration(stats.stddev_ns), text(kernel.rule), text(kernel.name)});
+      payloads.push_back(QString::fromStdString(kernel.name));
     }
   }
-  model->set_rows(std::move(rows));
+  model->set_rows(std::move(rows), std::move(payloads));
   return model;
 }
 
 TableModel* make_step_model(const Session& session, QObject* parent) {
   auto* model = new TableModel(
-      {"Rank", "Device", "Step", "Start", "Duration", "Busy", "Idle", "Gap after", "Gap cause"}, parent);
+      {"Rank", "Device", "Step", "Start", "Period", "Busy", "Idle in step", "Batch gap", "Gap cause"}, parent);
   TableRows rows;
   std::vector<QVariant> payloads;
   for (const auto& rank : session.ranks) {
@@ -58,14 +60,11 @@ TableModel* make_step_model(const Session& session, QObject* parent) {
       std::vector<TableCell> row{count(rank->analysis.rank), device(step.device),
                                  {QString::number(step.step) + (step.warmup ? QStringLiteral(" (warm-up)") : QString()),
                                   QVariant::fromValue<qint64>(step.step)},
-                                 duration(step.start_ns - session.start_ns), duration(step.end_ns - step.start_ns),
-                                 duration(entry.breakdown.busy_ns), duration(entry.breakdown.idle_ns),
-                                 {QStringLiteral("-"), QVariant::fromValue<qint64>(0)}, text(std::string("-"))};
+                                 duration(step.start_ns - session.start_ns), duration(entry.breakdown.window_ns),
+                                 duration(entry.breakdown.busy_ns), duration(entry.breakdown.idle_in_steps_ns),
+                                 duration(entry.breakdown.batch_gap_ns), text(std::string("-"))};
       for (const auto& gap : rank->analysis.gaps) {
-        if (gap.device == step.device && gap.after_step == step.step) {
-          row[7] = duration(gap.end_ns - gap.start_ns);
-          row[8] = text(analysis::to_string(gap.cause));
-        }
+        if (gap.device == step.device && gap.after_step == step.step) row[8] = text(analysis::to_string(gap.cause));
       }
       rows.push_back(std::move(row));
       payloads.push_back(QVariant::fromValue(QList<qint64>{step.start_ns, step.end_ns}));

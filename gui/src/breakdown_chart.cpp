@@ -39,7 +39,8 @@ void BreakdownChart::set_session(const Session* session, const QString& title, b
     auto* computation = bar_set(tr("computation"), colors::computation());
     auto* comm = bar_set(tr("exposed comm"), colors::exposed_comm());
     auto* memcpy = bar_set(tr("exposed memcpy"), colors::exposed_memcpy());
-    auto* idle = bar_set(tr("idle"), colors::idle());
+    auto* idle = bar_set(tr("idle in steps"), colors::idle());
+    auto* gaps = bar_set(tr("batch gaps"), colors::idle().darker(130));
     QStringList categories;
     double highest = 0;
     for (const auto& rank : session->ranks) {
@@ -48,7 +49,8 @@ void BreakdownChart::set_session(const Session* session, const QString& title, b
         *computation << ms(b.computation_ns);
         *comm << ms(b.exposed_comm_ns);
         *memcpy << ms(b.exposed_memcpy_ns);
-        *idle << ms(b.idle_ns);
+        *idle << ms(b.idle_in_steps_ns);
+        *gaps << ms(b.batch_gap_ns);
         highest = std::max(highest, ms(b.window_ns));
         categories << (session->ranks.size() > 1 ? tr("r%1 GPU %2").arg(rank->analysis.rank).arg(device.device)
                                                   : tr("GPU %1").arg(device.device));
@@ -56,7 +58,7 @@ void BreakdownChart::set_session(const Session* session, const QString& title, b
       }
     }
     auto* series = new QStackedBarSeries;
-    series->append({computation, comm, memcpy, idle});
+    series->append({computation, comm, memcpy, idle, gaps});
     chart->addSeries(series);
     auto* x = new QBarCategoryAxis;
     x->append(categories);

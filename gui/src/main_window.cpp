@@ -50,6 +50,16 @@ QSortFilterProxyModel* make_proxy(QObject* parent) {
   return proxy;
 }
 
+// A hidden, selectable line of text above the timeline.
+QLabel* make_banner(const QString& colors) {
+  auto* banner = new QLabel;
+  banner->setWordWrap(true);
+  banner->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  banner->setStyleSheet(QStringLiteral("QLabel { %1 padding: 6px; }").arg(colors));
+  banner->hide();
+  return banner;
+}
+
 QString file_names(const QStringList& paths) {
   QStringList names;
   for (const auto& path : paths) names << QFileInfo(path).fileName();
@@ -118,12 +128,8 @@ MainWindow::~MainWindow() = default;
 
 void MainWindow::build_central() {
   timeline_ = new TimelineView;
-  error_banner_ = new QLabel;
-  error_banner_->setWordWrap(true);
-  error_banner_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  error_banner_->setStyleSheet(QStringLiteral("QLabel { background: #fde2e1; color: #8a1010; padding: 6px; "
-                                              "border: 1px solid #d9534f; }"));
-  error_banner_->hide();
+  error_banner_ = make_banner(QStringLiteral("background: #fde2e1; color: #8a1010; border: 1px solid #d9534f;"));
+  warning_banner_ = make_banner(QStringLiteral("background: #fff3cd; color: #664d03; border: 1px solid #e0a800;"));
   load_bar_ = new QWidget;
   auto* load_layout = new QHBoxLayout(load_bar_);
   load_label_ = new QLabel;
@@ -138,6 +144,7 @@ void MainWindow::build_central() {
   auto* layout = new QVBoxLayout(central);
   layout->setContentsMargins(2, 2, 2, 2);
   layout->addWidget(error_banner_);
+  layout->addWidget(warning_banner_);
   layout->addWidget(load_bar_);
   layout->addWidget(timeline_, 1);
   setCentralWidget(central);
@@ -230,6 +237,7 @@ void MainWindow::open_files(const QStringList& paths) {
   pending_paths_ = paths;
   comparing_ = false;
   error_banner_->hide();
+  warning_banner_->hide();
   set_loading(true);
   loader_->start(paths);
 }
@@ -266,6 +274,20 @@ void MainWindow::set_loading(bool loading) {
   load_label_->setText(tr("Loading..."));
 }
 
+// Data loss recorded by the collector or an importer, one line each, the same lines `gpuprof report` prints.
+void MainWindow::show_warnings() {
+  QStringList lines;
+  for (const auto& rank : session_->ranks) {
+    for (const auto& warning : rank->analysis.warnings) {
+      lines << tr("Warning: rank %1: %2").arg(rank->analysis.rank).arg(QString::fromStdString(warning));
+    }
+  }
+  warning_banner_->setText(lines.join(QLatin1Char('\n')));
+  warning_banner_->setVisible(!lines.isEmpty());
+}
+
+QString MainWindow::warning_text() const { return warning_banner_->isHidden() ? QString() : warning_banner_->text(); }
+
 void MainWindow::show_error(const QString& message) {
   error_banner_->setText(tr("Could not open the trace. %1").arg(message));
   error_banner_->show();
@@ -282,6 +304,7 @@ void MainWindow::show_session(std::shared_ptr<const Session> session) {
   replace_source(transfer_proxy_, make_transfer_model(*session_, this));
   for (auto* table : {kernel_table_, step_table_, transfer_table_}) table->resizeColumnsToContents();
   kernel_table_->setColumnWidth(kKernelNameColumn, 320);
+  show_warnings();
   std::size_t notices = 0;
   for (const auto& rank : session_->ranks) notices += rank->analysis.notices.size();
   statusBar()->showMessage(tr("%1 events in %2 rank(s)%3")
@@ -291,7 +314,8 @@ void MainWindow::show_session(std::shared_ptr<const Session> session) {
 }
 
 void MainWindow::select_kernel_row(int proxy_row) {
-  const QString name = kernel_proxy_->index(proxy_row, kKernelNameColumn).data().toString();
+  // The payload is the full name: short names are shared by several kernels.
+  const QString name = kernel_proxy_->index(proxy_row, 0).data(TableModel::PayloadRole).toString();
   timeline_->highlight_kernel(name);
   statusBar()->showMessage(tr("%1: %2 instance(s) highlighted").arg(name).arg(timeline_->highlighted_instances()));
 }

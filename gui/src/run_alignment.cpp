@@ -19,16 +19,11 @@ std::int64_t alignment_anchor(const Session& session) {
 }
 
 double mean_steady_step_ns(const Session& session) {
-  double total = 0;
-  std::int64_t count = 0;
+  std::vector<const analysis::DeviceBreakdown*> devices;
   for (const auto& rank : session.ranks) {
-    for (const auto& entry : rank->analysis.steps) {
-      if (entry.step.warmup) continue;
-      total += static_cast<double>(entry.step.end_ns - entry.step.start_ns);
-      ++count;
-    }
+    for (const auto& device : rank->analysis.devices) devices.push_back(&device);
   }
-  return count ? total / static_cast<double>(count) : 0.0;
+  return analysis::mean_step_period_ns(devices);
 }
 
 }  // namespace gpuprof::gui

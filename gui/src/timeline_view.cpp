@@ -10,6 +10,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "gpuprof/analysis/kernel_names.hpp"
+#include "gpuprof/trace/symbol_names.hpp"
+
 namespace gpuprof::gui {
 namespace {
 
@@ -95,7 +98,13 @@ void TimelineView::highlight_kernel(const QString& name) {
   for (const auto& rank : session_->ranks) {
     auto& per_row = decorations_.highlights.emplace_back(rank->timeline.rows.size());
     const auto& strings = rank->model.strings;
-    const auto it = std::find(strings.begin(), strings.end(), wanted);
+    // Tables show names demangled; an older file may still store them mangled.
+    auto it = std::find(strings.begin(), strings.end(), wanted);
+    if (it == strings.end()) {
+      it = std::find_if(strings.begin(), strings.end(), [&wanted](const std::string& stored) {
+        return trace::is_mangled_symbol(stored) && analysis::readable_kernel_name(stored) == wanted;
+      });
+    }
     if (it == strings.end()) continue;
     const auto id = static_cast<trace::StringId>(it - strings.begin());
     for (std::size_t row = 0; row < rank->timeline.rows.size(); ++row) {

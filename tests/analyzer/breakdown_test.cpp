@@ -20,7 +20,8 @@ TEST(Classification, NcclAndUserPatterns) {
   EXPECT_EQ(classifier.classify("rccl_reduce"), KernelCategory::communication);
   EXPECT_EQ(classifier.classify("my_AllGather_kernel"), KernelCategory::communication);
   EXPECT_EQ(classifier.classify("gemm_nccl_fused"), KernelCategory::computation);
-  EXPECT_EQ(KernelClassifier().classify("rccl_reduce"), KernelCategory::computation);
+  EXPECT_EQ(KernelClassifier().classify("rccl_reduce"), KernelCategory::communication);  // RCCL is built in
+  EXPECT_EQ(KernelClassifier().classify("my_AllGather_kernel"), KernelCategory::computation);
   EXPECT_THROW(KernelClassifier({"(unclosed"}), TraceError);
 }
 
@@ -72,7 +73,7 @@ TEST(TimeBreakdown, SpanWindowUnionArithmetic) {
 
 TEST(TimeBreakdown, StepWindowsSumToTotalsAndSkipWarmupInSteadyState) {
   const auto model = overlap_fixture();
-  std::vector<GpuStep> steps = {{0, 0, 0, 160, true, false, 1}, {0, 1, 160, 320, false, false, 1}};
+  std::vector<GpuStep> steps = {{0, 0, 0, 160, 160, true, false, 1}, {0, 1, 160, 320, 260, false, false, 1}};
   const auto result = compute_breakdown(activity_of(model), steps, true);
   const auto& device = result.devices[0];
   EXPECT_EQ(device.source, WindowSource::steps);
@@ -87,6 +88,8 @@ TEST(TimeBreakdown, StepWindowsSumToTotalsAndSkipWarmupInSteadyState) {
   EXPECT_EQ(second.exposed_comm_ns, 40);
   EXPECT_EQ(second.exposed_memcpy_ns, 60);
   EXPECT_EQ(second.idle_ns, 40);
+  EXPECT_EQ(second.batch_gap_ns, 40);  // the tail [260, 320) minus a memset launched outside the step
+  EXPECT_EQ(second.idle_in_steps_ns, 0);
   EXPECT_EQ(device.total.busy_ns, 280);
   EXPECT_EQ(device.steady, second);
   EXPECT_EQ(device.steady_steps, 1);

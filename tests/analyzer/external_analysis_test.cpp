@@ -26,6 +26,7 @@ class ExternalAnalysis : public ::testing::Test {
     importers::ImportOptions import;
     import.input = input.string();
     import.output = folder_.file(input.filename().string() + ".sqlite");
+    import.overwrite = true;  // one trace may be analysed with several option sets
     importers::import_trace(import);
     return analyze_rank(trace::load_trace_model(import.output), options);
   }
@@ -36,6 +37,11 @@ class ExternalAnalysis : public ::testing::Test {
 void expect_consistent(const Breakdown& b) {
   EXPECT_LE(b.busy_ns, b.window_ns);
   EXPECT_EQ(b.computation_ns + b.exposed_comm_ns + b.exposed_memcpy_ns, b.busy_ns);
+  EXPECT_EQ(b.idle_in_steps_ns + b.batch_gap_ns, b.idle_ns);
+}
+
+double idle_share(const Breakdown& b) {
+  return b.window_ns > 0 ? static_cast<double>(b.idle_ns) / static_cast<double>(b.window_ns) : 0.0;
 }
 
 double mean_steady_gap(const RankAnalysis& rank) {
@@ -61,18 +67,64 @@ TEST_F(ExternalAnalysis, ResNetDataLoaderGapsShrinkWithWorkers) {
   EXPECT_GT(mean_steady_gap(serial), 10.0 * mean_steady_gap(parallel));
   expect_consistent(serial.devices[0].total);
   expect_consistent(parallel.devices[0].total);
+  // The worse configuration must look worse: the gaps the loader leaves are in the step and in idle.
+  const auto& slow = serial.devices[0];
+  const auto& fast = parallel.devices[0];
+  EXPECT_GT(idle_share(slow.steady), idle_share(fast.steady));
+  EXPECT_GT(idle_share(slow.total), idle_share(fast.total));
+  EXPECT_GT(slow.average_step_ns(), fast.average_step_ns());
+  EXPECT_GT(slow.average_step_ns(), 165e6);  // ~176 ms: 118 ms of work + ~57 ms of loading per step
+  EXPECT_LT(fast.average_step_ns(), 145e6);  // ~136 ms
+  EXPECT_GT(slow.steady.batch_gap_ns, 4 * fast.steady.batch_gap_ns);
 }
 
 TEST_F(ExternalAnalysis, HtaTrainingRankTransfersAndComm) {
   const auto rank = analyze("hta/training_rank0of16.json.gz");
+  if (rank.path.empty()) GTEST_SKIP() << "no hta/training_rank0of16.json.gz";
   EXPECT_EQ(rank.rank, 0);
   ASSERT_EQ(rank.devices.size(), 1U);
   expect_consistent(rank.devices[0].total);
+  // The projected steps overlap (~159 ms each); the windows must not, so nothing is counted twice.
+  AnalysisOptions span_options;
+  span_options.window = WindowMode::span;
+  const auto span = analyze("hta/training_rank0of16.json.gz", span_options);
+  EXPECT_LE(rank.devices[0].total.window_ns, span.devices[0].total.window_ns);
+  // Was 337 ms with overlapping windows while all computation kernels together last ~211 ms; only a few
+  // microseconds of work before the first step lie outside every window.
+  EXPECT_LE(rank.devices[0].total.computation_ns, span.devices[0].total.computation_ns);
+  EXPECT_GT(rank.devices[0].total.computation_ns, 0.999 * static_cast<double>(span.devices[0].total.computation_ns));
+  for (std::size_t i = 1; i < rank.steps.size(); ++i) EXPECT_GE(rank.steps[i].step.start_ns, rank.steps[i - 1].step.end_ns);
   EXPECT_GT(rank.devices[0].total.total_comm_ns, 0);
   EXPECT_GT(rank.transfers.pageable_host_to_device.count, 0);
   bool has_device_to_device = false;
   for (const auto& kind : rank.transfers.kinds) has_device_to_device |= kind.kind == trace::CopyKind::device_to_device;
   EXPECT_TRUE(has_device_to_device);
+}
+
+// Every communication kernel of the HTA NCCL trace is found by a library rule, and is named in the summary.
+TEST_F(ExternalAnalysis, HtaNcclKernelsCarryTheirRule) {
+  const auto rank = analyze("hta/nccl_data_rank0of2.json.gz");
+  if (rank.path.empty()) GTEST_SKIP() << "no hta/nccl_data_rank0of2.json.gz";
+  ASSERT_FALSE(rank.kernels.comm_rules.empty());
+  for (const auto& row : rank.kernels.comm_rules) {
+    EXPECT_EQ(row.rule, "NCCL/RCCL kernel name") << row.name;
+    EXPECT_TRUE(row.short_name.starts_with("nccl")) << row.short_name;
+  }
+}
+
+// nvprof files store some kernel names mangled; reports show them demangled, with readable short names.
+TEST_F(ExternalAnalysis, NvprofNamesAreNeverShownMangled) {
+  for (const auto* file : {"nvprof-magma/magma-1.6.1_testing_dgetrf_k20c.nvvp",
+                           "nvprof-magma/magma-2.0.2_testing_dgeqrf_k20c.nvvp"}) {
+    const auto rank = analyze(file);
+    if (rank.path.empty()) continue;
+    ASSERT_FALSE(rank.kernels.kernels.empty()) << file;
+    for (const auto& row : rank.kernels.kernels) {
+      EXPECT_FALSE(row.name.starts_with("_Z")) << row.name;
+      EXPECT_FALSE(row.short_name.empty()) << row.name;
+      EXPECT_EQ(row.short_name.find('('), std::string::npos) << row.short_name;
+    }
+  }
 }
 
 TEST_F(ExternalAnalysis, DlrmEveryRankCommunicates) {
@@ -83,6 +135,12 @@ TEST_F(ExternalAnalysis, DlrmEveryRankCommunicates) {
     if (entry.path().extension() != ".gz") continue;
     const auto rank = analyze("dlrm-8rank/" + entry.path().filename().string());
     ranks.push_back(rank.rank);
+    // One ProfilerStep per rank: every step is warm-up, and the steady state says it holds them all.
+    ASSERT_FALSE(rank.devices.empty());
+    EXPECT_TRUE(rank.devices[0].steady_is_all_steps);
+    EXPECT_EQ(rank.devices[0].steady, rank.devices[0].total);
+    EXPECT_TRUE(std::any_of(rank.notices.begin(), rank.notices.end(),
+                            [](const std::string& notice) { return notice.find("warm-up") != std::string::npos; }));
     std::int64_t comm = 0;
     for (const auto& device : rank.devices) {
       expect_consistent(device.total);

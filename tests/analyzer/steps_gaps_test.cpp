@@ -49,12 +49,15 @@ TEST(Steps, HostStepsProjectedThroughCorrelationIds) {
   EXPECT_TRUE(detection.pattern_matched);
   ASSERT_EQ(detection.steps.size(), 5U);
   const std::int64_t starts[] = {100, 1100, 2100, 3050, 4100};
-  const std::int64_t ends[] = {600, 1600, 2600, 3600, 4600};
+  // Windows tile the timeline: each ends where the next step's GPU work starts.
+  const std::int64_t ends[] = {1100, 2100, 3050, 4100, 4600};
+  const std::int64_t last_work[] = {600, 1600, 2600, 3600, 4600};
   for (std::size_t i = 0; i < 5; ++i) {
     EXPECT_EQ(detection.steps[i].device, 0);
     EXPECT_EQ(detection.steps[i].step, static_cast<std::int64_t>(i));
     EXPECT_EQ(detection.steps[i].start_ns, starts[i]) << i;
     EXPECT_EQ(detection.steps[i].end_ns, ends[i]) << i;
+    EXPECT_EQ(detection.steps[i].last_work_ns, last_work[i]) << i;
     EXPECT_EQ(detection.steps[i].warmup, i == 0);
     EXPECT_EQ(detection.steps[i].host_thread, kThread);
   }
@@ -62,9 +65,7 @@ TEST(Steps, HostStepsProjectedThroughCorrelationIds) {
 
 TEST(Gaps, EachCause) {
   const auto model = step_fixture();
-  const CorrelationIndex correlations(model.api_calls);
-  const auto steps = find_steps(model, AnalysisOptions{}, correlations).steps;
-  const auto gaps = find_batch_gaps(model, steps, correlations);
+  const auto gaps = analyze_rank(model, AnalysisOptions{}).gaps;
   ASSERT_EQ(gaps.size(), 4U);
   const GapCause causes[] = {GapCause::sync, GapCause::data_loading, GapCause::pageable_copy, GapCause::host_bound};
   const std::int64_t starts[] = {600, 1600, 2600, 3600};
@@ -73,6 +74,7 @@ TEST(Gaps, EachCause) {
     EXPECT_EQ(gaps[i].after_step, static_cast<std::int64_t>(i));
     EXPECT_EQ(gaps[i].start_ns, starts[i]);
     EXPECT_EQ(gaps[i].end_ns, ends[i]);
+    EXPECT_EQ(gaps[i].idle_ns, ends[i] - starts[i]);
     EXPECT_EQ(gaps[i].cause, causes[i]) << i << ": " << to_string(gaps[i].cause);
     EXPECT_EQ(gaps[i].after_warmup, i == 0);
   }
@@ -97,18 +99,21 @@ TEST(Steps, GpuAnnotationsUsedDirectly) {
   ASSERT_EQ(steps.size(), 2U);
   EXPECT_EQ(steps[0].step, 7);
   EXPECT_EQ(steps[0].start_ns, 100);
-  EXPECT_EQ(steps[0].end_ns, 500);
+  EXPECT_EQ(steps[0].end_ns, 800);
+  EXPECT_EQ(steps[0].last_work_ns, 500);
   EXPECT_TRUE(steps[0].from_gpu_annotation);
   EXPECT_EQ(steps[1].step, 8);
-  const auto gaps = find_batch_gaps(model, steps, correlations);
+  const auto rank = analyze_rank(model, AnalysisOptions{});
+  const auto& gaps = rank.gaps;
   ASSERT_EQ(gaps.size(), 1U);
   EXPECT_EQ(gaps[0].start_ns, 500);
   EXPECT_EQ(gaps[0].end_ns, 800);
   EXPECT_EQ(gaps[0].cause, GapCause::host_bound);
 
-  const auto rank = analyze_rank(model, AnalysisOptions{});
   ASSERT_EQ(rank.devices.size(), 1U);
-  EXPECT_EQ(rank.devices[0].total.window_ns, 500);
+  // [100, 800) holds step 7 and the batch gap after it; [800, 900) is step 8.
+  EXPECT_EQ(rank.devices[0].total.window_ns, 800);
+  EXPECT_EQ(rank.devices[0].total.batch_gap_ns, 300);
   EXPECT_EQ(rank.devices[0].total.busy_ns, 360);
   EXPECT_EQ(rank.devices[0].steady.window_ns, 100);
 }

@@ -68,7 +68,9 @@ TEST_F(Models, KernelModelListsTheAnalyzerSummary) {
   check(model.get());
   const auto& kernels = session_->ranks[0]->analysis.kernels.kernels;
   ASSERT_EQ(model->rowCount(), static_cast<int>(kernels.size()));
-  EXPECT_EQ(model->index(0, kKernelNameColumn).data().toString().toStdString(), kernels[0].name);
+  // Short names in the Name column, the full name as the payload the timeline highlights by.
+  EXPECT_EQ(model->index(0, kKernelNameColumn).data().toString().toStdString(), kernels[0].short_name);
+  EXPECT_EQ(model->index(0, 0).data(TableModel::PayloadRole).toString().toStdString(), kernels[0].name);
   EXPECT_EQ(model->index(0, 3).data(TableModel::SortRole).toLongLong(), kernels[0].stats.instances);
   EXPECT_EQ(model->index(0, 4).data(TableModel::SortRole).toLongLong(), kernels[0].stats.total_ns);
 }

@@ -1,5 +1,6 @@
 #include "gpuprof/analysis/classification.hpp"
 
+#include "gpuprof/analysis/comm_rules.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 
 namespace gpuprof::analysis {
@@ -7,32 +8,51 @@ namespace gpuprof::analysis {
 KernelClassifier::KernelClassifier(const std::vector<std::string>& comm_patterns) {
   for (const auto& pattern : comm_patterns) {
     try {
-      patterns_.emplace_back(pattern, std::regex::ECMAScript | std::regex::optimize);
+      patterns_.emplace_back(pattern, std::regex(pattern, std::regex::ECMAScript | std::regex::optimize));
     } catch (const std::regex_error& error) {
       throw TraceError::bad_input("", "invalid --comm-pattern '" + pattern + "': " + error.what());
     }
   }
 }
 
-KernelCategory KernelClassifier::classify(std::string_view name) const {
-  // `ncclDevKernel` and `ncclKernel` both start with `nccl`; listed in DESIGN.md for clarity.
-  if (name.starts_with("nccl")) return KernelCategory::communication;
-  for (const auto& pattern : patterns_) {
-    if (std::regex_search(name.begin(), name.end(), pattern)) return KernelCategory::communication;
+std::string KernelClassifier::comm_rule(std::string_view name) const {
+  if (auto rule = builtin_comm_rule(name)) return *rule;
+  for (const auto& [text, pattern] : patterns_) {
+    if (std::regex_search(name.begin(), name.end(), pattern)) return "--comm-pattern '" + text + "'";
   }
-  return KernelCategory::computation;
+  return {};
 }
 
-std::vector<KernelCategory> KernelClassifier::classify_names(const trace::TraceModel& model) const {
+KernelCategory KernelClassifier::classify(std::string_view name) const {
+  return comm_rule(name).empty() ? KernelCategory::computation : KernelCategory::communication;
+}
+
+NameClasses KernelClassifier::classify_model(const trace::TraceModel& model) const {
+  return classify_model(model, CorrelationIndex(model.api_calls));
+}
+
+NameClasses KernelClassifier::classify_model(const trace::TraceModel& model,
+                                             const CorrelationIndex& correlations) const {
   // Only names that kernels use are classified: regexes over every string would be wasted work.
-  std::vector<KernelCategory> categories(model.strings.size(), KernelCategory::computation);
+  NameClasses classes;
+  classes.categories.assign(model.strings.size(), KernelCategory::computation);
+  classes.rules.assign(model.strings.size(), {});
+  auto launched = launched_by_comm_call(model, correlations);
   std::vector<bool> seen(model.strings.size(), false);
   for (const auto id : model.kernels.name) {
     if (id >= seen.size() || seen[id]) continue;
     seen[id] = true;
-    categories[id] = classify(model.strings[id]);
+    auto rule = comm_rule(model.strings[id]);
+    if (rule.empty() && id < launched.size()) rule = std::move(launched[id]);
+    if (rule.empty()) continue;
+    classes.categories[id] = KernelCategory::communication;
+    classes.rules[id] = std::move(rule);
   }
-  return categories;
+  return classes;
+}
+
+std::vector<KernelCategory> KernelClassifier::classify_names(const trace::TraceModel& model) const {
+  return classify_model(model).categories;
 }
 
 std::string_view to_string(KernelCategory category) {

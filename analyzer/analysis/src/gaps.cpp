@@ -110,7 +110,7 @@ bool is_data_loading_name(std::string_view name) {
          contains(lower, "data loading") || contains(lower, "load_batch");
 }
 
-std::vector<BatchGap> find_batch_gaps(const trace::TraceModel& model, const std::vector<GpuStep>& steps,
+std::vector<BatchGap> find_batch_gaps(const trace::TraceModel& model, const std::vector<StepBreakdown>& steps,
                                       const CorrelationIndex& correlations) {
   HostActivity host;
   add_syncs(model, host);
@@ -119,12 +119,13 @@ std::vector<BatchGap> find_batch_gaps(const trace::TraceModel& model, const std:
   host.finish();
   std::vector<BatchGap> gaps;
   for (std::size_t index = 1; index < steps.size(); ++index) {
-    const auto& before = steps[index - 1];
-    const auto& after = steps[index];
-    if (before.device != after.device || after.start_ns <= before.end_ns) continue;
+    const auto& before = steps[index - 1].step;
+    const auto& after = steps[index].step;
+    const auto idle = steps[index - 1].breakdown.batch_gap_ns;
+    if (before.device != after.device || idle <= 0) continue;
     const auto thread = after.host_thread != kUnknown ? after.host_thread : before.host_thread;
-    gaps.push_back({after.device, before.step, before.end_ns, after.start_ns,
-                    host.cause(thread, before.end_ns, after.start_ns), before.warmup});
+    gaps.push_back({after.device, before.step, before.last_work_ns, before.end_ns,
+                    host.cause(thread, before.last_work_ns, before.end_ns), before.warmup, idle});
   }
   return gaps;
 }

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "gpuprof/analysis/kernel_names.hpp"
+
 namespace gpuprof::analysis {
 namespace {
 
@@ -21,6 +23,11 @@ bool is_comm(const std::vector<KernelCategory>& categories, trace::StringId id) 
   return id < categories.size() && categories[id] == KernelCategory::communication;
 }
 
+// Name ids outside the string table (a hostile file) share one slot past its end.
+std::size_t slot(const trace::TraceModel& model, trace::StringId id) {
+  return std::min<std::size_t>(id, model.strings.size());
+}
+
 // Kernel durations grouped by name in one array: computation names first, then
 // communication names, so each category is also one contiguous range. Built by
 // counting and scattering, linear in the number of kernels.
@@ -32,10 +39,10 @@ struct GroupedDurations {
 
 GroupedDurations group_by_name(const trace::TraceModel& model, const std::vector<KernelCategory>& categories) {
   const auto& kernels = model.kernels;
-  std::vector<std::size_t> counts(model.strings.size(), 0);
-  for (const auto id : kernels.name) ++counts[id];
+  std::vector<std::size_t> counts(model.strings.size() + 1, 0);
+  for (const auto id : kernels.name) ++counts[slot(model, id)];
   GroupedDurations grouped;
-  std::vector<std::size_t> cursor(model.strings.size(), 0);
+  std::vector<std::size_t> cursor(counts.size(), 0);
   std::size_t offset = 0;
   for (const bool communication : {false, true}) {
     if (communication) grouped.communication_begin = offset;
@@ -49,19 +56,22 @@ GroupedDurations group_by_name(const trace::TraceModel& model, const std::vector
   }
   grouped.durations.resize(kernels.size());
   for (std::size_t row = 0; row < kernels.size(); ++row) {
-    grouped.durations[cursor[kernels.name[row]]++] = kernels.end_ns[row] - kernels.start_ns[row];
+    grouped.durations[cursor[slot(model, kernels.name[row])]++] = kernels.end_ns[row] - kernels.start_ns[row];
   }
   return grouped;
 }
 
-std::vector<KernelSummaryRow> per_name(const trace::TraceModel& model, const std::vector<KernelCategory>& categories,
+std::vector<KernelSummaryRow> per_name(const trace::TraceModel& model, const NameClasses& classes,
                                        GroupedDurations& grouped) {
+  const auto& categories = classes.categories;
   std::vector<KernelSummaryRow> rows;
   for (const auto& [id, range] : grouped.names) {
     KernelSummaryRow row;
-    row.name = model.strings[id];
+    row.name = readable_kernel_name(model.string(id));
+    row.short_name = short_kernel_name(row.name);
     row.category = std::string(to_string(is_comm(categories, id) ? KernelCategory::communication
                                                                   : KernelCategory::computation));
+    if (id < classes.rules.size()) row.rule = classes.rules[id];
     row.stats = duration_stats(std::span(grouped.durations).subspan(range.first, range.second - range.first));
     rows.push_back(std::move(row));
   }
@@ -71,7 +81,7 @@ std::vector<KernelSummaryRow> per_name(const trace::TraceModel& model, const std
 std::vector<KernelSummaryRow> per_category(const trace::TraceModel& model, GroupedDurations& grouped) {
   std::vector<KernelSummaryRow> rows;
   const auto add = [&rows](const std::string& name, std::span<std::int64_t> durations) {
-    if (!durations.empty()) rows.push_back({name, name, duration_stats(durations), 0.0});
+    if (!durations.empty()) rows.push_back({name, name, name, {}, duration_stats(durations), 0.0});
   };
   const std::span<std::int64_t> all(grouped.durations);
   add("computation kernels", all.first(grouped.communication_begin));
@@ -97,9 +107,18 @@ std::vector<KernelSummaryRow> per_category(const trace::TraceModel& model, Group
 
 KernelSummary summarize_kernels(const trace::TraceModel& model, const std::vector<KernelCategory>& name_categories,
                                 std::size_t top) {
+  return summarize_kernels(model, NameClasses{name_categories, {}}, top);
+}
+
+KernelSummary summarize_kernels(const trace::TraceModel& model, const NameClasses& classes, std::size_t top) {
   KernelSummary summary;
-  auto grouped = group_by_name(model, name_categories);
-  summary.kernels = per_name(model, name_categories, grouped);
+  auto grouped = group_by_name(model, classes.categories);
+  summary.kernels = per_name(model, classes, grouped);
+  for (const auto& row : summary.kernels) {
+    if (!row.rule.empty()) summary.comm_rules.push_back({row.name, row.short_name, row.rule});
+  }
+  std::sort(summary.comm_rules.begin(), summary.comm_rules.end(),
+            [](const CommRuleRow& a, const CommRuleRow& b) { return a.name < b.name; });
   std::int64_t kernel_total = 0;
   for (const auto& row : summary.kernels) kernel_total += row.stats.total_ns;
   set_percent(summary.kernels, kernel_total);

@@ -1,6 +1,7 @@
 #include "gpuprof/analysis/rank_analysis.hpp"
 
 #include "gpuprof/analysis/correlation_index.hpp"
+#include "gpuprof/analysis/data_loss.hpp"
 #include "gpuprof/analysis/device_activity.hpp"
 #include "gpuprof/analysis/steps.hpp"
 #include "gpuprof/trace/trace_error.hpp"
@@ -8,13 +9,12 @@
 namespace gpuprof::analysis {
 namespace {
 
-void add_data_loss_notice(const trace::TraceModel& model, RankAnalysis& result) {
-  std::int64_t dropped = 0;
-  for (const auto& stat : model.stats) {
-    if (stat.name.find("dropped") != std::string::npos) dropped += stat.value;
-  }
-  if (dropped > 0) {
-    result.notices.push_back(std::to_string(dropped) + " records were dropped while recording; totals undercount");
+// A steady state of only warm-up steps would be a table of zeros.
+void add_steady_state_notice(RankAnalysis& result) {
+  for (const auto& device : result.devices) {
+    if (!device.steady_is_all_steps) continue;
+    result.notices.push_back("every step of device " + std::to_string(device.device) + " is a warm-up step (" +
+                             std::to_string(device.steps) + " in all); the steady state falls back to all steps");
   }
 }
 
@@ -27,11 +27,12 @@ RankAnalysis analyze_rank(const trace::TraceModel& model, const AnalysisOptions&
   RankAnalysis result;
   result.path = model.path;
   result.rank = model.rank().value_or(rank);
-  add_data_loss_notice(model, result);
+  result.warnings = data_loss_warnings(model);
   const KernelClassifier classifier(options.comm_patterns);
-  const auto categories = classifier.classify_names(model);
-  const auto activity = build_device_activity(model, categories);
   const CorrelationIndex correlations(model.api_calls);
+  const auto classes = classifier.classify_model(model, correlations);
+  const auto& categories = classes.categories;
+  const auto activity = build_device_activity(model, categories);
   const auto detection = find_steps(model, options, correlations);
   const bool use_steps = options.window == WindowMode::steps && !detection.steps.empty();
   if (options.window == WindowMode::steps && detection.steps.empty()) {
@@ -45,10 +46,11 @@ RankAnalysis analyze_rank(const trace::TraceModel& model, const AnalysisOptions&
   result.devices = std::move(breakdown.devices);
   result.steps = std::move(breakdown.steps);
   if (use_steps) {
-    result.gaps = find_batch_gaps(model, detection.steps, correlations);
+    result.gaps = find_batch_gaps(model, result.steps, correlations);
   }
+  add_steady_state_notice(result);
   result.transfers = analyze_transfers(model, activity);
-  result.kernels = summarize_kernels(model, categories, options.top_kernels);
+  result.kernels = summarize_kernels(model, classes, options.top_kernels);
   result.launches = analyze_launches(model, correlations);
   return result;
 }

@@ -6,12 +6,12 @@
 #include <optional>
 #include <regex>
 
+#include "gpuprof/analysis/step_windows.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 
 namespace gpuprof::analysis {
 namespace {
 
-constexpr std::int64_t kNoNumber = -1;
 
 // Step number per range name id, or nullopt for names that are not steps.
 // Names are matched once each, not once per row.
@@ -30,7 +30,7 @@ std::vector<std::optional<std::int64_t>> match_step_names(const trace::TraceMode
     std::smatch match;
     const std::string& name = model.strings[id];
     if (!std::regex_search(name, match, regex)) continue;
-    std::int64_t number = kNoNumber;
+    std::int64_t number = kNoStepNumber;
     if (match.size() > 1 && match[1].matched) {
       const std::string digits = match[1].str();
       std::int64_t value = 0;
@@ -85,15 +85,13 @@ void project(const trace::GpuColumns& table, const trace::ApiCallTable& api_call
   }
 }
 
+// `steps` sorted by (device, start).
 void number_and_flag(std::vector<GpuStep>& steps, std::int64_t warmup_steps) {
-  std::sort(steps.begin(), steps.end(), [](const GpuStep& a, const GpuStep& b) {
-    return a.device != b.device ? a.device < b.device : a.start_ns < b.start_ns;
-  });
   std::int32_t device = trace::kUnknown32;
   std::int64_t ordinal = 0;
   for (auto& step : steps) {
     if (step.device != device) device = step.device, ordinal = 0;
-    if (step.step == kNoNumber) step.step = ordinal;
+    if (step.step == kNoStepNumber) step.step = ordinal;
     step.warmup = ordinal < warmup_steps;
     ++ordinal;
   }
@@ -114,8 +112,8 @@ StepDetection find_steps(const trace::TraceModel& model, const AnalysisOptions& 
     detection.pattern_matched = true;
     if (ranges.on_gpu[row] != 0) {
       if (ranges.device[row] == trace::kUnknown32) continue;
-      annotated.push_back({ranges.device[row], *numbers[name], ranges.start_ns[row], ranges.end_ns[row], false, true,
-                           trace::kUnknown});
+      annotated.push_back({ranges.device[row], *numbers[name], ranges.start_ns[row], ranges.end_ns[row],
+                           ranges.end_ns[row], false, true, trace::kUnknown});
     } else {
       host_steps.by_thread[ranges.thread_id[row]].push_back(host_steps.steps.size());
       host_steps.steps.push_back({ranges.thread_id[row], ranges.start_ns[row], ranges.end_ns[row], *numbers[name], {}});
@@ -133,9 +131,11 @@ StepDetection find_steps(const trace::TraceModel& model, const AnalysisOptions& 
   for (const auto& host : host_steps.steps) {
     for (const auto& [device, extent] : host.extent) {
       if (std::find(annotated_devices.begin(), annotated_devices.end(), device) != annotated_devices.end()) continue;
-      detection.steps.push_back({device, host.number, extent.first, extent.second, false, false, host.thread});
+      detection.steps.push_back({device, host.number, extent.first, extent.second, extent.second, false, false,
+                                 host.thread});
     }
   }
+  tile_step_windows(detection.steps);
   number_and_flag(detection.steps, options.warmup_steps);
   return detection;
 }

@@ -1,10 +1,36 @@
 #include "gpuprof/analysis/time_breakdown.hpp"
 
+#include <algorithm>
+
 namespace gpuprof::analysis {
 namespace {
 
 double share_hidden(std::int64_t total, std::int64_t exposed) {
   return total > 0 ? static_cast<double>(total - exposed) / static_cast<double>(total) : 0.0;
+}
+
+// `steps` sorted by (device, start).
+void add_step_windows(const DeviceActivity& device, const std::vector<GpuStep>& steps, DeviceBreakdown& entry,
+                      std::vector<StepBreakdown>& out) {
+  const auto first = out.size();
+  for (const auto& step : steps) {
+    if (step.device != device.device) continue;
+    out.push_back({step, breakdown_in(device, step.start_ns, step.last_work_ns, step.end_ns)});
+  }
+  if (out.size() == first) return;
+  entry.source = WindowSource::steps;
+  entry.steps = static_cast<std::int64_t>(out.size() - first);
+  const bool all_warmup = std::all_of(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(),
+                                      [](const StepBreakdown& window) { return window.step.warmup; });
+  entry.steady_is_all_steps = all_warmup;
+  for (auto index = first; index < out.size(); ++index) {
+    const auto& window = out[index].breakdown;
+    entry.total += window;
+    if (out[index].step.warmup && !all_warmup) continue;
+    entry.steady += window;
+    ++entry.steady_steps;
+    if (index + 1 < out.size()) entry.period_ns += window.window_ns, ++entry.period_steps;
+  }
 }
 
 }  // namespace
@@ -18,13 +44,25 @@ Breakdown& Breakdown::operator+=(const Breakdown& other) {
   exposed_memcpy_ns += other.exposed_memcpy_ns;
   busy_ns += other.busy_ns;
   idle_ns += other.idle_ns;
+  idle_in_steps_ns += other.idle_in_steps_ns;
+  batch_gap_ns += other.batch_gap_ns;
   return *this;
 }
 
 double Breakdown::comm_hidden_share() const { return share_hidden(total_comm_ns, exposed_comm_ns); }
 double Breakdown::memcpy_hidden_share() const { return share_hidden(total_memcpy_ns, exposed_memcpy_ns); }
 
+double DeviceBreakdown::average_step_ns() const {
+  if (period_steps > 0) return static_cast<double>(period_ns) / static_cast<double>(period_steps);
+  return steady_steps > 0 ? static_cast<double>(steady.window_ns) / static_cast<double>(steady_steps) : 0.0;
+}
+
 Breakdown breakdown_in(const DeviceActivity& activity, std::int64_t start_ns, std::int64_t end_ns) {
+  return breakdown_in(activity, start_ns, end_ns, end_ns);
+}
+
+Breakdown breakdown_in(const DeviceActivity& activity, std::int64_t start_ns, std::int64_t last_work_ns,
+                       std::int64_t end_ns) {
   Breakdown result;
   if (end_ns <= start_ns) return result;
   result.window_ns = end_ns - start_ns;
@@ -35,7 +73,22 @@ Breakdown breakdown_in(const DeviceActivity& activity, std::int64_t start_ns, st
   result.exposed_memcpy_ns = length_within(activity.exposed_memcpy, start_ns, end_ns);
   result.busy_ns = length_within(activity.busy, start_ns, end_ns);
   result.idle_ns = result.window_ns - result.busy_ns;
+  // Other GPU work (not launched inside any step) may run in the tail, so the gap is the tail's idle time.
+  const auto tail_start = std::clamp(last_work_ns, start_ns, end_ns);
+  result.batch_gap_ns = (end_ns - tail_start) - length_within(activity.busy, tail_start, end_ns);
+  result.idle_in_steps_ns = result.idle_ns - result.batch_gap_ns;
   return result;
+}
+
+double mean_step_period_ns(const std::vector<const DeviceBreakdown*>& devices) {
+  std::int64_t total = 0, count = 0;
+  for (const auto* device : devices) {
+    if (device == nullptr || device->source != WindowSource::steps) continue;
+    const bool periods = device->period_steps > 0;
+    total += periods ? device->period_ns : device->steady.window_ns;
+    count += periods ? device->period_steps : device->steady_steps;
+  }
+  return count > 0 ? static_cast<double>(total) / static_cast<double>(count) : 0.0;
 }
 
 BreakdownResult compute_breakdown(const std::vector<DeviceActivity>& activity, const std::vector<GpuStep>& steps,
@@ -46,19 +99,8 @@ BreakdownResult compute_breakdown(const std::vector<DeviceActivity>& activity, c
     if (device.empty()) continue;
     DeviceBreakdown entry;
     entry.device = device.device;
-    if (use_steps) {
-      for (const auto& step : steps) {
-        if (step.device != device.device) continue;
-        const auto window = breakdown_in(device, step.start_ns, step.end_ns);
-        result.steps.push_back({step, window});
-        entry.total += window;
-        ++entry.steps;
-        if (!step.warmup) entry.steady += window, ++entry.steady_steps;
-      }
-    }
-    if (entry.steps > 0) {
-      entry.source = WindowSource::steps;
-    } else {
+    if (use_steps) add_step_windows(device, steps, entry, result.steps);
+    if (entry.steps == 0) {
       entry.total = breakdown_in(device, device.first_start(), device.last_end());
       entry.steady = entry.total;
     }

@@ -153,4 +153,14 @@ TransferReport analyze_transfers(const trace::TraceModel& model, const std::vect
   return report;
 }
 
+std::vector<MatrixEntry> matrix_entries(const TransferMatrix& matrix) {
+  std::vector<MatrixEntry> entries;
+  for (std::size_t s = 0; s < matrix.devices.size() && s < matrix.cells.size(); ++s) {
+    for (std::size_t d = 0; d < matrix.devices.size() && d < matrix.cells[s].size(); ++d) {
+      if (matrix.cells[s][d].count > 0) entries.push_back({matrix.devices[s], matrix.devices[d], matrix.cells[s][d]});
+    }
+  }
+  return entries;
+}
+
 }  // namespace gpuprof::analysis

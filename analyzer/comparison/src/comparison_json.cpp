@@ -60,6 +60,7 @@ void write_kernels(Writer& w, const RunComparison& comparison) {
   for (const auto& kernel : comparison.kernels) {
     w.StartObject();
     field(w, "name", kernel.name);
+    field(w, "short_name", kernel.short_name);
     field(w, "category", kernel.category);
     field(w, "base_ns_per_step", kernel.base_ns_per_step);
     field(w, "other_ns_per_step", kernel.other_ns_per_step);
@@ -90,6 +91,10 @@ std::string render_comparison_json(const RunComparison& comparison) {
   w.Key("notices");
   w.StartArray();
   for (const auto& notice : comparison.notices) string(w, notice);
+  w.EndArray();
+  w.Key("warnings");
+  w.StartArray();
+  for (const auto& warning : comparison.warnings) string(w, warning);
   w.EndArray();
   w.EndObject();
   return std::string(buffer.GetString(), buffer.GetSize()) + "\n";

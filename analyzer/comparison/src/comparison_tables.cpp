@@ -57,7 +57,8 @@ Table kernels_table(const RunComparison& comparison) {
                           report::duration_cell(kernel.delta_ns_per_step),
                           report::number_cell(kernel.base_instances_per_step, 2),
                           report::number_cell(kernel.other_instances_per_step, 2), report::text_cell(kernel.category),
-                          report::text_cell(kernel.name)});
+                          report::text_cell(comparison.full_names || kernel.short_name.empty() ? kernel.name
+                                                                                               : kernel.short_name)});
   }
   return table;
 }

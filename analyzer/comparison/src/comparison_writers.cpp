@@ -22,6 +22,7 @@ std::string render_text(const RunComparison& comparison) {
   std::string out = "gpuprof compare\n\n";
   out += fmt::format("base:  {}\nother: {}\n", report::printable(join(comparison.base.inputs)),
                      report::printable(join(comparison.other.inputs)));
+  for (const auto& warning : comparison.warnings) out += fmt::format("  WARNING: {}\n", report::printable(warning));
   for (const auto& notice : comparison.notices) out += fmt::format("  NOTE: {}\n", report::printable(notice));
   out += "\n";
   for (const auto& table : comparison_tables(comparison)) out += report::text_table(table);
@@ -32,6 +33,9 @@ std::string render_markdown(const RunComparison& comparison) {
   std::string out = "# gpuprof compare\n\n";
   out += fmt::format("- base: `{}`\n- other: `{}`\n", report::escape_markdown_cell(join(comparison.base.inputs)),
                      report::escape_markdown_cell(join(comparison.other.inputs)));
+  for (const auto& warning : comparison.warnings) {
+    out += fmt::format("- **Warning:** {}\n", report::escape_markdown_cell(warning));
+  }
   for (const auto& notice : comparison.notices) {
     out += fmt::format("- **Note:** {}\n", report::escape_markdown_cell(notice));
   }
@@ -53,6 +57,9 @@ std::string render_html(const RunComparison& comparison) {
                                 report::html_style());
   out += fmt::format("<p>base: <code>{}</code><br>other: <code>{}</code></p>\n", report::escape_html(join(comparison.base.inputs)),
                      report::escape_html(join(comparison.other.inputs)));
+  for (const auto& warning : comparison.warnings) {
+    out += fmt::format("<p class=\"warning\">{}</p>\n", report::escape_html(warning));
+  }
   for (const auto& notice : comparison.notices) out += fmt::format("<p class=\"note\">{}</p>\n", report::escape_html(notice));
   for (const auto& table : comparison_tables(comparison)) out += report::html_table(table);
   return out + "</body></html>\n";

@@ -8,7 +8,7 @@ namespace gpuprof::comparison {
 namespace {
 
 struct KernelTotals {
-  std::string category;
+  std::string short_name, category;
   std::int64_t total_ns = 0, instances = 0;
 };
 
@@ -27,6 +27,7 @@ std::map<std::string, KernelTotals> kernel_totals(const job::JobAnalysis& job) {
   for (const auto& rank : job.ranks) {
     for (const auto& row : rank.analysis.kernels.kernels) {
       auto& entry = totals[row.name];
+      entry.short_name = row.short_name;
       entry.category = row.category;
       entry.total_ns += row.stats.total_ns;
       entry.instances += row.stats.instances;
@@ -44,13 +45,13 @@ std::vector<KernelChange> diff_kernels(const job::JobAnalysis& base, const job::
   std::map<std::string, KernelChange> changes;
   for (const auto& [name, totals] : base_totals) {
     auto& change = changes[name];
-    change.name = name, change.category = totals.category;
+    change.name = name, change.short_name = totals.short_name, change.category = totals.category;
     change.base_ns_per_step = static_cast<double>(totals.total_ns) / base_steps;
     change.base_instances_per_step = static_cast<double>(totals.instances) / base_steps;
   }
   for (const auto& [name, totals] : other_totals) {
     auto& change = changes[name];
-    change.name = name, change.category = totals.category;
+    change.name = name, change.short_name = totals.short_name, change.category = totals.category;
     change.other_ns_per_step = static_cast<double>(totals.total_ns) / other_steps;
     change.other_instances_per_step = static_cast<double>(totals.instances) / other_steps;
   }

@@ -115,6 +115,14 @@ RunComparison compare_runs(const job::JobAnalysis& base, const job::JobAnalysis&
   for (const auto* job : {&base, &other}) {
     for (const auto& notice : job->notices) result.notices.push_back(notice);
   }
+  for (const auto& [side, job] : {std::pair{"base", &base}, std::pair{"other", &other}}) {
+    for (const auto& rank : job->ranks) {
+      for (const auto& warning : rank.analysis.warnings) {
+        result.warnings.push_back(fmt::format("{} rank {}: {}", side, rank.analysis.rank, warning));
+      }
+    }
+  }
+  result.full_names = options.full_names;
   return result;
 }
 

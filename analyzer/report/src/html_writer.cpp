@@ -32,6 +32,9 @@ std::string render_html(const ReportInput& input) {
   }
   out += "</ul>\n";
   for (const auto& rank : input.ranks) {
+    for (const auto& warning : rank.warnings) {
+      out += fmt::format("<p class=\"warning\">rank {}: {}</p>\n", rank.rank, escape_html(warning));
+    }
     for (const auto& notice : rank.notices) {
       out += fmt::format("<p class=\"note\">rank {}: {}</p>\n", rank.rank, escape_html(notice));
     }

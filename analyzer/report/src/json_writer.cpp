@@ -36,6 +36,8 @@ void breakdown_fields(Writer& w, const analysis::Breakdown& b) {
   field(w, "exposed_memcpy_ns", b.exposed_memcpy_ns);
   field(w, "busy_ns", b.busy_ns);
   field(w, "idle_ns", b.idle_ns);
+  field(w, "idle_in_steps_ns", b.idle_in_steps_ns);
+  field(w, "batch_gap_ns", b.batch_gap_ns);
 }
 
 void write_devices(Writer& w, const ReportInput& input) {
@@ -54,6 +56,9 @@ void write_devices(Writer& w, const ReportInput& input) {
       key(w, "steady_state");
       w.StartObject();
       field(w, "steps", device.steady_steps);
+      key(w, "all_steps_are_warmup"), w.Bool(device.steady_is_all_steps);
+      field(w, "period_steps", device.period_steps);
+      field(w, "avg_step_ns", device.average_step_ns());
       breakdown_fields(w, device.steady);
       w.EndObject();
       w.EndObject();
@@ -97,6 +102,19 @@ void write_transfers(Writer& w, const ReportInput& input) {
     }
   }
   w.EndArray();
+  key(w, "transfer_matrix");
+  w.StartArray();
+  for (const auto& rank : input.ranks) {
+    for (const auto& entry : analysis::matrix_entries(rank.transfers.matrix)) {
+      w.StartObject();
+      field(w, "rank", std::int64_t{rank.rank});
+      device_field(w, "src_device", entry.src_device);
+      device_field(w, "dst_device", entry.dst_device);
+      totals_fields(w, entry.totals);
+      w.EndObject();
+    }
+  }
+  w.EndArray();
   key(w, "transfer_flags");
   w.StartArray();
   for (const auto& rank : input.ranks) {
@@ -115,7 +133,9 @@ void write_transfers(Writer& w, const ReportInput& input) {
 
 void summary_fields(Writer& w, const analysis::KernelSummaryRow& row) {
   field(w, "name", std::string_view(row.name));
+  field(w, "short_name", std::string_view(row.short_name));
   field(w, "category", std::string_view(row.category));
+  field(w, "rule", std::string_view(row.rule));
   field(w, "instances", row.stats.instances);
   field(w, "total_ns", row.stats.total_ns);
   field(w, "avg_ns", row.stats.avg_ns);
@@ -141,6 +161,19 @@ void write_kernels(Writer& w, const ReportInput& input) {
     }
     w.EndArray();
   }
+  key(w, "comm_rules");
+  w.StartArray();
+  for (const auto& rank : input.ranks) {
+    for (const auto& row : rank.kernels.comm_rules) {
+      w.StartObject();
+      field(w, "rank", std::int64_t{rank.rank});
+      field(w, "name", std::string_view(row.name));
+      field(w, "short_name", std::string_view(row.short_name));
+      field(w, "rule", std::string_view(row.rule));
+      w.EndObject();
+    }
+  }
+  w.EndArray();
 }
 
 void write_steps(Writer& w, const ReportInput& input) {
@@ -154,8 +187,8 @@ void write_steps(Writer& w, const ReportInput& input) {
       field(w, "step", entry.step.step);
       field(w, "start_ns", entry.step.start_ns);
       field(w, "end_ns", entry.step.end_ns);
-      field(w, "busy_ns", entry.breakdown.busy_ns);
-      field(w, "idle_ns", entry.breakdown.idle_ns);
+      field(w, "last_work_ns", entry.step.last_work_ns);
+      breakdown_fields(w, entry.breakdown);
       key(w, "warmup"), w.Bool(entry.step.warmup);
       w.EndObject();
     }
@@ -174,6 +207,7 @@ void write_gaps(Writer& w, const ReportInput& input) {
       field(w, "after_step", gap.after_step);
       field(w, "start_ns", gap.start_ns);
       field(w, "end_ns", gap.end_ns);
+      field(w, "idle_ns", gap.idle_ns);
       field(w, "cause", analysis::to_string(gap.cause));
       key(w, "after_warmup"), w.Bool(gap.after_warmup);
       w.EndObject();
@@ -212,6 +246,10 @@ void write_ranks(Writer& w, const ReportInput& input) {
     key(w, "notices");
     w.StartArray();
     for (const auto& notice : rank.notices) string(w, notice);
+    w.EndArray();
+    key(w, "warnings");
+    w.StartArray();
+    for (const auto& warning : rank.warnings) string(w, warning);
     w.EndArray();
     w.EndObject();
   }
@@ -308,7 +346,7 @@ std::string render_json(const ReportInput& input) {
   Writer w(buffer);
   w.SetIndent(' ', 1);
   w.StartObject();
-  field(w, "format", std::string_view("gpuprof.report/1"));
+  field(w, "format", std::string_view("gpuprof.report/2"));
   write_ranks(w, input);
   ReportInput empty;
   empty.ranks = {};

@@ -11,6 +11,9 @@ std::string render_markdown(const ReportInput& input) {
   std::string out = "# gpuprof report\n\n";
   for (const auto& rank : input.ranks) {
     out += fmt::format("- rank {}: `{}`\n", rank.rank, escape_markdown_cell(rank.path));
+    for (const auto& warning : rank.warnings) {
+      out += fmt::format("  - **Warning:** {}\n", escape_markdown_cell(warning));
+    }
     for (const auto& notice : rank.notices) out += fmt::format("  - **Note:** {}\n", escape_markdown_cell(notice));
   }
   out += job_notes(input, [](const std::string& note) {

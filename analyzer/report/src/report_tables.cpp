@@ -27,15 +27,17 @@ double share(std::int64_t part, std::int64_t whole) {
   return whole > 0 ? static_cast<double>(part) / static_cast<double>(whole) : 0.0;
 }
 
+// Computation + exposed comm + exposed memcpy + idle in steps + batch gaps = window.
 std::vector<Cell> breakdown_cells(const analysis::Breakdown& b) {
   return {duration(b.window_ns), duration(b.computation_ns), duration(b.total_comm_ns), duration(b.exposed_comm_ns),
           duration(b.total_memcpy_ns), duration(b.exposed_memcpy_ns), duration(b.busy_ns), duration(b.idle_ns),
-          percent(share(b.idle_ns, b.window_ns)), percent(b.comm_hidden_share()), percent(b.memcpy_hidden_share())};
+          duration(b.idle_in_steps_ns), duration(b.batch_gap_ns), percent(share(b.idle_ns, b.window_ns)),
+          percent(b.comm_hidden_share()), percent(b.memcpy_hidden_share())};
 }
 
 const std::vector<std::string> kBreakdownColumns = {"Window", "Computation", "Comm", "Exposed comm", "Memcpy",
-                                                    "Exposed memcpy", "Busy", "Idle", "Idle%", "Comm hidden%",
-                                                    "Memcpy hidden%"};
+                                                    "Exposed memcpy", "Busy", "Idle", "Idle in steps",
+                                                    "Batch gaps", "Idle%", "Comm hidden%", "Memcpy hidden%"};
 
 std::vector<std::string> with_prefix(std::vector<std::string> prefix, const std::vector<std::string>& rest) {
   prefix.insert(prefix.end(), rest.begin(), rest.end());
@@ -45,7 +47,7 @@ std::vector<std::string> with_prefix(std::vector<std::string> prefix, const std:
 void add_devices(const ReportInput& input, std::vector<Table>& tables) {
   Table table{Section::devices, "devices", "Time breakdown per device",
               with_prefix({"Rank", "Device", "Windows", "Steps"}, kBreakdownColumns), {}};
-  Table steady{Section::devices, "steady_state", "Steady state (warm-up steps excluded)",
+  Table steady{Section::devices, "steady_state", "Steady state (warm-up steps excluded; Avg step = mean step period)",
                with_prefix({"Rank", "Device", "Steps", "Avg step"}, kBreakdownColumns), {}};
   for (const auto& rank : input.ranks) {
     for (const auto& device : rank.devices) {
@@ -55,11 +57,11 @@ void add_devices(const ReportInput& input, std::vector<Table>& tables) {
       for (auto& cell : breakdown_cells(device.total)) row.push_back(std::move(cell));
       table.rows.push_back(std::move(row));
       if (!steps) continue;
-      const auto average = device.steady_steps > 0 ? static_cast<double>(device.steady.window_ns) /
-                                                         static_cast<double>(device.steady_steps)
-                                                   : 0.0;
-      auto steady_row = std::vector<Cell>{integer(rank.rank), integer(device.device), integer(device.steady_steps),
-                                          duration(average)};
+      const auto average = device.average_step_ns();
+      // The notice says so too; the row must not pass for warm-up-free figures.
+      const auto steps_cell = device.steady_is_all_steps ? text(std::to_string(device.steady_steps) + " (all warm-up)")
+                                                         : integer(device.steady_steps);
+      auto steady_row = std::vector<Cell>{integer(rank.rank), integer(device.device), steps_cell, duration(average)};
       for (auto& cell : breakdown_cells(device.steady)) steady_row.push_back(std::move(cell));
       steady.rows.push_back(std::move(steady_row));
     }
@@ -71,6 +73,20 @@ void add_devices(const ReportInput& input, std::vector<Table>& tables) {
 std::vector<Cell> transfer_cells(const analysis::TransferTotals& totals) {
   return {integer(totals.count), bytes(totals.bytes), duration(totals.total_ns), duration(totals.exposed_ns),
           number(totals.gigabytes_per_second(), 2)};
+}
+
+// The cells of each rank's GPU-to-GPU matrix, as the desktop app's heat map shows them.
+void add_transfer_matrix(const ReportInput& input, std::vector<Table>& tables) {
+  Table table{Section::transfers, "transfer_matrix", "GPU-to-GPU copies per rank (source x destination)",
+              {"Rank", "Src", "Dst", "Count", "Bytes", "Total", "Exposed", "GB/s"}, {}};
+  for (const auto& rank : input.ranks) {
+    for (const auto& entry : analysis::matrix_entries(rank.transfers.matrix)) {
+      auto row = std::vector<Cell>{integer(rank.rank), device_name(entry.src_device), device_name(entry.dst_device)};
+      for (auto& value : transfer_cells(entry.totals)) row.push_back(std::move(value));
+      table.rows.push_back(std::move(row));
+    }
+  }
+  if (!table.rows.empty()) tables.push_back(std::move(table));
 }
 
 void add_transfers(const ReportInput& input, std::vector<Table>& tables) {
@@ -104,12 +120,29 @@ void add_transfers(const ReportInput& input, std::vector<Table>& tables) {
   tables.push_back(std::move(kinds));
   tables.push_back(std::move(pairs));
   if (!flags.rows.empty()) tables.push_back(std::move(flags));
+  add_transfer_matrix(input, tables);
 }
 
 std::vector<Cell> summary_cells(const analysis::KernelSummaryRow& row) {
   const auto& s = row.stats;
   return {number(row.percent, 1), duration(s.total_ns), integer(s.instances), duration(s.avg_ns), duration(s.med_ns),
           duration(s.min_ns), duration(s.max_ns), duration(s.stddev_ns)};
+}
+
+std::string kernel_name(const ReportInput& input, const analysis::KernelSummaryRow& row) {
+  return input.full_names || row.short_name.empty() ? row.name : row.short_name;
+}
+
+// Every communication kernel name with the rule that made it one, so the classification can be audited.
+void add_comm_rules(const ReportInput& input, std::vector<Table>& tables) {
+  Table table{Section::kernels, "comm_rules", "Communication kernels and the rule that classified each",
+              {"Rank", "Name", "Rule"}, {}};
+  for (const auto& rank : input.ranks) {
+    for (const auto& row : rank.kernels.comm_rules) {
+      table.rows.push_back({integer(rank.rank), text(input.full_names ? row.name : row.short_name), text(row.rule)});
+    }
+  }
+  if (!table.rows.empty()) tables.push_back(std::move(table));
 }
 
 void add_kernels(const ReportInput& input, std::vector<Table>& tables) {
@@ -130,25 +163,26 @@ void add_kernels(const ReportInput& input, std::vector<Table>& tables) {
       auto cells = std::vector<Cell>{integer(rank.rank)};
       for (auto& cell : summary_cells(row)) cells.push_back(std::move(cell));
       cells.push_back(text(row.category));
-      cells.push_back(text(row.name));
+      cells.push_back(text(kernel_name(input, row)));
       kernels.rows.push_back(std::move(cells));
     }
   }
   tables.push_back(std::move(categories));
   tables.push_back(std::move(kernels));
+  add_comm_rules(input, tables);
 }
 
 void add_steps(const ReportInput& input, std::vector<Table>& tables) {
   Table table{Section::steps, "steps", "Steps per device",
-              {"Rank", "Device", "Step", "Warm-up", "Start (ns)", "Duration", "Busy", "Idle", "Computation",
-               "Exposed comm", "Exposed memcpy"}, {}};
+              {"Rank", "Device", "Step", "Warm-up", "Start (ns)", "Period", "Busy", "Idle in step", "Batch gap",
+               "Computation", "Exposed comm", "Exposed memcpy"}, {}};
   for (const auto& rank : input.ranks) {
     for (const auto& entry : rank.steps) {
       const auto& b = entry.breakdown;
       table.rows.push_back({integer(rank.rank), integer(entry.step.device), integer(entry.step.step),
                             text(entry.step.warmup ? "yes" : "no"), integer(entry.step.start_ns),
-                            duration(b.window_ns), duration(b.busy_ns), duration(b.idle_ns),
-                            duration(b.computation_ns), duration(b.exposed_comm_ns), duration(b.exposed_memcpy_ns)});
+                            duration(b.window_ns), duration(b.busy_ns), duration(b.idle_in_steps_ns),
+                            duration(b.batch_gap_ns), duration(b.computation_ns), duration(b.exposed_comm_ns), duration(b.exposed_memcpy_ns)});
     }
   }
   tables.push_back(std::move(table));
@@ -156,11 +190,12 @@ void add_steps(const ReportInput& input, std::vector<Table>& tables) {
 
 void add_gaps(const ReportInput& input, std::vector<Table>& tables) {
   Table table{Section::gaps, "gaps", "Batch gaps (GPU idle between steps)",
-              {"Rank", "Device", "After step", "Start (ns)", "Duration", "Cause", "After warm-up"}, {}};
+              {"Rank", "Device", "After step", "Start (ns)", "Duration", "Idle", "Cause", "After warm-up"}, {}};
   for (const auto& rank : input.ranks) {
     for (const auto& gap : rank.gaps) {
       table.rows.push_back({integer(rank.rank), integer(gap.device), integer(gap.after_step), integer(gap.start_ns),
-                            duration(gap.end_ns - gap.start_ns), text(std::string(analysis::to_string(gap.cause))),
+                            duration(gap.end_ns - gap.start_ns), duration(gap.idle_ns),
+                            text(std::string(analysis::to_string(gap.cause))),
                             text(gap.after_warmup ? "yes" : "no")});
     }
   }

@@ -56,7 +56,8 @@ std::string breakdown_chart(const ReportInput& input) {
       double x = kLabelWidth;
       const std::pair<std::int64_t, std::pair<const char*, const char*>> parts[] = {
           {b.computation_ns, {"computation", kComputeColor}}, {b.exposed_comm_ns, {"exposed comm", kCommColor}},
-          {b.exposed_memcpy_ns, {"exposed memcpy", kMemcpyColor}}, {b.idle_ns, {"idle", kIdleColor}}};
+          {b.exposed_memcpy_ns, {"exposed memcpy", kMemcpyColor}},
+          {b.idle_in_steps_ns, {"idle in steps", kIdleColor}}, {b.batch_gap_ns, {"batch gaps", kWarningColor}}};
       for (const auto& [ns, style] : parts) {
         const double width = b.window_ns > 0 ? plot * static_cast<double>(ns) / static_cast<double>(b.window_ns) : 0;
         body += rect(x, y, width, 18, style.second, fmt::format("{}: {}", style.first, units::format_duration(ns)));
@@ -66,7 +67,8 @@ std::string breakdown_chart(const ReportInput& input) {
     }
   }
   body += legend(y + 4, {{"computation", kComputeColor}, {"exposed comm", kCommColor},
-                         {"exposed memcpy", kMemcpyColor}, {"idle", kIdleColor}});
+                         {"exposed memcpy", kMemcpyColor}, {"idle in steps", kIdleColor},
+                         {"batch gaps", kWarningColor}});
   return svg(y + 20, body);
 }
 
@@ -127,8 +129,8 @@ std::string step_chart(const analysis::RankAnalysis& rank) {
     for (const auto& gap : rank.gaps) {
       if (gap.device != lanes[lane]) continue;
       body += rect(x_of(gap.start_ns), y, x_of(gap.end_ns) - x_of(gap.start_ns), 18, kWarningColor,
-                   fmt::format("gap after step {}: {} ({})", gap.after_step,
-                               units::format_duration(gap.end_ns - gap.start_ns), analysis::to_string(gap.cause)));
+                   fmt::format("gap after step {}: {} idle ({})", gap.after_step, units::format_duration(gap.idle_ns),
+                               analysis::to_string(gap.cause)));
     }
   }
   const double bottom = 5 + static_cast<double>(lanes.size()) * 24;

@@ -98,7 +98,8 @@ const char* html_style() {
   return "body{font-family:system-ui,sans-serif;margin:24px;color:#222}"
          "table{border-collapse:collapse;margin:8px 0 24px;font-size:13px}"
          "th,td{border:1px solid #ccc;padding:3px 8px}td.n{text-align:right;font-variant-numeric:tabular-nums}"
-         "th{background:#f0f0f0}.note{background:#fff3cd;padding:6px 10px;border-left:4px solid #e15759}";
+         "th{background:#f0f0f0}.note{background:#fff3cd;padding:6px 10px;border-left:4px solid #e15759}"
+         ".warning{background:#f8d7da;padding:6px 10px;border-left:4px solid #b02a37;font-weight:bold}";
 }
 
 }  // namespace gpuprof::report

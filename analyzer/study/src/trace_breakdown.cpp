@@ -15,11 +15,9 @@ BreakdownTotals totals_of(const analysis::RankAnalysis& rank) {
     totals.computation_ns += part.computation_ns;
     totals.exposed_transfer_ns += part.exposed_memcpy_ns;
     totals.exposed_comm_ns += part.exposed_comm_ns;
+    // Batch gaps lie inside the step windows, so idle already holds them.
     totals.gaps_ns += part.idle_ns;
     if (device.source == analysis::WindowSource::steps) totals.device_steps += device.steady_steps;
-  }
-  for (const auto& gap : rank.gaps) {
-    if (!gap.after_warmup) totals.gaps_ns += gap.end_ns - gap.start_ns;
   }
   return totals;
 }

@@ -45,6 +45,8 @@ class MainWindow : public QMainWindow {
   bool loading() const;
   std::shared_ptr<const Session> session() const { return session_; }
   QString error_text() const;
+  // The data-loss warnings of the open session, one line each; empty when there are none.
+  QString warning_text() const;
 
   TimelineView* timeline() const { return timeline_; }
   CompareView* compare_view() const { return compare_view_; }
@@ -70,6 +72,7 @@ class MainWindow : public QMainWindow {
   void rebuild_recent_menu();
   void show_session(std::shared_ptr<const Session> session);
   void show_error(const QString& message);
+  void show_warnings();
   void set_loading(bool loading);
   void export_report(bool html);
   void export_png();
@@ -87,6 +90,7 @@ class MainWindow : public QMainWindow {
   RecentFiles recent_;
   TimelineView* timeline_ = nullptr;
   QLabel* error_banner_ = nullptr;
+  QLabel* warning_banner_ = nullptr;
   QWidget* load_bar_ = nullptr;
   QLabel* load_label_ = nullptr;
   QProgressBar* progress_ = nullptr;

@@ -12,7 +12,7 @@ namespace gpuprof::gui {
 // First steady step start; the first step when all are warm-up; the trace start without steps.
 std::int64_t alignment_anchor(const Session& session);
 
-// Mean duration of the steady steps over every rank and device; 0 without any.
+// Mean steady step period over every rank and device (analysis::mean_step_period_ns); 0 without steps.
 double mean_steady_step_ns(const Session& session);
 
 }  // namespace gpuprof::gui

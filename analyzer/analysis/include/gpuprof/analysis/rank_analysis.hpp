@@ -19,7 +19,8 @@ namespace gpuprof::analysis {
 struct RankAnalysis {
   std::string path;
   std::int32_t rank = 0;
-  std::vector<std::string> notices;  // things the reader should know (fallbacks, data loss)
+  std::vector<std::string> notices;   // things the reader should know (fallbacks)
+  std::vector<std::string> warnings;  // data loss recorded in collector_stats, one line each
   std::vector<DeviceBreakdown> devices;
   std::vector<StepBreakdown> steps;
   std::vector<BatchGap> gaps;

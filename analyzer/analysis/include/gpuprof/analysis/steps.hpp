@@ -1,9 +1,10 @@
 #pragma once
 
-// Training steps per device (DESIGN.md, "Step"). GPU annotations
-// (gpu_user_annotation) are used as they are; host step ranges are projected
-// onto each GPU through correlation ids: from the first start to the last end
-// of the GPU work launched by API calls inside the host range.
+// Training steps per device (DESIGN.md, "Step" and "Step window"). GPU
+// annotations (gpu_user_annotation) are used as they are; host step ranges are
+// projected onto each GPU through correlation ids: from the first start to the
+// last end of the GPU work launched by API calls inside the host range. The
+// projections are then turned into windows that tile the device's timeline.
 
 #include <cstdint>
 #include <string>
@@ -18,14 +19,17 @@ namespace gpuprof::analysis {
 struct GpuStep {
   std::int32_t device = 0;
   std::int64_t step = 0;               // number from the name, or the ordinal when the name has none
-  std::int64_t start_ns = 0, end_ns = 0;
+  // The window [start, end): from the step's first GPU work to the next step's first GPU work (the last
+  // step ends with its last GPU work). last_work_ns is the end of the step's own GPU work, clipped to the
+  // window; [last_work, end) is the batch gap.
+  std::int64_t start_ns = 0, end_ns = 0, last_work_ns = 0;
   bool warmup = false;
   bool from_gpu_annotation = false;
   std::int64_t host_thread = trace::kUnknown;  // thread of the host range (kUnknown for GPU annotations)
 };
 
 struct StepDetection {
-  std::vector<GpuStep> steps;  // sorted by (device, start)
+  std::vector<GpuStep> steps;  // sorted by (device, start); windows of one device never overlap
   bool pattern_matched = false;  // some range name matched the pattern
 };
 

@@ -15,6 +15,9 @@ namespace gpuprof::analysis {
 struct Breakdown {
   std::int64_t window_ns = 0, computation_ns = 0, total_comm_ns = 0, exposed_comm_ns = 0, total_memcpy_ns = 0,
                exposed_memcpy_ns = 0, busy_ns = 0, idle_ns = 0;
+  // idle_ns = idle_in_steps_ns + batch_gap_ns: the batch gap is the idle part of the window's tail after
+  // the step's last GPU work.
+  std::int64_t idle_in_steps_ns = 0, batch_gap_ns = 0;
 
   Breakdown& operator+=(const Breakdown& other);
   // Share of communication (copies) that ran while the device computed, 0..1; 0 without any.
@@ -23,12 +26,15 @@ struct Breakdown {
   friend bool operator==(const Breakdown&, const Breakdown&) = default;
 };
 
-// The breakdown of one window [start, end) of one device.
+// The breakdown of one window [start, end) of one device whose step's own GPU
+// work ends at last_work (clamped into the window; end for a span window).
+Breakdown breakdown_in(const DeviceActivity& activity, std::int64_t start_ns, std::int64_t last_work_ns,
+                       std::int64_t end_ns);
 Breakdown breakdown_in(const DeviceActivity& activity, std::int64_t start_ns, std::int64_t end_ns);
 
 struct StepBreakdown {
   GpuStep step;
-  Breakdown breakdown;  // idle inside the step is breakdown.idle_ns
+  Breakdown breakdown;  // of the step's window, batch gap included
 };
 
 enum class WindowSource { steps, span };
@@ -39,7 +45,18 @@ struct DeviceBreakdown {
   Breakdown total;   // summed over every window
   Breakdown steady;  // windows that are not warm-up (equals total for a span window)
   std::int64_t steps = 0, steady_steps = 0;
+  // Every step is a warm-up step, so `steady` holds all of them (DESIGN.md, "Steady state").
+  bool steady_is_all_steps = false;
+  // Steady windows that another step follows: whole step periods, batch gap included. The last
+  // window ends with the last GPU work, so it is a period only when no other step is there.
+  std::int64_t period_steps = 0, period_ns = 0;
+  // Mean step period over period_steps, else over every steady window; 0 without windows.
+  double average_step_ns() const;
 };
+
+// Mean step period pooled over several devices (of one or several ranks): each
+// device adds its whole periods, or its steady windows when it has none.
+double mean_step_period_ns(const std::vector<const DeviceBreakdown*>& devices);
 
 struct BreakdownResult {
   std::vector<DeviceBreakdown> devices;

@@ -38,6 +38,13 @@ struct TransferMatrix {
   std::vector<std::vector<TransferTotals>> cells;
 };
 
+struct MatrixEntry {
+  std::int32_t src_device = 0, dst_device = 0;
+  TransferTotals totals;
+};
+// The cells of `matrix` with at least one copy, by (source, destination); safe on a ragged matrix.
+std::vector<MatrixEntry> matrix_entries(const TransferMatrix& matrix);
+
 struct TransferReport {
   std::vector<TransferKind> kinds;  // by kind code, only kinds present
   std::vector<TransferPair> pairs;  // sorted by (kind, src, dst)

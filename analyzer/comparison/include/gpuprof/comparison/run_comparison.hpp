@@ -18,6 +18,7 @@ struct CompareOptions {
   // Samples per step of the whole job; override meta `global_batch` / `batch_size`.
   std::optional<std::int64_t> base_batch, other_batch;
   std::size_t top_kernels = 20;  // kernel rows kept, largest change first (0: all)
+  bool full_names = false;       // kernel rows show whole names instead of short base names
 };
 
 // The mean step of one run split into parts that add up to it (nanoseconds).
@@ -48,7 +49,7 @@ struct WaterfallTerm {
 };
 
 struct KernelChange {
-  std::string name, category;
+  std::string name, short_name, category;
   double base_ns_per_step = 0, other_ns_per_step = 0, delta_ns_per_step = 0;
   double base_instances_per_step = 0, other_instances_per_step = 0;
 };
@@ -62,6 +63,9 @@ struct RunComparison {
   std::vector<WaterfallTerm> waterfall;  // deltas add up to delta_step_ns
   std::vector<KernelChange> kernels;     // largest |delta| first
   std::vector<std::string> notices;
+  // Data loss recorded in either run's files (collector_stats of severity warning or error), one line each.
+  std::vector<std::string> warnings;
+  bool full_names = false;
 };
 
 RunComparison compare_runs(const job::JobAnalysis& base, const job::JobAnalysis& other,

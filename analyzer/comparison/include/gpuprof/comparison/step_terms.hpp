@@ -13,7 +13,7 @@ namespace gpuprof::comparison {
 
 struct TermSums {
   std::int64_t samples = 0;
-  std::int64_t period_ns = 0;  // window + batch gap, summed
+  std::int64_t period_ns = 0;  // step windows (batch gaps included), summed
   std::int64_t computation_ns = 0;
   std::array<std::int64_t, job::kCopyKinds> exposed_copy_ns{};
   std::int64_t exposed_comm_ns = 0, sync_wait_ns = 0, batch_gap_ns = 0, other_ns = 0;

@@ -32,6 +32,7 @@ struct ReportInput {
   std::vector<analysis::RankAnalysis> ranks;  // ascending rank
   std::optional<JobSections> job;             // several ranks only; the `job` section shows it
   std::vector<Section> sections = all_sections();
+  bool full_names = false;  // kernel tables show whole names instead of short base names
   bool has(Section section) const;
 };
 

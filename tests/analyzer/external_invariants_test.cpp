@@ -1,0 +1,137 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+
+#include "gpuprof/analysis/rank_analysis.hpp"
+#include "gpuprof/importers/import_trace.hpp"
+#include "gpuprof/trace/trace_error.hpp"
+#include "temporary_folder.hpp"
+
+// The invariants of DESIGN.md ("The analysis vocabulary") on every real trace
+// in ../shared/data/external, whatever its format. Skips when the folder is absent.
+
+namespace gpuprof::analysis {
+namespace {
+
+namespace fs = std::filesystem;
+
+bool is_trace(const fs::path& path) {
+  const auto name = path.filename().string();
+  return name.ends_with(".json.gz") || name.ends_with(".json") || name.ends_with(".sqlite") ||
+         name.ends_with(".nvvp");
+}
+
+std::vector<fs::path> external_traces() {
+  std::vector<fs::path> traces;
+  const auto root = gpuprof::testing::external_data_dir();
+  if (root.empty()) return traces;
+  for (const auto& entry : fs::recursive_directory_iterator(root)) {
+    if (entry.is_regular_file() && is_trace(entry.path())) traces.push_back(entry.path());
+  }
+  std::sort(traces.begin(), traces.end());
+  return traces;
+}
+
+// Sums of the lengths of every interval per device: what a union may never exceed.
+struct Sums {
+  std::int64_t compute = 0, comm = 0, memcpy = 0;
+};
+
+std::map<std::int32_t, Sums> interval_sums(const trace::TraceModel& model) {
+  const auto categories = KernelClassifier().classify_names(model);
+  std::map<std::int32_t, Sums> sums;
+  for (std::size_t row = 0; row < model.kernels.size(); ++row) {
+    const auto name = model.kernels.name[row];
+    const bool comm = name < categories.size() && categories[name] == KernelCategory::communication;
+    (comm ? sums[model.kernels.device[row]].comm : sums[model.kernels.device[row]].compute) +=
+        model.kernels.end_ns[row] - model.kernels.start_ns[row];
+  }
+  for (std::size_t row = 0; row < model.memsets.size(); ++row) {
+    sums[model.memsets.device[row]].compute += model.memsets.end_ns[row] - model.memsets.start_ns[row];
+  }
+  for (std::size_t row = 0; row < model.memcpys.size(); ++row) {
+    sums[model.memcpys.device[row]].memcpy += model.memcpys.end_ns[row] - model.memcpys.start_ns[row];
+  }
+  return sums;
+}
+
+void expect_parts_add_up(const Breakdown& b) {
+  EXPECT_EQ(b.computation_ns + b.exposed_comm_ns + b.exposed_memcpy_ns + b.idle_ns, b.window_ns);
+  EXPECT_EQ(b.idle_in_steps_ns + b.batch_gap_ns, b.idle_ns);
+  EXPECT_GE(b.idle_ns, 0);
+  EXPECT_LE(b.idle_ns, b.window_ns);
+  EXPECT_GE(b.idle_in_steps_ns, 0);
+  EXPECT_GE(b.batch_gap_ns, 0);
+  EXPECT_LE(b.exposed_comm_ns, b.total_comm_ns);
+  EXPECT_LE(b.exposed_memcpy_ns, b.total_memcpy_ns);
+}
+
+void expect_invariants(const trace::TraceModel& model) {
+  const auto rank = analyze_rank(model, AnalysisOptions{});
+  AnalysisOptions span_options;
+  span_options.window = WindowMode::span;
+  const auto span = analyze_rank(model, span_options);
+  const auto sums = interval_sums(model);
+  ASSERT_EQ(rank.devices.size(), span.devices.size());
+  for (std::size_t i = 0; i < rank.devices.size(); ++i) {
+    const auto& device = rank.devices[i];
+    SCOPED_TRACE("device " + std::to_string(device.device));
+    expect_parts_add_up(device.total);
+    expect_parts_add_up(device.steady);
+    EXPECT_LE(device.total.window_ns, span.devices[i].total.window_ns);  // sum of windows <= span
+    const auto found = sums.find(device.device);
+    ASSERT_NE(found, sums.end());
+    EXPECT_LE(device.total.computation_ns, found->second.compute);
+    EXPECT_LE(device.total.total_comm_ns, found->second.comm);
+    EXPECT_LE(device.total.total_memcpy_ns, found->second.memcpy);
+    EXPECT_TRUE(device.steps == 0 || device.steady_steps > 0);  // the steady state is never empty
+    Breakdown summed;
+    std::int64_t previous_end = std::numeric_limits<std::int64_t>::min();
+    for (const auto& entry : rank.steps) {
+      if (entry.step.device != device.device) continue;
+      expect_parts_add_up(entry.breakdown);
+      EXPECT_LE(entry.step.start_ns, entry.step.end_ns);
+      EXPECT_GE(entry.step.start_ns, previous_end) << "windows overlap at step " << entry.step.step;
+      previous_end = entry.step.end_ns;
+      summed += entry.breakdown;
+    }
+    if (device.source == WindowSource::steps) EXPECT_EQ(summed, device.total);
+  }
+  for (const auto& gap : rank.gaps) {
+    EXPECT_GT(gap.idle_ns, 0);
+    EXPECT_LE(gap.idle_ns, gap.end_ns - gap.start_ns);
+  }
+}
+
+TEST(ExternalInvariants, HoldOnEveryRealTrace) {
+  const auto traces = external_traces();
+  if (traces.empty()) GTEST_SKIP() << "no ../shared/data/external in this clone";
+  gpuprof::testing::TemporaryFolder folder;
+  int analysed = 0, malformed_inputs = 0;
+  for (const auto& path : traces) {
+    SCOPED_TRACE(path.string());
+    // Malformed inputs must fail with a clear error or analyse consistently; every other trace must analyse.
+    const bool malformed = path.parent_path().filename() == "malformed";
+    malformed_inputs += malformed ? 1 : 0;
+    try {
+      importers::ImportOptions import;
+      import.input = path.string();
+      import.output = folder.file(path.filename().string() + ".gpuprof.sqlite");
+      importers::import_trace(import);
+      const auto model = trace::load_trace_model(import.output);
+      expect_invariants(model);
+      ++analysed;
+      std::printf("analysed %s: %zu kernels, %zu copies\n", path.filename().c_str(), model.kernels.size(),
+                  model.memcpys.size());
+    } catch (const TraceError& error) {
+      EXPECT_TRUE(malformed) << error.what();
+    }
+  }
+  EXPECT_GE(analysed, static_cast<int>(traces.size()) - malformed_inputs);
+}
+
+}  // namespace
+}  // namespace gpuprof::analysis
