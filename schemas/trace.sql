@@ -1,4 +1,4 @@
--- gpuprof trace schema, version 1.0.
+-- gpuprof trace schema, version 1.1.
 -- One file per profiled process (rank). Times are int64 nanoseconds on the
 -- collector's clock (CUPTI timestamps); NULL means unknown. Column meanings are
 -- documented in schemas/README.md. PRAGMA user_version = major * 1000 + minor.
@@ -63,7 +63,8 @@ CREATE TABLE kernels (
   registers_per_thread INTEGER,
   static_shared_bytes  INTEGER,
   dynamic_shared_bytes INTEGER,
-  graph_node_id        INTEGER
+  graph_node_id        INTEGER,
+  mangled_name_id      INTEGER REFERENCES strings(id)  -- since 1.1; name_id holds the demangled name
 );
 
 CREATE TABLE memcpys (

@@ -113,7 +113,9 @@ void ActivityTranslator::kernel(const CUpti_ActivityKernel10& record) {
   remember_context(record.contextId, record.deviceId);
   auto row = gpu_row<trace::KernelRow>(record);
   if (record.name == nullptr) problem("unnamed_kernel", "kernel record without a name");
-  row.name = writer_.intern(record.name != nullptr ? record.name : "(unnamed kernel)");
+  const auto name = writer_.intern_kernel_name(record.name != nullptr ? record.name : "(unnamed kernel)");
+  row.name = name.name;
+  row.mangled_name = name.mangled;
   row.grid = trace::Dim3{record.gridX, record.gridY, record.gridZ};
   row.block = trace::Dim3{record.blockX, record.blockY, record.blockZ};
   row.registers_per_thread = record.registersPerThread;

@@ -62,6 +62,7 @@ void bind_row(sqlite::Statement& s, int first, const KernelRow& row) {
   s.bind(first + 14, row.static_shared_bytes);
   s.bind(first + 15, row.dynamic_shared_bytes);
   s.bind(first + 16, row.graph_node_id);
+  s.bind(first + 17, row.mangled_name);
 }
 
 void bind_row(sqlite::Statement& s, int first, const MemcpyRow& row) {

@@ -18,7 +18,7 @@ struct TableOf<DeviceRow> { static constexpr std::string_view name = "devices"; 
 template <>
 struct TableOf<DeviceLinkRow> { static constexpr std::string_view name = "device_links"; static constexpr int columns = 5; };
 template <>
-struct TableOf<KernelRow> { static constexpr std::string_view name = "kernels"; static constexpr int columns = 17; };
+struct TableOf<KernelRow> { static constexpr std::string_view name = "kernels"; static constexpr int columns = 18; };
 template <>
 struct TableOf<MemcpyRow> { static constexpr std::string_view name = "memcpys"; static constexpr int columns = 12; };
 template <>

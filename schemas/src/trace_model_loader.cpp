@@ -22,6 +22,11 @@ class Row {
   std::int32_t i32_or_unknown(int column) const { return is_null(column) ? kUnknown32 : i32(column); }
   std::int32_t i32(int column) const { return static_cast<std::int32_t>(i64(column)); }
   StringId string_id(int column) const { return static_cast<StringId>(i64(column)); }
+  // Columns a newer minor version added are absent from older files.
+  StringId string_id_or_none(int column) const {
+    if (column >= sqlite3_column_count(statement_) || is_null(column)) return kNoString;
+    return string_id(column);
+  }
   Dim3 dim3(int first) const {
     if (is_null(first)) return {0, 0, 0};
     return {i32(first), i32(first + 1), i32(first + 2)};
@@ -77,6 +82,7 @@ void load_gpu_tables(sqlite::Database& database, TraceModel& model, const LoadOp
       table.static_shared_bytes.push_back(row.i32_or_unknown(14));
       table.dynamic_shared_bytes.push_back(row.i32_or_unknown(15));
       table.graph_node_id.push_back(row.i64_or_unknown(16));
+      table.mangled_name.push_back(row.string_id_or_none(17));  // schema 1.1
     });
   } else {
     read_table(

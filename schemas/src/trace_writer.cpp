@@ -12,6 +12,7 @@
 #include "gpuprof/trace/file_publishing.hpp"
 #include "gpuprof/trace/schema_version.hpp"
 #include "gpuprof/trace/sqlite_database.hpp"
+#include "gpuprof/trace/symbol_names.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 #include "batched_insert.hpp"
 
@@ -77,6 +78,8 @@ struct TraceWriter::Impl {
   };
   std::unique_ptr<Statements> statements;
   std::unordered_map<std::string, StringId, TransparentHash, std::equal_to<>> strings;
+  // Demangling costs microseconds and a kernel name repeats for every launch.
+  std::unordered_map<std::string, KernelName, TransparentHash, std::equal_to<>> kernel_names;
   std::uint64_t rows = 0;
   std::uint64_t rows_in_transaction = 0;
   bool in_transaction = false;
@@ -173,6 +176,19 @@ struct TraceWriter::Impl {
     return id;
   }
 
+  KernelName intern_kernel_name(std::string_view reported, std::string_view demangled) {
+    const bool cacheable = demangled.empty();
+    if (cacheable) {
+      if (auto found = kernel_names.find(reported); found != kernel_names.end()) return found->second;
+    }
+    const bool source_demangled = !demangled.empty() && !is_mangled_symbol(demangled);
+    const std::string readable = source_demangled ? std::string(demangled) : demangle_symbol(reported);
+    KernelName result{intern(readable), std::nullopt};
+    if (is_mangled_symbol(reported) && readable != reported) result.mangled = intern(reported);
+    if (cacheable) kernel_names.emplace(std::string(reported), result);
+    return result;
+  }
+
   void publish() {
     if (working_path != options.path) publish_file(working_path, options.path, options.overwrite);
   }
@@ -228,6 +244,9 @@ TraceWriter::~TraceWriter() {
 
 void TraceWriter::set_meta(std::string_view key, std::string_view value) { impl_->set_meta(key, value); }
 StringId TraceWriter::intern(std::string_view text) { return impl_->intern(text); }
+KernelName TraceWriter::intern_kernel_name(std::string_view reported, std::string_view demangled) {
+  return impl_->intern_kernel_name(reported, demangled);
+}
 
 void TraceWriter::add(const DeviceRow& row) { impl_->add_single(impl_->statements->insert_device, row); }
 void TraceWriter::add(const DeviceLinkRow& row) { impl_->add_single(impl_->statements->insert_device_link, row); }

@@ -87,6 +87,22 @@ TEST_F(TranslatorTest, KernelRecordsBecomeKernelRowsWithAllFields) {
   EXPECT_EQ(stats().at("records_kernel").value, 2);
 }
 
+// CUPTI names the workloads' own C++ kernels by their mangled symbols.
+TEST_F(TranslatorTest, MangledKernelNamesAreStoredDemangledWithTheMangledNameKept) {
+  translate(kernel_record("_Z13linear_kernelPKfS0_Pfiii", 1000, 2000, 11),
+            kernel_record("_Z13linear_kernelPKfS0_Pfiii", 3000, 4000, 12), kernel_record("gemm_kernel", 5000, 6000, 13));
+  const auto model = finish();
+  ASSERT_EQ(model.kernels.size(), 3u);
+  const auto& k = model.kernels;
+  for (std::size_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(model.string(k.name[i]), "linear_kernel(float const*, float const*, float*, int, int, int)");
+    EXPECT_EQ(model.string(k.mangled_name[i]), "_Z13linear_kernelPKfS0_Pfiii");
+  }
+  EXPECT_EQ(k.name[0], k.name[1]);
+  EXPECT_EQ(model.string(k.name[2]), "gemm_kernel");
+  EXPECT_EQ(k.mangled_name[2], trace::kNoString);
+}
+
 TEST_F(TranslatorTest, CopiesMapKindsMemoryAndDevices) {
   const auto to_device = memcpy_record(CUPTI_ACTIVITY_MEMCPY_KIND_HTOD, CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE,
                                        CUPTI_ACTIVITY_MEMORY_KIND_DEVICE, 4096, 100, 200, 1);

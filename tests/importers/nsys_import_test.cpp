@@ -12,6 +12,29 @@ std::string nsys_export_sql() {
   return testing::read_file(GPUPROF_SOURCE_DIR "/tests/importers/data/nsys_export.sql");
 }
 
+// nsys exports demangledName and, in newer versions, mangledName: nsys's own
+// demangling is kept as the name and the mangled one beside it; a name left
+// mangled (no mangledName column or value) is demangled on import.
+TEST(NsysImport, KernelNamesAreDemangledWithTheMangledNameKept) {
+  testing::TemporaryFolder folder;
+  const std::string input = folder.file("report.sqlite");
+  testing::write_sqlite_file(
+      input, nsys_export_sql() +
+                 "ALTER TABLE CUPTI_ACTIVITY_KIND_KERNEL ADD COLUMN mangledName INTEGER;"
+                 "INSERT INTO StringIds VALUES (20, '_Z11gemm_kernelPfi'), (21, 'gemm_kernel(float *, int)'),"
+                 "  (22, '_Z4reluPf');"
+                 "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET demangledName = 21, mangledName = 20;"
+                 "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL (start, end, deviceId, contextId, streamId, correlationId,"
+                 "  demangledName, mangledName) VALUES (2000, 2500, 0, 1, 7, 43, 22, NULL);");
+  testing::import_file(input, folder.file("out.sqlite"));
+  const auto model = trace::load_trace_model(folder.file("out.sqlite"));
+  ASSERT_EQ(model.kernels.size(), 2u);
+  EXPECT_EQ(model.string(model.kernels.name[0]), "gemm_kernel(float *, int)");
+  EXPECT_EQ(model.string(model.kernels.mangled_name[0]), "_Z11gemm_kernelPfi");
+  EXPECT_EQ(model.string(model.kernels.name[1]), "relu(float*)");
+  EXPECT_EQ(model.string(model.kernels.mangled_name[1]), "_Z4reluPf");
+}
+
 TEST(NsysImport, WritesExactRowsAndSkipsNonCudaAdapters) {
   testing::TemporaryFolder folder;
   const std::string input = folder.file("report.sqlite");

@@ -27,7 +27,8 @@ TEST(NvprofImport, WritesExactRowsFromDocumentedSchema) {
   EXPECT_EQ(model.devices[0].memory_bandwidth_bps, 898048000000LL);
 
   ASSERT_EQ(model.kernels.size(), 1u);
-  EXPECT_EQ(model.string(model.kernels.name[0]), "_Z6kernelPf");
+  EXPECT_EQ(model.string(model.kernels.name[0]), "kernel(float*)");  // nvprof stores CUPTI's mangled name
+  EXPECT_EQ(model.string(model.kernels.mangled_name[0]), "_Z6kernelPf");
   EXPECT_EQ(model.kernels.start_ns[0], 5000);
   EXPECT_EQ(model.kernels.dynamic_shared_bytes[0], 128);
 

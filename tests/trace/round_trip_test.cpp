@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "gpuprof/trace/derived_tables.hpp"
+#include "gpuprof/trace/sqlite_database.hpp"
 #include "gpuprof/trace/trace_file.hpp"
 #include "gpuprof/trace/trace_model.hpp"
 #include "gpuprof/trace/trace_writer.hpp"
@@ -32,7 +33,8 @@ Fixture write_fixture(const std::string& path) {
   f.link = {.src_device = 0, .dst_device = 1, .peer_access = true, .link_kind = "nvlink", .performance_rank = 0};
   f.kernel = {.device = 1, .context = 1, .stream = 7, .start_ns = 100, .end_ns = 250, .correlation_id = 11,
               .name = writer.intern("gemm"), .grid = Dim3{4, 2, 1}, .block = Dim3{128, 1, 1},
-              .registers_per_thread = 64, .static_shared_bytes = 1024, .dynamic_shared_bytes = 0, .graph_node_id = 77};
+              .registers_per_thread = 64, .static_shared_bytes = 1024, .dynamic_shared_bytes = 0, .graph_node_id = 77,
+              .mangled_name = writer.intern("_Z4gemmv")};
   f.bare_kernel = {.device = 0, .start_ns = 5, .end_ns = 6, .name = writer.intern("tiny")};
   f.peer_copy = {.device = 0, .context = 1, .stream = 9, .start_ns = 300, .end_ns = 400, .correlation_id = 12,
                  .copy_kind = CopyKind::peer_to_peer, .src_memory_kind = MemoryKind::device,
@@ -70,7 +72,7 @@ TEST(RoundTrip, TraceFileReadsBackMetadataDevicesAndStats) {
   const auto path = folder.file("t.sqlite");
   const auto f = write_fixture(path);
   TraceFile file(path);
-  EXPECT_EQ(file.schema_version_text(), "1.0");
+  EXPECT_EQ(file.schema_version_text(), "1.1");
   EXPECT_EQ(file.meta_value("format"), "gpuprof.trace");
   EXPECT_EQ(file.meta_value("tool_version"), "test");
   EXPECT_EQ(file.meta_value("rank"), "2");
@@ -105,6 +107,8 @@ TEST(RoundTrip, ModelHoldsEveryColumn) {
   EXPECT_EQ(model.kernels.block[1], (Dim3{128, 1, 1}));
   EXPECT_EQ(model.kernels.graph_node_id[1], 77);
   EXPECT_EQ(model.kernels.static_shared_bytes[1], 1024);
+  EXPECT_EQ(model.string(model.kernels.mangled_name[1]), "_Z4gemmv");
+  EXPECT_EQ(model.kernels.mangled_name[0], kNoString);
   ASSERT_EQ(model.kernel_streams.size(), 2U);
   EXPECT_EQ(model.kernel_streams[1].device, 1);
   EXPECT_EQ(model.kernel_streams[1].stream, 7);
@@ -180,7 +184,28 @@ TEST(RoundTrip, KernelLaunchDetailsCanBeSkipped) {
   EXPECT_EQ(model.kernels.correlation_id[1], 11);
   EXPECT_TRUE(model.kernels.grid.empty());
   EXPECT_TRUE(model.kernels.graph_node_id.empty());
+  EXPECT_TRUE(model.kernels.mangled_name.empty());
   EXPECT_EQ(model.kernels.start_ns, load_trace_model(path).kernels.start_ns);
+}
+
+// Files of schema 1.0 have no kernels.mangled_name_id; they load with every mangled name unknown.
+TEST(RoundTrip, Schema10FilesWithoutMangledNamesStillLoad) {
+  testing::TemporaryFolder folder;
+  const auto path = folder.file("t.sqlite");
+  write_fixture(path);
+  sqlite::Database database(path, sqlite::OpenMode::read_write);
+  database.execute(
+      "CREATE TABLE old_kernels AS SELECT device, context, stream, start_ns, end_ns, correlation_id, name_id, "
+      "grid_x, grid_y, grid_z, block_x, block_y, block_z, registers_per_thread, static_shared_bytes, "
+      "dynamic_shared_bytes, graph_node_id FROM kernels; DROP TABLE kernels; "
+      "ALTER TABLE old_kernels RENAME TO kernels; PRAGMA user_version = 1000;");
+  database.close();
+  EXPECT_EQ(TraceFile(path).schema_version_text(), "1.0");
+  const auto model = load_trace_model(path);
+  ASSERT_EQ(model.kernels.size(), 2U);
+  EXPECT_EQ(model.string(model.kernels.name[1]), "gemm");
+  EXPECT_EQ(model.kernels.graph_node_id[1], 77);
+  EXPECT_EQ(model.kernels.mangled_name, (std::vector<StringId>{kNoString, kNoString}));
 }
 
 }  // namespace

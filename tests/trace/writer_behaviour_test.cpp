@@ -109,5 +109,30 @@ TEST(TraceWriterBehaviour, CrashSafeFileSurvivesSigkill) {
   EXPECT_EQ(file.counts()[0].rows, 5000);
 }
 
+// Kernel names are demangled in one place, the writer, whoever produces them.
+TEST(TraceWriterBehaviour, KernelNamesAreStoredDemangledWithTheMangledOneBeside) {
+  testing::TemporaryFolder folder;
+  const auto path = folder.file("out.sqlite");
+  TraceWriter writer({.path = path});
+  const auto ours = writer.intern_kernel_name("_Z10add_kernelPfPKfi");
+  EXPECT_EQ(writer.intern_kernel_name("_Z10add_kernelPfPKfi"), ours);
+  const auto plain = writer.intern_kernel_name("volta_sgemm_128x64_nn");
+  EXPECT_FALSE(plain.mangled);
+  const auto broken = writer.intern_kernel_name("_Z10add_ker");  // does not demangle: kept, nothing beside it
+  EXPECT_FALSE(broken.mangled);
+  // A source's own demangling wins over ours (nsys spells templates its way).
+  const auto sources = writer.intern_kernel_name("_Z3foov", "foo<nsys spelling>()");
+  ASSERT_TRUE(ours.mangled && sources.mangled);
+  writer.finish();
+  TraceFile file(path);
+  const auto strings = file.strings();
+  EXPECT_EQ(strings.at(ours.name), "add_kernel(float*, float const*, int)");
+  EXPECT_EQ(strings.at(*ours.mangled), "_Z10add_kernelPfPKfi");
+  EXPECT_EQ(strings.at(plain.name), "volta_sgemm_128x64_nn");
+  EXPECT_EQ(strings.at(broken.name), "_Z10add_ker");
+  EXPECT_EQ(strings.at(sources.name), "foo<nsys spelling>()");
+  EXPECT_EQ(strings.at(*sources.mangled), "_Z3foov");
+}
+
 }  // namespace
 }  // namespace gpuprof::trace

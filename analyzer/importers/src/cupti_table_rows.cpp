@@ -29,10 +29,10 @@ std::optional<trace::MemoryKind> decode_optional(sqlite3_stmt* row, int column, 
 }  // namespace
 
 std::string kernel_select(const std::string& name_column, const std::string& graph_column,
-                          const std::string& table) {
+                          const std::string& table, const std::string& second_name_column) {
   return std::string("SELECT ") + kGpuActivityColumns + ", " + name_column +
          ", gridX, gridY, gridZ, blockX, blockY, blockZ, registersPerThread, staticSharedMemory, "
-         "dynamicSharedMemory, " + graph_column + " FROM " + table;
+         "dynamicSharedMemory, " + graph_column + ", " + second_name_column + " FROM " + table;
 }
 
 std::string memcpy_select(const std::string& peer_columns, const std::string& table) {

@@ -18,9 +18,10 @@ namespace gpuprof::importers {
 inline constexpr const char* kGpuActivityColumns = "start, end, deviceId, contextId, streamId, correlationId";
 
 // SELECT list for kernels: GPU columns, then `name_column` (6), launch
-// dimensions and resources (7-15), then `graph_column` (16; "NULL" if absent).
+// dimensions and resources (7-15), then `graph_column` (16; "NULL" if absent),
+// then `second_name_column` (17; a second spelling of the name where the source has one).
 std::string kernel_select(const std::string& name_column, const std::string& graph_column,
-                          const std::string& table);
+                          const std::string& table, const std::string& second_name_column = "NULL");
 // SELECT list for copies: GPU columns, bytes, copyKind, srcKind, dstKind (6-9),
 // and the peer devices (10-11; "NULL, NULL" where the table has none).
 std::string memcpy_select(const std::string& peer_columns, const std::string& table);

@@ -25,4 +25,16 @@ std::optional<trace::StringId> ForeignStrings::find(std::int64_t foreign_id) {
   return id;
 }
 
+std::optional<trace::KernelName> ForeignStrings::kernel_name(std::int64_t reported_id,
+                                                             std::optional<std::int64_t> demangled_id) {
+  const std::pair key{reported_id, demangled_id};
+  if (const auto found = kernel_names_.find(key); found != kernel_names_.end()) return found->second;
+  const auto reported = text(reported_id);
+  if (!reported) return std::nullopt;
+  const auto demangled = demangled_id ? text(*demangled_id) : std::nullopt;
+  const auto name = sink_.intern_kernel_name(*reported, demangled.value_or(std::string()));
+  kernel_names_.emplace(key, name);
+  return name;
+}
+
 }  // namespace gpuprof::importers

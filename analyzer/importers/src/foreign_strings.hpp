@@ -1,6 +1,9 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <optional>
+#include <utility>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -22,11 +25,17 @@ class ForeignStrings {
   std::optional<trace::StringId> find(std::int64_t foreign_id);
   // The text itself (for names that are rewritten before interning).
   std::optional<std::string> text(std::int64_t foreign_id);
+  // A kernel name interned as traces store it (ImportSink::intern_kernel_name):
+  // `reported_id` names the source's name, `demangled_id` the source's own
+  // demangling where it has one. Nullopt when `reported_id` is not in the table.
+  std::optional<trace::KernelName> kernel_name(std::int64_t reported_id,
+                                               std::optional<std::int64_t> demangled_id = std::nullopt);
 
  private:
   sqlite::Statement lookup_;
   ImportSink& sink_;
   std::unordered_map<std::int64_t, trace::StringId> cache_;
+  std::map<std::pair<std::int64_t, std::optional<std::int64_t>>, trace::KernelName> kernel_names_;
 };
 
 }  // namespace gpuprof::importers

@@ -226,7 +226,9 @@ void KinetoConverter::add_kernel(const KinetoEvent& event, Span span) {
   auto gpu = gpu_row<trace::KernelRow>(event, span.start_ns, span.end_ns);
   if (!gpu) return malformed(event, "GPU events without a device (args.device or numeric pid)");
   trace::KernelRow& row = *gpu;
-  row.name = sink_.intern(event.name);
+  const auto name = sink_.intern_kernel_name(event.name);
+  row.name = name.name;
+  row.mangled_name = name.mangled;
   row.grid = arg_dim3(event, "grid");
   row.block = arg_dim3(event, "block");
   row.registers_per_thread = arg_int32(event, "registers per thread");

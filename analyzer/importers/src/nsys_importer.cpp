@@ -112,13 +112,21 @@ class NsysReader {
     return sink_.intern("<unknown>");
   }
 
+  // nsys's own demangledName is preferred; mangledName (absent in some exports) is kept beside it.
   void read_kernels() {
-    const std::string graph = has_column(database_, "CUPTI_ACTIVITY_KIND_KERNEL", "graphNodeId") ? "graphNodeId"
-                                                                                                   : "NULL";
-    sqlite::Statement query(database_, kernel_select("demangledName", graph, "CUPTI_ACTIVITY_KIND_KERNEL"));
+    const std::string table = "CUPTI_ACTIVITY_KIND_KERNEL";
+    const std::string graph = has_column(database_, table, "graphNodeId") ? "graphNodeId" : "NULL";
+    const std::string mangled = has_column(database_, table, "mangledName") ? "mangledName" : "NULL";
+    sqlite::Statement query(database_, kernel_select("demangledName", graph, table, mangled));
     while (query.step()) {
-      trace::KernelRow kernel = kernel_from_row(query.raw());
-      kernel.name = name_or_placeholder(column_int(query.raw(), 6));
+      sqlite3_stmt* row = query.raw();
+      trace::KernelRow kernel = kernel_from_row(row);
+      const auto demangled_id = column_int(row, 6);
+      const auto mangled_id = column_optional(row, 17);
+      auto name = mangled_id ? strings_.kernel_name(*mangled_id, demangled_id) : std::nullopt;
+      if (!name) name = strings_.kernel_name(demangled_id);
+      kernel.name = name ? name->name : name_or_placeholder(demangled_id);
+      if (name) kernel.mangled_name = name->mangled;
       sink_.add(kernel);
     }
   }

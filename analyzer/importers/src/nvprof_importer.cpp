@@ -84,11 +84,14 @@ class NvprofReader {
     }
   }
 
+  // nvprof stores the mangled name as CUPTI gives it.
   void read_kernels(const std::string& table) {
     sqlite::Statement query(database_, kernel_select("name", "NULL", table));
     while (query.step()) {
       trace::KernelRow kernel = kernel_from_row(query.raw());
-      kernel.name = name_of(column_int(query.raw(), 6));
+      const auto name = strings_.kernel_name(column_int(query.raw(), 6));
+      kernel.name = name ? name->name : name_of(column_int(query.raw(), 6));
+      if (name) kernel.mangled_name = name->mangled;
       sink_.add(kernel);
     }
   }

@@ -65,6 +65,7 @@ struct KernelRow {
   std::optional<Dim3> grid, block;
   std::optional<std::int32_t> registers_per_thread, static_shared_bytes, dynamic_shared_bytes;
   std::optional<std::int64_t> graph_node_id;
+  std::optional<StringId> mangled_name;  // the source's mangled spelling when `name` was demangled
   friend bool operator==(const KernelRow&, const KernelRow&) = default;
 };
 

@@ -38,12 +38,15 @@ struct KernelTable : GpuColumns {
   std::vector<Dim3> grid, block;
   std::vector<std::int32_t> registers_per_thread, static_shared_bytes, dynamic_shared_bytes;
   std::vector<std::int64_t> graph_node_id;
+  // The source's mangled name where `name` was demangled, else kNoString; loaded
+  // with the launch details, for showing the full name. Analyses use `name`.
+  std::vector<StringId> mangled_name;
 
   template <typename Visitor>
   void visit_columns(Visitor&& visit) {
     visit_gpu_columns(visit);
     visit(name), visit(grid), visit(block), visit(registers_per_thread), visit(static_shared_bytes),
-        visit(dynamic_shared_bytes), visit(graph_node_id);
+        visit(dynamic_shared_bytes), visit(graph_node_id), visit(mangled_name);
   }
 };
 

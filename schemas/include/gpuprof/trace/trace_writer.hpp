@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -17,6 +18,13 @@ enum class Durability {
   // The collector: the file is written in place and every flush() commits, so a
   // killed process leaves a valid file holding everything flushed before it.
   crash_safe,
+};
+
+// A kernel's name as traces store it (DESIGN.md, "Kernel names").
+struct KernelName {
+  StringId name = 0;                // demangled when the source's name was mangled
+  std::optional<StringId> mangled;  // the mangled spelling, kept when `name` differs from it
+  friend bool operator==(const KernelName&, const KernelName&) = default;
 };
 
 struct WriterOptions {
@@ -39,6 +47,10 @@ class TraceWriter {
 
   void set_meta(std::string_view key, std::string_view value);
   StringId intern(std::string_view text);
+  // Every producer (collector, importers) names kernels through this, so that
+  // demangling happens in one place. `reported` is the source's name;
+  // `demangled` is the source's own demangling where it has one (Nsight Systems).
+  KernelName intern_kernel_name(std::string_view reported, std::string_view demangled = {});
 
   void add(const DeviceRow& row);
   void add(const DeviceLinkRow& row);

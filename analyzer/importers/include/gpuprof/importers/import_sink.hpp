@@ -24,6 +24,9 @@ class ImportSink {
   explicit ImportSink(trace::TraceWriter& writer) : writer_(writer) {}
 
   trace::StringId intern(std::string_view text) { return writer_.intern(text); }
+  trace::KernelName intern_kernel_name(std::string_view reported, std::string_view demangled = {}) {
+    return writer_.intern_kernel_name(reported, demangled);
+  }
   void set_meta(std::string_view key, std::string_view value) { writer_.set_meta(key, value); }
 
   void add(const trace::DeviceRow& row);
