@@ -11,6 +11,11 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   qt6-base-dev qt6-charts-dev libqt6svg6-dev libqt6opengl6-dev libgl-dev
 )
+# Headless Chromium renders the HTML reports in the tests (label html). Ubuntu ships it only
+# as a snap, which does not run in containers or chroots: there that test says it skipped.
+if grep -qx 'ID=debian' /etc/os-release 2>/dev/null; then
+  packages+=(chromium)
+fi
 
 missing=()
 for package in "${packages[@]}"; do

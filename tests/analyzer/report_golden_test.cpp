@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "gpuprof/report/report_writers.hpp"
+#include "gpuprof/report/table_rendering.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 #include "model_builder.hpp"
 #include "temporary_folder.hpp"
@@ -81,7 +82,11 @@ TEST(ReportEscaping, UntrustedNamesNeverReachMarkupOrFormulas) {
   auto input = golden_input();
   input.full_names = true;  // short names drop most of a hostile name; the whole one must be safe too
   const auto html = render_html(input);
-  EXPECT_EQ(html.find("<script>"), std::string::npos);
+  // The only script is the document's own table script, at the end.
+  const auto own_script = html.find(html_script());
+  ASSERT_NE(own_script, std::string::npos);
+  EXPECT_EQ(html.find("<script"), own_script);
+  EXPECT_EQ(html.find("<script", own_script + 1), std::string::npos);
   EXPECT_NE(html.find("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;"), std::string::npos);
   const auto csv = render_csv(input);
   EXPECT_NE(csv.find("\"'=HYPERLINK(\"\"http://x\"\"),a|b\""), std::string::npos);

@@ -9,6 +9,7 @@
 
 #include "gpuprof/study/study_report.hpp"
 #include "gpuprof/study/study_writers.hpp"
+#include "gpuprof/report/table_rendering.hpp"
 
 namespace gpuprof::study {
 namespace {
@@ -115,7 +116,14 @@ TEST(StudyReport, OtherFormatsCarryTheSameFigures) {
   EXPECT_NE(render_study_markdown(report).find("| 1.00x |"), std::string::npos);
   EXPECT_NE(render_study_csv(report).find("# break_even\n"), std::string::npos);
   const auto html = render_study_html(report);
-  EXPECT_EQ(html.find("<script"), std::string::npos);
+  // Self-contained and offline: the only script is the table script every document ends with, nothing loaded.
+  const auto own_script = html.find(report::html_script());
+  ASSERT_NE(own_script, std::string::npos);
+  EXPECT_EQ(html.find("<script"), own_script);
+  EXPECT_EQ(html.find("<script", own_script + 1), std::string::npos);
+  for (const char* external : {" src=", "href=\"http", "@import", "url("}) {
+    EXPECT_EQ(html.find(external), std::string::npos) << external;
+  }
   EXPECT_NE(html.find("stroke-dasharray"), std::string::npos);  // the 1.0 speedup line
   EXPECT_NE(html.find("2 GPUs: 20"), std::string::npos);         // the break-even marker
 }

@@ -6,6 +6,7 @@
 
 #include "gpuprof/report/table_rendering.hpp"
 #include "gpuprof/trace/trace_error.hpp"
+#include "waterfall_svg.hpp"
 
 namespace gpuprof::comparison {
 namespace {
@@ -70,8 +71,9 @@ std::string render_html(const RunComparison& comparison) {
     out += fmt::format("<p class=\"warning\">{}</p>\n", report::escape_html(warning));
   }
   for (const auto& notice : comparison.notices) out += fmt::format("<p class=\"note\">{}</p>\n", report::escape_html(notice));
+  out += "<h2>Step time waterfall</h2>\n" + waterfall_svg(comparison);
   for (const auto& table : comparison_tables(comparison)) out += report::html_table(table);
-  return out + "</body></html>\n";
+  return out + report::html_script() + "</body></html>\n";
 }
 
 }  // namespace

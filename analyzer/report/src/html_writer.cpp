@@ -14,7 +14,7 @@ std::string charts(const ReportInput& input) {
   if (input.has(Section::devices)) out += "<h2>Time breakdown</h2>\n" + breakdown_chart(input);
   for (const auto& rank : input.ranks) {
     const auto heading = fmt::format(" (rank {})", rank.rank);
-    if (input.has(Section::transfers)) out += "<h2>GPU-to-GPU bytes" + heading + "</h2>\n" + transfer_matrix_chart(rank);
+    if (input.has(Section::transfers)) out += "<h2>Device-to-device copies" + heading + "</h2>\n" + transfer_matrix_chart(rank);
     if (input.has(Section::steps)) out += "<h2>Steps and batch gaps" + heading + "</h2>\n" + step_chart(rank);
     if (input.has(Section::kernels)) out += "<h2>Top kernels" + heading + "</h2>\n" + top_kernels_chart(rank, 10);
   }
@@ -45,7 +45,7 @@ std::string render_html(const ReportInput& input) {
   out += charts(input);
   out += "<h2>Tables</h2>\n";
   for (const auto& table : build_tables(input)) out += html_table(table);
-  return out + "</body></html>\n";
+  return out + html_script() + "</body></html>\n";
 }
 
 }  // namespace gpuprof::report

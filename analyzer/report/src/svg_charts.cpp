@@ -3,29 +3,36 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 
 #include "escaping.hpp"
+#include "gpuprof/report/chart_scale.hpp"
 #include "gpuprof/units/units.hpp"
 
 namespace gpuprof::report {
 namespace {
 
-constexpr int kWidth = 760;
+constexpr int kWidth = 860;
 constexpr int kLabelWidth = 140;
+constexpr int kValueWidth = 90;  // right of the plot: each bar's total
+constexpr int kAxisHeight = 30;
+constexpr double kMinValueLabelPx = 36;  // narrower segments show their value in the tooltip only
 constexpr const char* kComputeColor = "#4e79a7";
 constexpr const char* kCommColor = "#59a14f";
 constexpr const char* kMemcpyColor = "#b07aa1";
 constexpr const char* kIdleColor = "#d9d9d9";
 constexpr const char* kWarningColor = "#e15759";
+constexpr const char* kSameDeviceColor = "#eeeeee";
 
 std::string rect(double x, double y, double width, double height, const char* color, const std::string& tooltip) {
   return fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"{}\"><title>{}</title></rect>",
                      x, y, std::max(0.0, width), height, color, escape_html(tooltip));
 }
 
-std::string label(double x, double y, const std::string& text, const char* anchor = "start") {
-  return fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"11\" text-anchor=\"{}\">{}</text>", x, y, anchor,
-                     escape_html(text));
+std::string label(double x, double y, const std::string& text, const char* anchor = "start",
+                  const char* color = "#222") {
+  return fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"11\" text-anchor=\"{}\" fill=\"{}\">{}</text>", x,
+                     y, anchor, color, escape_html(text));
 }
 
 std::string svg(int height, const std::string& body) {
@@ -33,22 +40,42 @@ std::string svg(int height, const std::string& body) {
                      kWidth, height, kWidth, height, body);
 }
 
+// Entries laid out by the length of their names, wrapping to a new line before the right edge.
 std::string legend(double y, const std::vector<std::pair<const char*, const char*>>& entries) {
   std::string body;
   double x = kLabelWidth;
   for (const auto& [name, color] : entries) {
+    const double width = 24 + 6.5 * static_cast<double>(std::string_view(name).size());
+    if (x + width > kWidth) x = kLabelWidth, y += 16;
     body += rect(x, y, 10, 10, color, name) + label(x + 14, y + 9, name);
-    x += 130;
+    x += width;
   }
   return body;
 }
 
+// Vertical grid lines and labels under a horizontal plot from x0 to x0 + width showing [0, high].
+std::string x_axis(double x0, double width, double top, double bottom, double high, const std::string& unit) {
+  const auto ticks = nice_ticks(0, high, 6);
+  const double shown_high = ticks.values.back();
+  std::string body;
+  for (const double value : ticks.values) {
+    const double x = x0 + width * value / shown_high;
+    body += fmt::format("<line x1=\"{0:.1f}\" x2=\"{0:.1f}\" y1=\"{1:.1f}\" y2=\"{2:.1f}\" stroke=\"#ccc\"/>", x, top,
+                        bottom);
+    body += label(x, bottom + 13, tick_label(value, ticks.step) + unit, "middle", "#555");
+  }
+  return body;
+}
+
+// The highest tick of an axis over [0, high]: bars are scaled to it so they meet the grid.
+double axis_high(double high) { return nice_ticks(0, high, 6).values.back(); }
+
 }  // namespace
 
 std::string breakdown_chart(const ReportInput& input) {
+  const double plot = kWidth - kLabelWidth - kValueWidth;
   std::string body;
   int y = 5;
-  const double plot = kWidth - kLabelWidth - 10;
   for (const auto& rank : input.ranks) {
     for (const auto& device : rank.devices) {
       const auto& b = device.total;
@@ -59,48 +86,73 @@ std::string breakdown_chart(const ReportInput& input) {
           {b.exposed_memcpy_ns, {"exposed memcpy", kMemcpyColor}},
           {b.idle_in_steps_ns, {"idle in steps", kIdleColor}}, {b.batch_gap_ns, {"batch gaps", kWarningColor}}};
       for (const auto& [ns, style] : parts) {
-        const double width = b.window_ns > 0 ? plot * static_cast<double>(ns) / static_cast<double>(b.window_ns) : 0;
-        body += rect(x, y, width, 18, style.second, fmt::format("{}: {}", style.first, units::format_duration(ns)));
+        const double share = b.window_ns > 0 ? static_cast<double>(ns) / static_cast<double>(b.window_ns) : 0;
+        const double width = plot * share;
+        body += rect(x, y, width, 18, style.second,
+                     fmt::format("{}: {} ({:.1f}%)", style.first, units::format_duration(ns), 100 * share));
+        if (width >= kMinValueLabelPx) {
+          const char* ink = style.second == kIdleColor ? "#222" : "#fff";
+          body += label(x + width / 2, y + 13, fmt::format("{:.0f}%", 100 * share), "middle", ink);
+        }
         x += width;
       }
+      body += label(kLabelWidth + plot + 6, y + 13, units::format_duration(b.window_ns));
       y += 24;
     }
   }
-  body += legend(y + 4, {{"computation", kComputeColor}, {"exposed comm", kCommColor},
-                         {"exposed memcpy", kMemcpyColor}, {"idle in steps", kIdleColor},
-                         {"batch gaps", kWarningColor}});
-  return svg(y + 20, body);
+  body = x_axis(kLabelWidth, plot, 2, y, 100, "%") + body;
+  body += legend(y + kAxisHeight - 6, {{"computation", kComputeColor}, {"exposed comm", kCommColor},
+                                       {"exposed memcpy", kMemcpyColor}, {"idle in steps", kIdleColor},
+                                       {"batch gaps", kWarningColor}});
+  return svg(y + kAxisHeight + 16, body);
 }
 
 std::string transfer_matrix_chart(const analysis::RankAnalysis& rank) {
-  const auto& matrix = rank.transfers.matrix;
-  if (matrix.devices.empty()) return "<p>No GPU-to-GPU copies.</p>\n";
+  const auto entries = analysis::matrix_entries(rank.transfers.matrix);
+  if (entries.empty()) return "<p>No device-to-device copies.</p>\n";
+  std::map<std::int32_t, std::size_t> index;
+  for (const auto& entry : entries) index[entry.src_device] = index[entry.dst_device] = 0;
+  std::size_t next = 0;
+  for (auto& [device, position] : index) position = next++;
   std::int64_t most = 1;
-  for (const auto& row : matrix.cells) {
-    for (const auto& cell : row) most = std::max(most, cell.bytes);
+  for (const auto& entry : entries) {
+    if (entry.src_device != entry.dst_device) most = std::max(most, entry.totals.bytes);
   }
-  const int cell_size = 48;
-  std::string body = label(5, 14, "src \\ dst");
-  for (std::size_t c = 0; c < matrix.devices.size(); ++c) {
-    body += label(kLabelWidth + static_cast<double>(c) * cell_size + cell_size / 2.0, 14,
-                  fmt::format("GPU {}", matrix.devices[c]), "middle");
-  }
-  for (std::size_t r = 0; r < matrix.devices.size(); ++r) {
-    const double y = 20 + static_cast<double>(r) * cell_size;
-    body += label(5, y + cell_size / 2.0, fmt::format("GPU {}", matrix.devices[r]));
-    for (std::size_t c = 0; c < matrix.devices.size(); ++c) {
-      const auto& cell = matrix.cells[r][c];
-      const double share = static_cast<double>(cell.bytes) / static_cast<double>(most);
-      const int shade = 255 - static_cast<int>(share * 200.0);
-      const auto color = fmt::format("rgb(255,{},{})", shade, shade);
-      body += fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{}\" height=\"{}\" fill=\"{}\" stroke=\"#999\"><title>{}</title></rect>",
-                          kLabelWidth + static_cast<double>(c) * cell_size, y, cell_size, cell_size, color,
-                          escape_html(fmt::format("GPU {} -> GPU {}: {} in {} copies, {}", matrix.devices[r],
-                                                  matrix.devices[c], units::format_bytes(cell.bytes), cell.count,
-                                                  units::format_duration(cell.total_ns))));
+  const int cell = 72;
+  std::string body = label(5, 14, "source \\ destination");
+  for (const auto& [device, position] : index) {
+    body += label(kLabelWidth + static_cast<double>(position) * cell + cell / 2.0, 14, fmt::format("GPU {}", device),
+                  "middle");
+    body += label(5, 20 + static_cast<double>(position) * cell + cell / 2.0, fmt::format("GPU {}", device));
+    for (std::size_t column = 0; column < index.size(); ++column) {
+      body += fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{}\" height=\"{}\" fill=\"#fff\" stroke=\"#ccc\"/>",
+                          kLabelWidth + static_cast<double>(column) * cell, 20 + static_cast<double>(position) * cell,
+                          cell, cell);
     }
   }
-  return svg(static_cast<int>(30 + matrix.devices.size() * cell_size), body);
+  for (const auto& entry : entries) {
+    const double x = kLabelWidth + static_cast<double>(index[entry.dst_device]) * cell;
+    const double y = 20 + static_cast<double>(index[entry.src_device]) * cell;
+    const bool same = entry.src_device == entry.dst_device;
+    const auto& totals = entry.totals;
+    const double share = static_cast<double>(totals.bytes) / static_cast<double>(most);
+    const int shade = 235 - static_cast<int>(share * 150.0);
+    const auto color = same ? std::string(kSameDeviceColor) : fmt::format("rgb({},{},245)", shade, shade + 10);
+    const char* ink = !same && share > 0.6 ? "#fff" : "#222";
+    body += fmt::format(
+        "<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{}\" height=\"{}\" fill=\"{}\" stroke=\"#999\"><title>{}</title></rect>",
+        x, y, cell, cell, color,
+        escape_html(fmt::format("{}: {} in {} copies, {}, {:.2f} GB/s",
+                                same ? fmt::format("within GPU {}", entry.src_device)
+                                     : fmt::format("GPU {} -> GPU {}", entry.src_device, entry.dst_device),
+                                units::format_bytes(totals.bytes), totals.count, units::format_duration(totals.total_ns),
+                                totals.gigabytes_per_second())));
+    if (same) body += label(x + cell / 2.0, y + cell / 2.0 - 6, "same GPU", "middle", "#666");
+    body += label(x + cell / 2.0, y + cell / 2.0 + 8, units::format_bytes(totals.bytes), "middle", ink);
+    body += label(x + cell / 2.0, y + cell / 2.0 + 21, fmt::format("{:.1f} GB/s", totals.gigabytes_per_second()),
+                  "middle", ink);
+  }
+  return svg(static_cast<int>(30 + index.size() * cell), body);
 }
 
 std::string step_chart(const analysis::RankAnalysis& rank) {
@@ -110,9 +162,11 @@ std::string step_chart(const analysis::RankAnalysis& rank) {
     first = std::min(first, entry.step.start_ns);
     last = std::max(last, entry.step.end_ns);
   }
-  const double plot = kWidth - kLabelWidth - 10;
+  const double plot = kWidth - kLabelWidth - 40;  // room for the last tick's label
+  const double span_ms = static_cast<double>(std::max<std::int64_t>(1, last - first)) / 1e6;
+  const double high_ms = axis_high(span_ms);
   const auto x_of = [&](std::int64_t t) {
-    return kLabelWidth + plot * static_cast<double>(t - first) / static_cast<double>(std::max<std::int64_t>(1, last - first));
+    return kLabelWidth + plot * (static_cast<double>(t - first) / 1e6) / high_ms;
   };
   std::string body;
   std::vector<std::int32_t> lanes;
@@ -122,7 +176,7 @@ std::string step_chart(const analysis::RankAnalysis& rank) {
     body += label(5, y + 13, fmt::format("GPU {}", lanes[lane]));
     for (const auto& entry : rank.steps) {
       if (entry.step.device != lanes[lane]) continue;
-      body += rect(x_of(entry.step.start_ns), y, x_of(entry.step.end_ns) - x_of(entry.step.start_ns), 18,
+      body += rect(x_of(entry.step.start_ns), y, x_of(entry.step.end_ns) - x_of(entry.step.start_ns) - 0.5, 18,
                    entry.step.warmup ? kIdleColor : kComputeColor,
                    fmt::format("step {}: {}", entry.step.step, units::format_duration(entry.breakdown.window_ns)));
     }
@@ -134,28 +188,40 @@ std::string step_chart(const analysis::RankAnalysis& rank) {
     }
   }
   const double bottom = 5 + static_cast<double>(lanes.size()) * 24;
-  body += legend(bottom + 4, {{"step", kComputeColor}, {"warm-up step", kIdleColor}, {"batch gap", kWarningColor}});
-  return svg(static_cast<int>(bottom + 20), body);
+  body = x_axis(kLabelWidth, plot, 2, bottom, span_ms, " ms") + body;
+  body += label(5, bottom + 13, "ms from first step", "start", "#555");
+  body += legend(bottom + kAxisHeight - 6,
+                 {{"step", kComputeColor}, {"warm-up step", kIdleColor}, {"batch gap", kWarningColor}});
+  return svg(static_cast<int>(bottom + kAxisHeight + 16), body);
 }
 
 std::string top_kernels_chart(const analysis::RankAnalysis& rank, std::size_t count) {
   const auto& kernels = rank.kernels.kernels;
   if (kernels.empty()) return "<p>No kernels.</p>\n";
   const auto shown = std::min(count, kernels.size());
-  const double most = static_cast<double>(std::max<std::int64_t>(1, kernels.front().stats.total_ns));
-  const double plot = kWidth - 10 - 260;
+  // Rows stay apart by full name; several can share a short name (template arguments), so those are numbered.
+  std::map<std::string, int> uses, seen;
+  for (std::size_t i = 0; i < shown; ++i) ++uses[kernels[i].short_name];
+  const double name_width = 300, plot = kWidth - name_width - 130;
+  const double high_ms = axis_high(static_cast<double>(kernels.front().stats.total_ns) / 1e6);
   std::string body;
   for (std::size_t i = 0; i < shown; ++i) {
     const auto& row = kernels[i];
     const double y = 5 + static_cast<double>(i) * 22;
-    const auto name = row.name.size() > 40 ? row.name.substr(0, 37) + "..." : row.name;
+    auto name = row.short_name.size() > 44 ? row.short_name.substr(0, 41) + "..." : row.short_name;
+    if (uses[row.short_name] > 1) name += fmt::format(" #{}", ++seen[row.short_name]);
     body += fmt::format("<text x=\"5\" y=\"{:.1f}\" font-size=\"11\">{}<title>{}</title></text>", y + 12,
                         escape_html(name), escape_html(row.name));
-    body += rect(260, y, plot * static_cast<double>(row.stats.total_ns) / most, 16,
-                 row.category == "communication" ? kCommColor : kComputeColor,
+    const double width = plot * (static_cast<double>(row.stats.total_ns) / 1e6) / high_ms;
+    body += rect(name_width, y, width, 16, row.category == "communication" ? kCommColor : kComputeColor,
                  fmt::format("{}: {} ({:.1f}%)", row.name, units::format_duration(row.stats.total_ns), row.percent));
+    body += label(name_width + width + 4, y + 12,
+                  fmt::format("{} ({:.1f}%)", units::format_duration(row.stats.total_ns), row.percent));
   }
-  return svg(static_cast<int>(10 + shown * 22), body);
+  const double bottom = 5 + static_cast<double>(shown) * 22;
+  body = x_axis(name_width, plot, 2, bottom, static_cast<double>(kernels.front().stats.total_ns) / 1e6, " ms") + body;
+  body += legend(bottom + kAxisHeight - 6, {{"computation", kComputeColor}, {"communication", kCommColor}});
+  return svg(static_cast<int>(bottom + kAxisHeight + 16), body);
 }
 
 }  // namespace gpuprof::report

@@ -81,17 +81,20 @@ std::string csv_table(const Table& table) {
 std::string html_table(const Table& table) {
   std::string out = fmt::format("<h3>{}</h3>\n", escape_html(table.title));
   if (table.rows.empty()) return out + "<p>(none)</p>\n";
-  out += "<table><tr>";
+  out += "<table class=\"sortable\"><thead><tr>";
   for (const auto& column : table.columns) out += "<th>" + escape_html(column) + "</th>";
-  out += "</tr>\n";
+  out += "</tr></thead><tbody>\n";
   for (const auto& row : table.rows) {
     out += "<tr>";
     for (const auto& cell : row) {
-      out += fmt::format("<td{}>{}</td>", cell.numeric ? " class=\"n\"" : "", escape_html(cell.text));
+      // Numeric cells carry their raw value, so the sort script orders 9 ms before 10 ms.
+      out += cell.numeric ? fmt::format("<td class=\"n\" data-v=\"{}\">{}</td>", escape_html(cell.raw),
+                                        escape_html(cell.text))
+                          : fmt::format("<td>{}</td>", escape_html(cell.text));
     }
     out += "</tr>\n";
   }
-  return out + "</table>\n";
+  return out + "</tbody></table>\n";
 }
 
 const char* html_style() {
@@ -99,7 +102,40 @@ const char* html_style() {
          "table{border-collapse:collapse;margin:8px 0 24px;font-size:13px}"
          "th,td{border:1px solid #ccc;padding:3px 8px}td.n{text-align:right;font-variant-numeric:tabular-nums}"
          "th{background:#f0f0f0}.note{background:#fff3cd;padding:6px 10px;border-left:4px solid #e15759}"
-         ".warning{background:#f8d7da;padding:6px 10px;border-left:4px solid #b02a37;font-weight:bold}";
+         ".warning{background:#f8d7da;padding:6px 10px;border-left:4px solid #b02a37;font-weight:bold}"
+         "th{cursor:pointer}th[data-dir=asc]:after{content:' \\25B2'}th[data-dir=desc]:after{content:' \\25BC'}"
+         "input.filter{margin:4px 0;padding:2px 6px;font-size:12px;width:240px}"
+         "svg text{font-family:system-ui,sans-serif}";
+}
+
+// Inline (the documents stay offline and self-contained): a filter box above each table,
+// and headers that sort by the raw value of numeric cells, by text otherwise.
+const char* html_script() {
+  return "<script>\n"
+         "document.querySelectorAll('table.sortable').forEach(function(table){\n"
+         "  var body=table.tBodies[0];\n"
+         "  var filter=document.createElement('input');\n"
+         "  filter.className='filter';filter.placeholder='filter rows';\n"
+         "  table.parentNode.insertBefore(filter,table);\n"
+         "  filter.addEventListener('input',function(){\n"
+         "    var wanted=filter.value.toLowerCase();\n"
+         "    Array.prototype.forEach.call(body.rows,function(row){\n"
+         "      row.style.display=row.textContent.toLowerCase().indexOf(wanted)<0?'none':'';});});\n"
+         "  Array.prototype.forEach.call(table.tHead.rows[0].cells,function(header,column){\n"
+         "    header.title='click to sort';\n"
+         "    header.addEventListener('click',function(){\n"
+         "      var ascending=header.dataset.dir!=='asc';\n"
+         "      Array.prototype.forEach.call(table.tHead.rows[0].cells,function(h){delete h.dataset.dir;});\n"
+         "      header.dataset.dir=ascending?'asc':'desc';\n"
+         "      var number=function(cell){var v=parseFloat(cell.dataset.v);return isNaN(v)?-Infinity:v;};\n"
+         "      var rows=Array.prototype.slice.call(body.rows);\n"
+         "      rows.sort(function(a,b){\n"
+         "        var x=a.cells[column],y=b.cells[column];\n"
+         "        var order=x.dataset.v!==undefined&&y.dataset.v!==undefined?number(x)-number(y)\n"
+         "                 :x.textContent.localeCompare(y.textContent);\n"
+         "        return ascending?order:-order;});\n"
+         "      rows.forEach(function(row){body.appendChild(row);});});});});\n"
+         "</script>\n";
 }
 
 }  // namespace gpuprof::report

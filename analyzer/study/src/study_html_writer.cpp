@@ -1,9 +1,13 @@
-// One self-contained HTML page: the tables, then throughput, speedup and breakdown charts as inline SVG.
+// One self-contained HTML page: notices, the throughput, speedup and breakdown charts as inline SVG, then the tables.
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <map>
+#include <optional>
+#include <string_view>
 
 #include "gpuprof/study/study_writers.hpp"
 #include "study_svg_plots.hpp"
@@ -12,16 +16,29 @@
 namespace gpuprof::study {
 namespace {
 
+// "1.85x", "24.5%", "0.023": the number the table script sorts by; none for words and "-".
+std::optional<double> leading_number(const std::string& cell) {
+  const char* begin = cell.c_str();
+  char* end = nullptr;
+  const double value = std::strtod(begin, &end);
+  if (end == begin || !std::isfinite(value) || std::string_view(end).size() > 1) return std::nullopt;
+  return value;
+}
+
 std::string html_table(const Table& table) {
-  std::string out = "<h2>" + escape_html(table.title) + "</h2>\n<table>\n<tr>";
+  std::string out = "<h2>" + escape_html(table.title) + "</h2>\n<table class=\"sortable\"><thead><tr>";
   for (const auto& header : table.headers) out += "<th>" + escape_html(header) + "</th>";
-  out += "</tr>\n";
+  out += "</tr></thead><tbody>\n";
   for (const auto& row : table.rows) {
     out += "<tr>";
-    for (const auto& cell : row) out += "<td>" + escape_html(cell) + "</td>";
+    for (const auto& cell : row) {
+      const auto number = leading_number(cell);
+      out += number ? fmt::format("<td class=\"n\" data-v=\"{}\">{}</td>", *number, escape_html(cell))
+                    : "<td>" + escape_html(cell) + "</td>";
+    }
     out += "</tr>\n";
   }
-  return out + "</table>\n";
+  return out + "</tbody></table>\n";
 }
 
 // One series per GPU count, from the mean of each configuration.
@@ -84,15 +101,15 @@ std::string breakdown_chart(const StudyReport& report) {
 }  // namespace
 
 std::string render_study_html(const StudyReport& report) {
-  std::string out = "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>" + escape_html(report.title) +
-                    "</title>\n<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
-                    "td,th{border:1px solid #ccc;padding:2px 8px;text-align:right}th{background:#eee}"
-                    "svg{display:block;margin:1em 0}</style></head><body>\n<h1>" +
+  std::string out = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" +
+                    escape_html(report.title) + "</title>\n<style>" + report::html_style() +
+                    "svg{display:inline-block;vertical-align:top;margin:1em 1em 1em 0}</style></head><body>\n<h1>" +
                     escape_html(report.title) + "</h1>\n";
+  for (const auto& notice : report.notices) out += "<p class=\"note\">" + escape_html(notice) + "</p>\n";
+  // The charts answer the question; the tables behind them follow.
+  out += throughput_chart(report) + speedup_chart(report) + breakdown_chart(report);
   for (const auto& table : study_tables(report)) out += html_table(table);
-  out += "<h2>Charts</h2>\n" + throughput_chart(report) + speedup_chart(report) + breakdown_chart(report);
-  for (const auto& notice : report.notices) out += "<p class=\"notice\">" + escape_html(notice) + "</p>\n";
-  return out + "</body></html>\n";
+  return out + report::html_script() + "</body></html>\n";
 }
 
 }  // namespace gpuprof::study

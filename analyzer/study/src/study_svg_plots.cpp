@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "gpuprof/report/chart_scale.hpp"
+
 namespace gpuprof::study {
 namespace {
 
@@ -39,23 +41,24 @@ std::pair<double, double> x_range(const LineChart& chart) {
   return {low, std::max(high, low * 2)};
 }
 
-double y_top(const LineChart& chart) {
+report::Ticks y_ticks(const LineChart& chart) {
   double high = chart.reference_y.value_or(0);
   for (const auto& series : chart.series) {
     for (const auto& [x, y] : series.points) high = std::max(high, y);
   }
-  return high > 0 ? high * 1.1 : 1;
+  return report::nice_ticks(0, high > 0 ? high : 1, 6);
 }
 
-std::string axes(const LineChart& chart, const Scale& x, const Scale& y) {
+std::string axes(const LineChart& chart, const Scale& x, const Scale& y, const report::Ticks& ticks) {
   std::string out = fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#999\"/>\n",
                                 kLeft, kTop, kWidth - kLeft - kRight, kHeight - kTop - kBottom);
   for (double tick = std::exp2(std::floor(std::log2(x.low))); tick <= x.high * 1.0001; tick *= 2) {
     if (tick >= x.low * 0.9999) out += text(x(tick), kHeight - kBottom + 15, fmt::format("{:.0f}", tick));
   }
-  for (int i = 0; i <= 4; ++i) {
-    const double value = y.high * i / 4;
-    out += text(kLeft - 5, y(value) + 4, fmt::format("{:.3g}", value), "end");
+  for (const double value : ticks.values) {
+    out += fmt::format("<line x1=\"{0}\" x2=\"{1}\" y1=\"{2:.1f}\" y2=\"{2:.1f}\" stroke=\"#e4e4e4\"/>\n", kLeft,
+                       kWidth - kRight, y(value));
+    out += text(kLeft - 5, y(value) + 4, report::tick_label(value, ticks.step), "end");
   }
   out += text((kLeft + kWidth - kRight) / 2, kHeight - 8, "batch size");
   out += text(kLeft, kTop - 12, chart.y_label, "start");
@@ -67,11 +70,12 @@ std::string axes(const LineChart& chart, const Scale& x, const Scale& y) {
 std::string svg_line_chart(const LineChart& chart) {
   const auto [x_low, x_high] = x_range(chart);
   const Scale x{x_low, x_high, kLeft + 10, kWidth - kRight - 10, true};
-  const Scale y{0, y_top(chart), kHeight - kBottom, kTop, false};
+  const auto ticks = y_ticks(chart);
+  const Scale y{0, ticks.values.back(), kHeight - kBottom, kTop, false};
   std::string out = fmt::format(
       "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" role=\"img\"><title>{}</title>\n", kWidth,
       kHeight, escape_html(chart.title));
-  out += axes(chart, x, y);
+  out += axes(chart, x, y, ticks);
   if (chart.reference_y) {
     out += fmt::format("<line x1=\"{}\" x2=\"{}\" y1=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"#555\" stroke-dasharray=\"4 3\"/>\n",
                        kLeft, kWidth - kRight, y(*chart.reference_y), y(*chart.reference_y));
@@ -102,26 +106,44 @@ std::string svg_line_chart(const LineChart& chart) {
 std::string svg_stacked_bars(const std::string& title, const std::vector<std::string>& legend,
                              const std::vector<StackedBar>& bars) {
   const double bar_height = 18, gap = 6, label_width = 150, plot_width = 330;
-  const double height = kTop + static_cast<double>(bars.size()) * (bar_height + gap) + 20;
+  // Legend entries laid out by the length of their names, wrapping before the right edge.
+  const double total_width = label_width + plot_width + kRight + 20;
+  std::vector<std::pair<double, double>> legend_at;  // (x, y) of each entry
+  double lx = label_width, ly = 8;
+  for (const auto& name : legend) {
+    const double width = 24 + 6.5 * static_cast<double>(name.size());
+    if (lx + width > total_width && lx > label_width) lx = label_width, ly += 16;
+    legend_at.emplace_back(lx, ly);
+    lx += width;
+  }
+  const double top_of_bars = ly + 22;
+  const double height = top_of_bars + static_cast<double>(bars.size()) * (bar_height + gap) + 20;
   std::string out = fmt::format(
       "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{:.0f}\" role=\"img\"><title>{}</title>\n",
-      label_width + plot_width + kRight + 20, height, escape_html(title));
+      total_width, height, escape_html(title));
   for (std::size_t i = 0; i < legend.size(); ++i) {
-    const double lx = label_width + static_cast<double>(i) * 95;
-    out += fmt::format("<rect x=\"{:.1f}\" y=\"8\" width=\"10\" height=\"10\" fill=\"{}\"/>\n", lx,
+    const auto [x, y] = legend_at[i];
+    out += fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"10\" height=\"10\" fill=\"{}\"/>\n", x, y,
                        kColours[i % std::size(kColours)]);
-    out += text(lx + 14, 17, legend[i], "start");
+    out += text(x + 14, y + 9, legend[i], "start");
   }
   for (std::size_t b = 0; b < bars.size(); ++b) {
-    const double top = kTop + static_cast<double>(b) * (bar_height + gap);
+    const double top = top_of_bars + static_cast<double>(b) * (bar_height + gap);
     out += text(label_width - 6, top + 13, bars[b].label, "end");
     double sum = 0;
     for (const double part : bars[b].parts) sum += part;
     double left = label_width;
     for (std::size_t i = 0; i < bars[b].parts.size() && sum > 0; ++i) {
-      const double width = plot_width * bars[b].parts[i] / sum;
-      out += fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{}\" fill=\"{}\"/>\n", left, top,
-                         width, bar_height, kColours[i % std::size(kColours)]);
+      const double share = bars[b].parts[i] / sum;
+      const double width = plot_width * share;
+      const std::string name = i < legend.size() ? legend[i] : std::string();
+      out += fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{}\" fill=\"{}\"><title>{}: {:.1f}%</title></rect>\n",
+                         left, top, width, bar_height, kColours[i % std::size(kColours)], escape_html(name),
+                         100 * share);
+      if (width >= 34) {
+        out += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\" font-size=\"11\" fill=\"#fff\">{:.0f}%</text>\n",
+                           left + width / 2, top + 13, 100 * share);
+      }
       left += width;
     }
   }

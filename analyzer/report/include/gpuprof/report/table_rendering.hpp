@@ -25,5 +25,7 @@ std::string escape_html(std::string_view text);
 std::string escape_markdown_cell(std::string_view text);
 // The <head> style every gpuprof HTML document uses.
 const char* html_style();
+// The script every gpuprof HTML document ends with: sortable, filterable tables.
+const char* html_script();
 
 }  // namespace gpuprof::report
