@@ -64,7 +64,7 @@ void print_phases(const gpuprof::trace::TraceModel& model) {
   const auto breakdown = analysis::compute_breakdown(activity, steps, true);
   fmt::print("  breakdown        {:.3f} s\n", seconds_since(start));
   start = Clock::now();
-  const auto gaps = analysis::find_batch_gaps(model, steps, correlations);
+  const auto gaps = analysis::find_batch_gaps(model, breakdown.steps, correlations);
   fmt::print("  gaps             {:.3f} s\n", seconds_since(start));
   start = Clock::now();
   const auto transfers = analysis::analyze_transfers(model, activity);
