@@ -2,6 +2,7 @@
 
 #include <sqlite3.h>
 
+#include <memory>
 #include <utility>
 
 #include "gpuprof/trace/trace_error.hpp"
@@ -25,18 +26,72 @@ Database::Database(const std::string& path, OpenMode mode) : path_(path) {
     throw TraceError::bad_input(path, "cannot open as SQLite: " + message);
   }
   sqlite3_extended_result_codes(handle_, 1);
+  sqlite3_busy_timeout(handle_, kBusyTimeoutMs);
+  // A file we create is ours (and journal_mode=OFF, which the writer uses, is
+  // not allowed on a defensive connection); every existing file is not.
+  if (mode != OpenMode::create) harden();
+}
+
+// Trace files come from anywhere: SQLite must not run triggers, views or
+// functions from a file's schema, nor let SQL corrupt the file.
+void Database::harden() {
+  sqlite3_db_config(handle_, SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
+  sqlite3_db_config(handle_, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, nullptr);
+  sqlite3_db_config(handle_, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, nullptr);
+  sqlite3_db_config(handle_, SQLITE_DBCONFIG_ENABLE_VIEW, 0, nullptr);
+}
+
+namespace {
+// Called by SQLite every kProgressStep virtual-machine instructions; a non-zero
+// return interrupts the statement (SQLITE_INTERRUPT).
+int count_work(void* context) {
+  auto* budget = static_cast<std::uint64_t*>(context);
+  if (*budget < kProgressStep) return 1;
+  *budget -= kProgressStep;
+  return 0;
+}
+}  // namespace
+
+void Database::limit_work(std::uint64_t instructions) {
+  work_budget_ = std::make_unique<std::uint64_t>(instructions);
+  sqlite3_progress_handler(handle_, kProgressStep, count_work, work_budget_.get());
+}
+
+std::vector<std::string> Database::code_objects(const std::vector<std::string>& tables) {
+  std::vector<std::string> found;
+  Statement triggers(*this, "SELECT name FROM sqlite_master WHERE type = 'trigger'");
+  while (triggers.step()) found.push_back("trigger " + std::string(triggers.column_text(0)));
+  Statement views(*this, "SELECT name FROM sqlite_master WHERE type = 'view'");
+  while (views.step()) {
+    const std::string name(views.column_text(0));
+    for (const auto& table : tables) {
+      if (sqlite3_stricmp(name.c_str(), table.c_str()) == 0) found.push_back("view " + name);
+    }
+  }
+  return found;
+}
+
+void Database::refuse_code(const std::vector<std::string>& tables) {
+  const auto found = code_objects(tables);
+  if (found.empty()) return;
+  throw TraceError::bad_input(path_, "contains " + found.front() +
+                                         (found.size() > 1 ? " and " + std::to_string(found.size() - 1) + " more" : "") +
+                                         "; gpuprof never runs code stored in a trace file");
 }
 
 Database::~Database() { close(); }
 
 Database::Database(Database&& other) noexcept
-    : handle_(std::exchange(other.handle_, nullptr)), path_(std::move(other.path_)) {}
+    : handle_(std::exchange(other.handle_, nullptr)),
+      path_(std::move(other.path_)),
+      work_budget_(std::move(other.work_budget_)) {}
 
 Database& Database::operator=(Database&& other) noexcept {
   if (this != &other) {
     close();
     handle_ = std::exchange(other.handle_, nullptr);
     path_ = std::move(other.path_);
+    work_budget_ = std::move(other.work_budget_);
   }
   return *this;
 }
@@ -48,13 +103,34 @@ void Database::close() {
   }
 }
 
-void Database::fail(std::string_view what) const {
-  const int code = sqlite3_extended_errcode(handle_);
-  const std::string message = std::string(what) + ": " + sqlite3_errmsg(handle_);
-  const int primary = code & 0xff;
-  // Damaged or foreign files are the user's input problem; I/O and space errors are ours.
+namespace {
+// One sentence about the file for each class of SQLite error; SQL text never
+// reaches the user, only SQLite's own short reason.
+std::string describe_error(int primary, const char* reason) {
+  switch (primary) {
+    case SQLITE_CORRUPT:
+    case SQLITE_NOTADB: return std::string("is damaged or not a SQLite database (") + reason + ")";
+    case SQLITE_ERROR: return std::string("does not have the tables and columns gpuprof expects (") + reason + ")";
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+      return "is locked by another program (waited " + std::to_string(kBusyTimeoutMs / 1000) + " s); try again "
+             "when it has finished";
+    case SQLITE_INTERRUPT: return "needs far more work to read than its size explains (a damaged or hostile file?)";
+    case SQLITE_READONLY: return std::string("cannot be written (") + reason + ")";
+    case SQLITE_CANTOPEN: return std::string("cannot be opened (") + reason + ")";
+    case SQLITE_NOMEM: return "needs more memory than is available";
+    default: return std::string("cannot be read or written (") + reason + ")";
+  }
+}
+}  // namespace
+
+void Database::fail(std::string_view /*what*/) const {
+  const int primary = sqlite3_extended_errcode(handle_) & 0xff;
+  const std::string message = describe_error(primary, sqlite3_errmsg(handle_));
+  // Damaged, foreign, locked or hostile files are the user's input problem; I/O and space errors are ours.
   if (primary == SQLITE_CORRUPT || primary == SQLITE_NOTADB || primary == SQLITE_ERROR ||
-      primary == SQLITE_READONLY || primary == SQLITE_CANTOPEN) {
+      primary == SQLITE_READONLY || primary == SQLITE_CANTOPEN || primary == SQLITE_BUSY ||
+      primary == SQLITE_LOCKED || primary == SQLITE_INTERRUPT) {
     throw TraceError::bad_input(path_, message);
   }
   throw TraceError::failure(path_, message);
@@ -84,7 +160,7 @@ bool Database::has_table(std::string_view name) {
 Statement::Statement(Database& database, std::string_view sql) : database_(&database) {
   if (sqlite3_prepare_v2(database.handle(), sql.data(), static_cast<int>(sql.size()), &statement_,
                          nullptr) != SQLITE_OK) {
-    database.fail("cannot prepare \"" + std::string(sql.substr(0, 60)) + "\"");
+    database.fail("cannot prepare");
   }
 }
 

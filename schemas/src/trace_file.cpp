@@ -6,9 +6,11 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 
 #include "gpuprof/trace/schema_version.hpp"
 #include "gpuprof/trace/trace_error.hpp"
+#include "row_rules.hpp"
 
 namespace gpuprof::trace {
 namespace {
@@ -16,6 +18,8 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr std::size_t kSqliteHeaderSize = 100;
+constexpr std::uint64_t kMinimumWork = 2'000'000'000;
+constexpr std::uint64_t kWorkPerByte = 5'000;
 
 std::uint32_t read_big_endian(const unsigned char* bytes, int count) {
   std::uint32_t value = 0;
@@ -56,6 +60,11 @@ void check_sqlite_file(const std::string& path) {
 
 TraceFile::TraceFile(const std::string& path) : path_(path), database_((check_sqlite_file(path), path),
                                                                       sqlite::OpenMode::read_only) {
+  // Generous for any real trace (a few thousand instructions per stored row),
+  // yet a file cannot keep a reader busy for long beyond what its size explains.
+  std::error_code size_error;
+  const auto bytes = fs::file_size(path, size_error);
+  database_.limit_work(kMinimumWork + (size_error ? 0 : std::uint64_t{bytes} * kWorkPerByte));
   std::optional<std::int64_t> version;
   try {
     version = database_.query_int("PRAGMA user_version");
@@ -67,6 +76,7 @@ TraceFile::TraceFile(const std::string& path) : path_(path), database_((check_sq
     throw TraceError::bad_input(path, "is not a readable SQLite database (" + error.problem() + ")");
   }
   user_version_ = version.value_or(0);
+  database_.refuse_code(trace_tables());
   if (!database_.has_table("meta")) {
     throw TraceError::bad_input(path, "is a SQLite file without the gpuprof trace schema "
                                       "(an Nsight Systems or nvprof export? use `gpuprof import`)");
@@ -99,6 +109,21 @@ std::optional<std::string> TraceFile::meta_value(const std::string& key) {
   query.bind(1, std::string_view(key));
   if (!query.step() || query.is_null(0)) return std::nullopt;
   return std::string(query.column_text(0));
+}
+
+void record_left_out(const LeftOutRows& left_out, std::vector<StatRow>& stats) {
+  for (const auto& [column, entry] : left_out) {
+    stats.push_back({"load.invalid." + column, entry.rows, Severity::error,
+                     "rows left out when loading: " + entry.reason});
+  }
+}
+
+const std::vector<std::string>& trace_tables() {
+  static const std::vector<std::string> tables = {"meta",      "strings", "devices", "device_links",
+                                                  "kernels",   "memcpys", "memsets", "api_calls",
+                                                  "syncs",     "ranges",  "steps",   "gaps",
+                                                  "collector_stats"};
+  return tables;
 }
 
 const std::vector<std::string>& event_tables() {
@@ -141,12 +166,31 @@ std::optional<T> optional_number(const sqlite::Statement& query, int column) {
   if (query.is_null(column)) return std::nullopt;
   return static_cast<T>(query.column_int(column));
 }
+bool is_device_number(const sqlite::Statement& query, int column) {
+  const auto value = query.column_int(column);
+  return sqlite3_column_type(query.raw(), column) == SQLITE_INTEGER && value >= 0 &&
+         value <= std::numeric_limits<std::int32_t>::max();
+}
+// Counts the row in `left_out` when it breaks one of `rules`.
+bool leaves_out(const sqlite::Statement& query, std::span<const ColumnRule> rules, const char* table,
+                LeftOutRows& left_out) {
+  const auto* broken = broken_rule(query.raw(), rules, {});
+  if (broken == nullptr) return false;
+  auto& entry = left_out[std::string(table) + "." + broken->name];
+  ++entry.rows, entry.reason = describe(broken->rule);
+  return true;
+}
 }  // namespace
 
 std::vector<DeviceRow> TraceFile::devices() {
   std::vector<DeviceRow> rows;
   sqlite::Statement query(database_, "SELECT * FROM devices ORDER BY id");
   while (query.step()) {
+    if (!is_device_number(query, 0)) {
+      auto& entry = left_out_["devices.id"];
+      ++entry.rows, entry.reason = describe(Rule::device);
+      continue;
+    }
     DeviceRow row;
     row.id = static_cast<std::int32_t>(query.column_int(0));
     row.name = optional_text(query, 1);
@@ -167,6 +211,11 @@ std::vector<DeviceLinkRow> TraceFile::device_links() {
   std::vector<DeviceLinkRow> rows;
   sqlite::Statement query(database_, "SELECT * FROM device_links ORDER BY src_device, dst_device");
   while (query.step()) {
+    if (!is_device_number(query, 0) || !is_device_number(query, 1)) {
+      auto& entry = left_out_["device_links.device"];
+      ++entry.rows, entry.reason = describe(Rule::device);
+      continue;
+    }
     DeviceLinkRow row;
     row.src_device = static_cast<std::int32_t>(query.column_int(0));
     row.dst_device = static_cast<std::int32_t>(query.column_int(1));
@@ -178,21 +227,32 @@ std::vector<DeviceLinkRow> TraceFile::device_links() {
   return rows;
 }
 
-std::vector<std::string> TraceFile::strings() {
-  std::vector<std::string> values;
-  sqlite::Statement query(database_, "SELECT id, value FROM strings ORDER BY id");
+LoadedStrings TraceFile::strings() {
+  LoadedStrings strings;
+  const auto rows = database_.query_int("SELECT count(*) FROM strings").value_or(0);
+  strings.values.resize(static_cast<std::size_t>(rows));
+  strings.present.resize(static_cast<std::size_t>(rows), 0);
+  sqlite::Statement query(database_, "SELECT id, value FROM strings");
   while (query.step()) {
-    const auto id = static_cast<std::size_t>(query.column_int(0));
-    if (id >= values.size()) values.resize(id + 1);
-    values[id] = query.column_text(1);
+    const auto id = query.column_int(0);
+    const bool integer = sqlite3_column_type(query.raw(), 0) == SQLITE_INTEGER;
+    if (!integer || id < 0 || id >= rows || query.is_null(1) || strings.present[static_cast<std::size_t>(id)]) {
+      auto& entry = left_out_["strings.id"];
+      ++entry.rows, entry.reason = "not an integer from 0 to the row count - 1, repeated, or without a value";
+      continue;
+    }
+    const auto slot = static_cast<std::size_t>(id);
+    strings.values[slot] = query.column_text(1);
+    strings.present[slot] = 1;
   }
-  return values;
+  return strings;
 }
 
 std::vector<StepRow> TraceFile::steps() {
   std::vector<StepRow> rows;
   sqlite::Statement query(database_, "SELECT * FROM steps ORDER BY device, step");
   while (query.step()) {
+    if (leaves_out(query, step_rules(), "steps", left_out_)) continue;
     StepRow row;
     row.rank = optional_number<std::int32_t>(query, 0);
     row.device = static_cast<std::int32_t>(query.column_int(1));
@@ -210,6 +270,7 @@ std::vector<GapRow> TraceFile::gaps() {
   std::vector<GapRow> rows;
   sqlite::Statement query(database_, "SELECT * FROM gaps ORDER BY device, start_ns");
   while (query.step()) {
+    if (leaves_out(query, gap_rules(), "gaps", left_out_)) continue;
     GapRow row;
     row.rank = optional_number<std::int32_t>(query, 0);
     row.device = static_cast<std::int32_t>(query.column_int(1));

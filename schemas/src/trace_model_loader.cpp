@@ -4,10 +4,13 @@
 #include <charconv>
 #include <future>
 #include <numeric>
+#include <span>
+#include <utility>
 
 #include "gpuprof/trace/trace_file.hpp"
 #include "gpuprof/trace/trace_model.hpp"
 #include "gpuprof/trace/trace_sorting.hpp"
+#include "row_rules.hpp"
 
 namespace gpuprof::trace {
 namespace {
@@ -36,21 +39,43 @@ class Row {
   sqlite3_stmt* statement_;
 };
 
+// What one loading thread checks rows against, and where it counts the rows it
+// leaves out.
+struct RowChecks {
+  const std::vector<std::uint8_t>& strings_present;
+  LeftOutRows left_out;
+};
+
+// Reads the rows of `table_name` that keep every rule; the others are counted
+// in `checks`, never stored, so no id or enum from the file reaches the model
+// unchecked.
 template <typename Table, typename ReadRow>
-void read_table(sqlite::Database& database, const char* table_name, Table& table, ReadRow&& read_row,
-                const char* columns = "*") {
+void read_table(sqlite::Database& database, const char* table_name, std::span<const ColumnRule> rules,
+                RowChecks& checks, Table& table, ReadRow&& read_row, const char* columns = "*") {
   // max(rowid) is a B-tree descent, where count(*) would scan the whole table; it
-  // is exact for files we write (rows are only appended) and an upper bound otherwise.
+  // is exact for files we write (rows are only appended) and an upper bound
+  // otherwise, so the reservation is capped by the file's size rather than trusted.
   const auto rows = database.query_int(std::string("SELECT max(rowid) FROM ") + table_name).value_or(0);
+  const auto page_bound = database.query_int("PRAGMA page_count").value_or(0) *
+                          database.query_int("PRAGMA page_size").value_or(0);
+  const auto reserve = static_cast<std::size_t>(std::clamp<std::int64_t>(rows, 0, page_bound));
   sqlite::Statement statement(database, std::string("SELECT ") + columns + " FROM " + table_name);
   const Row row(statement.raw());
-  if (!statement.step()) return;
-  read_row(row, table);
-  // Reserve after the first row, so that columns this read leaves empty stay unallocated.
-  table.visit_columns([rows](auto& column) {
-    if (!column.empty()) column.reserve(static_cast<std::size_t>(rows));
-  });
-  while (statement.step()) read_row(row, table);
+  bool first = true;
+  while (statement.step()) {
+    if (const auto* broken = broken_rule(statement.raw(), rules, checks.strings_present)) {
+      auto& entry = checks.left_out[std::string(table_name) + "." + broken->name];
+      ++entry.rows, entry.reason = describe(broken->rule);
+      continue;
+    }
+    read_row(row, table);
+    // Reserve after the first row, so that columns this read leaves empty stay unallocated.
+    if (std::exchange(first, false)) {
+      table.visit_columns([reserve](auto& column) {
+        if (!column.empty()) column.reserve(reserve);
+      });
+    }
+  }
 }
 
 template <typename Table>
@@ -71,9 +96,9 @@ void read_host_columns(const Row& row, Table& table) {
   table.end_ns.push_back(row.i64(3));
 }
 
-void load_gpu_tables(sqlite::Database& database, TraceModel& model, const LoadOptions& options) {
+void load_gpu_tables(sqlite::Database& database, TraceModel& model, const LoadOptions& options, RowChecks& checks) {
   if (options.load_kernel_launch_details) {
-    read_table(database, "kernels", model.kernels, [](const Row& row, KernelTable& table) {
+    read_table(database, "kernels", kernel_rules(true), checks, model.kernels, [](const Row& row, KernelTable& table) {
       read_gpu_columns(row, table);
       table.name.push_back(row.string_id(6));
       table.grid.push_back(row.dim3(7));
@@ -86,14 +111,14 @@ void load_gpu_tables(sqlite::Database& database, TraceModel& model, const LoadOp
     });
   } else {
     read_table(
-        database, "kernels", model.kernels,
+        database, "kernels", kernel_rules(false), checks, model.kernels,
         [](const Row& row, KernelTable& table) {
           read_gpu_columns(row, table);
           table.name.push_back(row.string_id(6));
         },
         "device, context, stream, start_ns, end_ns, correlation_id, name_id");
   }
-  read_table(database, "memcpys", model.memcpys, [](const Row& row, MemcpyTable& table) {
+  read_table(database, "memcpys", memcpy_rules(), checks, model.memcpys, [](const Row& row, MemcpyTable& table) {
     read_gpu_columns(row, table);
     table.copy_kind.push_back(static_cast<CopyKind>(row.i64(6)));
     table.src_memory_kind.push_back(static_cast<MemoryKind>(std::max<std::int64_t>(0, row.i64(7))));
@@ -102,7 +127,7 @@ void load_gpu_tables(sqlite::Database& database, TraceModel& model, const LoadOp
     table.dst_device.push_back(row.i32_or_unknown(10));
     table.bytes.push_back(row.i64_or_unknown(11));
   });
-  read_table(database, "memsets", model.memsets, [](const Row& row, MemsetTable& table) {
+  read_table(database, "memsets", memset_rules(), checks, model.memsets, [](const Row& row, MemsetTable& table) {
     read_gpu_columns(row, table);
     table.bytes.push_back(row.i64_or_unknown(6));
   });
@@ -111,9 +136,9 @@ void load_gpu_tables(sqlite::Database& database, TraceModel& model, const LoadOp
   model.memset_streams = sort_by_device_stream_start(model.memsets);
 }
 
-void load_host_tables(sqlite::Database& database, TraceModel& model, const LoadOptions& options) {
+void load_host_tables(sqlite::Database& database, TraceModel& model, const LoadOptions& options, RowChecks& checks) {
   if (options.load_api_calls) {
-    read_table(database, "api_calls", model.api_calls, [](const Row& row, ApiCallTable& table) {
+    read_table(database, "api_calls", api_call_rules(), checks, model.api_calls, [](const Row& row, ApiCallTable& table) {
       read_host_columns(row, table);
       table.correlation_id.push_back(row.i64_or_unknown(4));
       table.name.push_back(row.string_id(5));
@@ -123,7 +148,7 @@ void load_host_tables(sqlite::Database& database, TraceModel& model, const LoadO
     sort_by_start(model.api_calls);
   }
   if (options.load_syncs) {
-    read_table(database, "syncs", model.syncs, [](const Row& row, SyncTable& table) {
+    read_table(database, "syncs", sync_rules(), checks, model.syncs, [](const Row& row, SyncTable& table) {
       read_host_columns(row, table);
       table.type.push_back(static_cast<SyncType>(row.i64(4)));
       table.device.push_back(row.i32_or_unknown(5));
@@ -134,7 +159,7 @@ void load_host_tables(sqlite::Database& database, TraceModel& model, const LoadO
     sort_by_start(model.syncs);
   }
   if (options.load_ranges) {
-    read_table(database, "ranges", model.ranges, [](const Row& row, RangeTable& table) {
+    read_table(database, "ranges", range_rules(), checks, model.ranges, [](const Row& row, RangeTable& table) {
       read_host_columns(row, table);
       table.name.push_back(row.string_id(4));
       table.domain.push_back(row.is_null(5) ? kNoString : row.string_id(5));
@@ -155,18 +180,23 @@ TraceModel load_trace_model(const std::string& path, const LoadOptions& options)
   model.path = path;
   TraceFile file(path);
   model.meta = file.meta();
-  model.strings = file.strings();
+  auto strings = file.strings();
   model.devices = file.devices();
   model.device_links = file.device_links();
   model.stats = file.stats();
   // GPU and host tables load on two connections at once: SQLite decoding is the
   // bottleneck and this machine class has two cores.
-  auto host = std::async(std::launch::async, [&path, &model, &options] {
+  RowChecks gpu_checks{strings.present, {}}, host_checks{strings.present, {}};
+  auto host = std::async(std::launch::async, [&path, &model, &options, &host_checks] {
     TraceFile host_file(path);
-    load_host_tables(host_file.database(), model, options);
+    load_host_tables(host_file.database(), model, options, host_checks);
   });
-  load_gpu_tables(file.database(), model, options);
+  load_gpu_tables(file.database(), model, options, gpu_checks);
   host.get();
+  model.strings = std::move(strings.values);
+  record_left_out(file.left_out(), model.stats);
+  record_left_out(gpu_checks.left_out, model.stats);
+  record_left_out(host_checks.left_out, model.stats);
   return model;
 }
 

@@ -165,7 +165,7 @@ TEST(RoundTrip, StringsAreInternedOnce) {
     writer.finish();
   }
   TraceFile file(path);
-  EXPECT_EQ(file.strings(), (std::vector<std::string>{"ncclDevKernel_AllReduce", "other"}));
+  EXPECT_EQ(file.strings().values, (std::vector<std::string>{"ncclDevKernel_AllReduce", "other"}));
 }
 
 }  // namespace

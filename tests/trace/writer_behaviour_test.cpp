@@ -125,7 +125,7 @@ TEST(TraceWriterBehaviour, KernelNamesAreStoredDemangledWithTheMangledOneBeside)
   ASSERT_TRUE(ours.mangled && sources.mangled);
   writer.finish();
   TraceFile file(path);
-  const auto strings = file.strings();
+  const auto strings = file.strings().values;
   EXPECT_EQ(strings.at(ours.name), "add_kernel(float*, float const*, int)");
   EXPECT_EQ(strings.at(*ours.mangled), "_Z10add_kernelPfPKfi");
   EXPECT_EQ(strings.at(plain.name), "volta_sgemm_128x64_nn");

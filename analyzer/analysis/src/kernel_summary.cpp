@@ -94,8 +94,10 @@ std::vector<KernelSummaryRow> per_category(const trace::TraceModel& model, Group
   add("memset", memsets);
   std::vector<std::vector<std::int64_t>> copies(trace::kCopyKindCount);
   for (std::size_t row = 0; row < model.memcpys.size(); ++row) {
-    copies[static_cast<std::size_t>(model.memcpys.copy_kind[row])].push_back(model.memcpys.end_ns[row] -
-                                                                             model.memcpys.start_ns[row]);
+    // The loader only keeps known kinds; a model built otherwise still must not index past the table.
+    const auto kind = static_cast<std::size_t>(model.memcpys.copy_kind[row]);
+    if (kind >= copies.size()) continue;
+    copies[kind].push_back(model.memcpys.end_ns[row] - model.memcpys.start_ns[row]);
   }
   for (std::size_t kind = 0; kind < copies.size(); ++kind) {
     add("memcpy " + std::string(trace::to_string(static_cast<trace::CopyKind>(kind))), copies[kind]);

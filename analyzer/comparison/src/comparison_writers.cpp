@@ -6,6 +6,7 @@
 
 #include "gpuprof/report/table_rendering.hpp"
 #include "gpuprof/trace/trace_error.hpp"
+#include "gpuprof/trace/utf8_text.hpp"
 #include "waterfall_svg.hpp"
 
 namespace gpuprof::comparison {
@@ -76,9 +77,7 @@ std::string render_html(const RunComparison& comparison) {
   return out + report::html_script() + "</body></html>\n";
 }
 
-}  // namespace
-
-std::string render_comparison(report::Format format, const RunComparison& comparison) {
+std::string render_format(report::Format format, const RunComparison& comparison) {
   switch (format) {
     case report::Format::text: return render_text(comparison);
     case report::Format::markdown: return render_markdown(comparison);
@@ -87,6 +86,13 @@ std::string render_comparison(report::Format format, const RunComparison& compar
     case report::Format::html: return render_html(comparison);
   }
   return render_text(comparison);
+}
+
+}  // namespace
+
+// Kernel names come from trace files: whatever bytes they hold, the output is valid UTF-8.
+std::string render_comparison(report::Format format, const RunComparison& comparison) {
+  return clean_utf8(render_format(format, comparison));
 }
 
 void write_comparison(report::Format format, const RunComparison& comparison, const std::string& output) {

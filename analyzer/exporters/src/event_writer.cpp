@@ -4,16 +4,29 @@
 #include <cstdlib>
 
 #include "gpuprof/trace/trace_model.hpp"
+#include "gpuprof/trace/utf8_text.hpp"
 
 namespace gpuprof::exporters {
 
 using trace::kUnknown;
 
+// Names come from trace files; RapidJSON escapes control characters but copies
+// invalid UTF-8 as it is, which strict JSON readers reject.
 void EventWriter::key(std::string_view text) {
+  if (!is_valid_utf8(text)) {
+    const auto clean = valid_utf8(text);
+    json_.Key(clean.data(), static_cast<rapidjson::SizeType>(clean.size()));
+    return;
+  }
   json_.Key(text.data(), static_cast<rapidjson::SizeType>(text.size()));
 }
 
 void EventWriter::string(std::string_view text) {
+  if (!is_valid_utf8(text)) {
+    const auto clean = valid_utf8(text);
+    json_.String(clean.data(), static_cast<rapidjson::SizeType>(clean.size()));
+    return;
+  }
   json_.String(text.data(), static_cast<rapidjson::SizeType>(text.size()));
 }
 

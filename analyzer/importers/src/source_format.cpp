@@ -10,6 +10,7 @@
 #include <fstream>
 
 #include "gpuprof/trace/sqlite_database.hpp"
+#include "gpuprof/trace/trace_file.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 
 namespace gpuprof::importers {
@@ -53,6 +54,8 @@ bool has_table_prefix(sqlite::Database& database, const std::string& prefix) {
 
 SourceFormat detect_sqlite(const std::string& path) {
   sqlite::Database database(path, sqlite::OpenMode::read_only);
+  // A view or trigger in place of our tables would make this look foreign; say what it is.
+  database.refuse_code(trace::trace_tables());
   if (database.has_table("meta") && database.has_table("strings") && database.has_table("kernels")) {
     return SourceFormat::gpuprof;
   }

@@ -10,6 +10,7 @@
 #include <random>
 
 #include "gpuprof/trace/trace_error.hpp"
+#include "gpuprof/trace/utf8_text.hpp"
 
 namespace gpuprof::report {
 namespace fs = std::filesystem;
@@ -23,7 +24,8 @@ Format format_from_string(std::string_view name) {
   throw TraceError::bad_input("", fmt::format("unknown format '{}' (known: text, md, csv, json, html)", name));
 }
 
-std::string render(Format format, const ReportInput& input) {
+namespace {
+std::string render_format(Format format, const ReportInput& input) {
   switch (format) {
     case Format::text: return render_text(input);
     case Format::markdown: return render_markdown(input);
@@ -33,6 +35,10 @@ std::string render(Format format, const ReportInput& input) {
   }
   return render_text(input);
 }
+}  // namespace
+
+// Names come from trace files: whatever bytes they hold, the report is valid UTF-8.
+std::string render(Format format, const ReportInput& input) { return clean_utf8(render_format(format, input)); }
 
 void write_file_atomically(const std::string& path, const std::string& content) {
   const fs::path target(path);

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "escaping.hpp"
+#include "gpuprof/trace/utf8_text.hpp"
 
 namespace gpuprof::report {
 
@@ -75,7 +76,7 @@ std::string csv_table(const Table& table) {
     for (std::size_t c = 0; c < row.size(); ++c) out += (c ? "," : "") + escape_csv(row[c].raw, !row[c].numeric);
     out += "\n";
   }
-  return out;
+  return clean_utf8(out);  // also written on its own, one file per table
 }
 
 std::string html_table(const Table& table) {

@@ -6,6 +6,7 @@
 
 #include "gpuprof/study/study_writers.hpp"
 #include "study_tables.hpp"
+#include "gpuprof/trace/utf8_text.hpp"
 
 namespace gpuprof::study {
 namespace {
@@ -116,7 +117,8 @@ std::optional<StudyFormat> study_format_from_string(std::string_view name) {
   return std::nullopt;
 }
 
-std::string render_study(StudyFormat format, const StudyReport& report) {
+namespace {
+std::string render_format(StudyFormat format, const StudyReport& report) {
   switch (format) {
     case StudyFormat::text: return render_study_text(report);
     case StudyFormat::markdown: return render_study_markdown(report);
@@ -125,6 +127,12 @@ std::string render_study(StudyFormat format, const StudyReport& report) {
     case StudyFormat::html: return render_study_html(report);
   }
   return {};
+}
+}  // namespace
+
+// Kernel names come from trace files: whatever bytes they hold, the output is valid UTF-8.
+std::string render_study(StudyFormat format, const StudyReport& report) {
+  return clean_utf8(render_format(format, report));
 }
 
 }  // namespace gpuprof::study

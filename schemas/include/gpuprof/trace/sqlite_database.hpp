@@ -1,9 +1,11 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 struct sqlite3;
 struct sqlite3_stmt;
@@ -18,7 +20,15 @@ enum class OpenMode { read_only, read_write, create };
 // called by the collector, which must not change its host program's SQLite.
 void configure_for_bulk_work();
 
-// One SQLite connection. Errors throw TraceError naming the file.
+// How long a connection waits for another program's lock before giving up.
+inline constexpr int kBusyTimeoutMs = 5000;
+// How many SQLite instructions pass between two checks of the work budget.
+inline constexpr int kProgressStep = 100000;
+
+// One SQLite connection. Errors throw TraceError naming the file, with one
+// sentence per kind of problem and never the SQL text. Every connection is
+// defensive: no triggers or views run, no schema functions are trusted, the
+// file cannot be corrupted through SQL, and a lock is waited for briefly.
 class Database {
  public:
   Database(const std::string& path, OpenMode mode);
@@ -32,6 +42,13 @@ class Database {
   // Runs a query that yields one integer, or nullopt when it yields no row / NULL.
   std::optional<std::int64_t> query_int(std::string_view sql);
   bool has_table(std::string_view name);
+  // Triggers anywhere, and views named like one of `tables`: code in the file.
+  std::vector<std::string> code_objects(const std::vector<std::string>& tables);
+  // Throws bad_input naming the first of code_objects(tables), if any.
+  void refuse_code(const std::vector<std::string>& tables);
+  // Interrupts any statement once this connection has run `instructions`
+  // SQLite instructions in all, so a hostile file cannot make a read endless.
+  void limit_work(std::uint64_t instructions);
   void close();
 
   sqlite3* handle() const { return handle_; }
@@ -39,8 +56,11 @@ class Database {
   [[noreturn]] void fail(std::string_view what) const;
 
  private:
+  void harden();
+
   sqlite3* handle_ = nullptr;
   std::string path_;
+  std::unique_ptr<std::uint64_t> work_budget_;
 };
 
 // A prepared statement. Columns and parameters are numbered as in SQLite:

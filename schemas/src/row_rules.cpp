@@ -1,0 +1,171 @@
+#include "row_rules.hpp"
+
+#include <sqlite3.h>
+
+#include <array>
+#include <limits>
+
+#include "gpuprof/trace/records.hpp"
+
+namespace gpuprof::trace {
+namespace {
+
+constexpr std::int64_t kInt32Max = std::numeric_limits<std::int32_t>::max();
+constexpr std::int64_t kInt32Min = std::numeric_limits<std::int32_t>::min();
+
+bool within(std::int64_t value, std::int64_t low, std::int64_t high) { return value >= low && value <= high; }
+
+bool keeps(sqlite3_stmt* row, const ColumnRule& rule, const std::vector<std::uint8_t>& strings_present) {
+  const int type = rule.column < sqlite3_column_count(row) ? sqlite3_column_type(row, rule.column) : SQLITE_NULL;
+  const bool null = type == SQLITE_NULL;
+  // Text, real or blob in an integer column would be read as a made-up number.
+  if (!null && type != SQLITE_INTEGER) return false;
+  const std::int64_t value = sqlite3_column_int64(row, rule.column);
+  const auto string_exists = [&] {
+    return value >= 0 && static_cast<std::uint64_t>(value) < strings_present.size() &&
+           strings_present[static_cast<std::size_t>(value)] != 0;
+  };
+  switch (rule.rule) {
+    case Rule::integer_or_null: return true;
+    case Rule::int32_or_null: return null || within(value, kInt32Min, kInt32Max);
+    case Rule::count_or_null: return null || value >= 0;
+    case Rule::device: return !null && within(value, 0, kInt32Max);
+    case Rule::device_or_null: return null || within(value, 0, kInt32Max);
+    case Rule::time: return !null && value >= 0;
+    case Rule::end_time:
+      return !null && sqlite3_column_type(row, rule.column - 1) == SQLITE_INTEGER &&
+             value >= sqlite3_column_int64(row, rule.column - 1);
+    case Rule::string_id: return !null && string_exists();
+    case Rule::string_id_or_null: return null || string_exists();
+    case Rule::enum_value: return !null && within(value, rule.low, rule.high);
+    case Rule::enum_or_null: return null || within(value, rule.low, rule.high);
+  }
+  return false;
+}
+
+// Columns 0-5 of kernels, memcpys and memsets.
+#define GPU_COLUMN_RULES                                                                                      \
+  ColumnRule{0, "device", Rule::device}, ColumnRule{1, "context", Rule::integer_or_null},                     \
+      ColumnRule{2, "stream", Rule::integer_or_null}, ColumnRule{3, "start_ns", Rule::time},                  \
+      ColumnRule{4, "end_ns", Rule::end_time}, ColumnRule {                                                   \
+    5, "correlation_id", Rule::integer_or_null                                                                \
+  }
+// Columns 0-3 of api_calls, syncs and ranges.
+#define HOST_COLUMN_RULES                                                                                     \
+  ColumnRule{0, "process_id", Rule::integer_or_null}, ColumnRule{1, "thread_id", Rule::integer_or_null},      \
+      ColumnRule{2, "start_ns", Rule::time}, ColumnRule {                                                     \
+    3, "end_ns", Rule::end_time                                                                               \
+  }
+
+constexpr std::int64_t kLastCopyKind = static_cast<std::int64_t>(CopyKind::peer_to_peer);
+constexpr std::int64_t kLastMemoryKind = static_cast<std::int64_t>(MemoryKind::array);
+constexpr std::int64_t kLastSyncType = static_cast<std::int64_t>(SyncType::device);
+
+constexpr std::array kKernelBase = {GPU_COLUMN_RULES, ColumnRule{6, "name_id", Rule::string_id}};
+constexpr std::array kKernelDetailed = {
+    GPU_COLUMN_RULES,
+    ColumnRule{6, "name_id", Rule::string_id},
+    ColumnRule{7, "grid_x", Rule::int32_or_null},
+    ColumnRule{8, "grid_y", Rule::int32_or_null},
+    ColumnRule{9, "grid_z", Rule::int32_or_null},
+    ColumnRule{10, "block_x", Rule::int32_or_null},
+    ColumnRule{11, "block_y", Rule::int32_or_null},
+    ColumnRule{12, "block_z", Rule::int32_or_null},
+    ColumnRule{13, "registers_per_thread", Rule::int32_or_null},
+    ColumnRule{14, "static_shared_bytes", Rule::int32_or_null},
+    ColumnRule{15, "dynamic_shared_bytes", Rule::int32_or_null},
+    ColumnRule{16, "graph_node_id", Rule::integer_or_null},
+    ColumnRule{17, "mangled_name_id", Rule::string_id_or_null},  // since 1.1
+};
+constexpr std::array kMemcpy = {
+    GPU_COLUMN_RULES,
+    ColumnRule{6, "copy_kind", Rule::enum_value, 0, kLastCopyKind},
+    ColumnRule{7, "src_memory_kind", Rule::enum_or_null, 0, kLastMemoryKind},
+    ColumnRule{8, "dst_memory_kind", Rule::enum_or_null, 0, kLastMemoryKind},
+    ColumnRule{9, "src_device", Rule::device_or_null},
+    ColumnRule{10, "dst_device", Rule::device_or_null},
+    ColumnRule{11, "bytes", Rule::count_or_null},
+};
+constexpr std::array kMemset = {GPU_COLUMN_RULES, ColumnRule{6, "bytes", Rule::count_or_null}};
+constexpr std::array kApiCall = {
+    HOST_COLUMN_RULES,
+    ColumnRule{4, "correlation_id", Rule::integer_or_null},
+    ColumnRule{5, "name_id", Rule::string_id},
+    ColumnRule{6, "kind", Rule::enum_value, static_cast<std::int64_t>(ApiKind::runtime),
+               static_cast<std::int64_t>(ApiKind::driver)},
+    ColumnRule{7, "return_code", Rule::integer_or_null},
+};
+constexpr std::array kSync = {
+    HOST_COLUMN_RULES,
+    ColumnRule{4, "sync_type", Rule::enum_value, 0, kLastSyncType},
+    ColumnRule{5, "device", Rule::device_or_null},
+    ColumnRule{6, "stream", Rule::integer_or_null},
+    ColumnRule{7, "event", Rule::integer_or_null},
+    ColumnRule{8, "correlation_id", Rule::integer_or_null},
+};
+constexpr std::array kRange = {
+    HOST_COLUMN_RULES,
+    ColumnRule{4, "name_id", Rule::string_id},
+    ColumnRule{5, "domain_id", Rule::string_id_or_null},
+    ColumnRule{6, "category", Rule::integer_or_null},
+    ColumnRule{7, "on_gpu", Rule::enum_value, 0, 1},
+    ColumnRule{8, "device", Rule::device_or_null},
+    ColumnRule{9, "stream", Rule::integer_or_null},
+    ColumnRule{10, "correlation_id", Rule::integer_or_null},
+};
+
+// Derived tables (written by `report --save`), read back by the exporter.
+constexpr std::array kStep = {
+    ColumnRule{0, "rank", Rule::int32_or_null}, ColumnRule{1, "device", Rule::device},
+    ColumnRule{2, "step", Rule::integer_or_null}, ColumnRule{3, "start_ns", Rule::time},
+    ColumnRule{4, "end_ns", Rule::end_time},      ColumnRule{5, "busy_ns", Rule::count_or_null},
+    ColumnRule{6, "warmup", Rule::enum_or_null, 0, 1},
+};
+constexpr std::array kGap = {
+    ColumnRule{0, "rank", Rule::int32_or_null}, ColumnRule{1, "device", Rule::device},
+    ColumnRule{2, "after_step", Rule::integer_or_null}, ColumnRule{3, "start_ns", Rule::time},
+    ColumnRule{4, "end_ns", Rule::end_time},
+};
+
+#undef GPU_COLUMN_RULES
+#undef HOST_COLUMN_RULES
+
+}  // namespace
+
+const ColumnRule* broken_rule(sqlite3_stmt* row, std::span<const ColumnRule> rules,
+                              const std::vector<std::uint8_t>& strings_present) {
+  for (const auto& rule : rules) {
+    if (!keeps(row, rule, strings_present)) return &rule;
+  }
+  return nullptr;
+}
+
+const char* describe(Rule rule) {
+  switch (rule) {
+    case Rule::integer_or_null: return "not an integer";
+    case Rule::int32_or_null: return "not a 32-bit integer";
+    case Rule::count_or_null: return "negative or not an integer";
+    case Rule::device:
+    case Rule::device_or_null: return "not a device number";
+    case Rule::time: return "negative, NULL or not an integer";
+    case Rule::end_time: return "before the start, NULL or not an integer";
+    case Rule::string_id:
+    case Rule::string_id_or_null: return "names no row of the strings table";
+    case Rule::enum_value:
+    case Rule::enum_or_null: return "not one of the codes the schema defines";
+  }
+  return "not valid";
+}
+
+std::span<const ColumnRule> kernel_rules(bool launch_details) {
+  return launch_details ? std::span<const ColumnRule>(kKernelDetailed) : std::span<const ColumnRule>(kKernelBase);
+}
+std::span<const ColumnRule> memcpy_rules() { return kMemcpy; }
+std::span<const ColumnRule> memset_rules() { return kMemset; }
+std::span<const ColumnRule> api_call_rules() { return kApiCall; }
+std::span<const ColumnRule> sync_rules() { return kSync; }
+std::span<const ColumnRule> range_rules() { return kRange; }
+std::span<const ColumnRule> step_rules() { return kStep; }
+std::span<const ColumnRule> gap_rules() { return kGap; }
+
+}  // namespace gpuprof::trace

@@ -1,0 +1,101 @@
+// Code stored in a trace file never runs (issue 16): triggers and views named
+// like our tables are refused with one line, a lock is waited for and then
+// reported as such, and reading is bounded by a work budget.
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+
+#include <string>
+
+#include "gpuprof/trace/derived_tables.hpp"
+#include "gpuprof/trace/sqlite_database.hpp"
+#include "gpuprof/trace/trace_error.hpp"
+#include "gpuprof/trace/trace_file.hpp"
+#include "hostile_trace.hpp"
+
+namespace gpuprof::testing {
+namespace {
+
+using DefensiveOpen = HostileTrace;
+
+// Expects every way in to refuse the trace as bad input with one line containing `expected`.
+void expect_refused(const std::string& path, const std::string& expected, const std::string& scratch) {
+  try {
+    run_every_output(path, scratch);
+    ADD_FAILURE() << "analysed " << path;
+  } catch (const TraceError& error) {
+    EXPECT_EQ(error.kind(), TraceError::Kind::bad_input) << error.what();
+    EXPECT_NE(std::string(error.what()).find(expected), std::string::npos) << error.what();
+    EXPECT_EQ(std::string(error.what()).find('\n'), std::string::npos) << error.what();
+  }
+}
+
+// A recursive view in place of a table: reading it would never end.
+TEST_F(DefensiveOpen, RecursiveViewNamedLikeOurTableIsRefused) {
+  edit("DROP TABLE kernels; CREATE VIEW kernels AS WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r) "
+       "SELECT 0 AS device, NULL AS context, NULL AS stream, x AS start_ns, x AS end_ns, NULL AS correlation_id, "
+       "0 AS name_id FROM r");
+  expect_refused(trace_, "view kernels", folder_.path().string());
+}
+
+TEST_F(DefensiveOpen, TriggerIsRefusedAndSaveDoesNotFireIt) {
+  const auto kernels = count("SELECT count(*) FROM kernels");
+  edit("CREATE TRIGGER wipe AFTER INSERT ON steps BEGIN DELETE FROM kernels; END");
+  expect_refused(trace_, "trigger wipe", folder_.path().string());
+  try {
+    trace::save_derived_tables(trace_, {{.device = 0, .step = 1, .start_ns = 0, .end_ns = 10}}, {});
+    ADD_FAILURE() << "--save wrote into a file with a trigger";
+  } catch (const TraceError& error) {
+    EXPECT_EQ(error.kind(), TraceError::Kind::bad_input) << error.what();
+    EXPECT_NE(std::string(error.what()).find("trigger wipe"), std::string::npos) << error.what();
+  }
+  EXPECT_EQ(count("SELECT count(*) FROM kernels"), kernels);
+  EXPECT_EQ(count("SELECT count(*) FROM steps"), 0);
+}
+
+TEST_F(DefensiveOpen, ConnectionsAreDefensive) {
+  trace::TraceFile file(trace_);
+  int defensive = -1, trusted = -1, triggers = -1, views = -1;
+  sqlite3_db_config(file.database().handle(), SQLITE_DBCONFIG_DEFENSIVE, -1, &defensive);
+  sqlite3_db_config(file.database().handle(), SQLITE_DBCONFIG_TRUSTED_SCHEMA, -1, &trusted);
+  sqlite3_db_config(file.database().handle(), SQLITE_DBCONFIG_ENABLE_TRIGGER, -1, &triggers);
+  sqlite3_db_config(file.database().handle(), SQLITE_DBCONFIG_ENABLE_VIEW, -1, &views);
+  EXPECT_EQ(defensive, 1);
+  EXPECT_EQ(trusted, 0);
+  EXPECT_EQ(triggers, 0);
+  EXPECT_EQ(views, 0);
+}
+
+// Work that never ends (here a recursive query) is interrupted by the budget and
+// blamed on the file.
+TEST_F(DefensiveOpen, WorkBudgetInterruptsEndlessQueries) {
+  sqlite::Database database(trace_, sqlite::OpenMode::read_only);
+  database.limit_work(10'000'000);
+  try {
+    database.query_int("WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r) SELECT count(*) FROM r");
+    ADD_FAILURE() << "an endless query finished";
+  } catch (const TraceError& error) {
+    EXPECT_EQ(error.kind(), TraceError::Kind::bad_input) << error.what();
+    EXPECT_NE(std::string(error.what()).find("more work"), std::string::npos) << error.what();
+  }
+}
+
+// Another program holding the write lock: wait a few seconds, then say so.
+TEST_F(DefensiveOpen, LockedFileIsReportedAsLocked) {
+  sqlite3* holder = nullptr;
+  ASSERT_EQ(sqlite3_open(trace_.c_str(), &holder), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(holder, "PRAGMA journal_mode = DELETE; BEGIN EXCLUSIVE", nullptr, nullptr, nullptr),
+            SQLITE_OK);
+  try {
+    trace::TraceFile file(trace_);
+    file.meta();
+    ADD_FAILURE() << "read a file another connection holds exclusively";
+  } catch (const TraceError& error) {
+    EXPECT_EQ(error.kind(), TraceError::Kind::bad_input) << error.what();
+    EXPECT_NE(std::string(error.what()).find("locked by another program"), std::string::npos) << error.what();
+  }
+  sqlite3_exec(holder, "ROLLBACK", nullptr, nullptr, nullptr);
+  sqlite3_close(holder);
+}
+
+}  // namespace
+}  // namespace gpuprof::testing
