@@ -44,6 +44,8 @@ TEST(InjectionTest, TheHostProgramRunsNormallyAndTheTraceSaysWhatHappened) {
     EXPECT_EQ(stats.at("cupti_initialization").severity, trace::Severity::error);
   }
   EXPECT_EQ(stats.at("dropped_records").value, 0);
+  // The exit path ran the in-flight check; with no kernel launched there was nothing to match.
+  EXPECT_EQ(stats.count("dropped.in_flight_at_exit_unchecked"), 1u);
   // The launcher learned the file's name from the collector and summarised it.
   const auto printed = gpuprof::testing::read_file(errors);
   EXPECT_NE(printed.find("gpuprof: wrote " + traces[0].string()), std::string::npos) << printed;
