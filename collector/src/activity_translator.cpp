@@ -373,11 +373,13 @@ void ActivityTranslator::write_kernels_lost_at_exit() {
     writer_.set_stat({"dropped.in_flight_at_exit_unchecked", 0, trace::Severity::info, launches_.why_unchecked()});
     return;
   }
-  writer_.set_stat({"dropped.in_flight_at_exit", *missing, *missing > 0 ? trace::Severity::warning : trace::Severity::info,
-                    *missing > 0 ? std::optional<std::string>("kernels launched without a kernel record: the program "
-                                                              "exited with GPU work in flight, which CUPTI's final "
-                                                              "flush does not wait for")
-                                 : std::nullopt});
+  if (*missing == 0) {
+    writer_.set_stat({"dropped.in_flight_at_exit", 0, trace::Severity::info, std::nullopt});
+    return;
+  }
+  writer_.set_stat({"dropped.in_flight_at_exit", *missing, trace::Severity::warning,
+                    "kernels launched without a kernel record: the program exited with GPU work in flight, "
+                    "which CUPTI's final flush does not wait for"});
 }
 
 void ActivityTranslator::write_counters() {

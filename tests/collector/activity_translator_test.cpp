@@ -111,7 +111,8 @@ TEST_F(TranslatorTest, KernelsLaunchedButNeverRecordedAreCountedAsDroppedAtExit)
   auto graph_kernel = kernel_record("from_graph", 900, 950, 5);
   graph_kernel.graphId = 3;  // launched by cudaGraphLaunch, which is not a one-kernel launch
   translate(kernel_record("early", 100, 200, 2), api_record(CUPTI_ACTIVITY_KIND_RUNTIME, 211, 10, 20, 1),
-            api_record(CUPTI_ACTIVITY_KIND_RUNTIME, 211, 30, 40, 2), api_record(CUPTI_ACTIVITY_KIND_DRIVER, 307, 32, 38, 2),
+            api_record(CUPTI_ACTIVITY_KIND_RUNTIME, 211, 30, 40, 2),
+            api_record(CUPTI_ACTIVITY_KIND_DRIVER, 307, 32, 38, 2),  // the driver call inside the runtime one
             api_record(CUPTI_ACTIVITY_KIND_RUNTIME, 211, 50, 60, 3), failed_launch, graph_kernel);
   translate(kernel_record("done", 300, 400, 1));
   finish();

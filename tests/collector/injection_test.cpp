@@ -84,7 +84,8 @@ TEST(InjectionTest, AnExistingFileIsNeverOverwrittenByTheCollector) {
 TEST(InjectionTest, TheCollectorIsAnNvtxInjectionLibraryForwardingToItsCupti) {
   void* collector = ::dlopen(COLLECTOR_LIBRARY, RTLD_NOW | RTLD_LOCAL);
   ASSERT_NE(collector, nullptr) << ::dlerror();
-  for (const char* entry_point : {"InitializeInjectionNvtx2", "InitializeInjectionNvtx", "InitializeInjectionNvtxExtension"}) {
+  for (const char* entry_point :
+       {"InitializeInjectionNvtx2", "InitializeInjectionNvtx", "InitializeInjectionNvtxExtension"}) {
     EXPECT_NE(::dlsym(collector, entry_point), nullptr) << entry_point;
   }
   using ExportTableGetter = const void* (*)(std::uint32_t);

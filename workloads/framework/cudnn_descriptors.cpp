@@ -32,7 +32,9 @@ void ConvolutionDescriptor::set(int padding, int stride, cudnnMathType_t math) {
   set_math(math);
 }
 
-void ConvolutionDescriptor::set_math(cudnnMathType_t math) { GPUPROF_CHECK(cudnnSetConvolutionMathType(descriptor_, math)); }
+void ConvolutionDescriptor::set_math(cudnnMathType_t math) {
+  GPUPROF_CHECK(cudnnSetConvolutionMathType(descriptor_, math));
+}
 
 PoolingDescriptor::PoolingDescriptor() { GPUPROF_CHECK(cudnnCreatePoolingDescriptor(&descriptor_)); }
 PoolingDescriptor::~PoolingDescriptor() { cudnnDestroyPoolingDescriptor(descriptor_); }
