@@ -1,8 +1,11 @@
 #include <sqlite3.h>
 
 #include <filesystem>
+#include <string>
+#include <vector>
 
 #include "cli_test_support.hpp"
+#include "gpuprof/trace/schema_version.hpp"
 #include "gpuprof/trace/trace_writer.hpp"
 #include "temporary_folder.hpp"
 
@@ -30,9 +33,12 @@ TEST(InfoCommand, DescribesATrace) {
   const auto path = make_trace(folder, "t.sqlite", 0);
   const auto result = gpuprof({"info", path});
   ASSERT_EQ(result.exit_code, 0) << result.err;
-  for (const char* expected : {"schema          1.0 (gpuprof.trace)", "source          collector", "node7",
+  const auto schema_line = "schema          " + std::to_string(trace::kSchemaMajor) + "." +
+                           std::to_string(trace::kSchemaMinor) + " (gpuprof.trace)";
+  const std::vector<std::string> expected_lines = {schema_line, "source          collector", "node7",
                                "rank 1 of 2", "time span       3.00 ms", "0: NVIDIA H200 (sm_90, 132 SMs)",
-                               "kernels                     1", "api_calls                   1"}) {
+                               "kernels                     1", "api_calls                   1"};
+  for (const auto& expected : expected_lines) {
     EXPECT_NE(result.out.find(expected), std::string::npos) << expected << "\n" << result.out;
   }
   EXPECT_EQ(result.out.find("WARNING"), std::string::npos);
