@@ -25,6 +25,8 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 carry=${GPU_CHECK_CARRY:-$repo/.gpu-carry}  # another folder only for tests/scripts/gpu_check_test.sh
 # shellcheck source=lib/gpu-environment.sh
 source "$repo/scripts/lib/gpu-environment.sh"
+# shellcheck source=lib/gpu-test-executables.sh
+source "$repo/scripts/lib/gpu-test-executables.sh"
 gpu_environment_init "$carry/lib"
 
 usage="usage: gpu-check.sh PHASE OUT_DIR [MODEL [PRECISION]] | gpu-check.sh --print-env"
@@ -92,6 +94,10 @@ inventory() {
 
 # The whole suite but fuzz: CPU tests in parallel, then GPU tests one at a time (they share one GPU).
 run_tests() {
+  if ! command -v ctest > /dev/null; then
+    run_test_executables
+    return
+  fi
   gpu_run_ours 240 ctest --test-dir "$build" --output-on-failure -LE 'gpu|fuzz' -j "$(nproc)" --timeout 120 \
     > "$logs/ctest-cpu.log" 2>&1
   note "ctest, CPU tests" "$(gpu_describe_status $?) ($(grep -E 'tests passed' "$logs/ctest-cpu.log"))"
@@ -99,6 +105,18 @@ run_tests() {
     > "$logs/ctest-gpu.log" 2>&1
   note "ctest, GPU tests" "$(gpu_describe_status $?) ($(grep -E 'tests passed' "$logs/ctest-gpu.log"))"
   cat "$logs/ctest-cpu.log" "$logs/ctest-gpu.log" > "$out/ctest.log"
+}
+
+# No ctest on this machine: each test executable run directly, one row each.
+run_test_executables() {
+  local name result log
+  note "ctest" "not on this machine: test executables run directly"
+  while IFS=$'\t' read -r name result; do
+    note "test $name" "$result"
+  done < <(gpu_run_test_units "$build" "$logs/tests" 300)
+  for log in "$logs"/tests/*.log; do
+    [[ -e "$log" ]] && { echo "=== $(basename "$log" .log)"; cat "$log"; }
+  done > "$out/tests.log"
 }
 
 # Records one workload as sample NAME, checks the trace: NAME MODEL ARGS...
