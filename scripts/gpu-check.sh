@@ -83,7 +83,8 @@ inventory() {
     echo "--- library paths"
     gpu_print_environment
     echo "--- unresolved libraries of our binaries, with our path"
-    gpu_run_ours 60 ldd "$gpuprof" "$workload" "$build/collector/libgpuprof_collector.so" | grep 'not found' || echo none
+    gpu_run_ours 60 ldd "$gpuprof" "$workload" "$build/collector/libgpuprof_collector.so" |
+      grep 'not found' || echo none
     echo "--- libraries torch loads, started as the script was"
     gpu_run_original 120 python3 "$repo/scripts/gpu/torch_libraries.py"
     echo "--- libraries torch loads with our path (as under gpuprof record)"
@@ -144,7 +145,9 @@ workloads() {
   record_workload lstm rnn --cell lstm --steps 40 --batch 256
   local model
   for model in towers mlp resnet; do
-    if gpu_run_ours 30 "$workload" "$model" --help > /dev/null 2>&1; then record_workload "$model" "$model" --steps 20; fi
+    if gpu_run_ours 30 "$workload" "$model" --help > /dev/null 2>&1; then
+      record_workload "$model" "$model" --steps 20
+    fi
   done
   tar -C "$logs" -czf "$out/samples.tar.gz" samples
 }
@@ -192,7 +195,8 @@ pytorch() {
   gpu_run_ours 180 "$gpuprof" record -o "$logs/torch.sqlite" --force -- python3 "$script" \
     > "$logs/torch-recorded.log" 2>&1
   note "gpuprof record run" "$(gpu_describe_status $?)"
-  gpu_run_ours 60 "$gpuprof" import "$logs/torch.pt.trace.json" -o "$logs/torch-profiler.sqlite" --force > /dev/null 2>&1
+  gpu_run_ours 60 "$gpuprof" import "$logs/torch.pt.trace.json" -o "$logs/torch-profiler.sqlite" --force \
+    > /dev/null 2>&1
   local trace cell
   for trace in torch torch-profiler; do
     note "pytorch kernels ($trace)" \
@@ -236,7 +240,8 @@ compare_throughput() {
     ours=$(python3 -c 'import json, sys; print(round(json.load(open(sys.argv[1]))["samples_per_second"], 1))' \
       "$logs/$name.json" 2>/dev/null || gpu_describe_status "$ours_status")
     theirs=$(awk '/samples\/s/ {print $2}' "$logs/$name-torch.log")
-    note "$run $precision" "gpuprof-workload ${ours} samples/s, PyTorch ${theirs:-$(gpu_describe_status "$theirs_status")} samples/s"
+    [[ -n "$theirs" ]] || theirs=$(gpu_describe_status "$theirs_status")
+    note "$run $precision" "gpuprof-workload ${ours} samples/s, PyTorch ${theirs} samples/s"
   done
 }
 

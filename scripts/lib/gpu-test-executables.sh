@@ -72,7 +72,8 @@ gpu_test_units() {
         fi
       fi
     done < "$file"
-  done < <(find "$build" \( -name CTestTestfile.cmake -o -name '*_tests.cmake' -o -name '*_include.cmake' \) -type f | sort)
+  done < <(find "$build" -type f \( -name CTestTestfile.cmake -o -name '*_tests.cmake' -o -name '*_include.cmake' \) |
+             sort)
 
   for unit in "${!name_of[@]}"; do
     labels=${labels_of[$unit]:-}

@@ -75,8 +75,9 @@ PATH=$saved_path
 
 printed=$(GPU_CHECK_CARRY=$work/carry GPU_CHECK_CUDA_ROOT=$work/cuda12 LD_LIBRARY_PATH=/user/a \
   bash "$repo/scripts/gpu-check.sh" --print-env)
+cuda12_path=$work/cuda12/lib64:$work/cuda12/extras/CUPTI/lib64
 check "--print-env" \
-  "ours (gpuprof, gpuprof-workload, tests, gpuprof record and what it runs): LD_LIBRARY_PATH=$ours:$work/cuda12/lib64:$work/cuda12/extras/CUPTI/lib64:/user/a
+  "ours (gpuprof, gpuprof-workload, tests, gpuprof record and what it runs): LD_LIBRARY_PATH=$ours:$cuda12_path:/user/a
 python3 and the machine's programs: LD_LIBRARY_PATH=/user/a" "$printed"
 
 echo "--- 2. the pytorch phase with fake binaries"
@@ -101,7 +102,8 @@ check "the python3 under gpuprof record gets ours" "1" \
   "$(grep -c "^python3 torch_small_training.py LD=$expected_ours$" "$calls")"
 check "python3 one-liners get the user's path" "0" "$(grep '^python3 -c' "$calls" | grep -vc "LD=/user/a$")"
 check "gpuprof and gpuprof-workload get ours" "0" "$(grep '^gpuprof' "$calls" | grep -vc "LD=$expected_ours$")"
-check "gpuprof ran record and import, the workload twice" "gpuprof import gpuprof record gpuprof-workload gpuprof-workload" \
+check "gpuprof ran record and import, the workload twice" \
+  "gpuprof import gpuprof record gpuprof-workload gpuprof-workload" \
   "$(grep '^gpuprof' "$calls" | cut -d' ' -f1-2 | sed 's/ LD=.*//' | sort | tr '\n' ' ' | sed 's/ $//')"
 check "the phase wrote its table" "yes" "$([[ -s "$work/out/pytorch.txt" ]] && echo yes)"
 
@@ -125,15 +127,16 @@ EOF
 for name in pass_test fail_test missing_test; do
   echo "include(\"$tests/unit/${name}[1]_tests.cmake\")" > "$tests/unit/${name}[1]_include.cmake"
 done
+skip='SKIP_REGULAR_EXPRESSION [==[\[  SKIPPED \]]==]'
 cat > "$tests/unit/pass_test[1]_tests.cmake" << EOF
 add_test([=[Pass.One]=]  $tests/unit/pass_test [==[--gtest_filter=Pass.One]==] --gtest_also_run_disabled_tests)
-set_tests_properties([=[Pass.One]=]  PROPERTIES WORKING_DIRECTORY $work SKIP_REGULAR_EXPRESSION [==[\[  SKIPPED \]]==] LABELS gpu)
+set_tests_properties([=[Pass.One]=]  PROPERTIES WORKING_DIRECTORY $work $skip LABELS gpu)
 add_test([=[Pass.Two]=]  $tests/unit/pass_test [==[--gtest_filter=Pass.Two]==] --gtest_also_run_disabled_tests)
-set_tests_properties([=[Pass.Two]=]  PROPERTIES WORKING_DIRECTORY $work SKIP_REGULAR_EXPRESSION [==[\[  SKIPPED \]]==] LABELS gpu)
+set_tests_properties([=[Pass.Two]=]  PROPERTIES WORKING_DIRECTORY $work $skip LABELS gpu)
 EOF
 cat > "$tests/unit/fail_test[1]_tests.cmake" << EOF
 add_test([=[Fail.One]=]  $tests/unit/fail_test [==[--gtest_filter=Fail.One]==] --gtest_also_run_disabled_tests)
-set_tests_properties([=[Fail.One]=]  PROPERTIES WORKING_DIRECTORY $tests/unit SKIP_REGULAR_EXPRESSION [==[\[  SKIPPED \]]==] LABELS)
+set_tests_properties([=[Fail.One]=]  PROPERTIES WORKING_DIRECTORY $tests/unit $skip LABELS)
 EOF
 cat > "$tests/fuzz/CTestTestfile.cmake" << EOF
 add_test([=[fuzz_x]=] "$tests/fuzz/fuzz_target" "-max_total_time=60")
