@@ -110,7 +110,7 @@ check "the phase wrote its table" "yes" "$([[ -s "$work/out/pytorch.txt" ]] && e
 echo "--- 3. the tests phase without ctest"
 tests=$build/tests
 mkdir -p "$tests/unit" "$tests/fuzz"
-script "$tests/unit/pass_test" 'echo "$(pwd) ${LD_LIBRARY_PATH-unset}" > "$FAKE_CALLS.pass"'
+script "$tests/unit/pass_test" 'echo "$(pwd) ${LD_LIBRARY_PATH-unset} $*" >> "$FAKE_CALLS.pass"'
 script "$tests/unit/fail_test" 'exit 3'
 script "$tests/fuzz/fuzz_target" ': > "$FAKE_CALLS.fuzz"'
 cat > "$tests/CTestTestfile.cmake" << EOF
@@ -144,15 +144,15 @@ set_tests_properties([=[fuzz_x]=] PROPERTIES  LABELS "fuzz" TIMEOUT "600" WORKIN
 EOF
 
 tab=$'\t'
-check "the test units, fuzz left out, each gtest executable once" \
-  "fail_test$tab$tests/unit$tab-$tab$tests/unit/fail_test
-missing_test_NOT_BUILT$tab$tests/unit$tab-$tab
-pass_test$tab$work${tab}gpu$tab$tests/unit/pass_test
-script_test$tab$tests/unit${tab}scripts$tab/bin/sh$tab-c${tab}exit 0" "$(gpu_test_units "$build" fuzz)"
+check "the test units, fuzz left out, each gtest executable once with its tests" \
+  "fail_test$tab$tests/unit$tab-${tab}Fail.One$tab$tests/unit/fail_test
+missing_test_NOT_BUILT$tab$tests/unit$tab-$tab-$tab
+pass_test$tab$work${tab}gpu${tab}Pass.One;Pass.Two$tab$tests/unit/pass_test
+script_test$tab$tests/unit${tab}scripts$tab-$tab/bin/sh$tab-c${tab}exit 0" "$(gpu_test_units "$build" fuzz)"
 
 # A PATH with the tools the script uses and no ctest.
 mkdir -p "$work/no-ctest"
-for tool in bash env timeout dirname basename cat mkdir mktemp find sort grep tr tar gzip tee readlink rm; do
+for tool in bash env timeout dirname basename sed cat mkdir mktemp find sort grep tr tar gzip tee readlink rm; do
   ln -s "$(command -v "$tool")" "$work/no-ctest/$tool"
 done
 FAKE_CALLS=$calls GPU_CHECK_CARRY=$work/carry GPU_CHECK_CUDA_ROOT=$work/cuda12 LD_LIBRARY_PATH=/user/a \
@@ -160,12 +160,13 @@ FAKE_CALLS=$calls GPU_CHECK_CARRY=$work/carry GPU_CHECK_CUDA_ROOT=$work/cuda12 L
 check "a failing test executable makes the tests phase exit 1" "1" "$?"
 check "one row per test executable" \
   "ctest not on this machine: test executables run directly
-test fail_test FAILED: exit 3
+test fail_test FAILED: 1 of 1 tests, first Fail.One (exit 3)
 test missing_test_NOT_BUILT FAILED: not built
-test pass_test passed
+test pass_test passed (2 tests)
 test script_test passed" "$(sed 's/  */ /g' "$work/out/tests.txt")"
-check "a test executable runs in its working directory with our path" "$work $expected_ours" \
-  "$(cat "$calls.pass" 2>&1)"
+check "each test of an executable runs in its own process, in its working directory, with our path" \
+  "$work $expected_ours --gtest_filter=Pass.One
+$work $expected_ours --gtest_filter=Pass.Two" "$(cat "$calls.pass" 2>&1)"
 check "fuzz tests are not run" "no" "$([[ -e "$calls.fuzz" ]] && echo yes || echo no)"
 check "the logs of the tests are kept" "yes" "$([[ -e "$work/out/tests.log" ]] && echo yes)"
 
