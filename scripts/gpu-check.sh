@@ -246,7 +246,6 @@ compare_throughput() {
 }
 
 throughput() {
-  local model
   if [[ -z "$throughput_model" ]]; then
     echo "gpu-check.sh: throughput needs a model (${throughput_models[*]}): one model fits one device call" >&2
     exit 2
