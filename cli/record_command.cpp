@@ -129,11 +129,11 @@ std::map<std::string, std::string> collector_environment(const RecordArguments& 
                                                          const std::string& files_list) {
   std::map<std::string, std::string> overrides = {
       {env::kCudaInjection, collector},
+      {env::kNvtxInjection, collector},
       {env::kOutputPattern, absolute_pattern(arguments.output)},
       {env::kForce, arguments.force ? "1" : "0"},
       {env::kTrace, arguments.trace},
       {env::kFilesList, files_list}};
-  if (const auto cupti = launcher::find_cupti_library(); !cupti.empty()) overrides[env::kNvtxInjection] = cupti;
   if (!arguments.buffer_size.empty()) {
     overrides[env::kBufferSize] = std::to_string(*parse_bytes(arguments.buffer_size));
   }

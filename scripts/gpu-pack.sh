@@ -7,11 +7,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-grep -qx '/.gpu-carry/' .git/info/exclude 2>/dev/null || echo '/.gpu-carry/' >> .git/info/exclude
+# In a worktree .git is a file: ask git where the exclude file is.
+exclude=$(git rev-parse --git-path info/exclude)
+mkdir -p "$(dirname "$exclude")"
+grep -qx '/.gpu-carry/' "$exclude" 2>/dev/null || echo '/.gpu-carry/' >> "$exclude"
 cmake --preset gpu
 cmake --build --preset gpu
 
-build=build-gpu
+build="build-gpu"
 carry=.gpu-carry
 rm -rf "$carry"
 mkdir -p "$carry/lib"
@@ -28,7 +31,7 @@ find "$carry/$build" -type f -perm -u+x \( -name '*.so' -o ! -name '*.*' \) -pri
   while read -r library; do cp -L "$library" "$carry/lib/"; done
 
 size=$(du -sm "$carry" | cut -f1)
-echo "gpuprof: packed $carry (${size} MiB): $(ls "$carry/lib" | tr '\n' ' ')"
+echo "gpuprof: packed $carry (${size} MiB): $(find "$carry/lib" -mindepth 1 -printf "%f ")"
 if ((size > 64)); then
   echo "gpuprof: $carry is over the 64 MiB the device tool carries" >&2
   exit 1

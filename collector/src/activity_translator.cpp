@@ -109,6 +109,7 @@ void ActivityTranslator::remember_context(std::uint32_t context, std::uint32_t d
 }
 
 void ActivityTranslator::kernel(const CUpti_ActivityKernel10& record) {
+  if (record.graphId == 0) launches_.kernel_arrived(record.correlationId);
   if (!check_interval(record.start, record.end, "kernel")) return;
   remember_context(record.contextId, record.deviceId);
   auto row = gpu_row<trace::KernelRow>(record);
@@ -170,6 +171,7 @@ void ActivityTranslator::memset(const CUpti_ActivityMemset4& record) {
 }
 
 void ActivityTranslator::api_call(const CUpti_ActivityAPI& record, trace::ApiKind kind) {
+  launches_.api_returned(kind, record.cbid, record.correlationId, record.returnValue == 0);
   if (!check_interval(record.start, record.end, "API call")) return;
   const auto key = (std::uint64_t{static_cast<std::uint8_t>(kind)} << 32) | record.cbid;
   auto cached = api_name_ids_.find(key);
@@ -361,6 +363,23 @@ void ActivityTranslator::finish() {
     counters_.problem_details.try_emplace("unclosed_ranges", "NVTX ranges started but never ended");
   }
   write_counters();
+  write_kernels_lost_at_exit();
+}
+
+// Only meaningful once every buffer is in: mid-run, kernels in flight are normal.
+void ActivityTranslator::write_kernels_lost_at_exit() {
+  const auto missing = launches_.kernels_missing();
+  if (!missing) {
+    writer_.set_stat({"dropped.in_flight_at_exit_unchecked", 0, trace::Severity::info, launches_.why_unchecked()});
+    return;
+  }
+  if (*missing == 0) {
+    writer_.set_stat({"dropped.in_flight_at_exit", 0, trace::Severity::info, std::nullopt});
+    return;
+  }
+  writer_.set_stat({"dropped.in_flight_at_exit", *missing, trace::Severity::warning,
+                    "kernels launched without a kernel record: the program exited with GPU work in flight, "
+                    "which CUPTI's final flush does not wait for"});
 }
 
 void ActivityTranslator::write_counters() {

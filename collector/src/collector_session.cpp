@@ -305,6 +305,9 @@ void CollectorSession::stop() noexcept {
     if (writer_thread_) writer_thread_->stop();
     if (!failed_) {
       write_final_meta();
+      if (dropped_records_ > 0 || invalid_buffers_ > 0 || (pool_ && pool_->requests_refused() > 0)) {
+        translator_->records_were_dropped();
+      }
       translator_->finish();
       write_runtime_stats();
       writer_->finish();

@@ -1,5 +1,5 @@
 // The entry point the CUDA driver calls when CUDA_INJECTION64_PATH names this
-// library. It is the only exported symbol.
+// library. (NVTX's entry points are in nvtx_injection.cpp.)
 
 #include <cstdlib>
 

@@ -103,6 +103,32 @@ TEST_F(TranslatorTest, MangledKernelNamesAreStoredDemangledWithTheMangledNameKep
   EXPECT_EQ(k.mangled_name[2], trace::kNoString);
 }
 
+// A program that exits with kernels in flight: their launch records arrived,
+// their kernel records never will. The loss is a warning stat, not silence.
+TEST_F(TranslatorTest, KernelsLaunchedButNeverRecordedAreCountedAsDroppedAtExit) {
+  auto failed_launch = api_record(CUPTI_ACTIVITY_KIND_RUNTIME, 211, 90, 95, 4);
+  failed_launch.returnValue = 1;  // launched nothing
+  auto graph_kernel = kernel_record("from_graph", 900, 950, 5);
+  graph_kernel.graphId = 3;  // launched by cudaGraphLaunch, which is not a one-kernel launch
+  translate(kernel_record("early", 100, 200, 2), api_record(CUPTI_ACTIVITY_KIND_RUNTIME, 211, 10, 20, 1),
+            api_record(CUPTI_ACTIVITY_KIND_RUNTIME, 211, 30, 40, 2),
+            api_record(CUPTI_ACTIVITY_KIND_DRIVER, 307, 32, 38, 2),  // the driver call inside the runtime one
+            api_record(CUPTI_ACTIVITY_KIND_RUNTIME, 211, 50, 60, 3), failed_launch, graph_kernel);
+  translate(kernel_record("done", 300, 400, 1));
+  finish();
+  const auto lost = stats().at("dropped.in_flight_at_exit");
+  EXPECT_EQ(lost.value, 1);  // correlation 3
+  EXPECT_EQ(lost.severity, trace::Severity::warning);
+  EXPECT_EQ(stats().count("dropped.in_flight_at_exit_unchecked"), 0u);
+}
+
+TEST_F(TranslatorTest, WithoutLaunchRecordsTheLossAtExitIsMarkedUnchecked) {
+  translate(kernel_record("k", 100, 200, 1));
+  finish();
+  EXPECT_EQ(stats().count("dropped.in_flight_at_exit"), 0u);
+  EXPECT_EQ(stats().at("dropped.in_flight_at_exit_unchecked").severity, trace::Severity::info);
+}
+
 TEST_F(TranslatorTest, CopiesMapKindsMemoryAndDevices) {
   const auto to_device = memcpy_record(CUPTI_ACTIVITY_MEMCPY_KIND_HTOD, CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE,
                                        CUPTI_ACTIVITY_MEMORY_KIND_DEVICE, 4096, 100, 200, 1);

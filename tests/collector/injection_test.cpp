@@ -2,8 +2,10 @@
 // host program. Without a GPU CUPTI cannot start: the program must still run
 // and exit normally, and the trace must say why nothing was recorded.
 
+#include <dlfcn.h>
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <filesystem>
 #include <map>
 
@@ -44,6 +46,8 @@ TEST(InjectionTest, TheHostProgramRunsNormallyAndTheTraceSaysWhatHappened) {
     EXPECT_EQ(stats.at("cupti_initialization").severity, trace::Severity::error);
   }
   EXPECT_EQ(stats.at("dropped_records").value, 0);
+  // The exit path ran the in-flight check; with no kernel launched there was nothing to match.
+  EXPECT_EQ(stats.count("dropped.in_flight_at_exit_unchecked"), 1u);
   // The launcher learned the file's name from the collector and summarised it.
   const auto printed = gpuprof::testing::read_file(errors);
   EXPECT_NE(printed.find("gpuprof: wrote " + traces[0].string()), std::string::npos) << printed;
@@ -73,6 +77,23 @@ TEST(InjectionTest, AnExistingFileIsNeverOverwrittenByTheCollector) {
                                                                     {"GPUPROF_OUTPUT", taken}});
   EXPECT_EQ(result.exit_code, 4);
   EXPECT_EQ(gpuprof::testing::read_file(taken), "precious");
+}
+
+// NVTX_INJECTION64_PATH names the collector: it must export NVTX's entry points
+// and hand them to the libcupti it loaded (the real one, which needs no GPU for this).
+TEST(InjectionTest, TheCollectorIsAnNvtxInjectionLibraryForwardingToItsCupti) {
+  void* collector = ::dlopen(COLLECTOR_LIBRARY, RTLD_NOW | RTLD_LOCAL);
+  ASSERT_NE(collector, nullptr) << ::dlerror();
+  for (const char* entry_point :
+       {"InitializeInjectionNvtx2", "InitializeInjectionNvtx", "InitializeInjectionNvtxExtension"}) {
+    EXPECT_NE(::dlsym(collector, entry_point), nullptr) << entry_point;
+  }
+  using ExportTableGetter = const void* (*)(std::uint32_t);
+  const ExportTableGetter no_tables = [](std::uint32_t) -> const void* { return nullptr; };
+  auto initialize = reinterpret_cast<int (*)(ExportTableGetter)>(::dlsym(collector, "InitializeInjectionNvtx2"));
+  ASSERT_NE(initialize, nullptr);
+  // The collector answers 0 whenever it could not forward; a non-zero answer came from libcupti.
+  EXPECT_NE(initialize(no_tables), 0);
 }
 
 }  // namespace

@@ -82,12 +82,17 @@ TEST(RecordCommandTest, RejectsBadOptions) {
 TEST(RecordCommandTest, TheProgramSeesTheCollectorConfiguration) {
   gpuprof::testing::TemporaryFolder folder;
   const auto seen = folder.file("environment");
-  const auto script = "echo \"$CUDA_INJECTION64_PATH|$GPUPROF_OUTPUT|$GPUPROF_TRACE|$GPUPROF_BUFFER_SIZE\" > " + seen;
+  const auto script =
+      "echo \"$CUDA_INJECTION64_PATH|$NVTX_INJECTION64_PATH|$GPUPROF_OUTPUT|$GPUPROF_TRACE|$GPUPROF_BUFFER_SIZE\" > " +
+      seen;
   ASSERT_EQ(run_gpuprof({"record", "-o", folder.file("t_%p.sqlite"), "--trace", "cuda,nvtx", "--buffer-size", "8M",
                          "--", "/bin/sh", "-c", script}),
             0);
   const auto text = gpuprof::testing::read_file(seen);
-  EXPECT_NE(text.find("libgpuprof_collector.so|"), std::string::npos) << text;
+  // NVTX is injected into the collector too, which hands it on to the libcupti it loaded.
+  EXPECT_NE(text.find("libgpuprof_collector.so|/"), std::string::npos) << text;
+  const auto collector = text.substr(0, text.find('|'));
+  EXPECT_EQ(text.find(collector + "|" + collector + "|"), 0u) << text;
   EXPECT_NE(text.find("|" + folder.file("t_%p.sqlite") + "|cuda,nvtx|8388608"), std::string::npos) << text;
 }
 

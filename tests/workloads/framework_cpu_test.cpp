@@ -1,10 +1,14 @@
 // Framework pieces that need no GPU: error messages of checked calls, the
-// parameter layout, pageable host arrays.
+// parameter layout, pageable host arrays, the choice among cuDNN's convolution algorithms.
 #include <functional>
+#include <optional>
+#include <utility>
+#include <vector>
 #include <string>
 
 #include <gtest/gtest.h>
 
+#include "convolution_algorithm.hpp"
 #include "cuda_check.hpp"
 #include "host_array.hpp"
 #include "parameter_layout.hpp"
@@ -62,6 +66,59 @@ TEST(HostArray, PageableMemoryNeedsNoGpu) {
   EXPECT_EQ(moved.size(), 16U);
   EXPECT_FALSE(moved.pinned());
   EXPECT_EQ(moved.data()[15], 2.0F);
+}
+
+cudnnConvolutionFwdAlgoPerf_t offer(cudnnConvolutionFwdAlgo_t algorithm, cudnnMathType_t math, std::size_t memory,
+                                    cudnnStatus_t status = CUDNN_STATUS_SUCCESS) {
+  cudnnConvolutionFwdAlgoPerf_t perf{};
+  perf.algo = algorithm;
+  perf.mathType = math;
+  perf.memory = memory;
+  perf.status = status;
+  return perf;
+}
+
+// The heuristic's memory figure says the first algorithm fits; cuDNN's workspace query,
+// asked with that algorithm's math type, says it does not: the next one is taken.
+TEST(ConvolutionAlgorithm, TheWorkspaceComesFromCudnnsQueryNotTheHeuristic) {
+  std::array<cudnnConvolutionFwdAlgoPerf_t, CUDNN_CONVOLUTION_FWD_ALGO_COUNT> offered{};
+  offered[0] = offer(CUDNN_CONVOLUTION_FWD_ALGO_FFT, CUDNN_TENSOR_OP_MATH, 0);
+  offered[1] = offer(CUDNN_CONVOLUTION_FWD_ALGO_GEMM, CUDNN_DEFAULT_MATH, 4096, CUDNN_STATUS_NOT_SUPPORTED);
+  offered[2] = offer(CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM, CUDNN_FMA_MATH, 0);
+  offered[3] = offer(CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM, CUDNN_TENSOR_OP_MATH, 1 << 30);
+  std::vector<std::pair<cudnnConvolutionFwdAlgo_t, cudnnMathType_t>> asked;
+  const auto workspace_of = [&](cudnnConvolutionFwdAlgo_t algorithm,
+                                cudnnMathType_t math) -> std::optional<std::size_t> {
+    asked.emplace_back(algorithm, math);
+    if (algorithm == CUDNN_CONVOLUTION_FWD_ALGO_FFT) return std::size_t{1} << 20;  // over the limit
+    if (algorithm == CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM) return std::nullopt;  // refused by cuDNN
+    return std::size_t{2048};
+  };
+  const auto chosen = first_fitting_algorithm(offered, 4, 64 << 10, workspace_of);
+  ASSERT_TRUE(chosen.has_value());
+  EXPECT_EQ(chosen->algorithm, CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM);
+  EXPECT_EQ(chosen->math, CUDNN_TENSOR_OP_MATH);
+  EXPECT_EQ(chosen->workspace_bytes, 2048U);
+  // Each runnable offer was asked about with its own math type; the failed one was skipped.
+  const std::vector<std::pair<cudnnConvolutionFwdAlgo_t, cudnnMathType_t>> expected = {
+      {CUDNN_CONVOLUTION_FWD_ALGO_FFT, CUDNN_TENSOR_OP_MATH},
+      {CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM, CUDNN_FMA_MATH},
+      {CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM, CUDNN_TENSOR_OP_MATH}};
+  EXPECT_EQ(asked, expected);
+}
+
+TEST(ConvolutionAlgorithm, NothingFittingIsNoChoiceAndABadCountIsClamped) {
+  std::array<cudnnConvolutionFwdAlgoPerf_t, CUDNN_CONVOLUTION_FWD_ALGO_COUNT> offered{};
+  offered.fill(offer(CUDNN_CONVOLUTION_FWD_ALGO_GEMM, CUDNN_DEFAULT_MATH, 0));
+  int asked = 0;
+  const auto too_big = [&](cudnnConvolutionFwdAlgo_t, cudnnMathType_t) -> std::optional<std::size_t> {
+    ++asked;
+    return std::size_t{1} << 40;
+  };
+  EXPECT_FALSE(first_fitting_algorithm(offered, 1000, 1 << 30, too_big).has_value());
+  EXPECT_EQ(asked, CUDNN_CONVOLUTION_FWD_ALGO_COUNT);
+  EXPECT_FALSE(first_fitting_algorithm(offered, -3, 1 << 30, too_big).has_value());
+  EXPECT_EQ(asked, CUDNN_CONVOLUTION_FWD_ALGO_COUNT);
 }
 
 }  // namespace

@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <optional>
 
 #include <fmt/format.h>
 
+#include "convolution_algorithm.hpp"
 #include "cuda_check.hpp"
 #include "element_type.hpp"
 #include "workload_error.hpp"
@@ -16,15 +18,16 @@ namespace {
 // Enough for every heuristic's fast algorithms on the layers of a ResNet at batch 256.
 constexpr std::size_t default_workspace_limit = std::size_t{1} << 30;
 
-// The first heuristic result that ran and fits; cuDNN lists them fastest first.
-template <typename Perf, std::size_t N>
-Perf first_fitting(const std::array<Perf, N>& results, int count, std::size_t limit, const char* pass) {
-  for (int i = 0; i < count; ++i) {
-    const Perf& perf = results[static_cast<std::size_t>(i)];
-    if (perf.status == CUDNN_STATUS_SUCCESS && perf.memory <= limit) return perf;
-  }
+template <typename Choice>
+Choice required(const std::optional<Choice>& choice, const char* pass, std::size_t limit) {
+  if (choice) return *choice;
   throw WorkloadError(fmt::format("cuDNN offers no {} convolution algorithm within {} MiB of workspace", pass,
                                   limit >> 20));
+}
+
+std::optional<std::size_t> workspace_if(cudnnStatus_t status, std::size_t bytes) {
+  if (status != CUDNN_STATUS_SUCCESS) return std::nullopt;
+  return bytes;
 }
 
 cudnnMathType_t math_for(ElementType element, Precision precision) {
@@ -34,10 +37,13 @@ cudnnMathType_t math_for(ElementType element, Precision precision) {
 
 }  // namespace
 
-Conv2dLayer::Conv2dLayer(const DeviceContext& context, const Conv2dConfig& config) : config_(config) {
+Conv2dLayer::Conv2dLayer(const DeviceContext& context, const Conv2dConfig& config)
+    : config_(config), requested_math_(math_for(config.input.element, context.precision())) {
   filter_descriptor_.set(config.outputs, config.input.channels, config.kernel, config.input.channels_last,
                          config.input.element);
-  convolution_descriptor_.set(config.padding, config.stride, math_for(config.input.element, context.precision()));
+  for (auto* convolution : {&forward_convolution_, &data_convolution_, &filter_convolution_}) {
+    convolution->set(config.padding, config.stride, requested_math_);
+  }
   output_ = output_shape(config.input.batch);
   prepare(context, config.input.batch, default_workspace_limit);
 }
@@ -67,29 +73,79 @@ void Conv2dLayer::prepare(const DeviceContext& context, int batch, std::size_t w
   choose_algorithms(context, workspace_limit);
 }
 
+// Each pass asks the heuristics with the math type the precision allows, then keeps
+// the chosen algorithm's math type on its own descriptor and cuDNN's workspace figure.
 void Conv2dLayer::choose_algorithms(const DeviceContext& context, std::size_t limit) {
-  cudnnHandle_t handle = context.cudnn();
+  forward_convolution_.set_math(requested_math_);
+  data_convolution_.set_math(requested_math_);
+  filter_convolution_.set_math(requested_math_);
+  choose_forward(context.cudnn(), limit);
+  choose_backward_data(context.cudnn(), limit);
+  choose_backward_filter(context.cudnn(), limit);
+  workspace_bytes_ = std::max({forward_workspace_, data_workspace_, filter_workspace_});
+}
+
+void Conv2dLayer::choose_forward(cudnnHandle_t handle, std::size_t limit) {
   int count = 0;
-  std::array<cudnnConvolutionFwdAlgoPerf_t, CUDNN_CONVOLUTION_FWD_ALGO_COUNT> forward{};
+  std::array<cudnnConvolutionFwdAlgoPerf_t, CUDNN_CONVOLUTION_FWD_ALGO_COUNT> offered{};
   GPUPROF_CHECK(cudnnGetConvolutionForwardAlgorithm_v7(handle, input_descriptor_.get(), filter_descriptor_.get(),
-                                                       convolution_descriptor_.get(), output_descriptor_.get(),
-                                                       static_cast<int>(forward.size()), &count, forward.data()));
-  const auto chosen_forward = first_fitting(forward, count, limit, "forward");
-  std::array<cudnnConvolutionBwdDataAlgoPerf_t, CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT> data{};
+                                                       forward_convolution_.get(), output_descriptor_.get(),
+                                                       static_cast<int>(offered.size()), &count, offered.data()));
+  const auto workspace_of = [&](cudnnConvolutionFwdAlgo_t algorithm, cudnnMathType_t math) {
+    forward_convolution_.set_math(math);
+    std::size_t bytes = 0;
+    return workspace_if(cudnnGetConvolutionForwardWorkspaceSize(handle, input_descriptor_.get(),
+                                                                filter_descriptor_.get(), forward_convolution_.get(),
+                                                                output_descriptor_.get(), algorithm, &bytes),
+                        bytes);
+  };
+  const auto chosen = required(first_fitting_algorithm(offered, count, limit, workspace_of), "forward", limit);
+  forward_convolution_.set_math(chosen.math);
+  forward_algorithm_ = chosen.algorithm;
+  forward_workspace_ = chosen.workspace_bytes;
+}
+
+void Conv2dLayer::choose_backward_data(cudnnHandle_t handle, std::size_t limit) {
+  int count = 0;
+  std::array<cudnnConvolutionBwdDataAlgoPerf_t, CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT> offered{};
   GPUPROF_CHECK(cudnnGetConvolutionBackwardDataAlgorithm_v7(handle, filter_descriptor_.get(),
-                                                            output_descriptor_.get(), convolution_descriptor_.get(),
-                                                            input_descriptor_.get(), static_cast<int>(data.size()),
-                                                            &count, data.data()));
-  const auto chosen_data = first_fitting(data, count, limit, "backward-data");
-  std::array<cudnnConvolutionBwdFilterAlgoPerf_t, CUDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT> filter{};
+                                                            output_descriptor_.get(), data_convolution_.get(),
+                                                            input_descriptor_.get(), static_cast<int>(offered.size()),
+                                                            &count, offered.data()));
+  const auto workspace_of = [&](cudnnConvolutionBwdDataAlgo_t algorithm, cudnnMathType_t math) {
+    data_convolution_.set_math(math);
+    std::size_t bytes = 0;
+    return workspace_if(cudnnGetConvolutionBackwardDataWorkspaceSize(handle, filter_descriptor_.get(),
+                                                                     output_descriptor_.get(), data_convolution_.get(),
+                                                                     input_descriptor_.get(), algorithm, &bytes),
+                        bytes);
+  };
+  const auto chosen = required(first_fitting_algorithm(offered, count, limit, workspace_of), "backward-data", limit);
+  data_convolution_.set_math(chosen.math);
+  data_algorithm_ = chosen.algorithm;
+  data_workspace_ = chosen.workspace_bytes;
+}
+
+void Conv2dLayer::choose_backward_filter(cudnnHandle_t handle, std::size_t limit) {
+  int count = 0;
+  std::array<cudnnConvolutionBwdFilterAlgoPerf_t, CUDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT> offered{};
   GPUPROF_CHECK(cudnnGetConvolutionBackwardFilterAlgorithm_v7(
-      handle, input_descriptor_.get(), output_descriptor_.get(), convolution_descriptor_.get(),
-      filter_descriptor_.get(), static_cast<int>(filter.size()), &count, filter.data()));
-  const auto chosen_filter = first_fitting(filter, count, limit, "backward-filter");
-  forward_algorithm_ = chosen_forward.algo;
-  data_algorithm_ = chosen_data.algo;
-  filter_algorithm_ = chosen_filter.algo;
-  workspace_bytes_ = std::max({chosen_forward.memory, chosen_data.memory, chosen_filter.memory});
+      handle, input_descriptor_.get(), output_descriptor_.get(), filter_convolution_.get(), filter_descriptor_.get(),
+      static_cast<int>(offered.size()), &count, offered.data()));
+  const auto workspace_of = [&](cudnnConvolutionBwdFilterAlgo_t algorithm, cudnnMathType_t math) {
+    filter_convolution_.set_math(math);
+    std::size_t bytes = 0;
+    return workspace_if(cudnnGetConvolutionBackwardFilterWorkspaceSize(handle, input_descriptor_.get(),
+                                                                       output_descriptor_.get(),
+                                                                       filter_convolution_.get(),
+                                                                       filter_descriptor_.get(), algorithm, &bytes),
+                        bytes);
+  };
+  const auto chosen =
+      required(first_fitting_algorithm(offered, count, limit, workspace_of), "backward-filter", limit);
+  filter_convolution_.set_math(chosen.math);
+  filter_algorithm_ = chosen.algorithm;
+  filter_workspace_ = chosen.workspace_bytes;
 }
 
 const void* Conv2dLayer::filters() const {
@@ -100,8 +156,8 @@ void Conv2dLayer::forward(const DeviceContext& context, const void* input, void*
   const float one = 1.0F;
   const float zero = 0.0F;
   GPUPROF_CHECK(cudnnConvolutionForward(context.cudnn(), &one, input_descriptor_.get(), input,
-                                        filter_descriptor_.get(), filters(), convolution_descriptor_.get(),
-                                        forward_algorithm_, workspace, workspace_bytes_, &zero,
+                                        filter_descriptor_.get(), filters(), forward_convolution_.get(),
+                                        forward_algorithm_, workspace, forward_workspace_, &zero,
                                         output_descriptor_.get(), output));
 }
 
@@ -114,8 +170,8 @@ void Conv2dLayer::backward(const DeviceContext& context, const void* input, cons
   void* filter_gradient = bf16() ? parameters_.bf16_gradients : static_cast<void*>(parameters_.gradients);
   GPUPROF_CHECK(cudnnConvolutionBackwardFilter(context.cudnn(), &one, input_descriptor_.get(), input,
                                                output_descriptor_.get(), output_gradient,
-                                               convolution_descriptor_.get(), filter_algorithm_, workspace,
-                                               workspace_bytes_, bf16() ? &zero : &one, filter_descriptor_.get(),
+                                               filter_convolution_.get(), filter_algorithm_, workspace,
+                                               filter_workspace_, bf16() ? &zero : &one, filter_descriptor_.get(),
                                                filter_gradient));
   if (bf16()) {
     launch_add_bf16_into(parameters_.gradients, parameters_.bf16_gradients,
@@ -124,8 +180,8 @@ void Conv2dLayer::backward(const DeviceContext& context, const void* input, cons
   if (input_gradient == nullptr) return;
   GPUPROF_CHECK(cudnnConvolutionBackwardData(context.cudnn(), &one, filter_descriptor_.get(), filters(),
                                              output_descriptor_.get(), output_gradient,
-                                             convolution_descriptor_.get(), data_algorithm_, workspace,
-                                             workspace_bytes_, accumulate ? &one : &zero, input_descriptor_.get(),
+                                             data_convolution_.get(), data_algorithm_, workspace,
+                                             data_workspace_, accumulate ? &one : &zero, input_descriptor_.get(),
                                              input_gradient));
 }
 

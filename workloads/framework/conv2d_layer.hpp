@@ -20,8 +20,10 @@ struct Conv2dConfig {
 
 // A 2-D convolution without bias (batch normalisation follows it) on channels-last
 // tensors with cuDNN. Algorithms come from cuDNN's heuristics (the _v7 queries), the
-// first one whose workspace fits; the workspace itself is shared by the model's layers
-// and passed in at each call. fp32 restricts cuDNN to FMA math, tf32 allows tensor cores,
+// first one whose workspace fits, with the math type the heuristic offered it with set
+// on that pass's own descriptor and the workspace size asked of cuDNN for that
+// algorithm and math type; the workspace itself is shared by the model's layers and
+// passed in at each call. fp32 restricts cuDNN to FMA math, tf32 allows tensor cores,
 // bf16 (input of element type bf16) runs bf16 tensor-core kernels on the bf16 copy of the
 // filters and adds the bf16 filter gradient into the fp32 gradients.
 class Conv2dLayer {
@@ -48,20 +50,30 @@ class Conv2dLayer {
 
  private:
   void choose_algorithms(const DeviceContext& context, std::size_t workspace_limit);
+  void choose_forward(cudnnHandle_t handle, std::size_t workspace_limit);
+  void choose_backward_data(cudnnHandle_t handle, std::size_t workspace_limit);
+  void choose_backward_filter(cudnnHandle_t handle, std::size_t workspace_limit);
   bool bf16() const { return config_.input.element == ElementType::bf16; }
   const void* filters() const;
 
   Conv2dConfig config_;
+  cudnnMathType_t requested_math_;  // what the precision allows; the heuristics are asked with it
   ImageShape output_;
   int batch_ = 0;
   ParameterSlice parameters_;
   TensorDescriptor input_descriptor_;
   TensorDescriptor output_descriptor_;
   FilterDescriptor filter_descriptor_;
-  ConvolutionDescriptor convolution_descriptor_;
+  // One per pass: each carries the math type of the algorithm chosen for its pass.
+  ConvolutionDescriptor forward_convolution_;
+  ConvolutionDescriptor data_convolution_;
+  ConvolutionDescriptor filter_convolution_;
   cudnnConvolutionFwdAlgo_t forward_algorithm_{};
   cudnnConvolutionBwdDataAlgo_t data_algorithm_{};
   cudnnConvolutionBwdFilterAlgo_t filter_algorithm_{};
+  std::size_t forward_workspace_ = 0;
+  std::size_t data_workspace_ = 0;
+  std::size_t filter_workspace_ = 0;
   std::size_t workspace_bytes_ = 0;
 };
 

@@ -29,6 +29,10 @@ ConvolutionDescriptor::~ConvolutionDescriptor() { cudnnDestroyConvolutionDescrip
 void ConvolutionDescriptor::set(int padding, int stride, cudnnMathType_t math) {
   GPUPROF_CHECK(cudnnSetConvolution2dDescriptor(descriptor_, padding, padding, stride, stride, 1, 1,
                                                 CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT));
+  set_math(math);
+}
+
+void ConvolutionDescriptor::set_math(cudnnMathType_t math) {
   GPUPROF_CHECK(cudnnSetConvolutionMathType(descriptor_, math));
 }
 

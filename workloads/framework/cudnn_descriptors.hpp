@@ -56,6 +56,8 @@ class ConvolutionDescriptor {
   ConvolutionDescriptor& operator=(const ConvolutionDescriptor&) = delete;
   // Accumulates in fp32 whatever the data type (bf16 data: cuDNN's pseudo-bf16 configuration).
   void set(int padding, int stride, cudnnMathType_t math);
+  // The math type of the algorithm chosen for the pass that uses this descriptor.
+  void set_math(cudnnMathType_t math);
   cudnnConvolutionDescriptor_t get() const { return descriptor_; }
 
  private:

@@ -44,12 +44,4 @@ std::string find_collector_library() {
   return {};
 }
 
-std::string find_cupti_library() {
-  if (auto path = from_environment(environment::kCuptiPath); !path.empty()) return path;
-#ifdef GPUPROF_CUPTI_LIBRARY_PATH
-  if (is_file(GPUPROF_CUPTI_LIBRARY_PATH)) return GPUPROF_CUPTI_LIBRARY_PATH;
-#endif
-  return {};
-}
-
 }  // namespace gpuprof::launcher

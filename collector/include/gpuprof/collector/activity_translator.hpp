@@ -14,6 +14,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "gpuprof/collector/launch_accounting.hpp"
 #include "gpuprof/collector/range_pairing.hpp"
 #include "gpuprof/trace/records.hpp"
 #include "gpuprof/trace/trace_writer.hpp"
@@ -43,7 +44,11 @@ class ActivityTranslator {
   // Called after each activity buffer: writes rows that waited for records
   // arriving later in the same buffer (range categories, threads of syncs).
   void end_batch();
-  // Called once at the end: counts ranges that never closed, writes the counters.
+  // Called before finish() when records were lost elsewhere (CUPTI dropped them,
+  // a buffer was unreadable): kernels missing at exit may be among those.
+  void records_were_dropped() { launches_.records_were_dropped(); }
+  // Called once at the end: counts ranges that never closed and kernels lost at
+  // exit, writes the counters.
   void finish();
   // Writes the counters to collector_stats (they replace earlier values).
   void write_counters();
@@ -71,11 +76,13 @@ class ActivityTranslator {
   void remember_context(std::uint32_t context, std::uint32_t device);
   void write_pending_syncs();
   void write_completed_ranges();
+  void write_kernels_lost_at_exit();
 
   trace::TraceWriter& writer_;
   ApiNameResolver api_names_;
   TranslationCounters counters_;
   RangePairing ranges_;
+  LaunchAccounting launches_;
   struct PendingSync {
     trace::SyncRow row;
     std::uint32_t context = 0;

@@ -16,13 +16,12 @@ inline constexpr const char* kFlushIntervalMs = "GPUPROF_FLUSH_INTERVAL_MS";
 inline constexpr const char* kFilesList = "GPUPROF_FILES_LIST";
 // Overrides where `gpuprof record` finds libgpuprof_collector.so.
 inline constexpr const char* kCollectorPath = "GPUPROF_COLLECTOR";
-// Overrides where `gpuprof record` finds libcupti.so (for NVTX_INJECTION64_PATH).
-inline constexpr const char* kCuptiPath = "GPUPROF_CUPTI";
 
 // Limits on GPUPROF_BUFFER_SIZE, checked by `gpuprof record` and again by the collector.
 inline constexpr unsigned long long kMinBufferSize = 64ull << 10;
 inline constexpr unsigned long long kMaxBufferSize = 256ull << 20;
 
+// Both name the collector: it forwards NVTX's entry points to the libcupti it loaded.
 inline constexpr const char* kCudaInjection = "CUDA_INJECTION64_PATH";
 inline constexpr const char* kNvtxInjection = "NVTX_INJECTION64_PATH";
 
