@@ -151,8 +151,12 @@ void write_kernels(Writer& w, const ReportInput& input) {
     const bool kernels = std::string_view(name) == "kernels";
     key(w, name);
     w.StartArray();
+    // Every kernel row unless --top asked for fewer (kernel_rows 0).
+    const auto limit = kernels ? table_view(Format::json, input).kernel_rows : 0;
     for (const auto& rank : input.ranks) {
+      std::size_t written = 0;
       for (const auto& row : kernels ? rank.kernels.kernels : rank.kernels.categories) {
+        if (limit > 0 && written++ == limit) break;
         w.StartObject();
         field(w, "rank", std::int64_t{rank.rank});
         summary_fields(w, row);
@@ -243,6 +247,7 @@ void write_ranks(Writer& w, const ReportInput& input) {
     w.StartObject();
     field(w, "rank", std::int64_t{rank.rank});
     field(w, "path", std::string_view(rank.path));
+    field(w, "trace_start_ns", rank.trace_start_ns);
     key(w, "notices");
     w.StartArray();
     for (const auto& notice : rank.notices) string(w, notice);
