@@ -44,11 +44,15 @@ Table split_table(const PeriodSummary& period) {
   Table table{Section::devices, "summary", "Where the step period goes (shares of the steady windows)",
               {"Part", "Share%", period.from_steps ? "Per step" : "Time", "Lowest device", "Highest device"}, {}};
   if (!period.from_steps) table.title = "Where the time goes (shares of the activity spans)";
+  const bool spread = period.devices > 1;  // one device has no spread to show
+  if (!spread) table.columns.resize(3);
   for (const auto& part : period.parts) {
-    table.rows.push_back({text_cell(std::string(to_string(part.kind))), percent_cell(part.share),
-                          period.from_steps ? duration_cell(part.per_step_ns) : duration_cell(part.total_ns),
-                          text_cell(percent(part.min_share) + " " + where(period, part.min_device)),
-                          text_cell(percent(part.max_share) + " " + where(period, part.max_device))});
+    auto& row = table.rows.emplace_back(std::vector<Cell>{
+        text_cell(std::string(to_string(part.kind))), percent_cell(part.share),
+        period.from_steps ? duration_cell(part.per_step_ns) : duration_cell(part.total_ns)});
+    if (!spread) continue;
+    row.push_back(text_cell(percent(part.min_share) + " " + where(period, part.min_device)));
+    row.push_back(text_cell(percent(part.max_share) + " " + where(period, part.max_device)));
   }
   return table;
 }
