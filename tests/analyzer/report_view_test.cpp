@@ -138,6 +138,19 @@ TEST(ReportView, TimesRelativeInTextAbsoluteInCsv) {
   EXPECT_NE(render_json(input).find("\"trace_start_ns\": 1000"), std::string::npos);
 }
 
+TEST(ReportView, JsonCarriesTheSummaryAndGapSummary) {
+  auto input = golden_job_input();
+  const auto json = render_json(input);
+  EXPECT_NE(json.find("\"summary\": {"), std::string::npos);
+  EXPECT_NE(json.find("\"part\": \"batch_gaps\""), std::string::npos);
+  EXPECT_NE(json.find("\"longest_wait_rank\""), std::string::npos);
+  EXPECT_NE(json.find("\"gap_summary\": ["), std::string::npos);
+  input.sections = {Section::gaps};
+  const auto gaps_only = render_json(input);
+  EXPECT_NE(gaps_only.find("\"summary\": null"), std::string::npos);
+  EXPECT_NE(gaps_only.find("\"p95_ns\""), std::string::npos);
+}
+
 // Hostile names, paths and warnings are wrapped or shortened, never cut off the screen.
 TEST(ReportWidth, LongNamesPathsAndWarningsFit) {
   auto model = testing::golden_model(0);
