@@ -7,6 +7,7 @@
 
 #include "command.hpp"
 #include "gpuprof/launcher/collector_location.hpp"
+#include "gpuprof/launcher/gpu_inventory.hpp"
 #include "gpuprof/study/study_store.hpp"
 #include "gpuprof/study/sweep_runner.hpp"
 
@@ -97,13 +98,23 @@ std::map<std::string, std::string> study_meta(const SweepArguments& arguments, c
           {"epochs", settings.epochs ? std::to_string(*settings.epochs) : ""},
           {"steps", settings.steps ? std::to_string(*settings.steps) : ""},
           {"repeat", std::to_string(settings.repeat)}, {"settings", study::settings_fingerprint(settings)},
-          {"command_line", invocation.command_line}, {"tool_version", GPUPROF_VERSION}};
+          {"command_line", invocation.command_line}, {"tool_version", GPUPROF_VERSION},
+          {"synthetic", settings.synthetic ? "1" : ""}};
 }
 
 int run_sweep_command(SweepArguments& arguments, const Invocation& invocation) {
   if (auto problem = complete_settings(arguments); !problem.empty()) return refuse(problem);
+  const bool synthetic = arguments.settings.synthetic;
+  if (!synthetic && arguments.settings.command.empty()) {
+    const auto gpus = launcher::find_gpus();
+    if (auto problem = study::check_machine(arguments.settings, gpus.count, gpus.reason); !problem.empty()) {
+      return refuse(problem);
+    }
+  }
   const auto workload_binary = find_workload_binary();
-  if (auto problem = check_programs(arguments.settings, workload_binary); !problem.empty()) return refuse(problem);
+  if (!synthetic) {
+    if (auto problem = check_programs(arguments.settings, workload_binary); !problem.empty()) return refuse(problem);
+  }
   const fs::path folder = fs::absolute(arguments.output);
   if (auto problem = prepare_folder(folder); !problem.empty()) return refuse(problem);
   const auto path = (folder / study::kStudyFileName).string();
@@ -111,7 +122,7 @@ int run_sweep_command(SweepArguments& arguments, const Invocation& invocation) {
   if (exists && !arguments.resume && !arguments.force) {
     return refuse(path + " already exists (use --resume to continue it, or --force to start over)");
   }
-  if (launcher::find_collector_library().empty()) {
+  if (!synthetic && launcher::find_collector_library().empty()) {
     fmt::print(stderr, "gpuprof: libgpuprof_collector.so not found (build it, or set GPUPROF_COLLECTOR)\n");
     return kExitFailure;
   }
@@ -151,6 +162,8 @@ void add_sweep_command(CLI::App& app, Action& action) {
   auto* epochs = command->add_option("--epochs", arguments->epochs, "Epochs per run");
   command->add_option("--steps", arguments->steps, "Steps per run instead of epochs")->excludes(epochs);
   command->add_option("--repeat", settings.repeat, "Runs per configuration")->capture_default_str();
+  command->add_flag("--synthetic", settings.synthetic,
+                    "Sweep the grid on gpuprof synth traces instead of a GPU (labelled synthetic everywhere)");
   command->add_flag("--calibrate", settings.calibrate, "Run each configuration once more without the collector");
   command->add_flag("--resume", arguments->resume, "Continue an interrupted study: finished runs are kept");
   command->add_flag("--force", arguments->force, "Replace an existing study");

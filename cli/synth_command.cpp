@@ -58,6 +58,9 @@ void add_synth_command(CLI::App& app, Action& action) {
       ->check(CLI::IsMember({"pinned", "pageable", "mixed"}))
       ->capture_default_str();
   command->add_flag("--prefetch", options.prefetch, "Copy inputs on a separate stream ahead of compute");
+  command->add_option("--batch-size", *options.batch_size,
+                      "Samples per step of this process, written to the trace for compare and study")
+      ->capture_default_str();
   command->add_option("--rank", options.rank, "Rank written into the trace metadata")->capture_default_str();
   command->add_option("--world-size", options.world_size, "World size written into the trace metadata")
       ->capture_default_str();

@@ -80,9 +80,24 @@ bind() {  # bind SOURCE TARGET [ro]
   if [[ ${3:-} == ro ]]; then mount -o remount,bind,ro "$2"; fi
 }
 
+# A run killed with SIGKILL leaves its mounts behind; removing the old root through
+# them would delete the host's /dev, so they go first, and a root that still has
+# anything mounted is never removed.
+unmount_stale() {
+  local root=$1 mount_point
+  while read -r mount_point; do
+    umount -l "$mount_point" 2>/dev/null || true
+  done < <(awk -v root="$root/" 'index($2, root) == 1 { print $2 }' /proc/mounts | sort -r)
+  if awk -v root="$root/" 'index($2, root) == 1 { found = 1 } END { exit !found }' /proc/mounts; then
+    echo "check-fresh-machine: $root still has mounts; unmount them by hand" >&2
+    exit 1
+  fi
+}
+
 prepare_root() {
   local root=$1 mode=$2
-  rm -rf "$root"
+  unmount_stale "$root"
+  rm -rf --one-file-system "$root"
   mkdir -p "$root"
   tar -C "$root" -xf "$work/base.tar"
   cp /etc/resolv.conf "$root/etc/resolv.conf"

@@ -30,18 +30,18 @@ std::vector<TableCell> transfer_cells(std::int32_t rank, trace::CopyKind kind, T
 }  // namespace
 
 TableModel* make_kernel_model(const Session& session, QObject* parent) {
-  auto* model = new TableModel({"Rank", "Name", "Category", "Instances", "Total", "Time (%)", "Avg", "Med", "Min",
-                                "Max", "StdDev", "Comm rule", "Full name"},
+  auto* model = new TableModel({"Total", "Time (%)", "Instances", "Avg", "Med", "Min", "Max", "StdDev", "Name",
+                                "Category", "Rank", "Comm rule", "Full name"},
                                parent);
   TableRows rows;
   std::vector<QVariant> payloads;
   for (const auto& rank : session.ranks) {
     for (const auto& kernel : rank->analysis.kernels.kernels) {
       const auto& stats = kernel.stats;
-      rows.push_back({count(rank->analysis.rank), text(kernel.short_name), text(kernel.category),
-                      count(stats.instances), duration(stats.total_ns), real(kernel.percent, 1),
+      rows.push_back({duration(stats.total_ns), real(kernel.percent, 1), count(stats.instances),
                       duration(stats.avg_ns), duration(stats.med_ns), duration(stats.min_ns), duration(stats.max_ns),
-                      duration(stats.stddev_ns), text(kernel.rule), text(kernel.name)});
+                      duration(stats.stddev_ns), text(kernel.short_name), text(kernel.category),
+                      count(rank->analysis.rank), text(kernel.rule), text(kernel.name)});
       payloads.push_back(QString::fromStdString(kernel.name));
     }
   }
@@ -54,7 +54,8 @@ TableModel* make_step_model(const Session& session, QObject* parent) {
       {"Rank", "Device", "Step", "Start", "Period", "Busy", "Idle in step", "Batch gap", "Gap cause"}, parent);
   TableRows rows;
   std::vector<QVariant> payloads;
-  for (const auto& rank : session.ranks) {
+  for (std::size_t index = 0; index < session.ranks.size(); ++index) {
+    const auto& rank = session.ranks[index];
     for (const auto& entry : rank->analysis.steps) {
       const auto& step = entry.step;
       std::vector<TableCell> row{count(rank->analysis.rank), device(step.device),
@@ -67,7 +68,7 @@ TableModel* make_step_model(const Session& session, QObject* parent) {
         if (gap.device == step.device && gap.after_step == step.step) row[8] = text(analysis::to_string(gap.cause));
       }
       rows.push_back(std::move(row));
-      payloads.push_back(QVariant::fromValue(QList<qint64>{step.start_ns, step.end_ns}));
+      payloads.push_back(QVariant::fromValue(QList<qint64>{step.start_ns, step.end_ns, static_cast<qint64>(index)}));
     }
   }
   model->set_rows(std::move(rows), std::move(payloads));

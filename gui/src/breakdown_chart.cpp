@@ -33,7 +33,10 @@ BreakdownChart::BreakdownChart(QWidget* parent) : QChartView(parent) {
 void BreakdownChart::set_session(const Session* session, const QString& title, bool steady) {
   auto* chart = new QChart;
   chart->setTitle(title.isEmpty() ? tr("Time breakdown per device (ms)") : title);
-  chart->legend()->setAlignment(Qt::AlignBottom);
+  // On the right the legend lists one entry per line, so no entry is cut to "com…"; a
+  // label that still does not fit is elided with its full text as a tooltip.
+  chart->legend()->setAlignment(Qt::AlignRight);
+  chart->legend()->setShowToolTips(true);
   bars_ = 0;
   if (session) {
     auto* computation = bar_set(tr("computation"), colors::computation());
@@ -64,6 +67,8 @@ void BreakdownChart::set_session(const Session* session, const QString& title, b
     x->append(categories);
     auto* y = new QValueAxis;
     y->setRange(0, highest > 0 ? highest * 1.05 : 1);
+    y->applyNiceNumbers();  // ticks on round values, not 4.8 / 9.7 / 14.5
+    y->setLabelFormat(QStringLiteral("%g"));
     y->setTitleText(tr("ms"));
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);

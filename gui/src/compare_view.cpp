@@ -87,11 +87,16 @@ void CompareView::set_runs(std::shared_ptr<const Session> base, std::shared_ptr<
 }
 
 QString CompareView::summary_text() const {
-  QString text = tr("Speedup (%1): <b>%2x</b>, scaling efficiency %3%, step time %4 → %5")
-                     .arg(QString::fromStdString(comparison_.speedup_basis))
-                     .arg(comparison_.speedup, 0, 'f', 2)
-                     .arg(comparison_.scaling_efficiency * 100, 0, 'f', 0)
-                     .arg(duration_text(comparison_.base.step_ns), duration_text(comparison_.other.step_ns));
+  QString text;
+  for (const auto& assumption : comparison_.assumptions) {
+    text += tr("<b>Assumption:</b> %1<br>").arg(QString::fromStdString(assumption).toHtmlEscaped());
+  }
+  text += tr("Speedup (%1): <b>%2x</b>").arg(QString::fromStdString(comparison_.speedup_basis))
+              .arg(comparison_.speedup, 0, 'f', 2);
+  if (comparison_.scaling_efficiency) {
+    text += tr(", scaling efficiency %1%").arg(*comparison_.scaling_efficiency * 100, 0, 'f', 0);
+  }
+  text += tr(", step time %1 → %2").arg(duration_text(comparison_.base.step_ns), duration_text(comparison_.other.step_ns));
   for (const auto& notice : comparison_.notices) text += QStringLiteral("<br><i>%1</i>").arg(QString::fromStdString(notice).toHtmlEscaped());
   return text;
 }

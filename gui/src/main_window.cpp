@@ -221,6 +221,20 @@ void MainWindow::build_menus() {
   view->addAction(tr("Zoom &out"), QKeySequence::ZoomOut, this, [this] { timeline_->zoom_by(0.8); });
   view->addAction(tr("&Fit all"), QKeySequence(Qt::CTRL | Qt::Key_0), this, [this] { timeline_->fit_all(); });
   view->addSeparator();
+  auto* idle_devices = view->addAction(tr("Show GPUs without &activity"));
+  idle_devices->setCheckable(true);
+  connect(idle_devices, &QAction::toggled, this, [this](bool show) {
+    auto options = timeline_->layout_options();
+    options.show_idle_devices = show;
+    timeline_->set_layout_options(options);
+  });
+  auto* raw_clocks = view->addAction(tr("Draw ranks on their own &clocks"));
+  raw_clocks->setCheckable(true);
+  connect(raw_clocks, &QAction::toggled, this, [this](bool raw) {
+    auto options = timeline_->layout_options();
+    options.raw_clocks = raw;
+    timeline_->set_layout_options(options);
+  });
   for (auto* dock : docks_) view->addAction(dock->toggleViewAction());
 }
 
@@ -304,6 +318,7 @@ void MainWindow::show_session(std::shared_ptr<const Session> session) {
   replace_source(transfer_proxy_, make_transfer_model(*session_, this));
   for (auto* table : {kernel_table_, step_table_, transfer_table_}) table->resizeColumnsToContents();
   kernel_table_->setColumnWidth(kKernelNameColumn, 320);
+  kernel_table_->sortByColumn(kKernelTotalColumn, Qt::DescendingOrder);
   show_warnings();
   std::size_t notices = 0;
   for (const auto& rank : session_->ranks) notices += rank->analysis.notices.size();
@@ -322,7 +337,7 @@ void MainWindow::select_kernel_row(int proxy_row) {
 
 void MainWindow::select_step_row(int proxy_row) {
   const auto range = step_proxy_->index(proxy_row, 0).data(TableModel::PayloadRole).value<QList<qint64>>();
-  if (range.size() == 2) timeline_->zoom_to(range[0], range[1]);
+  if (range.size() == 3) timeline_->zoom_to_rank_range(static_cast<std::size_t>(range[2]), range[0], range[1]);
 }
 
 void MainWindow::export_report(bool html) {

@@ -36,6 +36,12 @@ std::int64_t TimeAxis::view_end() const { return origin_ + std::llround(offset_ 
 
 std::int64_t TimeAxis::ns_of(double x) const { return origin_ + std::llround(offset_ + x * (span_ / width_)); }
 
+TimeAxis TimeAxis::shifted(std::int64_t offset_ns) const {
+  TimeAxis copy = *this;
+  copy.origin_ -= offset_ns;
+  return copy;
+}
+
 void TimeAxis::zoom(double factor, double anchor_x) {
   if (!(factor > 0)) return;
   const double anchor_ns = offset_ + anchor_x * (span_ / width_);

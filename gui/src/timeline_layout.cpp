@@ -32,18 +32,51 @@ const LayoutRow* TimelineLayout::find(std::size_t rank, std::size_t row) const {
   return nullptr;
 }
 
-TimelineLayout layout_timeline(const Session& session) {
-  TimelineLayout layout;
-  int y = 0;
-  for (std::size_t rank = 0; rank < session.ranks.size(); ++rank) {
-    layout.rows.push_back({rank, std::nullopt, y, kRankHeaderHeight});
-    y += kRankHeaderHeight + kRowGap;
-    const auto& rows = session.ranks[rank]->timeline.rows;
-    for (std::size_t row = 0; row < rows.size(); ++row) {
-      const int height = row_height(rows[row]);
-      layout.rows.push_back({rank, row, y, height});
-      y += height + kRowGap;
+TimeAxis TimelineLayout::rank_axis(const TimeAxis& axis, std::size_t rank) const {
+  return rank < clock_offset_ns.size() ? axis.shifted(clock_offset_ns[rank]) : axis;
+}
+
+namespace {
+
+// A device row with no stream rows after it: the GPU ran no kernel, copy or memset.
+bool idle_device(const std::vector<TimelineRow>& rows, std::size_t row) {
+  return rows[row].kind == RowKind::device &&
+         (row + 1 == rows.size() || rows[row + 1].kind != RowKind::stream || rows[row + 1].device != rows[row].device);
+}
+
+void add_rank_rows(const LoadedRank& rank, std::size_t index, const LayoutOptions& options, TimelineLayout& layout,
+                   int& y) {
+  layout.rows.push_back({index, std::nullopt, y, kRankHeaderHeight});
+  y += kRankHeaderHeight + kRowGap;
+  const auto& rows = rank.timeline.rows;
+  int hidden = 0;
+  for (std::size_t row = 0; row < rows.size(); ++row) {
+    if (!options.show_idle_devices && idle_device(rows, row)) {
+      ++hidden;
+      continue;
     }
+    const int height = row_height(rows[row]);
+    layout.rows.push_back({index, row, y, height});
+    y += height + kRowGap;
+  }
+  layout.hidden_devices.push_back(hidden);
+}
+
+}  // namespace
+
+TimelineLayout layout_timeline(const Session& session, const LayoutOptions& options) {
+  TimelineLayout layout;
+  layout.options = options;
+  int y = 0;
+  layout.start_ns = session.start_ns;
+  layout.end_ns = session.end_ns;
+  for (std::size_t rank = 0; rank < session.ranks.size(); ++rank) {
+    const auto& loaded = *session.ranks[rank];
+    add_rank_rows(loaded, rank, options, layout, y);
+    const std::int64_t offset = options.raw_clocks ? 0 : session.job.clocks.offset_of(loaded.analysis.rank);
+    layout.clock_offset_ns.push_back(offset);
+    if (rank == 0 || loaded.timeline.start_ns + offset < layout.start_ns) layout.start_ns = loaded.timeline.start_ns + offset;
+    if (rank == 0 || loaded.timeline.end_ns + offset > layout.end_ns) layout.end_ns = loaded.timeline.end_ns + offset;
   }
   layout.height = y;
   return layout;

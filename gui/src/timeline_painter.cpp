@@ -14,6 +14,27 @@ namespace {
 // Below this width a block gets no text: eliding is the costliest part of a frame.
 constexpr double kMinLabelPx = 40.0;
 
+// Beside a rank's header: the clock its rows are drawn on and the GPUs left out.
+QString rank_note(const Session& session, const TimelineLayout& layout, std::size_t rank) {
+  QStringList parts;
+  if (session.ranks.size() > 1) {
+    const std::int64_t offset = rank < layout.clock_offset_ns.size() ? layout.clock_offset_ns[rank] : 0;
+    if (layout.options.raw_clocks) {
+      parts << QStringLiteral("drawn on its own clock");
+    } else if (offset == 0) {
+      parts << QStringLiteral("reference clock");
+    } else {
+      parts << QStringLiteral("clock aligned by %1%2 (%3)")
+                   .arg(offset > 0 ? QStringLiteral("+") : QString())
+                   .arg(QString::fromStdString(units::format_duration(offset)))
+                   .arg(QString::fromStdString(std::string(job::to_string(session.job.clocks.method))));
+    }
+  }
+  const int hidden = rank < layout.hidden_devices.size() ? layout.hidden_devices[rank] : 0;
+  if (hidden > 0) parts << QStringLiteral("%1 GPU(s) without activity hidden").arg(hidden);
+  return parts.join(QStringLiteral(" · "));
+}
+
 QColor event_color(const LoadedRank& rank, LaneKind kind, std::size_t row) {
   const auto& model = rank.model;
   switch (kind) {
@@ -69,9 +90,12 @@ void TimelinePainter::paint(QPainter& painter, QSize size, const Session& sessio
     const auto& rank = *session.ranks[place.rank];
     if (!place.row) {
       painter.fillRect(QRect(kLabelWidth, y, size.width(), place.height), QColor(235, 235, 240));
+      painter.setPen(QColor(90, 90, 90));
+      painter.drawText(QRect(kLabelWidth + 6, y, size.width() - kLabelWidth - 12, place.height),
+                       Qt::AlignVCenter | Qt::AlignLeft, rank_note(session, layout, place.rank));
       continue;
     }
-    paint_row(painter, rank, rank.timeline.rows[*place.row], place, axis, top);
+    paint_row(painter, rank, rank.timeline.rows[*place.row], place, layout.rank_axis(axis, place.rank), top);
   }
   paint_gaps(painter, session, layout, axis, top, size.height());
   paint_decorations(painter, session, layout, axis, decorations, top);
@@ -158,13 +182,16 @@ void TimelinePainter::paint_gaps(QPainter& painter, const Session& session, cons
     const auto& rank = *session.ranks[place.rank];
     const auto& row = rank.timeline.rows[*place.row];
     if (row.kind != RowKind::device) continue;
+    const auto rank_axis = layout.rank_axis(axis, place.rank);
     const auto& last = layout.rows[device_group_end(layout, session, i) - 1];
     const int y0 = top + place.y, y1 = top + last.y + last.height;
     if (y1 < kRulerHeight || y0 > bottom) continue;
     for (const auto& gap : rank.analysis.gaps) {
-      if (gap.device != row.device || gap.end_ns < axis.view_start() || gap.start_ns > axis.view_end()) continue;
+      if (gap.device != row.device || gap.end_ns < rank_axis.view_start() || gap.start_ns > rank_axis.view_end()) {
+        continue;
+      }
       const QRectF band(kLabelWidth, y0, axis.width(), y1 - y0);
-      const QRectF rect = clipped(axis.x_of(gap.start_ns), axis.x_of(gap.end_ns), band, axis.width());
+      const QRectF rect = clipped(rank_axis.x_of(gap.start_ns), rank_axis.x_of(gap.end_ns), band, axis.width());
       painter.fillRect(rect, QColor(220, 40, 40, 45));
       if (rect.width() < kMinLabelPx) continue;
       painter.setPen(QColor(150, 20, 20));
@@ -188,7 +215,7 @@ void TimelinePainter::paint_decorations(QPainter& painter, const Session& sessio
       const auto* place = layout.find(rank, row);
       if (!place) continue;
       const QRectF band(kLabelWidth, top + place->y + place->height * 0.55, axis.width(), place->height * 0.45);
-      paint_lane(painter, *session.ranks[rank], lane, axis, band, &highlight);
+      paint_lane(painter, *session.ranks[rank], lane, layout.rank_axis(axis, rank), band, &highlight);
     }
   }
   if (!decorations.selected) return;
@@ -264,6 +291,7 @@ std::optional<QRectF> TimelinePainter::event_rect(const Session& session, const 
   if (ref.rank >= session.ranks.size()) return std::nullopt;
   const auto& rank = *session.ranks[ref.rank];
   const auto span = event_span(rank, ref);
+  const auto rank_axis = layout.rank_axis(axis, ref.rank);
   for (std::size_t row = 0; row < rank.timeline.rows.size(); ++row) {
     const auto& lanes = rank.timeline.rows[row].lanes;
     for (std::size_t lane = 0; lane < lanes.size(); ++lane) {
@@ -281,7 +309,7 @@ std::optional<QRectF> TimelinePainter::event_rect(const Session& session, const 
       const bool host = rank.timeline.rows[row].kind == RowKind::host_thread;
       const double y = row_top(*place, scroll_y) + (host ? static_cast<double>(lane) * kHostLaneHeight : 0);
       const double h = host ? kHostLaneHeight - 1 : place->height;
-      const double x0 = kLabelWidth + axis.x_of(span.start_ns), x1 = kLabelWidth + axis.x_of(span.end_ns);
+      const double x0 = kLabelWidth + rank_axis.x_of(span.start_ns), x1 = kLabelWidth + rank_axis.x_of(span.end_ns);
       return QRectF(x0, y, std::max(2.0, x1 - x0), h);
     }
   }

@@ -33,8 +33,8 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
 void TimelineView::set_session(std::shared_ptr<const Session> session) {
   session_ = std::move(session);
   decorations_ = {};
-  layout_ = session_ ? layout_timeline(*session_) : TimelineLayout{};
-  if (session_) axis_.set_limits(session_->start_ns, session_->end_ns);
+  layout_ = session_ ? layout_timeline(*session_, layout_options_) : TimelineLayout{};
+  if (session_) axis_.set_limits(layout_.start_ns, layout_.end_ns);
   update_width();
   fit_all();
 }
@@ -60,6 +60,23 @@ void TimelineView::zoom_to(std::int64_t start_ns, std::int64_t end_ns) {
   // A little room on both sides, so the edges of what was asked for stay visible.
   const std::int64_t margin = (end_ns - start_ns) / 20;
   set_view(start_ns - margin, end_ns + margin);
+}
+
+void TimelineView::zoom_to_rank_range(std::size_t rank, std::int64_t start_ns, std::int64_t end_ns) {
+  const std::int64_t offset = rank < layout_.clock_offset_ns.size() ? layout_.clock_offset_ns[rank] : 0;
+  zoom_to(start_ns + offset, end_ns + offset);
+}
+
+void TimelineView::set_layout_options(const LayoutOptions& options) {
+  layout_options_ = options;
+  if (!session_) return;
+  // The view keeps its place on the screen; only rows and rank positions change.
+  const auto start = axis_.view_start(), end = axis_.view_end();
+  layout_ = layout_timeline(*session_, layout_options_);
+  axis_.set_limits(layout_.start_ns, layout_.end_ns);
+  decorations_.scroll_y = std::clamp(decorations_.scroll_y, 0, std::max(0, layout_.height));
+  axis_.set_view(start, end);
+  after_view_change();
 }
 
 void TimelineView::zoom_by(double factor) {
@@ -131,7 +148,7 @@ std::optional<EventRef> TimelineView::event_at(QPoint position) const {
   const auto& rank = *session_->ranks[place->rank];
   const auto& row = rank.timeline.rows[*place->row];
   const double x = position.x() - kLabelWidth;
-  const std::int64_t t = axis_.ns_of(x);
+  const std::int64_t t = layout_.rank_axis(axis_, place->rank).ns_of(x);
   const auto tolerance = static_cast<std::int64_t>(std::ceil(axis_.ns_per_px() * kHitTolerancePx));
   std::size_t first_lane = 0, last_lane = row.lanes.size();
   if (row.kind == RowKind::host_thread) {

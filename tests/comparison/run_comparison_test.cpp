@@ -14,12 +14,15 @@ namespace {
 
 using gpuprof::testing::TemporaryFolder;
 
-job::JobAnalysis synthetic_job(const TemporaryFolder& folder, std::int32_t devices) {
+// Without a batch size by default: the traces then leave the global batch to an assumption.
+job::JobAnalysis synthetic_job(const TemporaryFolder& folder, std::int32_t devices,
+                               std::optional<std::int64_t> batch_size = std::nullopt) {
   synthetic::SynthOptions options;
   options.devices = devices;
+  options.batch_size = batch_size;
   options.steps = 8;
   options.kernels_per_step = 12;
-  const auto path = folder.file(std::to_string(devices) + "gpu.sqlite");
+  const auto path = folder.file(std::to_string(devices) + "gpu" + (batch_size ? "_batch" : "") + ".sqlite");
   synthetic::write_synthetic_trace(path, options);
   job::JobOptions job_options;
   job_options.analysis.top_kernels = 0;
@@ -93,14 +96,79 @@ TEST_F(Comparison, SpeedupAndScalingEfficiency) {
   const auto by_step = compare_runs(one_, two_);
   EXPECT_EQ(by_step.speedup_basis, "step time");
   EXPECT_DOUBLE_EQ(by_step.speedup, by_step.base.step_ns / by_step.other.step_ns);
-  EXPECT_DOUBLE_EQ(by_step.scaling_efficiency, by_step.speedup / 2.0);
-  EXPECT_FALSE(by_step.notices.empty());
+  ASSERT_TRUE(by_step.scaling_efficiency);
+  EXPECT_DOUBLE_EQ(*by_step.scaling_efficiency, by_step.speedup / 2.0);
+  ASSERT_EQ(by_step.assumptions.size(), 1U);
+  EXPECT_NE(by_step.assumptions[0].find("same global batch"), std::string::npos);
   // Same per-GPU batch (weak scaling): the global batch doubles.
   const auto by_throughput = compare_runs(one_, two_, {64, 128, 20});
   EXPECT_EQ(by_throughput.speedup_basis, "throughput");
   ASSERT_TRUE(by_throughput.base.samples_per_second && by_throughput.other.samples_per_second);
   EXPECT_NEAR(by_throughput.speedup, 2.0 * by_step.speedup, 1e-9);
   EXPECT_NEAR(*by_throughput.base.samples_per_second, 64e9 / by_throughput.base.step_ns, 1e-6);
+}
+
+TEST_F(Comparison, ScalingEfficiencyOnlyWhenGpuCountsDiffer) {
+  const auto same = compare_runs(one_, one_);
+  EXPECT_FALSE(same.scaling_efficiency);
+  EXPECT_NE(render_comparison(report::Format::json, same).find("\"scaling_efficiency\": null"), std::string::npos);
+  bool scaling_table = false;
+  for (const auto& table : comparison_tables(same)) {
+    if (table.id != "scaling") continue;
+    scaling_table = true;
+    ASSERT_EQ(table.columns[3], "Scaling efficiency%");
+    EXPECT_EQ(table.rows.at(0).at(3).text, "-");
+  }
+  EXPECT_TRUE(scaling_table);
+  EXPECT_TRUE(compare_runs(one_, two_).scaling_efficiency);
+}
+
+TEST_F(Comparison, BatchSizesFromTheTracesNeedNoAssumption) {
+  const auto one = synthetic_job(folder_, 1, 64);
+  const auto two = synthetic_job(folder_, 2, 128);
+  const auto comparison = compare_runs(one, two);
+  EXPECT_EQ(comparison.speedup_basis, "throughput");
+  EXPECT_EQ(comparison.base.batch_source, "meta batch_size x ranks");
+  EXPECT_EQ(comparison.other.batch, 128);
+  EXPECT_TRUE(comparison.assumptions.empty());
+  EXPECT_EQ(render_comparison(report::Format::text, comparison).find("ASSUMPTION"), std::string::npos);
+}
+
+TEST_F(Comparison, AnAssumptionIsStatedInTheFirstLinesOfEveryFormat) {
+  const auto comparison = compare_runs(one_, two_);
+  ASSERT_FALSE(comparison.assumptions.empty());
+  const auto text = render_comparison(report::Format::text, comparison);
+  EXPECT_EQ(text.find("gpuprof compare\n\nASSUMPTION: both runs process the same global batch"), 0U) << text;
+  EXPECT_LT(render_comparison(report::Format::markdown, comparison).find("**Assumption:**"), 40U);
+  const auto html = render_comparison(report::Format::html, comparison);
+  EXPECT_LT(html.find("Assumption: both runs"), html.find("base:"));
+  const auto json = render_comparison(report::Format::json, comparison);
+  EXPECT_LT(json.find("\"assumptions\": [\n  \"both runs"), json.find("\"base\""));
+}
+
+TEST_F(Comparison, BatchGapTermsAreSplitByCauseAndStillAddUp) {
+  const auto comparison = compare_runs(one_, two_);
+  for (const auto* side : {&comparison.base, &comparison.other}) {
+    ASSERT_FALSE(side->terms.batch_gap_by_cause.empty());
+    double by_cause = 0;
+    for (const auto& [cause, value] : side->terms.batch_gap_by_cause) by_cause += value;
+    EXPECT_NEAR(by_cause, side->terms.batch_gap_ns, 1e-6);
+    EXPECT_GT(side->terms.batch_gap_ns, 0.0);
+  }
+  bool split = false;
+  for (const auto& entry : comparison.waterfall) {
+    EXPECT_NE(entry.name, "batch gaps");
+    split = split || entry.name.starts_with("batch gaps: ");
+  }
+  EXPECT_TRUE(split);
+  EXPECT_NEAR(waterfall_sum(comparison), comparison.delta_step_ns, 1e-6);
+  for (const auto& job : {one_, two_}) {
+    const auto sums = sum_step_terms(job);
+    std::int64_t by_cause = 0;
+    for (const auto value : sums.batch_gap_by_cause_ns) by_cause += value;
+    EXPECT_EQ(by_cause, sums.batch_gap_ns);
+    EXPECT_EQ(sums.batch_gap_by_cause_ns[kUnattributedGapSlot], 0);
+  }
 }
 
 TEST_F(Comparison, KernelDiffIsSortedByChangeAndBounded) {

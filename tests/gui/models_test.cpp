@@ -71,8 +71,10 @@ TEST_F(Models, KernelModelListsTheAnalyzerSummary) {
   // Short names in the Name column, the full name as the payload the timeline highlights by.
   EXPECT_EQ(model->index(0, kKernelNameColumn).data().toString().toStdString(), kernels[0].short_name);
   EXPECT_EQ(model->index(0, 0).data(TableModel::PayloadRole).toString().toStdString(), kernels[0].name);
-  EXPECT_EQ(model->index(0, 3).data(TableModel::SortRole).toLongLong(), kernels[0].stats.instances);
-  EXPECT_EQ(model->index(0, 4).data(TableModel::SortRole).toLongLong(), kernels[0].stats.total_ns);
+  EXPECT_EQ(model->index(0, kKernelInstancesColumn).data(TableModel::SortRole).toLongLong(),
+            kernels[0].stats.instances);
+  EXPECT_EQ(model->index(0, kKernelTotalColumn).data(TableModel::SortRole).toLongLong(), kernels[0].stats.total_ns);
+  EXPECT_EQ(model->headerData(0, Qt::Horizontal).toString(), QStringLiteral("Total"));
 }
 
 TEST_F(Models, KernelProxySortsByValueAndFilters) {
@@ -80,10 +82,10 @@ TEST_F(Models, KernelProxySortsByValueAndFilters) {
   QSortFilterProxyModel proxy;
   proxy.setSourceModel(model.get());
   proxy.setSortRole(TableModel::SortRole);
-  proxy.sort(4, Qt::AscendingOrder);
+  proxy.sort(kKernelTotalColumn, Qt::AscendingOrder);
   for (int row = 1; row < proxy.rowCount(); ++row) {
-    EXPECT_LE(proxy.index(row - 1, 4).data(TableModel::SortRole).toLongLong(),
-              proxy.index(row, 4).data(TableModel::SortRole).toLongLong());
+    EXPECT_LE(proxy.index(row - 1, kKernelTotalColumn).data(TableModel::SortRole).toLongLong(),
+              proxy.index(row, kKernelTotalColumn).data(TableModel::SortRole).toLongLong());
   }
   proxy.setFilterKeyColumn(kKernelNameColumn);
   proxy.setFilterFixedString(QStringLiteral("nccl"));
@@ -100,9 +102,10 @@ TEST_F(Models, StepModelCarriesStepRangesAndGaps) {
   const auto& steps = session_->ranks[0]->analysis.steps;
   ASSERT_EQ(model->rowCount(), static_cast<int>(steps.size()));
   const auto range = model->index(0, 0).data(TableModel::PayloadRole).value<QList<qint64>>();
-  ASSERT_EQ(range.size(), 2);
+  ASSERT_EQ(range.size(), 3);
   EXPECT_EQ(range[0], steps[0].step.start_ns);
   EXPECT_EQ(range[1], steps[0].step.end_ns);
+  EXPECT_EQ(range[2], 0);  // rank index, for drawing on the reference clock
   int with_gap = 0;
   for (int row = 0; row < model->rowCount(); ++row) with_gap += model->index(row, 8).data().toString() != "-";
   EXPECT_EQ(with_gap, static_cast<int>(session_->ranks[0]->analysis.gaps.size()));

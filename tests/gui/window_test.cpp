@@ -12,6 +12,7 @@
 
 #include <filesystem>
 
+#include "gpuprof/gui/analysis_tables.hpp"
 #include "gpuprof/gui/compare_view.hpp"
 #include "gpuprof/gui/table_model.hpp"
 #include "gpuprof/gui/main_window.hpp"
@@ -81,8 +82,13 @@ TEST(MainWindow, OpensMultiGpuTraceZoomsToStepSelectsKernelAndSavesScreenshots) 
   EXPECT_GE(timeline->axis().view_end(), range[1]);
   EXPECT_LT(timeline->axis().view_span_ns(), 1.2 * static_cast<double>(range[1] - range[0]));
 
-  // Kernels table: the longest kernel's instances are highlighted.
-  window.kernel_proxy()->sort(4, Qt::DescendingOrder);
+  // Kernels table: sorted by total time, longest first, without a click; the first row's instances are highlighted.
+  auto* kernels = window.kernel_proxy();
+  EXPECT_EQ(kernels->sortColumn(), kKernelTotalColumn);
+  for (int row = 1; row < kernels->rowCount(); ++row) {
+    EXPECT_GE(kernels->index(row - 1, kKernelTotalColumn).data(TableModel::SortRole).toLongLong(),
+              kernels->index(row, kKernelTotalColumn).data(TableModel::SortRole).toLongLong());
+  }
   window.select_kernel_row(0);
   EXPECT_GT(timeline->highlighted_instances(), 0u);
 

@@ -186,6 +186,50 @@ TEST(SweepCommand, ACommandThatExistsNowhereIsBadInput) {
   EXPECT_FALSE(fs::exists(sweep.study + "/study.sqlite"));
 }
 
+TEST(SweepCommand, ABuiltInWorkloadWithoutAGpuIsRefusedBeforeAnythingRuns) {
+  if (fs::exists("/dev/nvidia0")) GTEST_SKIP() << "this machine has a GPU";
+  Sweep sweep;
+  // A stand-in workload that leaves a trace of being started.
+  const auto workload = sweep.folder.file("workload.sh");
+  write_file(workload, "#!/bin/sh\necho started >> '" + sweep.log + "'\n");
+  ::chmod(workload.c_str(), 0755);
+  ::setenv("GPUPROF_WORKLOAD", workload.c_str(), 1);
+  const auto result = gpuprof({"sweep", "--workload", "rnn", "--batch", "64", "--gpus", "1", "-o", sweep.study});
+  ::unsetenv("GPUPROF_WORKLOAD");
+  expect_one_line_exit_2(result, "no GPU to run the rnn workload on");
+  EXPECT_NE(result.err.find("--synthetic"), std::string::npos) << result.err;
+  EXPECT_FALSE(fs::exists(sweep.study));
+  EXPECT_TRUE(sweep.calls().empty());
+}
+
+TEST(SweepCommand, ASyntheticSweepRunsAnywhereAndSaysSoInEveryOutput) {
+  Sweep sweep;
+  const auto result = gpuprof({"sweep", "--workload", "rnn", "--synthetic", "--batch", "64,1024", "--gpus", "1,2",
+                               "--steps", "6", "-o", sweep.study});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_NE(result.err.find("sweep done: 4 ok, 0 failed"), std::string::npos) << result.err;
+  EXPECT_EQ(sweep.query("SELECT value FROM meta WHERE key = 'synthetic'"), "1\n");
+  EXPECT_EQ(sweep.query("SELECT count(*) FROM results WHERE time_source = 'synthetic trace' AND seconds_per_step > 0"),
+            "4\n");
+  const auto json = gpuprof({"study", sweep.study, "--format", "json"});
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  EXPECT_NE(json.out.find("\"synthetic\": true"), std::string::npos) << json.out;
+  EXPECT_NE(json.out.find("\"exposed_transfer_ns\""), std::string::npos) << json.out;
+  for (const char* format : {"text", "md", "html", "json"}) {
+    const auto rendered = gpuprof({"study", sweep.study, "--format", format});
+    EXPECT_EQ(rendered.exit_code, 0) << format << rendered.err;
+    EXPECT_NE(rendered.out.find("SYNTHETIC Scaling study: rnn"), std::string::npos) << format << rendered.out;
+  }
+  // Each trace says its batch, so compare needs no assumption.
+  const auto traces = sweep.query("SELECT trace_paths FROM runs ORDER BY id");
+  EXPECT_NE(traces.find("traces/rnn_b1024_g2_data-parallel/repeat1_synthetic.sqlite"), std::string::npos) << traces;
+  const auto compare = gpuprof({"compare", sweep.study + "/traces/rnn_b1024_g1_single/repeat1_synthetic.sqlite",
+                                sweep.study + "/traces/rnn_b1024_g2_data-parallel/repeat1_synthetic.sqlite"});
+  ASSERT_EQ(compare.exit_code, 0) << compare.err;
+  EXPECT_EQ(compare.out.find("ASSUMPTION"), std::string::npos) << compare.out;
+  EXPECT_NE(compare.out.find("meta batch_size x ranks"), std::string::npos) << compare.out;
+}
+
 TEST(SweepCommand, ImpossibleGridsAreBadInput) {
   Sweep sweep;
   const auto with = [&](std::vector<std::string> extra) {

@@ -68,6 +68,34 @@ TEST(SweepGrid, ImpossibleValuesAreRefused) {
   EXPECT_EQ(check_settings(rnn_grid()), "");
 }
 
+TEST(SweepGrid, TheMachineMustHaveTheGpusTheBuiltInWorkloadNeeds) {
+  const auto settings = rnn_grid();
+  const auto none = check_machine(settings, 0, "no NVIDIA driver (libcuda.so.1 cannot be loaded)");
+  EXPECT_NE(none.find("no GPU to run the rnn workload on: no NVIDIA driver"), std::string::npos) << none;
+  EXPECT_NE(none.find("--synthetic"), std::string::npos) << none;
+  EXPECT_EQ(check_machine(settings, 1, ""), "--gpus asks for 2 GPUs, but this machine has 1 (CUDA_VISIBLE_DEVICES counts)");
+  EXPECT_EQ(check_machine(settings, 2, ""), "");
+  auto synthetic = settings;
+  synthetic.synthetic = true;
+  EXPECT_EQ(check_machine(synthetic, 0, "no driver"), "");
+  SweepSettings command;
+  command.command = "./train.sh {batch}";
+  command.gpus = {8};
+  EXPECT_EQ(check_machine(command, 0, "no driver"), "");
+}
+
+TEST(SweepGrid, SyntheticSweepsRefuseWhatHasNoMeaningForThem) {
+  auto settings = rnn_grid();
+  settings.synthetic = true;
+  EXPECT_EQ(check_settings(settings), "");
+  settings.calibrate = true;
+  EXPECT_NE(check_settings(settings).find("--calibrate"), std::string::npos);
+  settings.calibrate = false;
+  settings.gpus = {128};
+  EXPECT_NE(check_settings(settings).find("--gpus: 128 is not between 1 and 64"), std::string::npos);
+  EXPECT_NE(settings_fingerprint(settings), settings_fingerprint(rnn_grid()));
+}
+
 TEST(SweepGrid, NumberLists) {
   EXPECT_EQ(parse_number_list("64,128"), (std::vector<std::int64_t>{64, 128}));
   EXPECT_FALSE(parse_number_list("64,,128"));

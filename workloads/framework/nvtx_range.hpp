@@ -12,6 +12,17 @@ inline nvtxDomainHandle_t gpuprof_nvtx_domain() {
   return domain;
 }
 
+// An instant mark; `gpuprof.meta KEY=VALUE` marks state facts about the run that the
+// analyzer reads (see analysis/run_facts.hpp).
+inline void nvtx_mark(const std::string& message) {
+  nvtxEventAttributes_t attributes{};
+  attributes.version = NVTX_VERSION;
+  attributes.size = NVTX_EVENT_ATTRIB_STRUCT_SIZE;
+  attributes.messageType = NVTX_MESSAGE_TYPE_ASCII;
+  attributes.message.ascii = message.c_str();
+  nvtxDomainMarkEx(gpuprof_nvtx_domain(), &attributes);
+}
+
 // A host range ("step 12", "forward", ...) open for the lifetime of the object.
 // Ranges nest, so a step's phases appear inside the step on the timeline.
 class NvtxRange {

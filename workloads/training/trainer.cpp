@@ -337,6 +337,9 @@ TrainingResult Trainer::run(std::ostream* log) {
     const auto& contexts = replica.contexts;
     summary.device_names.push_back(contexts[contexts.size() == 1 ? 0 : static_cast<std::size_t>(device)]->name());
   }
+  // One process drives every GPU, so its batch is the whole job's: compare and study read these.
+  nvtx_mark(fmt::format("gpuprof.meta global_batch={}", plan_.global_batch));
+  nvtx_mark(fmt::format("gpuprof.meta gpus={}", plan_.gpu_count));
   int step = 0;
   for (int epoch = 1; epoch <= plan_.epochs; ++epoch) {
     const int steps = std::min(plan_.steps_per_epoch, plan_.total_steps - step);

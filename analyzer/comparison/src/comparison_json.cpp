@@ -80,12 +80,16 @@ std::string render_comparison_json(const RunComparison& comparison) {
   w.SetIndent(' ', 1);
   w.StartObject();
   field(w, "format", std::string_view("gpuprof.compare/1"));
+  w.Key("assumptions");
+  w.StartArray();
+  for (const auto& assumption : comparison.assumptions) string(w, assumption);
+  w.EndArray();
   write_side(w, "base", comparison.base);
   write_side(w, "other", comparison.other);
   field(w, "delta_step_ns", comparison.delta_step_ns);
   field(w, "speedup", comparison.speedup);
   field(w, "speedup_basis", comparison.speedup_basis);
-  field(w, "scaling_efficiency", comparison.scaling_efficiency);
+  optional_field(w, "scaling_efficiency", comparison.scaling_efficiency);
   write_waterfall(w, comparison);
   write_kernels(w, comparison);
   w.Key("notices");

@@ -30,7 +30,8 @@ Table scaling_table(const RunComparison& comparison) {
               {"Speedup", "Basis", "GPU ratio", "Scaling efficiency%", "Step time change"}, {}};
   const double ratio = comparison.base.gpus > 0 ? static_cast<double>(comparison.other.gpus) / comparison.base.gpus : 0;
   table.rows.push_back({report::number_cell(comparison.speedup, 3), report::text_cell(comparison.speedup_basis),
-                        report::number_cell(ratio, 2), report::percent_cell(comparison.scaling_efficiency),
+                        report::number_cell(ratio, 2), comparison.scaling_efficiency ? report::percent_cell(*comparison.scaling_efficiency)
+                                                                  : Cell{"-", "", true},
                         report::duration_cell(comparison.delta_step_ns)});
   return table;
 }

@@ -20,6 +20,9 @@ std::string join(const std::vector<std::string>& inputs) {
 
 std::string render_text(const RunComparison& comparison) {
   std::string out = "gpuprof compare\n\n";
+  for (const auto& assumption : comparison.assumptions) {
+    out += fmt::format("ASSUMPTION: {}\n", report::printable(assumption));
+  }
   out += fmt::format("base:  {}\nother: {}\n", report::printable(join(comparison.base.inputs)),
                      report::printable(join(comparison.other.inputs)));
   for (const auto& warning : comparison.warnings) out += fmt::format("  WARNING: {}\n", report::printable(warning));
@@ -31,6 +34,9 @@ std::string render_text(const RunComparison& comparison) {
 
 std::string render_markdown(const RunComparison& comparison) {
   std::string out = "# gpuprof compare\n\n";
+  for (const auto& assumption : comparison.assumptions) {
+    out += fmt::format("**Assumption:** {}\n\n", report::escape_markdown_cell(assumption));
+  }
   out += fmt::format("- base: `{}`\n- other: `{}`\n", report::escape_markdown_cell(join(comparison.base.inputs)),
                      report::escape_markdown_cell(join(comparison.other.inputs)));
   for (const auto& warning : comparison.warnings) {
@@ -55,6 +61,9 @@ std::string render_html(const RunComparison& comparison) {
   std::string out = fmt::format("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>gpuprof "
                                 "compare</title><style>{}</style></head><body>\n<h1>gpuprof compare</h1>\n",
                                 report::html_style());
+  for (const auto& assumption : comparison.assumptions) {
+    out += fmt::format("<p class=\"warning\">Assumption: {}</p>\n", report::escape_html(assumption));
+  }
   out += fmt::format("<p>base: <code>{}</code><br>other: <code>{}</code></p>\n", report::escape_html(join(comparison.base.inputs)),
                      report::escape_html(join(comparison.other.inputs)));
   for (const auto& warning : comparison.warnings) {

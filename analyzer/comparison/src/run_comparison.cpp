@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "gpuprof/comparison/kernel_diff.hpp"
 #include "gpuprof/comparison/step_terms.hpp"
 #include "gpuprof/trace/records.hpp"
@@ -33,8 +35,28 @@ void find_batch(const job::JobAnalysis& job, const std::optional<std::int64_t>& 
   if (every_rank) side.batch = per_rank_sum, side.batch_source = "meta batch_size x ranks";
 }
 
+std::string gap_cause_name(std::size_t slot) {
+  if (slot == kUnattributedGapSlot) return "unattributed";
+  auto name = std::string(analysis::to_string(static_cast<analysis::GapCause>(slot)));
+  std::replace(name.begin(), name.end(), '_', ' ');
+  return name;
+}
+
+// Slots with time in either run, so both sides list the same terms.
+std::vector<std::size_t> used_slots(const auto& base, const auto& other) {
+  std::vector<std::size_t> slots;
+  for (std::size_t slot = 0; slot < base.size(); ++slot) {
+    if (base[slot] != 0 || other[slot] != 0) slots.push_back(slot);
+  }
+  return slots;
+}
+
+struct TermLayout {
+  std::vector<std::size_t> copy_kinds, gap_causes;
+};
+
 RunSide make_side(const job::JobAnalysis& job, const TermSums& sums, const std::optional<std::int64_t>& batch,
-                  const std::vector<std::size_t>& kinds) {
+                  const TermLayout& layout) {
   RunSide side;
   for (const auto& rank : job.ranks) {
     side.inputs.push_back(rank.input);
@@ -45,13 +67,16 @@ RunSide make_side(const job::JobAnalysis& job, const TermSums& sums, const std::
   side.step_ns = mean(sums.period_ns, sums.samples);
   auto& terms = side.terms;
   terms.computation_ns = mean(sums.computation_ns, sums.samples);
-  for (const auto kind : kinds) {
+  for (const auto kind : layout.copy_kinds) {
     terms.exposed_copy_ns.emplace_back(std::string(trace::to_string(static_cast<trace::CopyKind>(kind))),
                                        mean(sums.exposed_copy_ns[kind], sums.samples));
   }
   terms.exposed_comm_ns = mean(sums.exposed_comm_ns, sums.samples);
   terms.sync_wait_ns = mean(sums.sync_wait_ns, sums.samples);
   terms.batch_gap_ns = mean(sums.batch_gap_ns, sums.samples);
+  for (const auto slot : layout.gap_causes) {
+    terms.batch_gap_by_cause.emplace_back(gap_cause_name(slot), mean(sums.batch_gap_by_cause_ns[slot], sums.samples));
+  }
   terms.other_ns = mean(sums.other_ns, sums.samples);
   find_batch(job, batch, side);
   if (side.batch && side.step_ns > 0) side.samples_per_second = static_cast<double>(*side.batch) * 1e9 / side.step_ns;
@@ -70,7 +95,11 @@ std::vector<WaterfallTerm> waterfall(const StepTerms& base, const StepTerms& oth
   }
   add("exposed communication", base.exposed_comm_ns, other.exposed_comm_ns);
   add("synchronization wait", base.sync_wait_ns, other.sync_wait_ns);
-  add("batch gaps", base.batch_gap_ns, other.batch_gap_ns);
+  if (base.batch_gap_by_cause.empty()) add("batch gaps", base.batch_gap_ns, other.batch_gap_ns);
+  for (std::size_t k = 0; k < base.batch_gap_by_cause.size(); ++k) {
+    add("batch gaps: " + base.batch_gap_by_cause[k].first, base.batch_gap_by_cause[k].second,
+        other.batch_gap_by_cause[k].second);
+  }
   add("other (idle inside steps)", base.other_ns, other.other_ns);
   return terms;
 }
@@ -84,11 +113,13 @@ void add_speedup(RunComparison& result) {
   } else {
     result.speedup = other.step_ns > 0 ? base.step_ns / other.step_ns : 0.0;
     result.speedup_basis = "step time";
-    result.notices.push_back("batch sizes unknown (use --base-batch/--other-batch): speedup is the ratio of step "
-                             "times, which assumes both runs process the same global batch per step");
+    result.assumptions.push_back("both runs process the same global batch per step: the traces do not say their "
+                                 "batch sizes (give --base-batch/--other-batch), so speedup is the ratio of step "
+                                 "times");
   }
-  const double gpu_ratio = base.gpus > 0 ? static_cast<double>(other.gpus) / static_cast<double>(base.gpus) : 0.0;
-  result.scaling_efficiency = gpu_ratio > 0 ? result.speedup / gpu_ratio : 0.0;
+  if (base.gpus > 0 && other.gpus > 0 && base.gpus != other.gpus) {
+    result.scaling_efficiency = result.speedup / (static_cast<double>(other.gpus) / static_cast<double>(base.gpus));
+  }
 }
 
 }  // namespace
@@ -101,13 +132,11 @@ double StepTerms::total() const {
 
 RunComparison compare_runs(const job::JobAnalysis& base, const job::JobAnalysis& other, const CompareOptions& options) {
   const auto base_sums = sum_step_terms(base), other_sums = sum_step_terms(other);
-  std::vector<std::size_t> kinds;
-  for (std::size_t kind = 0; kind < job::kCopyKinds; ++kind) {
-    if (base_sums.exposed_copy_ns[kind] != 0 || other_sums.exposed_copy_ns[kind] != 0) kinds.push_back(kind);
-  }
+  const TermLayout layout{used_slots(base_sums.exposed_copy_ns, other_sums.exposed_copy_ns),
+                          used_slots(base_sums.batch_gap_by_cause_ns, other_sums.batch_gap_by_cause_ns)};
   RunComparison result;
-  result.base = make_side(base, base_sums, options.base_batch, kinds);
-  result.other = make_side(other, other_sums, options.other_batch, kinds);
+  result.base = make_side(base, base_sums, options.base_batch, layout);
+  result.other = make_side(other, other_sums, options.other_batch, layout);
   result.delta_step_ns = result.other.step_ns - result.base.step_ns;
   result.waterfall = waterfall(result.base.terms, result.other.terms);
   add_speedup(result);

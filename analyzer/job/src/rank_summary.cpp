@@ -1,27 +1,17 @@
 #include "gpuprof/job/rank_summary.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <map>
 
 #include "gpuprof/analysis/classification.hpp"
 #include "gpuprof/analysis/device_activity.hpp"
+#include "gpuprof/analysis/run_facts.hpp"
 
 namespace gpuprof::job {
 namespace {
 
 using analysis::Interval;
 using analysis::IntervalSet;
-
-std::optional<std::int64_t> meta_integer(const trace::TraceModel& model, const char* key) {
-  const auto found = model.meta.find(key);
-  if (found == model.meta.end()) return std::nullopt;
-  std::int64_t value = 0;
-  const auto& text = found->second;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (error != std::errc() || end != text.data() + text.size() || value <= 0) return std::nullopt;
-  return value;
-}
 
 // The part of `set` inside [start, end), by binary search: a rank has many
 // collectives, so intersecting whole sets per kernel would be quadratic.
@@ -100,7 +90,13 @@ std::vector<WindowSample> device_windows(const analysis::RankAnalysis& result, c
     const auto breakdown = analysis::breakdown_in(device, device.first_start(), device.last_end());
     windows.push_back({device.device, 0, false, false, device.first_start(), device.last_end(), breakdown, {}});
   }
+  // Windows tile a device's timeline, so a gap is found by the end of the window it closes.
+  std::map<std::int64_t, analysis::GapCause> gap_causes;
+  for (const auto& gap : result.gaps) {
+    if (gap.device == device.device) gap_causes[gap.end_ns] = gap.cause;
+  }
   for (auto& window : windows) {
+    if (const auto found = gap_causes.find(window.end_ns); found != gap_causes.end()) window.gap_cause = found->second;
     for (std::size_t kind = 0; kind < kCopyKinds; ++kind) {
       window.exposed_copy_ns[kind] = analysis::length_within(exposed_copies[kind], window.start_ns, window.end_ns);
     }
@@ -129,8 +125,8 @@ RankSummary summarize_rank(const trace::TraceModel& model, const analysis::Analy
   const auto found = model.meta.find("clock_calibration");
   summary.calibration = parse_clock_calibration(found == model.meta.end() ? std::nullopt
                                                                           : std::optional<std::string>(found->second));
-  summary.global_batch = meta_integer(model, "global_batch");
-  summary.batch_size = meta_integer(model, "batch_size");
+  summary.global_batch = analysis::positive_run_fact(model, "global_batch");
+  summary.batch_size = analysis::positive_run_fact(model, "batch_size");
   return summary;
 }
 

@@ -177,6 +177,8 @@ std::string render_study_json(const StudyReport& report) {
   w.StartObject();
   string(w, "format", "gpuprof.study-report/1");
   string(w, "title", report.title);
+  key(w, "synthetic");
+  w.Bool(report.synthetic);
   string(w, "time_basis", report.time_basis);
   key(w, "configurations");
   w.StartArray();

@@ -164,7 +164,8 @@ std::string title_of(const StudyData& data) {
     return found == data.meta.end() ? std::string() : found->second;
   };
   const auto what = value("workload").empty() ? "'" + value("command") + "'" : value("workload");
-  return fmt::format("Scaling study: {}, {}", what, value("strategy"));
+  const auto title = fmt::format("Scaling study: {}, {}", what, value("strategy"));
+  return value("synthetic").empty() ? title : "SYNTHETIC " + title + " (gpuprof synth traces, not measurements)";
 }
 
 }  // namespace
@@ -191,6 +192,8 @@ bool BreakEvenRow::extrapolated() const {
 StudyReport build_study_report(const StudyData& data, const std::map<std::string, BreakdownTotals>& breakdowns) {
   StudyReport report;
   report.title = title_of(data);
+  const auto synthetic = data.meta.find("synthetic");
+  report.synthetic = synthetic != data.meta.end() && !synthetic->second.empty();
   const bool step_basis = every_run_has_step_time(data);
   report.time_basis = step_basis ? "step" : "run";
   if (!step_basis) {

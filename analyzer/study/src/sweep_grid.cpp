@@ -20,6 +20,7 @@ const std::set<std::string> kStrategies = {"data-parallel", "host-staged"};
 
 constexpr std::int64_t kMaxBatch = 1 << 24;
 constexpr std::int64_t kMaxGpus = 1024;
+constexpr std::int64_t kMaxSyntheticGpus = 64;  // gpuprof synth's --devices limit
 
 std::string check_list(const std::vector<std::int64_t>& values, const char* option, std::int64_t high) {
   if (values.empty()) return fmt::format("{}: give at least one value", option);
@@ -84,6 +85,25 @@ std::string check_settings(const SweepSettings& settings) {
   if (settings.epochs && *settings.epochs < 1) return "--epochs: must be at least 1";
   if (settings.steps && *settings.steps < 1) return "--steps: must be at least 1";
   if (settings.repeat < 1 || settings.repeat > 1000) return "--repeat: must be between 1 and 1000";
+  if (settings.synthetic) {
+    if (!settings.command.empty()) return "--synthetic sweeps a built-in workload's grid; it takes no --command";
+    if (settings.calibrate) return "--calibrate measures the collector's overhead, which a synthetic sweep has not";
+    if (auto problem = check_list(settings.gpus, "--gpus", kMaxSyntheticGpus); !problem.empty()) return problem;
+  }
+  return {};
+}
+
+std::string check_machine(const SweepSettings& settings, int gpu_count, const std::string& no_gpu_reason) {
+  if (settings.synthetic || !settings.command.empty()) return {};
+  if (gpu_count == 0) {
+    return "no GPU to run the " + settings.workload + " workload on: " + no_gpu_reason +
+           " (gpuprof sweep --synthetic shows the same study on synthetic traces)";
+  }
+  const auto most = *std::max_element(settings.gpus.begin(), settings.gpus.end());
+  if (most > gpu_count) {
+    return fmt::format("--gpus asks for {} GPUs, but this machine has {} (CUDA_VISIBLE_DEVICES counts)", most,
+                       gpu_count);
+  }
   return {};
 }
 
@@ -168,8 +188,9 @@ bool program_exists(const std::string& program) {
 }
 
 std::string settings_fingerprint(const SweepSettings& settings) {
-  std::string text = fmt::format("workload={};strategy={};epochs={};steps={};command={};args=",
-                                 settings.workload, settings.strategy,
+  // "synthetic" only when set, so studies swept before the option existed still resume.
+  std::string text = fmt::format("workload={}{};strategy={};epochs={};steps={};command={};args=",
+                                 settings.workload, settings.synthetic ? ";synthetic" : "", settings.strategy,
                                  settings.epochs ? std::to_string(*settings.epochs) : "",
                                  settings.steps ? std::to_string(*settings.steps) : "", settings.command);
   for (const auto& argument : settings.extra_arguments) text += argument + "\x1f";

@@ -8,6 +8,8 @@
 
 #include "gpuprof/study/logged_process.hpp"
 #include "gpuprof/study/progress_line.hpp"
+#include "gpuprof/trace/trace_error.hpp"
+#include "synthetic_run.hpp"
 
 namespace gpuprof::study {
 namespace {
@@ -93,6 +95,29 @@ bool has_ok_profiled_run(StudyStore& store, const std::string& name) {
   return false;
 }
 
+// A synthetic run writes its trace in this process: there is no program to start.
+void execute_synthetic(StudyStore& store, const SweepSettings& settings, const PlannedRun& run,
+                       const RunFiles& files, const SweepEnvironment& environment, RunRecord& record) {
+  const auto trace = files.trace_folder / (files.trace_prefix + "synthetic.sqlite");
+  const auto started = std::chrono::steady_clock::now();
+  try {
+    const auto result = write_synthetic_run(settings, run.configuration, run.repeat, trace.string());
+    record.status = RunStatus::ok;
+    record.exit_code = 0;
+    record.trace_paths.push_back(fs::relative(trace, environment.study_dir).string());
+    record.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    record.end_ns = unix_now_ns();
+    store.finish_run(record);
+    store.save_result(record.id, result);
+  } catch (const TraceError& error) {
+    record.status = RunStatus::failed;
+    record.exit_code = 1;
+    record.error = std::string("synthetic trace: ") + error.what();
+    record.end_ns = unix_now_ns();
+    store.finish_run(record);
+  }
+}
+
 RunRecord execute(StudyStore& store, const SweepSettings& settings, const PlannedRun& run,
                   const SweepEnvironment& environment) {
   const auto files = files_for(environment, run);
@@ -103,6 +128,10 @@ RunRecord execute(StudyStore& store, const SweepSettings& settings, const Planne
   record.kind = run.kind;
   record.start_ns = unix_now_ns();
   record.id = store.begin_run(record.configuration, run.repeat, run.kind, record.start_ns);
+  if (settings.synthetic) {
+    execute_synthetic(store, settings, run, files, environment, record);
+    return record;
+  }
   const auto program = program_of(settings, run.configuration, environment.workload_binary);
   if (run.kind == RunKind::calibration && !has_ok_profiled_run(store, record.configuration)) {
     record.status = RunStatus::skipped;

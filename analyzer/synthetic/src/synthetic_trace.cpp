@@ -63,6 +63,8 @@ void write_meta(trace::TraceWriter& writer, const SynthOptions& options, std::in
   writer.set_meta("rank", std::to_string(options.rank));
   writer.set_meta("world_size", std::to_string(options.world_size));
   writer.set_meta("command_line", options.command_line);
+  if (options.batch_size) writer.set_meta("batch_size", std::to_string(*options.batch_size));
+  writer.set_meta("gpus", std::to_string(options.devices));
   writer.set_meta("synth_seed", std::to_string(options.seed));
   writer.set_meta("synth_kernels_per_step", std::to_string(kernels_per_step));
   writer.set_meta("clock_calibration",
@@ -79,6 +81,7 @@ void validate(const SynthOptions& options) {
   if (options.loader_us < 0) refuse("--loader-us", "must not be negative");
   if (options.kernel_us < 1) refuse("--kernel-us", "must be at least 1");
   if (options.input_bytes < 1) refuse("--input-bytes", "must be at least 1");
+  if (options.batch_size && *options.batch_size < 1) refuse("--batch-size", "must be at least 1");
   if (options.world_size < 1) refuse("--world-size", "must be at least 1");
   if (options.rank < 0 || options.rank >= options.world_size) refuse("--rank", "must be in [0, world size)");
 }

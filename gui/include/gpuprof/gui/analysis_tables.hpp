@@ -8,14 +8,17 @@
 
 namespace gpuprof::gui {
 
-// Rank, name, category, instances, total, time %, avg, med, min, max, stddev.
+// Time columns first (total, time %, instances, avg, med, min, max, stddev), then name, category, rank,
+// communication rule and full name: the names are long and would push the times off-screen.
 TableModel* make_kernel_model(const Session& session, QObject* parent);
 // Rank, device, step, start (from the session start), duration, busy, idle, gap after, cause.
-// Payload: QList<qint64>{start_ns, end_ns} of the step.
+// Payload: QList<qint64>{start_ns, end_ns, rank index} of the step (times on the rank's own clock).
 TableModel* make_step_model(const Session& session, QObject* parent);
 // Rank, kind, source, destination, count, bytes, total, exposed, GB/s; per kind ("all" pairs) then per pair.
 TableModel* make_transfer_model(const Session& session, QObject* parent);
 
-inline constexpr int kKernelNameColumn = 1;
+inline constexpr int kKernelTotalColumn = 0;
+inline constexpr int kKernelInstancesColumn = 2;
+inline constexpr int kKernelNameColumn = 8;
 
 }  // namespace gpuprof::gui

@@ -37,6 +37,10 @@ class TimeAxis {
   std::int64_t ns_of(double x) const;
   double ns_per_px() const { return span_ / width_; }
 
+  // The same view for a clock that reads `offset_ns` less: shifted(d).x_of(t) == x_of(t + d). A rank whose
+  // times read on the reference clock after adding d is drawn through it.
+  TimeAxis shifted(std::int64_t offset_ns) const;
+
   // factor > 1 zooms in; the time under anchor_x stays under it.
   void zoom(double factor, double anchor_x);
   // Moves the view right (later) by dx pixels; negative moves left.

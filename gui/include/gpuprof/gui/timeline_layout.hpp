@@ -4,10 +4,12 @@
 // and gaps), stream rows and host thread rows. Qt-free.
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <vector>
 
 #include "gpuprof/gui/session.hpp"
+#include "gpuprof/gui/time_axis.hpp"
 
 namespace gpuprof::gui {
 
@@ -19,6 +21,13 @@ inline constexpr int kStreamRowHeight = 18;
 inline constexpr int kHostLaneHeight = 14;
 inline constexpr int kRowGap = 2;
 
+struct LayoutOptions {
+  // A rank of a job often drives one of a machine's eight GPUs: the others would be empty rows.
+  bool show_idle_devices = false;
+  // Each rank on its own clock instead of the reference rank's (the job analysis's clock offsets).
+  bool raw_clocks = false;
+};
+
 struct LayoutRow {
   std::size_t rank = 0;
   std::optional<std::size_t> row;  // empty for the rank header
@@ -26,8 +35,15 @@ struct LayoutRow {
 };
 
 struct TimelineLayout {
+  LayoutOptions options;
   std::vector<LayoutRow> rows;
   int height = 0;
+  std::vector<std::int64_t> clock_offset_ns;  // per rank index: added to its times where they are drawn
+  std::vector<int> hidden_devices;            // per rank index: GPUs without activity left out
+  std::int64_t start_ns = 0, end_ns = 0;      // the ranks' timelines as drawn (offsets applied)
+
+  // The axis that draws rank `rank` (index): the view's axis moved by the rank's clock offset.
+  TimeAxis rank_axis(const TimeAxis& axis, std::size_t rank) const;
 
   // The row at content y, if any.
   const LayoutRow* row_at(int y) const;
@@ -35,6 +51,6 @@ struct TimelineLayout {
   const LayoutRow* find(std::size_t rank, std::size_t row) const;
 };
 
-TimelineLayout layout_timeline(const Session& session);
+TimelineLayout layout_timeline(const Session& session, const LayoutOptions& options = {});
 
 }  // namespace gpuprof::gui

@@ -28,6 +28,11 @@ class TimelineView : public QWidget {
   // Shows [start, end) exactly; zoom_to adds a small margin on both sides.
   void set_view(std::int64_t start_ns, std::int64_t end_ns);
   void zoom_to(std::int64_t start_ns, std::int64_t end_ns);
+  // zoom_to for times read on rank `rank`'s (index) own clock.
+  void zoom_to_rank_range(std::size_t rank, std::int64_t start_ns, std::int64_t end_ns);
+  // Hidden idle GPUs and aligned clocks by default; both can be shown.
+  void set_layout_options(const LayoutOptions& options);
+  const LayoutOptions& layout_options() const { return layout_options_; }
   void zoom_by(double factor);
   void pan_by_fraction(double fraction);
   // Selects an event (and shows its launching call); empty clears.
@@ -64,6 +69,7 @@ class TimelineView : public QWidget {
 
   std::shared_ptr<const Session> session_;
   TimelineLayout layout_;
+  LayoutOptions layout_options_;
   TimeAxis axis_;
   TimelineDecorations decorations_;
   TimelinePainter painter_;

@@ -28,6 +28,8 @@ struct StepTerms {
   double exposed_comm_ns = 0;  // exposed communication that is not waiting for peers
   double sync_wait_ns = 0;     // exposed time inside collectives waiting for the last peer
   double batch_gap_ns = 0;     // idle between this step's last GPU work and the next step's first
+  // batch_gap_ns by cause ("data loading", "sync", "pageable copy", "host bound"), causes of either run
+  std::vector<std::pair<std::string, double>> batch_gap_by_cause;
   double other_ns = 0;         // idle inside the step
   double total() const;
 };
@@ -59,9 +61,12 @@ struct RunComparison {
   double delta_step_ns = 0;  // other.step_ns − base.step_ns
   double speedup = 0;
   std::string speedup_basis;  // "throughput" or "step time"
-  double scaling_efficiency = 0;
+  // Speedup / GPU ratio; only when the runs use different numbers of GPUs.
+  std::optional<double> scaling_efficiency;
   std::vector<WaterfallTerm> waterfall;  // deltas add up to delta_step_ns
   std::vector<KernelChange> kernels;     // largest |delta| first
+  // What the figures rest on that the traces did not say (e.g. equal global batches): first lines of every format.
+  std::vector<std::string> assumptions;
   std::vector<std::string> notices;
   // Data loss recorded in either run's files (collector_stats of severity warning or error), one line each.
   std::vector<std::string> warnings;

@@ -11,12 +11,18 @@
 
 namespace gpuprof::comparison {
 
+// Batch gap time by analysis::GapCause code, and a last slot for gaps the analysis
+// found no gap record for (it should stay empty; it keeps the sums exact if not).
+inline constexpr std::size_t kGapCauseSlots = 5;
+inline constexpr std::size_t kUnattributedGapSlot = kGapCauseSlots - 1;
+
 struct TermSums {
   std::int64_t samples = 0;
   std::int64_t period_ns = 0;  // step windows (batch gaps included), summed
   std::int64_t computation_ns = 0;
   std::array<std::int64_t, job::kCopyKinds> exposed_copy_ns{};
   std::int64_t exposed_comm_ns = 0, sync_wait_ns = 0, batch_gap_ns = 0, other_ns = 0;
+  std::array<std::int64_t, kGapCauseSlots> batch_gap_by_cause_ns{};  // adds up to batch_gap_ns
 
   std::int64_t parts() const;  // equals period_ns by construction
 };

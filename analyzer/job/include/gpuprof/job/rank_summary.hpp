@@ -42,6 +42,8 @@ struct WindowSample {
   // Exposed copy time per kind; kinds share time by code order (see docs/compare.md),
   // so the entries add up to breakdown.exposed_memcpy_ns.
   std::array<std::int64_t, kCopyKinds> exposed_copy_ns{};
+  // Cause of the batch gap that ends the window (breakdown.batch_gap_ns), when it has one.
+  std::optional<analysis::GapCause> gap_cause;
 };
 
 struct RankSummary {

@@ -59,6 +59,7 @@ struct BreakEvenRow {
 
 struct StudyReport {
   std::string title;
+  bool synthetic = false;  // swept with --synthetic: traces from gpuprof synth, not measurements
   std::string time_basis;  // "step" (seconds per step) or "run" (seconds per run)
   std::vector<ConfigurationRow> rows;
   std::vector<FailedRun> failures;

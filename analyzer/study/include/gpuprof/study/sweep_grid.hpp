@@ -21,6 +21,9 @@ struct SweepSettings {
   // 'CMD {batch} {gpus} {strategy} {summary}': the user's own program instead of the built-in workload.
   std::string command;
   std::vector<std::string> extra_arguments;  // appended to the built-in workload's command line
+  // Each run is a `gpuprof synth` trace shaped by the configuration instead of a
+  // program on a GPU: the study can be seen and tested anywhere, labelled synthetic.
+  bool synthetic = false;
 };
 
 struct Configuration {
@@ -35,6 +38,11 @@ struct Configuration {
 
 // Empty when the settings make sense, otherwise one line naming the bad value.
 std::string check_settings(const SweepSettings& settings);
+
+// Empty when this machine can run the sweep, otherwise one line saying why not. The
+// built-in workloads need as many GPUs as the largest count asked for; synthetic
+// sweeps and user commands are not checked (a user's program may not need gpuprof's GPU).
+std::string check_machine(const SweepSettings& settings, int gpu_count, const std::string& no_gpu_reason);
 
 // Every (batch, gpus) pair in the order given: 1-GPU runs use strategy `single`,
 // the others the chosen strategy. Duplicates are dropped.

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace gpuprof::synthetic {
@@ -24,6 +25,9 @@ struct SynthOptions {
   std::int64_t input_bytes = 8 << 20;  // per device per step
   InputMemory input_memory = InputMemory::mixed;
   bool prefetch = false;  // input copies on a copy stream, overlapping compute
+  // Samples per step of this process, written to meta `batch_size`; nullopt leaves it
+  // out, as in traces of programs that do not say.
+  std::optional<std::int64_t> batch_size = 64;
   std::int32_t rank = 0;
   std::int32_t world_size = 1;
   bool force = false;
