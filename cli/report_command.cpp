@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <memory>
+#include <optional>
 
 #include "command.hpp"
 #include "gpuprof/analysis/rank_analysis.hpp"
@@ -25,9 +26,11 @@ struct ReportArguments {
   std::string step_pattern = analysis::kDefaultStepPattern;
   std::vector<std::string> comm_patterns;
   std::int64_t warmup_steps = 1;
-  std::size_t top = 0;
+  std::optional<std::size_t> top;  // unset: the format's default (report_model.hpp)
+  std::string gaps = "summary";
   bool save = false;
   bool full_names = false;
+  bool wide = false;
 };
 
 analysis::AnalysisOptions analysis_options(const ReportArguments& arguments) {
@@ -38,7 +41,6 @@ analysis::AnalysisOptions analysis_options(const ReportArguments& arguments) {
   options.step_pattern = arguments.step_pattern;
   options.comm_patterns = arguments.comm_patterns;
   options.warmup_steps = arguments.warmup_steps;
-  options.top_kernels = arguments.top;
   return options;
 }
 
@@ -66,23 +68,28 @@ void save_derived(const analysis::RankAnalysis& rank) {
 int run_report(const ReportArguments& arguments) {
   const auto format = report::format_from_string(arguments.format);
   const auto options = analysis_options(arguments);
-  report::ReportInput input;
-  input.sections = sections(arguments);
-  input.full_names = arguments.full_names;
-  if (format == report::Format::csv && arguments.output.empty() && arguments.sections.size() != 1 &&
-      input.sections.size() > 1) {
-    // One stream of several CSV tables is allowed, but say how to get one file per table.
-    fmt::print(stderr, "gpuprof: note: several CSV tables go to one stream; use -o FOLDER/ for one file each\n");
+  const auto chosen = sections(arguments);
+  if (arguments.gaps != "summary" && arguments.gaps != "all") {
+    throw TraceError::bad_input("", "--gaps must be 'summary' or 'all', not '" + arguments.gaps + "'");
   }
   // Ranks are identified and checked before any analysis, and analysed one
   // model at a time per thread: memory is bounded by a rank, not the job.
   auto job = job::analyze_job(arguments.traces, {.analysis = options, .threads = 2});
   std::vector<std::string> savable;
-  for (auto& rank : job.ranks) {
+  for (const auto& rank : job.ranks) {
     if (rank.trace_path == rank.input) savable.push_back(rank.input);
-    input.ranks.push_back(std::move(rank.analysis));
   }
-  if (input.ranks.size() > 1) input.job = report::JobSections{job.clocks, job.stragglers, job.notices};
+  auto input = report::report_input(std::move(job));
+  input.sections = chosen;
+  input.full_names = arguments.full_names;
+  input.top_kernels = arguments.top;
+  input.wide = arguments.wide;
+  input.all_gaps = arguments.gaps == "all";
+  if (format == report::Format::csv && arguments.output.empty() && arguments.sections.size() != 1 &&
+      input.sections.size() > 1) {
+    // One stream of several CSV tables is allowed, but say how to get one file per table.
+    fmt::print(stderr, "gpuprof: note: several CSV tables go to one stream; use -o FOLDER/ for one file each\n");
+  }
   for (const auto& rank : input.ranks) {
     for (const auto& warning : rank.warnings) fmt::print(stderr, "gpuprof: warning: {}: {}\n", rank.path, warning);
     for (const auto& notice : rank.notices) fmt::print(stderr, "gpuprof: note: {}: {}\n", rank.path, notice);
@@ -113,7 +120,7 @@ void add_report_command(CLI::App& app, Action& action) {
                       "Trace files (one per rank; Kineto/nsys/nvprof files are imported on the fly) or folders")->required();
   command->add_option("--format", arguments->format, "text, md, csv, json or html")->capture_default_str();
   command->add_option("-o,--output", arguments->output, "Output file (CSV: a folder for one file per table)");
-  command->add_option("--sections", arguments->sections, "devices,transfers,kernels,steps,gaps,launches,job")
+  command->add_option("--sections", arguments->sections, "summary,devices,job,transfers,kernels,steps,gaps,launches")
       ->delimiter(',');
   command->add_option("--window", arguments->window, "steps (per step annotation) or span (activity span)")
       ->capture_default_str();
@@ -123,7 +130,12 @@ void add_report_command(CLI::App& app, Action& action) {
                       "Regex for more communication kernels (besides the built-in library names); repeatable");
   command->add_option("--warmup-steps", arguments->warmup_steps, "Leading steps left out of steady state")
       ->capture_default_str();
-  command->add_option("--top", arguments->top, "Kernel rows to show (0: all)")->capture_default_str();
+  command->add_option("--top", arguments->top,
+                      "Kernel rows per rank (0: all; default 15 in text and md, all in json, csv and html)");
+  command->add_option("--gaps", arguments->gaps, "Batch gaps in text and md: summary (per device) or all (every gap)")
+      ->capture_default_str();
+  command->add_flag("--wide", arguments->wide,
+                    "Text and md: every breakdown column (wider than 120 columns), as in CSV and JSON");
   command->add_flag("--full-names", arguments->full_names, "Show whole kernel names instead of short base names");
   command->add_flag("--save", arguments->save, "Write the steps and gaps back into the trace files");
   command->callback([arguments, &action] {

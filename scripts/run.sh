@@ -86,7 +86,7 @@ name=$(basename "$trace" .sqlite)
 echo
 "$gpuprof" info "$trace"
 echo
-"$gpuprof" report "$trace" --sections devices,transfers,kernels,gaps --top 10
+"$gpuprof" report "$trace" --sections summary,devices,job,transfers,kernels,gaps --top 10
 rm -f "out/$name-report.html" "out/$name-report.json"
 "$gpuprof" report "$trace" --format html -o "out/$name-report.html"
 "$gpuprof" report "$trace" --format json -o "out/$name-report.json"

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <sys/wait.h>
@@ -112,6 +113,59 @@ TEST_F(ReportCli, EveryFormatWrites) {
     EXPECT_EQ(report(trace + " --format " + format + " -o " + output), 0) << format << ": " << error_text();
     EXPECT_GT(fs::file_size(output), 100U) << format;
   }
+}
+
+std::size_t occurrences(const std::string& text, const std::string& part) {
+  std::size_t found = 0;
+  for (auto at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++found;
+  return found;
+}
+
+TEST_F(ReportCli, DefaultTextOpensWithTheSummaryAndFits120Columns) {
+  const auto trace = synthetic("a.sqlite", 0);
+  ASSERT_EQ(report(trace), 0) << error_text();
+  const auto text = output_text();
+  EXPECT_LT(text.find("Summary ("), text.find("Time breakdown per device"));
+  EXPECT_NE(text.find("Batch gaps per device"), std::string::npos);
+  EXPECT_EQ(text.find("After warm-up"), std::string::npos);
+  EXPECT_EQ(text.find("Start (ns)"), std::string::npos);
+  EXPECT_EQ(text.find("Memcpy hidden%"), std::string::npos);
+  std::size_t widest = 0;
+  for (std::size_t start = 0, end; start < text.size(); start = end + 1) {
+    end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    widest = std::max(widest, end - start);
+  }
+  EXPECT_LE(widest, 120U);
+}
+
+TEST_F(ReportCli, TopGapsAndWideOptions) {
+  const auto trace = synthetic("a.sqlite", 0);
+  ASSERT_EQ(report(trace + " --top 2 --sections kernels"), 0) << error_text();
+  EXPECT_NE(output_text().find("Kernel summary (the 2 longest per rank;"), std::string::npos);
+  ASSERT_EQ(report(trace + " --top 0 --sections kernels"), 0) << error_text();
+  EXPECT_EQ(output_text().find("Kernel summary ("), std::string::npos);
+  ASSERT_EQ(report(trace + " --gaps all --sections gaps"), 0) << error_text();
+  EXPECT_NE(output_text().find("After warm-up"), std::string::npos);
+  ASSERT_EQ(report(trace + " --wide --sections devices"), 0) << error_text();
+  EXPECT_NE(output_text().find("Memcpy hidden%"), std::string::npos);
+  ASSERT_EQ(report(trace + " --sections summary"), 0) << error_text();
+  EXPECT_NE(output_text().find("Summary ("), std::string::npos);
+  EXPECT_EQ(output_text().find("Time breakdown per device"), std::string::npos);
+  EXPECT_EQ(report(trace + " --gaps some -o " + folder_.file("out.txt")), 2);
+  EXPECT_NE(error_text().find("--gaps"), std::string::npos);
+  EXPECT_FALSE(fs::exists(folder_.file("out.txt")));
+}
+
+// The terminal's --top default never shortens JSON: it keeps every kernel row unless --top is given.
+TEST_F(ReportCli, JsonKeepsEveryKernelRowByDefault) {
+  const auto trace = synthetic("a.sqlite", 0);
+  ASSERT_EQ(report(trace + " --format json --sections kernels"), 0) << error_text();
+  const auto all = occurrences(output_text(), "\"short_name\"");
+  ASSERT_EQ(report(trace + " --format json --sections kernels --top 0"), 0) << error_text();
+  EXPECT_EQ(occurrences(output_text(), "\"short_name\""), all);
+  ASSERT_EQ(report(trace + " --format json --sections kernels --top 1"), 0) << error_text();
+  EXPECT_LT(occurrences(output_text(), "\"short_name\""), all);
 }
 
 }  // namespace

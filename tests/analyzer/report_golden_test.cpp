@@ -7,7 +7,7 @@
 #include "gpuprof/report/report_writers.hpp"
 #include "gpuprof/report/table_rendering.hpp"
 #include "gpuprof/trace/trace_error.hpp"
-#include "model_builder.hpp"
+#include "report_fixtures.hpp"
 #include "temporary_folder.hpp"
 
 // Golden files live in tests/analyzer/golden/. After an intended change to a
@@ -16,51 +16,8 @@
 namespace gpuprof::report {
 namespace {
 
-using testing::ModelBuilder;
-using trace::CopyKind;
-
-// Two steps on two GPUs with communication, peer copies, a pageable upload,
-// and kernel names an attacker could have put into a trace.
-trace::TraceModel golden_model(int rank) {
-  ModelBuilder builder;
-  builder.meta("rank", std::to_string(rank));
-  const char* evil = "<script>alert(\"x\")</script>";
-  for (int device = 0; device < 2; ++device) {
-    for (int step = 0; step < 3; ++step) {
-      const std::int64_t base = step * 10'000;
-      const std::int64_t correlation = device * 100 + step * 10;
-      const std::int64_t thread = 1000 + device;
-      if (device == 0) builder.range(thread, base, base + 9'000, "step " + std::to_string(step));
-      else builder.range(thread, base, base + 9'000, "step " + std::to_string(step));
-      builder.api_call(thread, base + 100, base + 110, correlation + 1);
-      builder.kernel(device, 7, base + 1'000, base + 4'000, "gemm_kernel", correlation + 1);
-      builder.api_call(thread, base + 200, base + 210, correlation + 2);
-      builder.kernel(device, 7, base + 4'000, base + 5'000 + device * 500, evil, correlation + 2);
-      builder.api_call(thread, base + 300, base + 310, correlation + 3);
-      builder.kernel(device, 21, base + 4'500, base + 6'000, "ncclDevKernel_AllReduce_Sum", correlation + 3);
-      builder.api_call(thread, base + 400, base + 410, correlation + 4);
-      builder.memcpy(device, 25, base + 5'500, base + 6'500, CopyKind::peer_to_peer, 1 << 20, device, 1 - device,
-                     trace::MemoryKind::device, correlation + 4);
-      builder.api_call(thread, base + 500, base + 510, correlation + 5);
-      builder.kernel(device, 7, base + 6'500, base + 7'000, "=HYPERLINK(\"http://x\"),a|b", correlation + 5);
-      builder.range(thread, base + 7'200, base + 9'800, "data");
-    }
-  }
-  builder.api_call(1000, 20'050, 20'900, 999, "cudaMemcpy");
-  builder.memcpy(0, 7, 20'900, 21'000, CopyKind::host_to_device, 4096, trace::kUnknown32, 0, trace::MemoryKind::pageable, 999);
-  // A mangled name from an older file, launched outside every step: it runs in step 1's batch gap.
-  builder.kernel(0, 9, 20'700, 20'800, "_Z10dgemv_kernILi128EEviiPKdS1_Pd");
-  auto model = builder.build();
-  model.stats.push_back({"invalid_buffers", 2, trace::Severity::warning, std::string("buffer without records")});
-  model.path = "rank" + std::to_string(rank) + ".sqlite";
-  return model;
-}
-
-ReportInput golden_input() {
-  ReportInput input;
-  for (int rank = 0; rank < 2; ++rank) input.ranks.push_back(analysis::analyze_rank(golden_model(rank), {}));
-  return input;
-}
+using testing::golden_input;
+using testing::golden_job_input;
 
 void expect_golden(const std::string& name, const std::string& actual) {
   const auto path = std::filesystem::path(GPUPROF_SOURCE_DIR) / "tests/analyzer/golden" / name;
@@ -77,6 +34,23 @@ TEST(ReportGolden, Markdown) { expect_golden("report.md", render_markdown(golden
 TEST(ReportGolden, Csv) { expect_golden("report.csv", render_csv(golden_input())); }
 TEST(ReportGolden, Json) { expect_golden("report.json", render_json(golden_input())); }
 TEST(ReportGolden, Html) { expect_golden("report.html", render_html(golden_input())); }
+
+// The full breakdown (--wide) and every gap (--gaps all) in the terminal view.
+TEST(ReportGolden, TextWideWithEveryGap) {
+  auto input = golden_input();
+  input.wide = true;
+  input.all_gaps = true;
+  expect_golden("report_wide.txt", render_text(input));
+}
+
+// The summary of a job: the slowest rank, stragglers and exposed communication besides the step period.
+TEST(ReportGolden, JobSummaryText) {
+  auto input = golden_job_input();
+  input.sections = {Section::summary};
+  expect_golden("summary_job.txt", render_text(input));
+}
+TEST(ReportGolden, JobText) { expect_golden("report_job.txt", render_text(golden_job_input())); }
+TEST(ReportGolden, JobMarkdown) { expect_golden("report_job.md", render_markdown(golden_job_input())); }
 
 TEST(ReportEscaping, UntrustedNamesNeverReachMarkupOrFormulas) {
   auto input = golden_input();
@@ -103,8 +77,8 @@ TEST(ReportWriters, CsvFolderGetsOneFilePerTable) {
   std::vector<std::string> names;
   for (const auto& entry : std::filesystem::directory_iterator(output)) names.push_back(entry.path().filename().string());
   std::sort(names.begin(), names.end());
-  EXPECT_EQ(names, (std::vector<std::string>{"categories.csv", "comm_rules.csv", "devices.csv", "gaps.csv",
-                                             "kernels.csv", "launches.csv", "steady_state.csv", "steps.csv",
+  EXPECT_EQ(names, (std::vector<std::string>{"categories.csv", "comm_rules.csv", "devices.csv", "gap_summary.csv",
+                                             "gaps.csv", "kernels.csv", "launches.csv", "steady_state.csv", "steps.csv",
                                              "transfer_flags.csv", "transfer_kinds.csv", "transfer_matrix.csv",
                                              "transfers.csv"}));
   const auto devices = gpuprof::testing::read_file(output + "devices.csv");

@@ -151,6 +151,11 @@ TEST(RankAnalysis, SpanModeIgnoresSteps) {
   EXPECT_EQ(rank.devices[0].total.busy_ns, 2550);
 }
 
+TEST(RankAnalysis, TraceStartIsTheFirstGpuActivity) {
+  // Host ranges start at 0; the first kernel at 100. Reports show time points relative to it.
+  EXPECT_EQ(analyze_rank(step_fixture(), AnalysisOptions{}).trace_start_ns, 100);
+}
+
 TEST(RankAnalysis, NoGpuActivityIsBadInput) {
   ModelBuilder builder;
   builder.range(1, 0, 10, "step 0");

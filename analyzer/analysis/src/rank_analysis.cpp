@@ -1,5 +1,8 @@
 #include "gpuprof/analysis/rank_analysis.hpp"
 
+#include <algorithm>
+#include <optional>
+
 #include "gpuprof/analysis/correlation_index.hpp"
 #include "gpuprof/analysis/data_loss.hpp"
 #include "gpuprof/analysis/device_activity.hpp"
@@ -18,6 +21,14 @@ void add_steady_state_notice(RankAnalysis& result) {
   }
 }
 
+std::int64_t first_gpu_activity(const std::vector<DeviceActivity>& activity) {
+  std::optional<std::int64_t> first;
+  for (const auto& device : activity) {
+    if (!device.empty()) first = std::min(first.value_or(device.first_start()), device.first_start());
+  }
+  return first.value_or(0);
+}
+
 }  // namespace
 
 RankAnalysis analyze_rank(const trace::TraceModel& model, const AnalysisOptions& options, std::int32_t rank) {
@@ -33,6 +44,7 @@ RankAnalysis analyze_rank(const trace::TraceModel& model, const AnalysisOptions&
   const auto classes = classifier.classify_model(model, correlations);
   const auto& categories = classes.categories;
   const auto activity = build_device_activity(model, categories);
+  result.trace_start_ns = first_gpu_activity(activity);
   const auto detection = find_steps(model, options, correlations);
   const bool use_steps = options.window == WindowMode::steps && !detection.steps.empty();
   if (options.window == WindowMode::steps && detection.steps.empty()) {

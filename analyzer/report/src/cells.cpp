@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <cstdint>
+
 #include "gpuprof/units/units.hpp"
 
 namespace gpuprof::report {
@@ -16,5 +18,11 @@ Cell number_cell(double value, int decimals) {
 }
 Cell percent_cell(double share) { return number_cell(100.0 * share, 1); }
 Cell text_cell(std::string value) { return {value, value, false}; }
+Cell time_point_cell(std::int64_t ns, std::int64_t origin_ns) {
+  std::int64_t since = 0;
+  // Timestamps come from files: a difference that does not fit is shown at the limit, not wrapped.
+  if (__builtin_sub_overflow(ns, origin_ns, &since)) since = ns < origin_ns ? INT64_MIN : INT64_MAX;
+  return {units::format_duration(since), std::to_string(ns), true};
+}
 
 }  // namespace gpuprof::report

@@ -4,7 +4,9 @@
 #include "gpuprof/report/report_writers.hpp"
 #include "job_notes.hpp"
 #include "gpuprof/report/table_rendering.hpp"
+#include "summary_layout.hpp"
 #include "svg_charts.hpp"
+#include "gpuprof/report/report_summary.hpp"
 
 namespace gpuprof::report {
 namespace {
@@ -19,6 +21,18 @@ std::string charts(const ReportInput& input) {
     if (input.has(Section::kernels)) out += "<h2>Top kernels" + heading + "</h2>\n" + top_kernels_chart(rank, 10);
   }
   return out;
+}
+
+std::string summary_html(const ReportInput& input) {
+  const auto layout = layout_summary(summarize_report(input));
+  const auto item = [](const SummaryLine& line) {
+    return fmt::format("<li><b>{}:</b> {}</li>\n", escape_html(line.label), escape_html(line.text));
+  };
+  std::string out = fmt::format("<section class=\"summary\">\n<h2>{}</h2>\n<ul>\n{}</ul>\n",
+                                escape_html(layout.title), item(layout.period));
+  out += html_table(layout.split) + "<ul>\n";
+  for (const auto& line : layout.findings) out += item(line);
+  return out + "</ul>\n</section>\n";
 }
 
 }  // namespace
@@ -42,9 +56,10 @@ std::string render_html(const ReportInput& input) {
   out += job_notes(input, [](const std::string& note) {
     return fmt::format("<p class=\"note\">{}</p>\n", escape_html(note));
   });
+  if (input.has(Section::summary)) out += summary_html(input);
   out += charts(input);
   out += "<h2>Tables</h2>\n";
-  for (const auto& table : build_tables(input)) out += html_table(table);
+  for (const auto& table : build_tables(input, table_view(Format::html, input))) out += html_table(table);
   return out + html_script() + "</body></html>\n";
 }
 

@@ -1,5 +1,7 @@
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "gpuprof/report/cells.hpp"
 #include "gpuprof/report/report_model.hpp"
 
@@ -44,25 +46,43 @@ Table timing_table(const std::vector<job::RankTiming>& ranks) {
   return table;
 }
 
-Table straggler_table(const std::vector<job::RankStep>& steps) {
+// The job's first GPU activity on the reference clock, the origin of the straggler table's start times.
+std::int64_t job_start_ns(const ReportInput& input) {
+  std::int64_t first = 0;
+  bool any = false;
+  for (const auto& rank : input.ranks) {
+    std::int64_t start = 0;
+    if (__builtin_add_overflow(rank.trace_start_ns, input.job->clocks.offset_of(rank.rank), &start)) continue;
+    first = any ? std::min(first, start) : start;
+    any = true;
+  }
+  return first;
+}
+
+Table straggler_table(const ReportInput& input, const TableView& view) {
+  const auto& steps = input.job->stragglers.steps;
   Table table{Section::job, "stragglers", "Stragglers per step (start lateness vs the earliest rank)",
-              {"Step", "Rank", "Warm-up", "Start (ns)", "Duration", "Lateness", "Collective wait"}, {}};
+              {"Step", "Rank", "Warm-up", view.relative_times ? "Start" : "Start (ns)", "Duration", "Lateness",
+               "Collective wait"}, {}};
+  if (view.relative_times) table.title += "; Start: since the job's first GPU activity, reference clock";
+  const auto origin = job_start_ns(input);
   for (const auto& step : steps) {
     table.rows.push_back({integer_cell(step.step), integer_cell(step.rank), text_cell(step.warmup ? "yes" : "no"),
-                          integer_cell(step.start_ns), duration_cell(step.duration_ns),
-                          duration_cell(step.lateness_ns), duration_cell(step.collective_wait_ns)});
+                          view.relative_times ? time_point_cell(step.start_ns, origin) : integer_cell(step.start_ns),
+                          duration_cell(step.duration_ns), duration_cell(step.lateness_ns),
+                          duration_cell(step.collective_wait_ns)});
   }
   return table;
 }
 
 }  // namespace
 
-void add_job_tables(const ReportInput& input, std::vector<Table>& tables) {
+void add_job_tables(const ReportInput& input, const TableView& view, std::vector<Table>& tables) {
   if (!input.job) return;
   tables.push_back(summary_table(input.job->stragglers.job));
   tables.push_back(clock_table(input.job->clocks));
   tables.push_back(timing_table(input.job->stragglers.ranks));
-  tables.push_back(straggler_table(input.job->stragglers.steps));
+  tables.push_back(straggler_table(input, view));
 }
 
 }  // namespace gpuprof::report

@@ -3,6 +3,8 @@
 
 #include <cmath>
 
+#include "gpuprof/analysis/gap_summary.hpp"
+#include "gpuprof/report/report_summary.hpp"
 #include "gpuprof/report/report_writers.hpp"
 #include "gpuprof/trace/records.hpp"
 
@@ -151,8 +153,12 @@ void write_kernels(Writer& w, const ReportInput& input) {
     const bool kernels = std::string_view(name) == "kernels";
     key(w, name);
     w.StartArray();
+    // Every kernel row unless --top asked for fewer (kernel_rows 0).
+    const auto limit = kernels ? table_view(Format::json, input).kernel_rows : 0;
     for (const auto& rank : input.ranks) {
+      std::size_t written = 0;
       for (const auto& row : kernels ? rank.kernels.kernels : rank.kernels.categories) {
+        if (limit > 0 && written++ == limit) break;
         w.StartObject();
         field(w, "rank", std::int64_t{rank.rank});
         summary_fields(w, row);
@@ -216,6 +222,36 @@ void write_gaps(Writer& w, const ReportInput& input) {
   w.EndArray();
 }
 
+void write_gap_summary(Writer& w, const ReportInput& input) {
+  key(w, "gap_summary");
+  w.StartArray();
+  for (const auto& rank : input.ranks) {
+    for (const auto& stats : analysis::summarize_gaps(rank.gaps)) {
+      w.StartObject();
+      field(w, "rank", std::int64_t{rank.rank});
+      field(w, "device", std::int64_t{stats.device});
+      field(w, "count", stats.count);
+      field(w, "total_ns", stats.total_ns);
+      field(w, "mean_ns", stats.mean_ns);
+      field(w, "p50_ns", stats.p50_ns);
+      field(w, "p95_ns", stats.p95_ns);
+      field(w, "max_ns", stats.max_ns);
+      key(w, "by_cause");
+      w.StartObject();
+      for (const auto& cause : stats.by_cause) {
+        key(w, std::string(analysis::to_string(cause.cause)).c_str());
+        w.StartObject();
+        field(w, "count", cause.count);
+        field(w, "idle_ns", cause.idle_ns);
+        w.EndObject();
+      }
+      w.EndObject();
+      w.EndObject();
+    }
+  }
+  w.EndArray();
+}
+
 void write_launches(Writer& w, const ReportInput& input) {
   key(w, "launches");
   w.StartArray();
@@ -243,6 +279,7 @@ void write_ranks(Writer& w, const ReportInput& input) {
     w.StartObject();
     field(w, "rank", std::int64_t{rank.rank});
     field(w, "path", std::string_view(rank.path));
+    field(w, "trace_start_ns", rank.trace_start_ns);
     key(w, "notices");
     w.StartArray();
     for (const auto& notice : rank.notices) string(w, notice);
@@ -338,6 +375,151 @@ void write_job(Writer& w, const ReportInput& input) {
   w.EndArray();
 }
 
+const char* part_id(PeriodPartKind kind) {
+  switch (kind) {
+    case PeriodPartKind::computation: return "computation";
+    case PeriodPartKind::exposed_comm: return "exposed_comm";
+    case PeriodPartKind::exposed_memcpy: return "exposed_memcpy";
+    case PeriodPartKind::idle_in_steps: return "idle_in_steps";
+    case PeriodPartKind::batch_gaps: return "batch_gaps";
+  }
+  return "computation";
+}
+
+void device_ref(Writer& w, const char* rank, const char* device, DeviceRef ref) {
+  field(w, rank, std::int64_t{ref.rank});
+  field(w, device, std::int64_t{ref.device});
+}
+
+void write_period(Writer& w, const PeriodSummary& period) {
+  field(w, "ranks", std::int64_t{period.ranks});
+  field(w, "devices", std::int64_t{period.devices});
+  key(w, "from_steps"), w.Bool(period.from_steps);
+  key(w, "all_steps_are_warmup"), w.Bool(period.all_warmup);
+  field(w, "windows", period.windows);
+  field(w, "window_ns", period.window_ns);
+  field(w, "step_ns", period.step_ns);
+  field(w, "min_step_ns", period.min_step_ns);
+  device_ref(w, "min_step_rank", "min_step_device", period.min_step_device);
+  field(w, "max_step_ns", period.max_step_ns);
+  device_ref(w, "max_step_rank", "max_step_device", period.max_step_device);
+  key(w, "parts");
+  w.StartArray();
+  for (const auto& part : period.parts) {
+    w.StartObject();
+    field(w, "part", std::string_view(part_id(part.kind)));
+    field(w, "total_ns", part.total_ns);
+    field(w, "share", part.share);
+    field(w, "per_step_ns", part.per_step_ns);
+    field(w, "min_share", part.min_share);
+    device_ref(w, "min_rank", "min_device", part.min_device);
+    field(w, "max_share", part.max_share);
+    device_ref(w, "max_rank", "max_device", part.max_device);
+    w.EndObject();
+  }
+  w.EndArray();
+}
+
+void write_summary_gaps(Writer& w, const GapsSummary& gaps) {
+  key(w, "gaps");
+  w.StartObject();
+  field(w, "count", gaps.count);
+  field(w, "idle_ns", gaps.idle_ns);
+  key(w, "by_cause");
+  w.StartArray();
+  for (const auto& cause : gaps.causes) {
+    w.StartObject();
+    field(w, "cause", analysis::to_string(cause.cause));
+    field(w, "count", cause.count);
+    field(w, "idle_ns", cause.idle_ns);
+    w.EndObject();
+  }
+  w.EndArray();
+  key(w, "largest");
+  w.StartArray();
+  for (const auto& entry : gaps.largest) {
+    w.StartObject();
+    field(w, "rank", std::int64_t{entry.rank});
+    field(w, "device", std::int64_t{entry.gap.device});
+    field(w, "after_step", entry.gap.after_step);
+    field(w, "start_ns", entry.gap.start_ns);
+    field(w, "end_ns", entry.gap.end_ns);
+    field(w, "idle_ns", entry.gap.idle_ns);
+    field(w, "cause", analysis::to_string(entry.gap.cause));
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+}
+
+void write_summary_transfers(Writer& w, const TransfersSummary& transfers) {
+  key(w, "transfers");
+  w.StartObject();
+  field(w, "exposed_ns", transfers.exposed_ns);
+  key(w, "kinds");
+  w.StartArray();
+  for (const auto& kind : transfers.kinds) {
+    w.StartObject();
+    field(w, "kind", trace::to_string(kind.kind));
+    totals_fields(w, kind.totals);
+    key(w, "worst_pair");
+    w.StartObject();
+    field(w, "rank", std::int64_t{kind.worst_rank});
+    device_field(w, "src_device", kind.worst_pair.src_device);
+    device_field(w, "dst_device", kind.worst_pair.dst_device);
+    totals_fields(w, kind.worst_pair.totals);
+    w.EndObject();
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+}
+
+void write_summary_job(Writer& w, const JobSummaryLines& job) {
+  key(w, "job");
+  w.StartObject();
+  field(w, "slowest_rank", std::int64_t{job.job.slowest_rank});
+  field(w, "slowest_work_ns", job.job.slowest_work_ns);
+  field(w, "fastest_rank", std::int64_t{job.job.fastest_rank});
+  field(w, "fastest_work_ns", job.job.fastest_work_ns);
+  field(w, "imbalance", job.job.imbalance);
+  key(w, "stragglers");
+  w.StartArray();
+  for (const auto& straggler : job.stragglers) {
+    w.StartObject();
+    field(w, "rank", std::int64_t{straggler.rank});
+    field(w, "mean_lateness_ns", straggler.mean_lateness_ns);
+    field(w, "share_of_step", straggler.share_of_step);
+    w.EndObject();
+  }
+  w.EndArray();
+  field(w, "least_exposed_comm_rank", std::int64_t{job.least_exposed_comm.rank});
+  field(w, "least_exposed_comm_share", job.least_exposed_comm.share);
+  field(w, "most_exposed_comm_rank", std::int64_t{job.most_exposed_comm.rank});
+  field(w, "most_exposed_comm_share", job.most_exposed_comm.share);
+  field(w, "longest_wait_rank", std::int64_t{job.longest_wait_rank});
+  field(w, "longest_wait_ns", job.longest_wait_ns);
+  w.EndObject();
+}
+
+// The report summary (report_summary.hpp) with raw values; `job` is null for one rank.
+void write_summary(Writer& w, const ReportSummary& summary) {
+  w.StartObject();
+  write_period(w, summary.period);
+  write_summary_gaps(w, summary.gaps);
+  write_summary_transfers(w, summary.transfers);
+  if (summary.job) write_summary_job(w, *summary.job); else key(w, "job"), w.Null();
+  key(w, "data_loss");
+  w.StartObject();
+  field(w, "warnings", summary.data_loss.warnings);
+  key(w, "ranks");
+  w.StartArray();
+  for (const auto rank : summary.data_loss.ranks) w.Int(rank);
+  w.EndArray();
+  w.EndObject();
+  w.EndObject();
+}
+
 }  // namespace
 
 // Sections left out with --sections are written as empty arrays so readers can rely on every key.
@@ -356,8 +538,11 @@ std::string render_json(const ReportInput& input) {
   write_kernels(w, pick(Section::kernels));
   write_steps(w, pick(Section::steps));
   write_gaps(w, pick(Section::gaps));
+  write_gap_summary(w, pick(Section::gaps));
   write_launches(w, pick(Section::launches));
   write_job(w, input);
+  key(w, "summary");
+  if (input.has(Section::summary)) write_summary(w, summarize_report(input)); else w.Null();
   w.EndObject();
   return std::string(buffer.GetString(), buffer.GetSize()) + "\n";
 }

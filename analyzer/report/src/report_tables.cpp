@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "gpuprof/analysis/gap_summary.hpp"
 #include "gpuprof/report/cells.hpp"
 #include "gpuprof/report/report_model.hpp"
 #include "gpuprof/trace/trace_error.hpp"
@@ -44,25 +45,47 @@ std::vector<std::string> with_prefix(std::vector<std::string> prefix, const std:
   return prefix;
 }
 
-void add_devices(const ReportInput& input, std::vector<Table>& tables) {
+// The terminal view: the five parts that add up to the window, and the idle share.
+std::vector<Cell> compact_breakdown_cells(const analysis::Breakdown& b) {
+  return {duration(b.computation_ns), duration(b.exposed_comm_ns), duration(b.exposed_memcpy_ns),
+          duration(b.idle_in_steps_ns), duration(b.batch_gap_ns), percent(share(b.idle_ns, b.window_ns))};
+}
+
+const std::vector<std::string> kCompactBreakdownColumns = {"Computation", "Exposed comm", "Exposed memcpy",
+                                                           "Idle in steps", "Batch gaps", "Idle%"};
+
+void append(std::vector<Cell>& row, std::vector<Cell> cells) {
+  for (auto& cell : cells) row.push_back(std::move(cell));
+}
+
+void add_devices(const ReportInput& input, const TableView& view, std::vector<Table>& tables) {
   Table table{Section::devices, "devices", "Time breakdown per device",
-              with_prefix({"Rank", "Device", "Windows", "Steps"}, kBreakdownColumns), {}};
+              view.wide ? with_prefix({"Rank", "Device", "Windows", "Steps"}, kBreakdownColumns)
+                        : with_prefix({"Rank", "Device", "Steps", "Window"}, kCompactBreakdownColumns), {}};
   Table steady{Section::devices, "steady_state", "Steady state (warm-up steps excluded; Avg step = mean step period)",
-               with_prefix({"Rank", "Device", "Steps", "Avg step"}, kBreakdownColumns), {}};
+               with_prefix({"Rank", "Device", "Steps", "Avg step"}, view.wide ? kBreakdownColumns : kCompactBreakdownColumns),
+               {}};
   for (const auto& rank : input.ranks) {
     for (const auto& device : rank.devices) {
       const bool steps = device.source == analysis::WindowSource::steps;
-      auto row = std::vector<Cell>{integer(rank.rank), integer(device.device), text(steps ? "steps" : "span"),
-                                   integer(device.steps)};
-      for (auto& cell : breakdown_cells(device.total)) row.push_back(std::move(cell));
-      table.rows.push_back(std::move(row));
+      if (view.wide) {
+        auto row = std::vector<Cell>{integer(rank.rank), integer(device.device), text(steps ? "steps" : "span"),
+                                     integer(device.steps)};
+        append(row, breakdown_cells(device.total));
+        table.rows.push_back(std::move(row));
+      } else {
+        auto row = std::vector<Cell>{integer(rank.rank), integer(device.device),
+                                     steps ? integer(device.steps) : text("span"), duration(device.total.window_ns)};
+        append(row, compact_breakdown_cells(device.total));
+        table.rows.push_back(std::move(row));
+      }
       if (!steps) continue;
       const auto average = device.average_step_ns();
       // The notice says so too; the row must not pass for warm-up-free figures.
       const auto steps_cell = device.steady_is_all_steps ? text(std::to_string(device.steady_steps) + " (all warm-up)")
                                                          : integer(device.steady_steps);
       auto steady_row = std::vector<Cell>{integer(rank.rank), integer(device.device), steps_cell, duration(average)};
-      for (auto& cell : breakdown_cells(device.steady)) steady_row.push_back(std::move(cell));
+      append(steady_row, view.wide ? breakdown_cells(device.steady) : compact_breakdown_cells(device.steady));
       steady.rows.push_back(std::move(steady_row));
     }
   }
@@ -123,10 +146,20 @@ void add_transfers(const ReportInput& input, std::vector<Table>& tables) {
   add_transfer_matrix(input, tables);
 }
 
-std::vector<Cell> summary_cells(const analysis::KernelSummaryRow& row) {
+// The terminal view leaves out Min and StdDev so that kernel names keep their room within 120 columns.
+std::vector<Cell> summary_cells(const analysis::KernelSummaryRow& row, bool wide) {
   const auto& s = row.stats;
+  if (!wide) {
+    return {number(row.percent, 1), duration(s.total_ns), integer(s.instances), duration(s.avg_ns),
+            duration(s.med_ns), duration(s.max_ns)};
+  }
   return {number(row.percent, 1), duration(s.total_ns), integer(s.instances), duration(s.avg_ns), duration(s.med_ns),
           duration(s.min_ns), duration(s.max_ns), duration(s.stddev_ns)};
+}
+
+std::vector<std::string> summary_columns(bool wide) {
+  if (!wide) return {"Time%", "Total", "Instances", "Avg", "Med", "Max"};
+  return {"Time%", "Total", "Instances", "Avg", "Med", "Min", "Max", "StdDev"};
 }
 
 std::string kernel_name(const ReportInput& input, const analysis::KernelSummaryRow& row) {
@@ -145,23 +178,36 @@ void add_comm_rules(const ReportInput& input, std::vector<Table>& tables) {
   if (!table.rows.empty()) tables.push_back(std::move(table));
 }
 
-void add_kernels(const ReportInput& input, std::vector<Table>& tables) {
-  const std::vector<std::string> stats = {"Time%", "Total", "Instances", "Avg", "Med", "Min", "Max", "StdDev"};
+std::string kernels_title(const ReportInput& input, const TableView& view) {
+  if (view.kernel_rows == 0) return "Kernel summary";
+  std::size_t hidden = 0;
+  for (const auto& rank : input.ranks) {
+    const auto rows = rank.kernels.kernels.size();
+    hidden += rows > view.kernel_rows ? rows - view.kernel_rows : 0;
+  }
+  if (hidden == 0) return "Kernel summary";
+  return fmt::format("Kernel summary (the {} longest per rank; {} more with --top 0)", view.kernel_rows, hidden);
+}
+
+void add_kernels(const ReportInput& input, const TableView& view, std::vector<Table>& tables) {
+  const auto stats = summary_columns(view.wide);
   Table categories{Section::kernels, "categories", "GPU time per category", with_prefix({"Rank"}, stats), {}};
-  Table kernels{Section::kernels, "kernels", "Kernel summary", with_prefix({"Rank"}, stats), {}};
+  Table kernels{Section::kernels, "kernels", kernels_title(input, view), with_prefix({"Rank"}, stats), {}};
   categories.columns.push_back("Category");
   kernels.columns.push_back("Category");
   kernels.columns.push_back("Name");
   for (const auto& rank : input.ranks) {
     for (const auto& row : rank.kernels.categories) {
       auto cells = std::vector<Cell>{integer(rank.rank)};
-      for (auto& cell : summary_cells(row)) cells.push_back(std::move(cell));
+      append(cells, summary_cells(row, view.wide));
       cells.push_back(text(row.name));
       categories.rows.push_back(std::move(cells));
     }
+    std::size_t shown = 0;
     for (const auto& row : rank.kernels.kernels) {
+      if (view.kernel_rows > 0 && shown++ == view.kernel_rows) break;
       auto cells = std::vector<Cell>{integer(rank.rank)};
-      for (auto& cell : summary_cells(row)) cells.push_back(std::move(cell));
+      append(cells, summary_cells(row, view.wide));
       cells.push_back(text(row.category));
       cells.push_back(text(kernel_name(input, row)));
       kernels.rows.push_back(std::move(cells));
@@ -172,30 +218,68 @@ void add_kernels(const ReportInput& input, std::vector<Table>& tables) {
   add_comm_rules(input, tables);
 }
 
-void add_steps(const ReportInput& input, std::vector<Table>& tables) {
+// Absolute nanoseconds in the full view; time since the rank's first GPU activity in the terminal view.
+Cell time_point(const TableView& view, std::int64_t ns, std::int64_t origin_ns) {
+  return view.relative_times ? time_point_cell(ns, origin_ns) : integer(ns);
+}
+
+std::string start_column(const TableView& view) { return view.relative_times ? "Start" : "Start (ns)"; }
+
+void add_steps(const ReportInput& input, const TableView& view, std::vector<Table>& tables) {
   Table table{Section::steps, "steps", "Steps per device",
-              {"Rank", "Device", "Step", "Warm-up", "Start (ns)", "Period", "Busy", "Idle in step", "Batch gap",
+              {"Rank", "Device", "Step", "Warm-up", start_column(view), "Period", "Busy", "Idle in step", "Batch gap",
                "Computation", "Exposed comm", "Exposed memcpy"}, {}};
+  if (view.relative_times) table.title += " (Start: since the rank's first GPU activity)";
   for (const auto& rank : input.ranks) {
     for (const auto& entry : rank.steps) {
       const auto& b = entry.breakdown;
       table.rows.push_back({integer(rank.rank), integer(entry.step.device), integer(entry.step.step),
-                            text(entry.step.warmup ? "yes" : "no"), integer(entry.step.start_ns),
-                            duration(b.window_ns), duration(b.busy_ns), duration(b.idle_in_steps_ns),
-                            duration(b.batch_gap_ns), duration(b.computation_ns), duration(b.exposed_comm_ns), duration(b.exposed_memcpy_ns)});
+                            text(entry.step.warmup ? "yes" : "no"),
+                            time_point(view, entry.step.start_ns, rank.trace_start_ns), duration(b.window_ns),
+                            duration(b.busy_ns), duration(b.idle_in_steps_ns), duration(b.batch_gap_ns),
+                            duration(b.computation_ns), duration(b.exposed_comm_ns), duration(b.exposed_memcpy_ns)});
+    }
+  }
+  if (!view.wide) {  // busy = computation + exposed comm + exposed memcpy, so it adds no information
+    table.columns.erase(table.columns.begin() + 6);
+    for (auto& row : table.rows) row.erase(row.begin() + 6);
+  }
+  tables.push_back(std::move(table));
+}
+
+std::string causes_text(const analysis::GapStats& stats, bool with_time) {
+  std::string out;
+  for (const auto& cause : analysis::causes_by_idle(stats.by_cause)) {
+    out += fmt::format("{}{} {}", out.empty() ? "" : ", ", analysis::to_string(cause.cause), cause.count);
+    if (with_time) out += " (" + units::format_duration(cause.idle_ns) + ")";
+  }
+  return out;
+}
+
+void add_gap_summary(const ReportInput& input, const TableView& view, std::vector<Table>& tables) {
+  Table table{Section::gaps, "gap_summary", "Batch gaps per device (GPU idle between steps)",
+              {"Rank", "Device", "Gaps", "Total", "Mean", "P50", "P95", "Max", "By cause"}, {}};
+  if (!view.gap_list) table.title += "; --gaps all lists each gap";
+  for (const auto& rank : input.ranks) {
+    for (const auto& stats : analysis::summarize_gaps(rank.gaps)) {
+      table.rows.push_back({integer(rank.rank), integer(stats.device), integer(stats.count), duration(stats.total_ns),
+                            duration(stats.mean_ns), duration(stats.p50_ns), duration(stats.p95_ns),
+                            duration(stats.max_ns), text(causes_text(stats, view.wide))});
     }
   }
   tables.push_back(std::move(table));
 }
 
-void add_gaps(const ReportInput& input, std::vector<Table>& tables) {
+void add_gaps(const ReportInput& input, const TableView& view, std::vector<Table>& tables) {
+  add_gap_summary(input, view, tables);
+  if (!view.gap_list) return;
   Table table{Section::gaps, "gaps", "Batch gaps (GPU idle between steps)",
-              {"Rank", "Device", "After step", "Start (ns)", "Duration", "Idle", "Cause", "After warm-up"}, {}};
+              {"Rank", "Device", "After step", start_column(view), "Duration", "Idle", "Cause", "After warm-up"}, {}};
   for (const auto& rank : input.ranks) {
     for (const auto& gap : rank.gaps) {
-      table.rows.push_back({integer(rank.rank), integer(gap.device), integer(gap.after_step), integer(gap.start_ns),
-                            duration(gap.end_ns - gap.start_ns), duration(gap.idle_ns),
-                            text(std::string(analysis::to_string(gap.cause))),
+      table.rows.push_back({integer(rank.rank), integer(gap.device), integer(gap.after_step),
+                            time_point(view, gap.start_ns, rank.trace_start_ns), duration(gap.end_ns - gap.start_ns),
+                            duration(gap.idle_ns), text(std::string(analysis::to_string(gap.cause))),
                             text(gap.after_warmup ? "yes" : "no")});
     }
   }
@@ -219,14 +303,16 @@ void add_launches(const ReportInput& input, std::vector<Table>& tables) {
 }  // namespace
 
 const std::vector<Section>& all_sections() {
-  static const std::vector<Section> sections = {Section::devices, Section::transfers, Section::kernels,
-                                                Section::steps,   Section::gaps,      Section::launches,
-                                                Section::job};
+  // The job's ranks and stragglers answer more than per-kernel tables do, so they come first.
+  static const std::vector<Section> sections = {Section::summary, Section::devices, Section::job,
+                                                Section::transfers, Section::kernels, Section::steps,
+                                                Section::gaps, Section::launches};
   return sections;
 }
 
 std::string_view to_string(Section section) {
   switch (section) {
+    case Section::summary: return "summary";
     case Section::devices: return "devices";
     case Section::transfers: return "transfers";
     case Section::kernels: return "kernels";
@@ -242,26 +328,27 @@ Section section_from_string(std::string_view name) {
   for (const auto section : all_sections()) {
     if (to_string(section) == name) return section;
   }
-  throw TraceError::bad_input("", fmt::format("unknown section '{}' (known: devices, transfers, kernels, steps, "
-                                              "gaps, launches, job)", name));
+  throw TraceError::bad_input("", fmt::format("unknown section '{}' (known: summary, devices, job, transfers, "
+                                              "kernels, steps, gaps, launches)", name));
 }
 
 bool ReportInput::has(Section section) const {
   return std::find(sections.begin(), sections.end(), section) != sections.end();
 }
 
-std::vector<Table> build_tables(const ReportInput& input) {
+std::vector<Table> build_tables(const ReportInput& input, const TableView& view) {
   std::vector<Table> tables;
   for (const auto section : all_sections()) {
     if (!input.has(section)) continue;
     switch (section) {
-      case Section::devices: add_devices(input, tables); break;
+      case Section::summary: break;  // not a table: each writer lays it out (summary_layout.hpp)
+      case Section::devices: add_devices(input, view, tables); break;
       case Section::transfers: add_transfers(input, tables); break;
-      case Section::kernels: add_kernels(input, tables); break;
-      case Section::steps: add_steps(input, tables); break;
-      case Section::gaps: add_gaps(input, tables); break;
+      case Section::kernels: add_kernels(input, view, tables); break;
+      case Section::steps: add_steps(input, view, tables); break;
+      case Section::gaps: add_gaps(input, view, tables); break;
       case Section::launches: add_launches(input, tables); break;
-      case Section::job: add_job_tables(input, tables); break;
+      case Section::job: add_job_tables(input, view, tables); break;
     }
   }
   return tables;

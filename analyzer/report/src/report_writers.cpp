@@ -24,6 +24,19 @@ Format format_from_string(std::string_view name) {
   throw TraceError::bad_input("", fmt::format("unknown format '{}' (known: text, md, csv, json, html)", name));
 }
 
+TableView table_view(Format format, const ReportInput& input) {
+  TableView view;
+  if (format == Format::text || format == Format::markdown) {
+    view.wide = input.wide;
+    view.relative_times = true;
+    view.gap_list = input.all_gaps;
+    view.kernel_rows = input.top_kernels.value_or(kDefaultTopKernels);
+  } else {
+    view.kernel_rows = input.top_kernels.value_or(0);
+  }
+  return view;
+}
+
 namespace {
 std::string render_format(Format format, const ReportInput& input) {
   switch (format) {

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <string_view>
+#include <vector>
 
 #include "escaping.hpp"
 #include "gpuprof/trace/utf8_text.hpp"
@@ -17,15 +19,121 @@ std::string printable(const std::string& text) {
   return out;
 }
 
-std::string text_table(const Table& table) {
+namespace {
+
+bool continuation_byte(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
+
+// Byte offsets moved back to the start of a UTF-8 character, so a cut never splits one.
+std::size_t character_start(std::string_view text, std::size_t offset) {
+  while (offset > 0 && offset < text.size() && continuation_byte(text[offset])) --offset;
+  return offset;
+}
+
+}  // namespace
+
+std::string elide_middle(const std::string& text, std::size_t width) {
+  constexpr std::string_view kEllipsis = "...";
+  if (text.size() <= width) return text;
+  if (width <= kEllipsis.size()) return std::string(kEllipsis.substr(0, width));
+  const auto keep = width - kEllipsis.size();
+  const auto head = character_start(text, (keep + 1) / 2);
+  auto tail = text.size() - keep / 2;
+  while (tail < text.size() && continuation_byte(text[tail])) ++tail;
+  return text.substr(0, head) + std::string(kEllipsis) + text.substr(tail);
+}
+
+namespace {
+
+// Units of units::format_duration and format_bytes: "3.00 us" reads badly split over two lines.
+bool is_unit(std::string_view word) {
+  while (!word.empty() && std::string_view(",.;:)").find(word.back()) != std::string_view::npos) word.remove_suffix(1);
+  for (const std::string_view unit : {"ns", "us", "ms", "s", "B", "KiB", "MiB", "GiB", "TiB"}) {
+    if (word == unit) return true;
+  }
+  return false;
+}
+
+// Words separated by spaces; a unit stays with the number before it.
+std::vector<std::string> words_of(std::string_view text) {
+  std::vector<std::string> words;
+  std::size_t position = 0;
+  while (position < text.size()) {
+    if (text[position] == ' ') {
+      ++position;
+      continue;
+    }
+    auto end = text.find(' ', position);
+    if (end == std::string_view::npos) end = text.size();
+    const auto word = text.substr(position, end - position);
+    if (is_unit(word) && !words.empty()) words.back() += " " + std::string(word);
+    else words.emplace_back(word);
+    position = end;
+  }
+  return words;
+}
+
+}  // namespace
+
+std::string wrap_text(std::string_view first, std::string_view rest, std::string_view text, std::size_t width) {
+  std::string out, line(first);
+  bool line_has_word = false;
+  const auto flush = [&] {
+    out += line + "\n";
+    line = std::string(rest);
+    line_has_word = false;
+  };
+  for (const auto& whole : words_of(text)) {
+    std::string_view word = whole;
+    while (!word.empty()) {
+      const auto needed = word.size() + (line_has_word ? 1 : 0);
+      if (line.size() + needed <= width) {
+        line += (line_has_word ? " " : "") + std::string(word);
+        line_has_word = true;
+        break;
+      }
+      if (line_has_word) {
+        flush();
+        continue;
+      }
+      // A word longer than a whole line: as much as fits, the rest on the next line.
+      const auto room = width > line.size() ? width - line.size() : 1;
+      const auto cut = std::max<std::size_t>(1, character_start(word, std::min(room, word.size())));
+      line += std::string(word.substr(0, cut));
+      word.remove_prefix(cut);
+      flush();
+    }
+  }
+  if (line_has_word || out.empty()) out += line + "\n";
+  return out;
+}
+
+std::string text_table(const Table& table) { return text_table(table, 0); }
+
+std::string text_table(const Table& table, std::size_t max_width) {
   std::string out = fmt::format("{}\n\n", table.title);
   if (table.rows.empty()) return out + "  (none)\n\n";
   std::vector<std::size_t> widths(table.columns.size());
   for (std::size_t c = 0; c < table.columns.size(); ++c) widths[c] = table.columns[c].size();
+  std::vector<std::vector<std::string>> texts;
   for (const auto& row : table.rows) {
-    for (std::size_t c = 0; c < row.size(); ++c) widths[c] = std::max(widths[c], printable(row[c].text).size());
+    auto& cells = texts.emplace_back();
+    for (std::size_t c = 0; c < row.size(); ++c) {
+      cells.push_back(printable(row[c].text));
+      widths[c] = std::max(widths[c], cells.back().size());
+    }
   }
-  const auto line = [&](const std::vector<std::string>& cells, const std::vector<bool>& right) {
+  std::vector<bool> right(table.columns.size(), false);
+  for (std::size_t c = 0; c < right.size(); ++c) right[c] = table.rows.front()[c].numeric;
+  std::size_t total = 1;
+  for (const auto width : widths) total += width + 2;
+  total -= 2;
+  constexpr std::size_t kNarrowestName = 12;
+  if (max_width > 0 && total > max_width && !widths.empty() && !right.back() &&
+      widths.back() - (total - max_width) >= kNarrowestName) {
+    widths.back() -= total - max_width;
+    for (auto& cells : texts) cells.back() = elide_middle(cells.back(), widths.back());
+  }
+  const auto line = [&](const std::vector<std::string>& cells) {
     std::string text = " ";
     for (std::size_t c = 0; c < cells.size(); ++c) {
       const bool last = c + 1 == cells.size();
@@ -35,17 +143,13 @@ std::string text_table(const Table& table) {
     }
     out += text + "\n";
   };
-  std::vector<bool> right(table.columns.size(), false);
-  for (std::size_t c = 0; c < right.size(); ++c) right[c] = table.rows.front()[c].numeric;
-  line(table.columns, right);
+  auto header = table.columns;
+  header.back() = elide_middle(header.back(), widths.back());
+  line(header);
   std::vector<std::string> rules;
   for (const auto width : widths) rules.emplace_back(width, '-');
-  line(rules, right);
-  for (const auto& row : table.rows) {
-    std::vector<std::string> cells;
-    for (const auto& cell : row) cells.push_back(printable(cell.text));
-    line(cells, right);
-  }
+  line(rules);
+  for (const auto& cells : texts) line(cells);
   return out + "\n";
 }
 

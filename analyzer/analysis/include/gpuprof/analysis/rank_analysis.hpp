@@ -19,6 +19,8 @@ namespace gpuprof::analysis {
 struct RankAnalysis {
   std::string path;
   std::int32_t rank = 0;
+  // The first GPU activity of the trace: reports show time points relative to it.
+  std::int64_t trace_start_ns = 0;
   std::vector<std::string> notices;   // things the reader should know (fallbacks)
   std::vector<std::string> warnings;  // data loss recorded in collector_stats, one line each
   std::vector<DeviceBreakdown> devices;

@@ -16,5 +16,7 @@ Cell bytes_cell(std::int64_t value);
 Cell number_cell(double value, int decimals);
 Cell percent_cell(double share);  // share 0..1 shown as a percentage
 Cell text_cell(std::string value);
+// A time point: people read the time since `origin` ("12.3 ms"), machines the absolute nanoseconds.
+Cell time_point_cell(std::int64_t ns, std::int64_t origin_ns);
 
 }  // namespace gpuprof::report

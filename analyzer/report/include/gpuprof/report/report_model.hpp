@@ -10,11 +10,13 @@
 
 #include "gpuprof/analysis/rank_analysis.hpp"
 #include "gpuprof/job/clock_alignment.hpp"
+#include "gpuprof/job/job_analysis.hpp"
 #include "gpuprof/job/stragglers.hpp"
 
 namespace gpuprof::report {
 
-enum class Section { devices, transfers, kernels, steps, gaps, launches, job };
+// `summary` is the short answer the text, Markdown and HTML reports open with (JSON: `summary`).
+enum class Section { summary, devices, transfers, kernels, steps, gaps, launches, job };
 
 const std::vector<Section>& all_sections();
 std::string_view to_string(Section section);
@@ -33,7 +35,25 @@ struct ReportInput {
   std::optional<JobSections> job;             // several ranks only; the `job` section shows it
   std::vector<Section> sections = all_sections();
   bool full_names = false;  // kernel tables show whole names instead of short base names
+  // Kernel rows per rank; unset: kDefaultTopKernels in text and Markdown, every row elsewhere; 0: every row.
+  std::optional<std::size_t> top_kernels;
+  bool wide = false;      // text and Markdown: every breakdown column, as CSV and JSON have them
+  bool all_gaps = false;  // text and Markdown: one row per batch gap besides the summary per device
   bool has(Section section) const;
+};
+
+inline constexpr std::size_t kDefaultTopKernels = 15;
+// The text report's lines fit this many columns unless --wide asks for every column.
+inline constexpr std::size_t kTerminalWidth = 120;
+
+// How the tables are laid out. The full view (CSV, HTML, --wide) has every column and absolute
+// nanoseconds; the terminal view keeps the columns that matter and shows time points since the
+// trace start. Cells keep absolute raw values in both.
+struct TableView {
+  bool wide = true;             // every breakdown column
+  bool relative_times = false;  // time points as time since the rank's first GPU activity
+  bool gap_list = true;         // one row per batch gap (the summary per device is always there)
+  std::size_t kernel_rows = 0;  // kernel rows per rank (0: all)
 };
 
 struct Cell {
@@ -50,9 +70,12 @@ struct Table {
   std::vector<std::vector<Cell>> rows;
 };
 
-// One or more tables per requested section, in section order.
-std::vector<Table> build_tables(const ReportInput& input);
+// The analyses of a job, moved out of `job`: every rank, and the job sections when there are several.
+ReportInput report_input(job::JobAnalysis&& job);
+
+// One or more tables per requested section, in section order (the job's before the kernels').
+std::vector<Table> build_tables(const ReportInput& input, const TableView& view = {});
 // The `job` section's tables (none without input.job).
-void add_job_tables(const ReportInput& input, std::vector<Table>& tables);
+void add_job_tables(const ReportInput& input, const TableView& view, std::vector<Table>& tables);
 
 }  // namespace gpuprof::report

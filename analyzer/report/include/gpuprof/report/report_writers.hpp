@@ -11,6 +11,10 @@ enum class Format { text, markdown, csv, json, html };
 // Throws TraceError::bad_input for an unknown name.
 Format format_from_string(std::string_view name);
 
+// The tables each format shows (report_model.hpp, TableView): text and Markdown get the terminal view
+// unless input.wide, CSV and HTML the full view.
+TableView table_view(Format format, const ReportInput& input);
+
 // Each writer renders the whole report into a string.
 std::string render_text(const ReportInput& input);
 std::string render_markdown(const ReportInput& input);

@@ -12,6 +12,14 @@ namespace gpuprof::report {
 
 // Title, aligned columns like `nsys stats`, a blank line; "(none)" without rows.
 std::string text_table(const Table& table);
+// The same within `max_width` columns where the last column holds text: its cells are shortened in
+// the middle ("ncclDevKern...RING_LL"), so both ends of a name stay readable.
+std::string text_table(const Table& table, std::size_t max_width);
+// `text` wrapped at spaces into lines of at most `width` columns, the first starting with `first`
+// and the others with `rest`; a word longer than a line is cut. Every line ends with '\n'.
+std::string wrap_text(std::string_view first, std::string_view rest, std::string_view text, std::size_t width);
+// `text` shortened to `width` columns by replacing its middle with "...".
+std::string elide_middle(const std::string& text, std::size_t width);
 // "## title" then a pipe table (or "(none)").
 std::string markdown_table(const Table& table);
 // Header and rows with raw values (nanoseconds, bytes), no title.

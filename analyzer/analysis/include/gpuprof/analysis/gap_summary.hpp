@@ -1,0 +1,38 @@
+#pragma once
+
+// Batch gaps of one device summarised (count, total, mean, percentiles, by
+// cause), so a report can show a few lines per device instead of one per gap.
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "gpuprof/analysis/gaps.hpp"
+
+namespace gpuprof::analysis {
+
+inline constexpr std::size_t kGapCauses = 4;  // GapCause values, in declaration order
+
+struct GapCauseTotal {
+  GapCause cause = GapCause::host_bound;
+  std::int64_t count = 0, idle_ns = 0;
+};
+
+// Figures over the gaps' idle time (BatchGap::idle_ns, the breakdown's batch_gap_ns).
+struct GapStats {
+  std::int32_t device = 0;
+  std::int64_t count = 0, total_ns = 0, p50_ns = 0, p95_ns = 0, max_ns = 0;
+  double mean_ns = 0;
+  std::array<GapCauseTotal, kGapCauses> by_cause{};  // indexed by GapCause; zero counts included
+};
+
+// Nearest-rank percentile (0 < p ≤ 100) of values sorted ascending; 0 for none.
+std::int64_t nearest_rank_percentile(const std::vector<std::int64_t>& sorted, double percent);
+
+// One entry per device that has gaps, ascending device.
+std::vector<GapStats> summarize_gaps(const std::vector<BatchGap>& gaps);
+
+// The causes of `stats` with at least one gap, most idle time first (ties in GapCause order).
+std::vector<GapCauseTotal> causes_by_idle(const std::array<GapCauseTotal, kGapCauses>& by_cause);
+
+}  // namespace gpuprof::analysis

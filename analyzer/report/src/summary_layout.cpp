@@ -1,0 +1,161 @@
+#include "summary_layout.hpp"
+
+#include <fmt/format.h>
+
+#include "gpuprof/report/cells.hpp"
+#include "gpuprof/units/units.hpp"
+
+namespace gpuprof::report {
+namespace {
+
+using units::format_duration;
+
+std::string duration(double ns) { return format_duration(static_cast<std::int64_t>(ns + (ns < 0 ? -0.5 : 0.5))); }
+std::string percent(double share) { return fmt::format("{:.1f}%", 100.0 * share); }
+
+// "GPU 1" for one rank, "rank 0 GPU 1" for a job.
+std::string where(const PeriodSummary& period, DeviceRef ref) {
+  return period.ranks > 1 ? fmt::format("rank {} GPU {}", ref.rank, ref.device) : fmt::format("GPU {}", ref.device);
+}
+
+std::string device_side(std::int32_t device) {
+  return device == analysis::kHost ? std::string("host") : fmt::format("GPU {}", device);
+}
+
+SummaryLine period_line(const PeriodSummary& period) {
+  const auto scope = period.ranks > 1 ? fmt::format("{} devices of {} ranks", period.devices, period.ranks)
+                                      : fmt::format("{} device{}", period.devices, period.devices == 1 ? "" : "s");
+  if (!period.from_steps) {
+    return {"Step period", fmt::format("none: no step annotations, so each device's activity span is its window "
+                                       "({} in all over {})", format_duration(period.window_ns), scope)};
+  }
+  auto text = fmt::format("{} (mean of {} over {} steady step windows, {} in all)", duration(period.step_ns), scope,
+                          period.windows, format_duration(period.window_ns));
+  if (period.devices > 1) {
+    text += fmt::format("; per device {} ({}) to {} ({})", duration(period.min_step_ns),
+                        where(period, period.min_step_device), duration(period.max_step_ns),
+                        where(period, period.max_step_device));
+  }
+  if (period.all_warmup) text += "; some device has only warm-up steps, counted as steady";
+  return {"Step period", text};
+}
+
+Table split_table(const PeriodSummary& period) {
+  Table table{Section::devices, "summary", "Where the step period goes (shares of the steady windows)",
+              {"Part", "Share%", period.from_steps ? "Per step" : "Time", "Lowest device", "Highest device"}, {}};
+  if (!period.from_steps) table.title = "Where the time goes (shares of the activity spans)";
+  const bool spread = period.devices > 1;  // one device has no spread to show
+  if (!spread) table.columns.resize(3);
+  for (const auto& part : period.parts) {
+    auto& row = table.rows.emplace_back(std::vector<Cell>{
+        text_cell(std::string(to_string(part.kind))), percent_cell(part.share),
+        period.from_steps ? duration_cell(part.per_step_ns) : duration_cell(part.total_ns)});
+    if (!spread) continue;
+    row.push_back(text_cell(percent(part.min_share) + " " + where(period, part.min_device)));
+    row.push_back(text_cell(percent(part.max_share) + " " + where(period, part.max_device)));
+  }
+  return table;
+}
+
+SummaryLine gaps_line(const GapsSummary& gaps, const PeriodSummary& period) {
+  if (gaps.count == 0) return {"Batch gaps", period.from_steps ? "none" : "none (no step windows)"};
+  auto text = fmt::format("{} gaps, {} idle in all (warm-up included); by cause:", gaps.count,
+                          format_duration(gaps.idle_ns));
+  for (const auto& cause : gaps.causes) {
+    text += fmt::format(" {} {} ({}),", analysis::to_string(cause.cause), cause.count, format_duration(cause.idle_ns));
+  }
+  text.back() = '.';
+  text += " Largest:";
+  for (const auto& entry : gaps.largest) {
+    text += fmt::format(" {} after step {} on {} ({});", format_duration(entry.gap.idle_ns), entry.gap.after_step,
+                        where(period, {entry.rank, entry.gap.device}), analysis::to_string(entry.gap.cause));
+  }
+  text.back() = '.';
+  return {"Batch gaps", text};
+}
+
+SummaryLine transfers_line(const TransfersSummary& transfers, const PeriodSummary& period) {
+  if (transfers.kinds.empty()) return {"Exposed transfers", "none (no copies)"};
+  auto text = fmt::format("{} in all (not hidden behind computation on the devices involved);",
+                          format_duration(transfers.exposed_ns));
+  for (const auto& kind : transfers.kinds) {
+    const auto& pair = kind.worst_pair;
+    text += fmt::format(" {} {} of {} in {} copies", trace::to_string(kind.kind),
+                        format_duration(kind.totals.exposed_ns), format_duration(kind.totals.total_ns),
+                        kind.totals.count);
+    if (pair.totals.exposed_ns > 0) {
+      const auto rank = period.ranks > 1 ? fmt::format("rank {} ", kind.worst_rank) : std::string();
+      const auto route = pair.src_device == pair.dst_device && pair.src_device != analysis::kHost
+                             ? "within " + device_side(pair.src_device)
+                             : device_side(pair.src_device) + " -> " + device_side(pair.dst_device);
+      text += fmt::format(", worst {}{} ({})", rank, route, format_duration(pair.totals.exposed_ns));
+    }
+    text += ";";
+  }
+  text.back() = '.';
+  return {"Exposed transfers", text};
+}
+
+std::vector<SummaryLine> job_lines(const JobSummaryLines& lines) {
+  const auto& job = lines.job;
+  std::vector<SummaryLine> out;
+  out.push_back({"Slowest rank",
+                 fmt::format("rank {}, with {} of its own work per step (step time less collective waits) vs {} on "
+                             "rank {}, the fastest; imbalance {} over the mean of {} ranks",
+                             job.slowest_rank, duration(job.slowest_work_ns), duration(job.fastest_work_ns),
+                             job.fastest_rank, percent(job.imbalance), job.ranks)});
+  std::string stragglers;
+  for (const auto& straggler : lines.stragglers) {
+    stragglers += stragglers.empty() ? fmt::format("rank {} starts its steps {} late on average ({} of the mean step)",
+                                                   straggler.rank, duration(straggler.mean_lateness_ns),
+                                                   percent(straggler.share_of_step))
+                                     : fmt::format("; rank {} {} ({})", straggler.rank,
+                                                   duration(straggler.mean_lateness_ns),
+                                                   percent(straggler.share_of_step));
+  }
+  if (stragglers.empty()) {
+    stragglers = fmt::format("none (no rank starts its steps later than the typical rank by more than {} of the "
+                             "step)", percent(job::kStragglerThreshold));
+  }
+  out.push_back({"Stragglers", stragglers});
+  const auto least = percent(lines.least_exposed_comm.share), most = percent(lines.most_exposed_comm.share);
+  auto exposed = least == most ? fmt::format("{} of the steady windows on every rank", most)
+                               : fmt::format("{} (rank {}) to {} (rank {}) of the steady windows", least,
+                                             lines.least_exposed_comm.rank, most, lines.most_exposed_comm.rank);
+  exposed += lines.longest_wait_ns > 0
+                 ? fmt::format("; the longest wait inside collectives is rank {}'s, {} per step",
+                               lines.longest_wait_rank, duration(lines.longest_wait_ns))
+                 : std::string("; no rank waits inside collectives for its peers");
+  out.push_back({"Exposed communication", exposed});
+  return out;
+}
+
+SummaryLine data_loss_line(const DataLossSummary& loss) {
+  if (loss.warnings == 0) return {"Data loss", "none recorded"};
+  std::string ranks;
+  for (const auto rank : loss.ranks) ranks += (ranks.empty() ? "" : ", ") + std::to_string(rank);
+  return {"Data loss", fmt::format("{} warning{} on rank{} {} (listed above): totals may undercount", loss.warnings,
+                                   loss.warnings == 1 ? "" : "s", loss.ranks.size() == 1 ? "" : "s", ranks)};
+}
+
+}  // namespace
+
+SummaryLayout layout_summary(const ReportSummary& summary) {
+  SummaryLayout layout;
+  layout.title = "Summary";
+  if (summary.period.from_steps) {
+    layout.title += summary.period.all_warmup ? " (steady state; a device with only warm-up steps counts them all)"
+                                              : " (steady state: warm-up steps left out)";
+  }
+  layout.period = period_line(summary.period);
+  layout.split = split_table(summary.period);
+  layout.findings.push_back(gaps_line(summary.gaps, summary.period));
+  layout.findings.push_back(transfers_line(summary.transfers, summary.period));
+  if (summary.job) {
+    for (auto& line : job_lines(*summary.job)) layout.findings.push_back(std::move(line));
+  }
+  layout.findings.push_back(data_loss_line(summary.data_loss));
+  return layout;
+}
+
+}  // namespace gpuprof::report

@@ -1,0 +1,58 @@
+#include <gtest/gtest.h>
+
+#include "gpuprof/analysis/gap_summary.hpp"
+
+namespace gpuprof::analysis {
+namespace {
+
+BatchGap gap(std::int32_t device, std::int64_t idle, GapCause cause) {
+  BatchGap result;
+  result.device = device;
+  result.idle_ns = idle;
+  result.end_ns = idle;
+  result.cause = cause;
+  return result;
+}
+
+TEST(GapSummary, NearestRankPercentiles) {
+  const std::vector<std::int64_t> sorted = {10, 20, 30, 40, 50, 60, 70, 80, 90, 100};
+  EXPECT_EQ(nearest_rank_percentile(sorted, 50), 50);
+  EXPECT_EQ(nearest_rank_percentile(sorted, 95), 100);
+  EXPECT_EQ(nearest_rank_percentile(sorted, 10), 10);
+  EXPECT_EQ(nearest_rank_percentile({7}, 95), 7);
+  EXPECT_EQ(nearest_rank_percentile({}, 50), 0);
+}
+
+TEST(GapSummary, PerDeviceFiguresAndCauses) {
+  const std::vector<BatchGap> gaps = {gap(1, 400, GapCause::sync),         gap(0, 100, GapCause::data_loading),
+                                      gap(0, 300, GapCause::data_loading), gap(0, 200, GapCause::host_bound),
+                                      gap(0, 1000, GapCause::sync)};
+  const auto stats = summarize_gaps(gaps);
+  ASSERT_EQ(stats.size(), 2U);
+  const auto& first = stats[0];
+  EXPECT_EQ(first.device, 0);
+  EXPECT_EQ(first.count, 4);
+  EXPECT_EQ(first.total_ns, 1600);
+  EXPECT_DOUBLE_EQ(first.mean_ns, 400.0);
+  EXPECT_EQ(first.p50_ns, 200);
+  EXPECT_EQ(first.p95_ns, 1000);
+  EXPECT_EQ(first.max_ns, 1000);
+  // The causes add up to the device's gaps.
+  std::int64_t count = 0, idle = 0;
+  for (const auto& cause : first.by_cause) count += cause.count, idle += cause.idle_ns;
+  EXPECT_EQ(count, first.count);
+  EXPECT_EQ(idle, first.total_ns);
+  const auto causes = causes_by_idle(first.by_cause);
+  ASSERT_EQ(causes.size(), 3U);  // pageable_copy has no gap and is left out
+  EXPECT_EQ(causes[0].cause, GapCause::sync);
+  EXPECT_EQ(causes[1].cause, GapCause::data_loading);
+  EXPECT_EQ(causes[1].count, 2);
+  EXPECT_EQ(causes[1].idle_ns, 400);
+  EXPECT_EQ(causes[2].cause, GapCause::host_bound);
+  EXPECT_EQ(stats[1].device, 1);
+  EXPECT_EQ(stats[1].p50_ns, 400);
+  EXPECT_TRUE(summarize_gaps({}).empty());
+}
+
+}  // namespace
+}  // namespace gpuprof::analysis

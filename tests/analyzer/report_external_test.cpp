@@ -1,0 +1,65 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "gpuprof/job/job_analysis.hpp"
+#include "gpuprof/report/report_writers.hpp"
+#include "gpuprof/trace/trace_error.hpp"
+#include "report_width.hpp"
+#include "temporary_folder.hpp"
+
+// The default text report of every real trace under ../shared/data/external (one report per file, and the
+// multi-rank jobs as jobs) opens with the summary and fits 120 columns. Skips without the folder.
+
+namespace gpuprof::report {
+namespace {
+
+namespace fs = std::filesystem;
+
+bool is_trace(const fs::path& path) {
+  const auto name = path.filename().string();
+  return name.ends_with(".json.gz") || name.ends_with(".sqlite") || name.ends_with(".nvvp");
+}
+
+// Renders the default text report of `inputs`; false when gpuprof refuses them as bad input.
+bool expect_fits(const std::vector<std::string>& inputs, const std::string& what) {
+  ReportInput input;
+  try {
+    input = report_input(job::analyze_job(inputs, {}));
+  } catch (const TraceError& error) {
+    if (error.kind() != TraceError::Kind::bad_input) throw;
+    return false;  // a malformed or CPU-only trace: refused with one line, as `gpuprof report` would
+  }
+  for (const bool full_names : {false, true}) {
+    input.full_names = full_names;
+    const auto text = render_text(input);
+    const auto wide = gpuprof::testing::first_line_wider_than(text, kTerminalWidth);
+    EXPECT_TRUE(wide.empty()) << what << (full_names ? " (--full-names)" : "") << ": " << wide;
+    EXPECT_NE(text.find("\nSummary"), std::string::npos) << what;
+    EXPECT_LT(text.find("\nSummary"), text.find("Time breakdown per device")) << what;
+  }
+  return true;
+}
+
+TEST(ReportExternal, EveryRealTraceFits120Columns) {
+  const auto data = gpuprof::testing::external_data_dir();
+  if (data.empty()) GTEST_SKIP() << "no ../shared/data/external in this clone";
+  std::vector<fs::path> traces;
+  for (const auto& entry : fs::recursive_directory_iterator(data)) {
+    if (entry.is_regular_file() && is_trace(entry.path())) traces.push_back(entry.path());
+  }
+  std::sort(traces.begin(), traces.end());
+  std::size_t rendered = 0;
+  for (const auto& trace : traces) {
+    if (expect_fits({trace.string()}, fs::relative(trace, data).string())) ++rendered;
+  }
+  // Only the malformed HTA samples (hta/malformed/) may be refused.
+  EXPECT_GE(rendered + 3, traces.size()) << rendered << " of " << traces.size() << " rendered";
+  EXPECT_TRUE(expect_fits({(data / "dlrm-8rank").string()}, "dlrm-8rank as a job"));
+  EXPECT_TRUE(expect_fits({(data / "hta/sampled_rank-0.json.gz").string(),
+                           (data / "hta/sampled_rank-1.json.gz").string()}, "hta sampled ranks as a job"));
+}
+
+}  // namespace
+}  // namespace gpuprof::report

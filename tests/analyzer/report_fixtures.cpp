@@ -1,0 +1,59 @@
+#include "report_fixtures.hpp"
+
+#include "gpuprof/analysis/rank_analysis.hpp"
+#include "gpuprof/job/job_analysis.hpp"
+#include "model_builder.hpp"
+
+namespace gpuprof::testing {
+
+// Two steps on two GPUs with communication, peer copies, a pageable upload,
+// and kernel names an attacker could have put into a trace.
+trace::TraceModel golden_model(int rank) {
+  using trace::CopyKind;
+  ModelBuilder builder;
+  builder.meta("rank", std::to_string(rank));
+  const char* evil = "<script>alert(\"x\")</script>";
+  for (int device = 0; device < 2; ++device) {
+    for (int step = 0; step < 3; ++step) {
+      const std::int64_t base = step * 10'000;
+      const std::int64_t correlation = device * 100 + step * 10;
+      const std::int64_t thread = 1000 + device;
+      if (device == 0) builder.range(thread, base, base + 9'000, "step " + std::to_string(step));
+      else builder.range(thread, base, base + 9'000, "step " + std::to_string(step));
+      builder.api_call(thread, base + 100, base + 110, correlation + 1);
+      builder.kernel(device, 7, base + 1'000, base + 4'000, "gemm_kernel", correlation + 1);
+      builder.api_call(thread, base + 200, base + 210, correlation + 2);
+      builder.kernel(device, 7, base + 4'000, base + 5'000 + device * 500, evil, correlation + 2);
+      builder.api_call(thread, base + 300, base + 310, correlation + 3);
+      builder.kernel(device, 21, base + 4'500, base + 6'000, "ncclDevKernel_AllReduce_Sum", correlation + 3);
+      builder.api_call(thread, base + 400, base + 410, correlation + 4);
+      builder.memcpy(device, 25, base + 5'500, base + 6'500, CopyKind::peer_to_peer, 1 << 20, device, 1 - device,
+                     trace::MemoryKind::device, correlation + 4);
+      builder.api_call(thread, base + 500, base + 510, correlation + 5);
+      builder.kernel(device, 7, base + 6'500, base + 7'000, "=HYPERLINK(\"http://x\"),a|b", correlation + 5);
+      builder.range(thread, base + 7'200, base + 9'800, "data");
+    }
+  }
+  builder.api_call(1000, 20'050, 20'900, 999, "cudaMemcpy");
+  builder.memcpy(0, 7, 20'900, 21'000, CopyKind::host_to_device, 4096, trace::kUnknown32, 0, trace::MemoryKind::pageable, 999);
+  // A mangled name from an older file, launched outside every step: it runs in step 1's batch gap.
+  builder.kernel(0, 9, 20'700, 20'800, "_Z10dgemv_kernILi128EEviiPKdS1_Pd");
+  auto model = builder.build();
+  model.stats.push_back({"invalid_buffers", 2, trace::Severity::warning, std::string("buffer without records")});
+  model.path = "rank" + std::to_string(rank) + ".sqlite";
+  return model;
+}
+
+report::ReportInput golden_input() {
+  report::ReportInput input;
+  for (int rank = 0; rank < 2; ++rank) input.ranks.push_back(analysis::analyze_rank(golden_model(rank), {}));
+  return input;
+}
+
+report::ReportInput golden_job_input() {
+  std::vector<job::RankSummary> ranks;
+  for (int rank = 0; rank < 2; ++rank) ranks.push_back(job::summarize_rank(golden_model(rank), {}, rank));
+  return report::report_input(job::assemble_job(std::move(ranks)));
+}
+
+}  // namespace gpuprof::testing

@@ -1,0 +1,131 @@
+#include <gtest/gtest.h>
+
+#include <numeric>
+
+#include "gpuprof/analysis/rank_analysis.hpp"
+#include "gpuprof/report/report_summary.hpp"
+#include "report_fixtures.hpp"
+
+// The summary a report opens with: every figure must agree with the analyses the tables show.
+
+namespace gpuprof::report {
+namespace {
+
+using testing::golden_input;
+using testing::golden_job_input;
+
+TEST(ReportSummary, PeriodPartsAddUpToTheSteadyWindows) {
+  const auto input = golden_input();
+  const auto summary = summarize_report(input);
+  const auto& period = summary.period;
+  EXPECT_EQ(period.ranks, 2);
+  EXPECT_EQ(period.devices, 4);
+  EXPECT_TRUE(period.from_steps);
+  EXPECT_FALSE(period.all_warmup);
+  std::int64_t windows = 0, window_ns = 0;
+  std::vector<const analysis::DeviceBreakdown*> devices;
+  for (const auto& rank : input.ranks) {
+    for (const auto& device : rank.devices) {
+      windows += device.steady_steps;
+      window_ns += device.steady.window_ns;
+      devices.push_back(&device);
+    }
+  }
+  EXPECT_EQ(period.windows, windows);
+  EXPECT_EQ(period.window_ns, window_ns);
+  EXPECT_DOUBLE_EQ(period.step_ns, analysis::mean_step_period_ns(devices));
+  std::int64_t parts = 0;
+  double shares = 0, per_step = 0;
+  for (const auto& part : period.parts) {
+    parts += part.total_ns;
+    shares += part.share;
+    per_step += part.per_step_ns;
+    EXPECT_LE(part.min_share, part.share + 1e-12);
+    EXPECT_GE(part.max_share, part.share - 1e-12);
+  }
+  EXPECT_EQ(parts, period.window_ns);
+  EXPECT_NEAR(shares, 1.0, 1e-9);
+  EXPECT_NEAR(per_step, period.step_ns, 1e-6);
+  // Steady windows of device 0: 9.10 us computation of 16.0 us; device 1: 10.0 us of 16.0 us.
+  const auto& computation = period.parts[static_cast<std::size_t>(PeriodPartKind::computation)];
+  EXPECT_EQ(computation.total_ns, 2 * (9'100 + 10'000));
+  EXPECT_DOUBLE_EQ(computation.min_share, 9'100.0 / 16'000.0);
+  EXPECT_EQ(computation.min_device.device, 0);
+  EXPECT_DOUBLE_EQ(computation.max_share, 10'000.0 / 16'000.0);
+  EXPECT_EQ(computation.max_device.device, 1);
+  EXPECT_EQ(period.min_step_ns, 9'900);
+  EXPECT_EQ(period.max_step_ns, 10'000);
+}
+
+TEST(ReportSummary, GapsTransfersAndDataLoss) {
+  const auto input = golden_input();
+  const auto summary = summarize_report(input);
+  std::int64_t count = 0, idle = 0;
+  for (const auto& rank : input.ranks) {
+    for (const auto& gap : rank.gaps) ++count, idle += gap.idle_ns;
+  }
+  EXPECT_EQ(summary.gaps.count, count);
+  EXPECT_EQ(summary.gaps.idle_ns, idle);
+  ASSERT_EQ(summary.gaps.causes.size(), 1U);
+  EXPECT_EQ(summary.gaps.causes[0].cause, analysis::GapCause::data_loading);
+  EXPECT_EQ(summary.gaps.causes[0].idle_ns, idle);
+  ASSERT_EQ(summary.gaps.largest.size(), kLargestGaps);
+  for (std::size_t i = 1; i < summary.gaps.largest.size(); ++i) {
+    EXPECT_GE(summary.gaps.largest[i - 1].gap.idle_ns, summary.gaps.largest[i].gap.idle_ns);
+  }
+  EXPECT_EQ(summary.gaps.largest[0].gap.idle_ns, 4'000);
+
+  // PtoP: 6 copies per rank, 1 us each, all exposed; HtoD: one pageable upload per rank.
+  ASSERT_EQ(summary.transfers.kinds.size(), 2U);
+  const auto& peer = summary.transfers.kinds[0];
+  EXPECT_EQ(peer.kind, trace::CopyKind::peer_to_peer);
+  EXPECT_EQ(peer.totals.count, 12);
+  EXPECT_EQ(peer.totals.exposed_ns, 12'000);
+  EXPECT_EQ(peer.worst_rank, 0);  // ties keep the first pair
+  EXPECT_EQ(peer.worst_pair.src_device, 0);
+  EXPECT_EQ(peer.worst_pair.dst_device, 1);
+  EXPECT_EQ(peer.worst_pair.totals.exposed_ns, 3'000);
+  const auto& upload = summary.transfers.kinds[1];
+  EXPECT_EQ(upload.kind, trace::CopyKind::host_to_device);
+  EXPECT_EQ(upload.worst_pair.src_device, analysis::kHost);
+  EXPECT_EQ(summary.transfers.exposed_ns, 12'000 + 200);
+
+  EXPECT_EQ(summary.data_loss.warnings, 2);
+  EXPECT_EQ(summary.data_loss.ranks, (std::vector<std::int32_t>{0, 1}));
+  EXPECT_FALSE(summary.job.has_value());
+}
+
+TEST(ReportSummary, JobLinesComeFromTheStragglerReport) {
+  const auto input = golden_job_input();
+  ASSERT_TRUE(input.job.has_value());
+  const auto summary = summarize_report(input);
+  ASSERT_TRUE(summary.job.has_value());
+  const auto& job = input.job->stragglers.job;
+  EXPECT_EQ(summary.job->job.slowest_rank, job.slowest_rank);
+  EXPECT_DOUBLE_EQ(summary.job->job.slowest_work_ns, job.slowest_work_ns);
+  EXPECT_EQ(summary.job->stragglers.size(), job.stragglers.size());
+  // Identical ranks expose the same share of their windows.
+  EXPECT_DOUBLE_EQ(summary.job->least_exposed_comm.share, summary.job->most_exposed_comm.share);
+  EXPECT_GT(summary.job->most_exposed_comm.share, 0.0);
+}
+
+TEST(ReportSummary, SpanWindowsHaveNoPeriod) {
+  analysis::AnalysisOptions options;
+  options.window = analysis::WindowMode::span;
+  ReportInput input;
+  input.ranks.push_back(analysis::analyze_rank(testing::golden_model(0), options));
+  const auto summary = summarize_report(input);
+  EXPECT_FALSE(summary.period.from_steps);
+  EXPECT_EQ(summary.period.windows, 2);
+  EXPECT_EQ(summary.period.step_ns, 0.0);
+  std::int64_t parts = 0;
+  for (const auto& part : summary.period.parts) {
+    parts += part.total_ns;
+    EXPECT_EQ(part.per_step_ns, 0.0);
+  }
+  EXPECT_EQ(parts, summary.period.window_ns);
+  EXPECT_EQ(summary.gaps.count, 0);
+}
+
+}  // namespace
+}  // namespace gpuprof::report

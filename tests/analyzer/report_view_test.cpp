@@ -1,0 +1,199 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+
+#include "gpuprof/analysis/rank_analysis.hpp"
+#include "gpuprof/job/job_analysis.hpp"
+#include "gpuprof/report/report_writers.hpp"
+#include "gpuprof/report/table_rendering.hpp"
+#include "gpuprof/synthetic/synthetic_trace.hpp"
+#include "gpuprof/trace/trace_model.hpp"
+#include "model_builder.hpp"
+#include "report_fixtures.hpp"
+#include "report_width.hpp"
+#include "temporary_folder.hpp"
+
+// The terminal view of the text report (issue 18): 120 columns, --top, --gaps all, --wide, readable times.
+
+namespace gpuprof::report {
+namespace {
+
+using testing::first_line_wider_than;
+using testing::golden_input;
+using testing::golden_job_input;
+
+std::size_t count(const std::string& text, const std::string& part) {
+  std::size_t found = 0;
+  for (auto at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++found;
+  return found;
+}
+
+TEST(TextLayout, ElideMiddleKeepsBothEnds) {
+  EXPECT_EQ(elide_middle("short", 10), "short");
+  EXPECT_EQ(elide_middle("ncclDevKernel_AllReduce_Sum_bf16_RING_LL", 20), "ncclDevKe..._RING_LL");
+  EXPECT_EQ(elide_middle("ncclDevKernel_AllReduce_Sum_bf16_RING_LL", 20).size(), 20U);
+  EXPECT_EQ(elide_middle("abcdef", 2), "..");
+  // A cut never splits a UTF-8 character.
+  const auto elided = elide_middle("\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9", 8);
+  EXPECT_LE(elided.size(), 8U);
+  EXPECT_NE(static_cast<unsigned char>(elided.back()) & 0xC0, 0xC0);
+}
+
+TEST(TextLayout, WrapTextIndentsAndKeepsUnitsWithNumbers) {
+  const auto text = wrap_text("  Gaps: ", "    ", "one two three 4.00 us five six seven", 20);
+  EXPECT_EQ(text, "  Gaps: one two\n    three 4.00 us\n    five six seven\n");
+  // A word longer than a line is cut, never dropped.
+  const auto long_word = wrap_text("> ", "  ", std::string(30, 'x'), 12);
+  EXPECT_EQ(count(long_word, "x"), 30U);
+  EXPECT_TRUE(first_line_wider_than(long_word, 12).empty()) << long_word;
+}
+
+TEST(TextLayout, TableFitsByShorteningItsLastTextColumn) {
+  Table table{Section::kernels, "t", "Title", {"Count", "Name"}, {}};
+  table.rows.push_back({{"1", "1", true}, {std::string(200, 'n') + "_end", "", false}});
+  const auto text = text_table(table, 60);
+  EXPECT_TRUE(first_line_wider_than(text, 60).empty()) << text;
+  EXPECT_NE(text.find("..."), std::string::npos);
+  EXPECT_NE(text.find("_end"), std::string::npos);
+  EXPECT_NE(text_table(table).find(std::string(200, 'n')), std::string::npos);  // no limit: whole
+}
+
+TEST(ReportView, FormatsGetTheirViews) {
+  ReportInput input;
+  const auto text = table_view(Format::text, input);
+  EXPECT_FALSE(text.wide);
+  EXPECT_TRUE(text.relative_times);
+  EXPECT_FALSE(text.gap_list);
+  EXPECT_EQ(text.kernel_rows, kDefaultTopKernels);
+  for (const auto format : {Format::csv, Format::json, Format::html}) {
+    const auto view = table_view(format, input);
+    EXPECT_TRUE(view.wide);
+    EXPECT_FALSE(view.relative_times);
+    EXPECT_TRUE(view.gap_list);
+    EXPECT_EQ(view.kernel_rows, 0U);
+  }
+  input.top_kernels = 3;
+  input.wide = true;
+  input.all_gaps = true;
+  const auto wide = table_view(Format::markdown, input);
+  EXPECT_TRUE(wide.wide);
+  EXPECT_TRUE(wide.gap_list);
+  EXPECT_EQ(wide.kernel_rows, 3U);
+  EXPECT_EQ(table_view(Format::json, input).kernel_rows, 3U);
+}
+
+TEST(ReportView, SummaryComesFirstAndTheJobBeforeKernels) {
+  const auto text = render_text(golden_job_input());
+  const auto summary = text.find("Summary (");
+  ASSERT_NE(summary, std::string::npos);
+  EXPECT_LT(summary, text.find("Time breakdown per device"));
+  EXPECT_LT(text.find("Job summary"), text.find("Kernel summary"));
+  // Data-loss warnings stay visible above the summary, and the summary counts them.
+  EXPECT_LT(text.find("WARNING: invalid_buffers"), summary);
+  EXPECT_NE(text.find("Data loss: 2 warnings on ranks 0, 1"), std::string::npos);
+}
+
+TEST(ReportView, TopLimitsKernelRowsInTextAndOnlyOnRequestInJson) {
+  auto input = golden_input();
+  input.top_kernels = 2;
+  const auto text = render_text(input);
+  EXPECT_NE(text.find("Kernel summary (the 2 longest per rank; 6 more with --top 0)"), std::string::npos);
+  EXPECT_EQ(count(text, "gemm_kernel"), 2U);
+  EXPECT_EQ(text.find("dgemv_kern"), std::string::npos);
+  EXPECT_EQ(count(render_json(input), "\"instances\""), 2U * 2U + 2U * 4U);  // kernels + categories
+  input.top_kernels.reset();
+  EXPECT_EQ(count(render_json(input), "\"instances\""), 2U * 5U + 2U * 4U);  // every kernel row, as before
+  EXPECT_NE(render_text(input).find("dgemv_kern"), std::string::npos);       // 5 rows < 15
+}
+
+TEST(ReportView, WideAndGapsAllAddColumnsAndRows) {
+  auto input = golden_input();
+  const auto compact = render_text(input);
+  EXPECT_EQ(compact.find("Memcpy hidden%"), std::string::npos);
+  EXPECT_EQ(compact.find("StdDev"), std::string::npos);
+  EXPECT_NE(compact.find("Batch gaps per device"), std::string::npos);
+  EXPECT_EQ(compact.find("After warm-up"), std::string::npos);
+  EXPECT_NE(compact.find("data_loading 2"), std::string::npos);
+  input.all_gaps = true;
+  const auto gaps = render_text(input);
+  EXPECT_NE(gaps.find("After warm-up"), std::string::npos);
+  EXPECT_EQ(gaps.find("Memcpy hidden%"), std::string::npos);
+  input.wide = true;
+  const auto wide = render_text(input);
+  EXPECT_NE(wide.find("Memcpy hidden%"), std::string::npos);
+  EXPECT_NE(wide.find("StdDev"), std::string::npos);
+  EXPECT_NE(wide.find("data_loading 2 (7.80 us)"), std::string::npos);
+}
+
+TEST(ReportView, TimesRelativeInTextAbsoluteInCsv) {
+  const auto input = golden_input();
+  const auto text = render_text(input);
+  EXPECT_NE(text.find("Start: since the rank's first GPU activity"), std::string::npos);
+  EXPECT_EQ(text.find("Start (ns)"), std::string::npos);
+  EXPECT_NE(text.find("10.0 us"), std::string::npos);  // step 1 starts at 11000, the first kernel at 1000
+  const auto csv = render_csv(input);
+  EXPECT_NE(csv.find("Start (ns)"), std::string::npos);
+  EXPECT_NE(csv.find(",11000,"), std::string::npos);
+  EXPECT_NE(render_json(input).find("\"trace_start_ns\": 1000"), std::string::npos);
+}
+
+TEST(ReportView, JsonCarriesTheSummaryAndGapSummary) {
+  auto input = golden_job_input();
+  const auto json = render_json(input);
+  EXPECT_NE(json.find("\"summary\": {"), std::string::npos);
+  EXPECT_NE(json.find("\"part\": \"batch_gaps\""), std::string::npos);
+  EXPECT_NE(json.find("\"longest_wait_rank\""), std::string::npos);
+  EXPECT_NE(json.find("\"gap_summary\": ["), std::string::npos);
+  input.sections = {Section::gaps};
+  const auto gaps_only = render_json(input);
+  EXPECT_NE(gaps_only.find("\"summary\": null"), std::string::npos);
+  EXPECT_NE(gaps_only.find("\"p95_ns\""), std::string::npos);
+}
+
+// Hostile names, paths and warnings are wrapped or shortened, never cut off the screen.
+TEST(ReportWidth, LongNamesPathsAndWarningsFit) {
+  auto model = testing::golden_model(0);
+  model.path = "/a/very/long/folder/" + std::string(150, 'p') + "/trace.sqlite";
+  model.stats.push_back({"records_dropped", 7, trace::Severity::warning, std::string(300, 'w') + " tail"});
+  testing::ModelBuilder builder;
+  auto input = golden_input();
+  input.ranks[0] = analysis::analyze_rank(model, {});
+  input.ranks[0].kernels.kernels[0].name = "void ns::" + std::string(400, 'k') + "<int>(float*)";
+  input.ranks[0].kernels.kernels[0].short_name = std::string(400, 'k');
+  for (const bool full_names : {false, true}) {
+    input.full_names = full_names;
+    const auto text = render_text(input);
+    EXPECT_TRUE(first_line_wider_than(text, kTerminalWidth).empty()) << first_line_wider_than(text, kTerminalWidth);
+    EXPECT_NE(text.find("records_dropped = 7"), std::string::npos);
+    EXPECT_NE(text.find(" tail"), std::string::npos);  // the whole warning is there, wrapped
+  }
+}
+
+// Every line of the default text report fits 120 columns on synthetic jobs of 1 to 8 GPUs and 2 ranks.
+TEST(ReportWidth, SyntheticTracesFit) {
+  gpuprof::testing::TemporaryFolder folder;
+  for (const std::int32_t devices : {1, 2, 4, 8}) {
+    std::vector<std::string> paths;
+    for (std::int32_t rank = 0; rank < 2; ++rank) {
+      synthetic::SynthOptions options;
+      options.devices = devices;
+      options.steps = 30;
+      options.kernels_per_step = 40;
+      options.rank = rank;
+      options.world_size = 2;
+      options.seed = static_cast<std::uint64_t>(devices * 10 + rank);
+      paths.push_back(folder.file("synth_" + std::to_string(devices) + "_" + std::to_string(rank) + ".sqlite"));
+      synthetic::write_synthetic_trace(paths.back(), options);
+    }
+    for (const auto& inputs : {std::vector<std::string>{paths[0]}, paths}) {
+      const auto text = render_text(report_input(job::analyze_job(inputs, {})));
+      EXPECT_TRUE(first_line_wider_than(text, kTerminalWidth).empty())
+          << devices << " GPUs, " << inputs.size() << " ranks: " << first_line_wider_than(text, kTerminalWidth);
+      EXPECT_NE(text.find("Summary ("), std::string::npos);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace gpuprof::report

@@ -1,0 +1,12 @@
+#pragma once
+
+// Checks that a text report fits a terminal: every line within `width` columns (UTF-8 characters).
+
+#include <string>
+
+namespace gpuprof::testing {
+
+// The first line wider than `width`, with its width; empty when every line fits.
+std::string first_line_wider_than(const std::string& text, std::size_t width);
+
+}  // namespace gpuprof::testing
