@@ -3,6 +3,7 @@
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
+#include <QFontDatabase>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
@@ -159,8 +160,14 @@ void MainWindow::build_docks() {
     docks_.push_back(dock);
     return dock;
   };
+  summary_ = new QPlainTextEdit;
+  summary_->setReadOnly(true);
+  summary_->setLineWrapMode(QPlainTextEdit::NoWrap);
+  summary_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+  summary_->setPlaceholderText(tr("Open a trace: where the step time goes, the largest gaps, the slowest rank"));
+  auto* summary_dock = add_dock(tr("Summary"), summary_, Qt::RightDockWidgetArea);
   breakdown_ = new BreakdownChart;
-  add_dock(tr("Time breakdown"), breakdown_, Qt::RightDockWidgetArea);
+  auto* breakdown_dock = add_dock(tr("Time breakdown"), breakdown_, Qt::RightDockWidgetArea);
 
   transfer_proxy_ = make_proxy(this);
   transfer_table_ = make_table(transfer_proxy_);
@@ -182,7 +189,7 @@ void MainWindow::build_docks() {
   kernel_layout->setContentsMargins(0, 0, 0, 0);
   kernel_layout->addWidget(kernel_filter_);
   kernel_layout->addWidget(kernel_table_);
-  auto* kernel_dock = add_dock(tr("Kernels"), kernels, Qt::BottomDockWidgetArea);
+  add_dock(tr("Kernels"), kernels, Qt::BottomDockWidgetArea);
 
   step_proxy_ = make_proxy(this);
   step_table_ = make_table(step_proxy_);
@@ -191,9 +198,11 @@ void MainWindow::build_docks() {
   details_->setReadOnly(true);
   details_->setPlaceholderText(tr("Click an event on the timeline"));
   add_dock(tr("Details"), details_, Qt::BottomDockWidgetArea);
-  tabifyDockWidget(transfer_dock, docks_.front());
-  docks_.front()->raise();
-  (void)kernel_dock;
+  tabifyDockWidget(summary_dock, breakdown_dock);
+  tabifyDockWidget(breakdown_dock, transfer_dock);
+  summary_dock->raise();
+  // The summary's table is ~100 columns of fixed-width text: give the right-hand docks room for most of it.
+  resizeDocks({summary_dock}, {560}, Qt::Horizontal);
 
   connect(timeline_, &TimelineView::event_selected, details_, &QPlainTextEdit::setPlainText);
   connect(kernel_table_, &QTableView::clicked, this, [this](const QModelIndex& index) { select_kernel_row(index.row()); });
@@ -300,6 +309,8 @@ void MainWindow::show_warnings() {
   warning_banner_->setVisible(!lines.isEmpty());
 }
 
+QString MainWindow::summary_text() const { return summary_->toPlainText(); }
+
 QString MainWindow::warning_text() const { return warning_banner_->isHidden() ? QString() : warning_banner_->text(); }
 
 void MainWindow::show_error(const QString& message) {
@@ -311,6 +322,7 @@ void MainWindow::show_session(std::shared_ptr<const Session> session) {
   session_ = std::move(session);
   setWindowTitle(tr("gpuprof: %1").arg(file_names(pending_paths_)));
   timeline_->set_session(session_);
+  summary_->setPlainText(QString::fromStdString(gui::summary_text(*session_)));
   breakdown_->set_session(session_.get());
   heat_map_->set_session(session_.get());
   replace_source(kernel_proxy_, make_kernel_model(*session_, this));

@@ -20,6 +20,8 @@
 #include "gpuprof/gui/run_alignment.hpp"
 #include "gpuprof/gui/timeline_view.hpp"
 #include "gpuprof/gui/waterfall_chart.hpp"
+#include "gpuprof/job/job_analysis.hpp"
+#include "gpuprof/report/report_writers.hpp"
 #include "gpuprof/synthetic/synthetic_trace.hpp"
 #include "gui_fixtures.hpp"
 #include "temporary_folder.hpp"
@@ -72,6 +74,13 @@ TEST(MainWindow, OpensMultiGpuTraceZoomsToStepSelectsKernelAndSavesScreenshots) 
   EXPECT_TRUE(window.error_text().isEmpty()) << window.error_text().toStdString();
   auto* timeline = window.timeline();
   save_and_check(timeline->render_image({1600, 900}), QStringLiteral("timeline_fit_all"));
+
+  // The Summary panel says what `gpuprof report --sections summary` says, from the same analyses.
+  auto cli_input = report::report_input(job::analyze_job({path}, {}));
+  cli_input.sections = {report::Section::summary};
+  const auto expected = report::render(report::Format::text, cli_input);
+  EXPECT_NE(expected.find("step"), std::string::npos) << expected;
+  EXPECT_EQ(window.summary_text().toStdString(), expected);
 
   // Steps table: row 3 zooms the timeline to that step.
   auto* steps = window.step_table()->model();

@@ -47,6 +47,7 @@ class MainWindow : public QMainWindow {
   QString error_text() const;
   // The data-loss warnings of the open session, one line each; empty when there are none.
   QString warning_text() const;
+  QString summary_text() const;
 
   TimelineView* timeline() const { return timeline_; }
   CompareView* compare_view() const { return compare_view_; }
@@ -105,6 +106,7 @@ class MainWindow : public QMainWindow {
   QSortFilterProxyModel* step_proxy_ = nullptr;
   QSortFilterProxyModel* transfer_proxy_ = nullptr;
   QPlainTextEdit* details_ = nullptr;
+  QPlainTextEdit* summary_ = nullptr;
   QMenu* recent_menu_ = nullptr;
   CompareView* compare_view_ = nullptr;
   std::vector<QDockWidget*> docks_;
