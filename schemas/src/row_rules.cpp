@@ -2,6 +2,7 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <array>
 #include <limits>
 
@@ -15,12 +16,12 @@ constexpr std::int64_t kInt32Min = std::numeric_limits<std::int32_t>::min();
 
 bool within(std::int64_t value, std::int64_t low, std::int64_t high) { return value >= low && value <= high; }
 
-bool keeps(sqlite3_stmt* row, const ColumnRule& rule, const std::vector<std::uint8_t>& strings_present) {
-  const int type = rule.column < sqlite3_column_count(row) ? sqlite3_column_type(row, rule.column) : SQLITE_NULL;
-  const bool null = type == SQLITE_NULL;
+bool keeps(const RowValues& row, const ColumnRule& rule, const std::vector<std::uint8_t>& strings_present) {
+  const int type = row.type(rule.column);
+  const bool null = type == RowValues::kNull;
   // Text, real or blob in an integer column would be read as a made-up number.
-  if (!null && type != SQLITE_INTEGER) return false;
-  const std::int64_t value = sqlite3_column_int64(row, rule.column);
+  if (!null && type != RowValues::kInteger) return false;
+  const std::int64_t value = row.i64(rule.column);
   const auto string_exists = [&] {
     return value >= 0 && static_cast<std::uint64_t>(value) < strings_present.size() &&
            strings_present[static_cast<std::size_t>(value)] != 0;
@@ -33,8 +34,7 @@ bool keeps(sqlite3_stmt* row, const ColumnRule& rule, const std::vector<std::uin
     case Rule::device_or_null: return null || within(value, 0, kInt32Max);
     case Rule::time: return !null && value >= 0;
     case Rule::end_time:
-      return !null && sqlite3_column_type(row, rule.column - 1) == SQLITE_INTEGER &&
-             value >= sqlite3_column_int64(row, rule.column - 1);
+      return !null && row.type(rule.column - 1) == RowValues::kInteger && value >= row.i64(rule.column - 1);
     case Rule::string_id: return !null && string_exists();
     case Rule::string_id_or_null: return null || string_exists();
     case Rule::enum_value: return !null && within(value, rule.low, rule.high);
@@ -132,7 +132,19 @@ constexpr std::array kGap = {
 
 }  // namespace
 
-const ColumnRule* broken_rule(sqlite3_stmt* row, std::span<const ColumnRule> rules,
+static_assert(RowValues::kNull == SQLITE_NULL && RowValues::kInteger == SQLITE_INTEGER);
+
+void RowValues::fetch(sqlite3_stmt* statement) {
+  count_ = std::min(sqlite3_column_count(statement), kMaxColumns);
+  for (int column = 0; column < count_; ++column) {
+    // One API call per column; the value's type and integer are then plain reads.
+    sqlite3_value* value = sqlite3_column_value(statement, column);
+    type_[column] = sqlite3_value_type(value);
+    value_[column] = type_[column] == SQLITE_INTEGER ? sqlite3_value_int64(value) : 0;
+  }
+}
+
+const ColumnRule* broken_rule(const RowValues& row, std::span<const ColumnRule> rules,
                               const std::vector<std::uint8_t>& strings_present) {
   for (const auto& rule : rules) {
     if (!keeps(row, rule, strings_present)) return &rule;

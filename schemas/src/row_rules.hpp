@@ -5,6 +5,7 @@
 // as an index or subtracts it, and a row that breaks a rule is left out and
 // counted (load.invalid.<table>.<column>), never trusted.
 
+#include <array>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -34,10 +35,31 @@ struct ColumnRule {
   std::int64_t low = 0, high = 0;
 };
 
+// One row's columns, each read from SQLite once: the rules check these values
+// and the loader stores the same ones. Reading a column through the C API costs
+// more than the check, so checking and storing must not read it twice.
+class RowValues {
+ public:
+  static constexpr int kMaxColumns = 24;
+  static constexpr int kNull = 5;     // SQLITE_NULL
+  static constexpr int kInteger = 1;  // SQLITE_INTEGER
+
+  // Reads every column of the statement's current row (at most kMaxColumns).
+  void fetch(sqlite3_stmt* statement);
+  // A column the row does not have (an older minor version) reads as NULL.
+  int type(int column) const { return column < count_ ? type_[column] : kNull; }
+  bool is_null(int column) const { return type(column) == kNull; }
+  std::int64_t i64(int column) const { return column < count_ ? value_[column] : 0; }
+
+ private:
+  int count_ = 0;
+  std::array<int, kMaxColumns> type_{};
+  std::array<std::int64_t, kMaxColumns> value_{};
+};
+
 // The first rule `row` breaks, or nullptr when it keeps them all.
-// `strings_present[id]` says whether string `id` exists. A column the row does
-// not have (an older minor version) reads as NULL.
-const ColumnRule* broken_rule(sqlite3_stmt* row, std::span<const ColumnRule> rules,
+// `strings_present[id]` says whether string `id` exists.
+const ColumnRule* broken_rule(const RowValues& row, std::span<const ColumnRule> rules,
                               const std::vector<std::uint8_t>& strings_present);
 
 // Why a row breaking `rule` was left out, for the counted problem's detail.

@@ -174,7 +174,9 @@ bool is_device_number(const sqlite::Statement& query, int column) {
 // Counts the row in `left_out` when it breaks one of `rules`.
 bool leaves_out(const sqlite::Statement& query, std::span<const ColumnRule> rules, const char* table,
                 LeftOutRows& left_out) {
-  const auto* broken = broken_rule(query.raw(), rules, {});
+  RowValues values;
+  values.fetch(query.raw());
+  const auto* broken = broken_rule(values, rules, {});
   if (broken == nullptr) return false;
   auto& entry = left_out[std::string(table) + "." + broken->name];
   ++entry.rows, entry.reason = describe(broken->rule);

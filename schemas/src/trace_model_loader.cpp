@@ -15,28 +15,25 @@
 namespace gpuprof::trace {
 namespace {
 
-// Reads columns straight from the SQLite statement: the hot loop of loading.
+// The current row's values (checked by the rules, then stored): the hot loop of loading.
 class Row {
  public:
-  explicit Row(sqlite3_stmt* statement) : statement_(statement) {}
-  std::int64_t i64(int column) const { return sqlite3_column_int64(statement_, column); }
-  bool is_null(int column) const { return sqlite3_column_type(statement_, column) == SQLITE_NULL; }
+  explicit Row(const RowValues& values) : values_(values) {}
+  std::int64_t i64(int column) const { return values_.i64(column); }
+  bool is_null(int column) const { return values_.is_null(column); }
   std::int64_t i64_or_unknown(int column) const { return is_null(column) ? kUnknown : i64(column); }
   std::int32_t i32_or_unknown(int column) const { return is_null(column) ? kUnknown32 : i32(column); }
   std::int32_t i32(int column) const { return static_cast<std::int32_t>(i64(column)); }
   StringId string_id(int column) const { return static_cast<StringId>(i64(column)); }
-  // Columns a newer minor version added are absent from older files.
-  StringId string_id_or_none(int column) const {
-    if (column >= sqlite3_column_count(statement_) || is_null(column)) return kNoString;
-    return string_id(column);
-  }
+  // Columns a newer minor version added are absent from older files: they read as NULL.
+  StringId string_id_or_none(int column) const { return is_null(column) ? kNoString : string_id(column); }
   Dim3 dim3(int first) const {
     if (is_null(first)) return {0, 0, 0};
     return {i32(first), i32(first + 1), i32(first + 2)};
   }
 
  private:
-  sqlite3_stmt* statement_;
+  const RowValues& values_;
 };
 
 // What one loading thread checks rows against, and where it counts the rows it
@@ -60,10 +57,12 @@ void read_table(sqlite::Database& database, const char* table_name, std::span<co
                           database.query_int("PRAGMA page_size").value_or(0);
   const auto reserve = static_cast<std::size_t>(std::clamp<std::int64_t>(rows, 0, page_bound));
   sqlite::Statement statement(database, std::string("SELECT ") + columns + " FROM " + table_name);
-  const Row row(statement.raw());
+  RowValues values;
+  const Row row(values);
   bool first = true;
   while (statement.step()) {
-    if (const auto* broken = broken_rule(statement.raw(), rules, checks.strings_present)) {
+    values.fetch(statement.raw());
+    if (const auto* broken = broken_rule(values, rules, checks.strings_present)) {
       auto& entry = checks.left_out[std::string(table_name) + "." + broken->name];
       ++entry.rows, entry.reason = describe(broken->rule);
       continue;

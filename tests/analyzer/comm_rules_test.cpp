@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "gpuprof/analysis/classification.hpp"
+#include "gpuprof/analysis/comm_rules.hpp"
 #include "gpuprof/analysis/rank_analysis.hpp"
 #include "model_builder.hpp"
 
@@ -38,6 +39,15 @@ TEST(CommRules, LibraryFamiliesByName) {
   for (const auto& [name, family] : cases) {
     const auto rule = rule_of(name);
     EXPECT_NE(rule.find(family), std::string::npos) << name << " -> '" << rule << "'";
+  }
+}
+
+TEST(CommRules, LibraryCallsByPrefixInAnyCase) {
+  for (const char* call : {"ncclAllReduce", "NCCLGroupEnd", "rcclSend", "nvshmem_barrier_all", "MSCCLPP_put"}) {
+    EXPECT_TRUE(is_comm_library_call(call)) << call;
+  }
+  for (const char* call : {"cudaLaunchKernel", "nc", "", "my_ncclWrapper", "msccl"}) {
+    EXPECT_FALSE(is_comm_library_call(call)) << call;
   }
 }
 

@@ -58,5 +58,32 @@ TEST(TraceSorting, HostTableSortsByStartStably) {
   EXPECT_EQ(table.event, (std::vector<std::int64_t>{3, 1, 0, 2}));
 }
 
+// Nearly sorted (threads interleaved), reversed and all-equal starts give what a stable sort gives.
+TEST(TraceSorting, HostTableOrderMatchesAStableSortOnAnyInput) {
+  std::vector<std::vector<std::int64_t>> inputs;
+  std::uint64_t state = 12345;
+  const auto next = [&state] { return state = state * 6364136223846793005ULL + 1442695040888963407ULL; };
+  std::vector<std::int64_t> nearly;
+  for (std::int64_t i = 0; i < 5000; ++i) nearly.push_back(i * 10 + static_cast<std::int64_t>((next() >> 33) % 40));
+  inputs.push_back(nearly);
+  std::vector<std::int64_t> reversed;
+  for (std::int64_t i = 300; i > 0; --i) reversed.push_back(i / 3);
+  inputs.push_back(reversed);
+  inputs.push_back(std::vector<std::int64_t>(100, 7));
+  for (const auto& starts : inputs) {
+    SyncTable table;
+    for (const auto start : starts) {
+      table.start_ns.push_back(start);
+      table.event.push_back(static_cast<std::int64_t>(table.event.size()));
+    }
+    std::vector<std::int64_t> expected(starts.size());
+    std::iota(expected.begin(), expected.end(), 0);
+    std::stable_sort(expected.begin(), expected.end(),
+                     [&starts](std::int64_t a, std::int64_t b) { return starts[a] < starts[b]; });
+    sort_by_start(table);
+    EXPECT_EQ(table.event, expected);
+  }
+}
+
 }  // namespace
 }  // namespace gpuprof::trace

@@ -95,9 +95,14 @@ std::optional<std::string> builtin_comm_rule(std::string_view kernel_name) {
 }
 
 bool is_comm_library_call(std::string_view name) {
-  const auto text = lower(name);
-  return text.starts_with("nccl") || text.starts_with("rccl") || text.starts_with("nvshmem") ||
-         text.starts_with("mscclpp");
+  // Called per launch: compares in place instead of lowering a copy of the name.
+  const auto starts_with = [name](std::string_view prefix) {
+    return name.size() >= prefix.size() &&
+           std::equal(prefix.begin(), prefix.end(), name.begin(), [](char wanted, char actual) {
+             return wanted == std::tolower(static_cast<unsigned char>(actual));
+           });
+  };
+  return starts_with("nccl") || starts_with("rccl") || starts_with("nvshmem") || starts_with("mscclpp");
 }
 
 std::vector<std::string> launched_by_comm_call(const trace::TraceModel& model, const CorrelationIndex& correlations) {
@@ -106,14 +111,18 @@ std::vector<std::string> launched_by_comm_call(const trace::TraceModel& model, c
   const auto ranges = comm_ranges_by_thread(model, range_rows);
   const auto& kernels = model.kernels;
   const auto& api = model.api_calls;
+  // Per API name: -1 not looked at yet, 0 no, 1 a communication library call (millions of launches, few names).
+  std::vector<std::int8_t> comm_call(model.strings.size(), -1);
   for (std::size_t row = 0; row < kernels.size(); ++row) {
     const auto name = kernels.name[row];
     if (name >= rules.size() || !rules[name].empty()) continue;
     const auto api_row = correlations.api_row(kernels.correlation_id[row]);
     if (api_row == CorrelationIndex::kNone || api_row >= api.size()) continue;
-    const auto call = model.string(api.name[api_row]);
-    if (is_comm_library_call(call)) {
-      rules[name] = "launched by " + std::string(call);
+    const auto call_id = api.name[api_row];
+    if (call_id >= comm_call.size()) continue;
+    if (comm_call[call_id] < 0) comm_call[call_id] = is_comm_library_call(model.string(call_id)) ? 1 : 0;
+    if (comm_call[call_id] == 1) {
+      rules[name] = "launched by " + std::string(model.string(call_id));
       continue;
     }
     const auto thread = ranges.find(api.thread_id[api_row]);
