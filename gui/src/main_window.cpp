@@ -230,20 +230,17 @@ void MainWindow::build_menus() {
   view->addAction(tr("Zoom &out"), QKeySequence::ZoomOut, this, [this] { timeline_->zoom_by(0.8); });
   view->addAction(tr("&Fit all"), QKeySequence(Qt::CTRL | Qt::Key_0), this, [this] { timeline_->fit_all(); });
   view->addSeparator();
-  auto* idle_devices = view->addAction(tr("Show GPUs without &activity"));
-  idle_devices->setCheckable(true);
-  connect(idle_devices, &QAction::toggled, this, [this](bool show) {
-    auto options = timeline_->layout_options();
-    options.show_idle_devices = show;
-    timeline_->set_layout_options(options);
-  });
-  auto* raw_clocks = view->addAction(tr("Draw ranks on their own &clocks"));
-  raw_clocks->setCheckable(true);
-  connect(raw_clocks, &QAction::toggled, this, [this](bool raw) {
-    auto options = timeline_->layout_options();
-    options.raw_clocks = raw;
-    timeline_->set_layout_options(options);
-  });
+  const auto add_layout_toggle = [this, view](const QString& text, bool LayoutOptions::*option) {
+    auto* action = view->addAction(text);
+    action->setCheckable(true);
+    connect(action, &QAction::toggled, this, [this, option](bool on) {
+      auto options = timeline_->layout_options();
+      options.*option = on;
+      timeline_->set_layout_options(options);
+    });
+  };
+  add_layout_toggle(tr("Show GPUs without &activity"), &LayoutOptions::show_idle_devices);
+  add_layout_toggle(tr("Draw ranks on their own &clocks"), &LayoutOptions::raw_clocks);
   for (auto* dock : docks_) view->addAction(dock->toggleViewAction());
 }
 

@@ -12,14 +12,20 @@ inline nvtxDomainHandle_t gpuprof_nvtx_domain() {
   return domain;
 }
 
-// An instant mark; `gpuprof.meta KEY=VALUE` marks state facts about the run that the
-// analyzer reads (see analysis/run_facts.hpp).
-inline void nvtx_mark(const std::string& message) {
+// Attributes of an event whose message is `text` (kept alive by the caller).
+inline nvtxEventAttributes_t nvtx_attributes(const std::string& text) {
   nvtxEventAttributes_t attributes{};
   attributes.version = NVTX_VERSION;
   attributes.size = NVTX_EVENT_ATTRIB_STRUCT_SIZE;
   attributes.messageType = NVTX_MESSAGE_TYPE_ASCII;
-  attributes.message.ascii = message.c_str();
+  attributes.message.ascii = text.c_str();
+  return attributes;
+}
+
+// An instant mark; `gpuprof.meta KEY=VALUE` marks state facts about the run that the
+// analyzer reads (see analysis/run_facts.hpp).
+inline void nvtx_mark(const std::string& message) {
+  const auto attributes = nvtx_attributes(message);
   nvtxDomainMarkEx(gpuprof_nvtx_domain(), &attributes);
 }
 
@@ -28,11 +34,7 @@ inline void nvtx_mark(const std::string& message) {
 class NvtxRange {
  public:
   explicit NvtxRange(const std::string& name) {
-    nvtxEventAttributes_t attributes{};
-    attributes.version = NVTX_VERSION;
-    attributes.size = NVTX_EVENT_ATTRIB_STRUCT_SIZE;
-    attributes.messageType = NVTX_MESSAGE_TYPE_ASCII;
-    attributes.message.ascii = name.c_str();
+    const auto attributes = nvtx_attributes(name);
     nvtxDomainRangePushEx(gpuprof_nvtx_domain(), &attributes);
   }
   ~NvtxRange() { nvtxDomainRangePop(gpuprof_nvtx_domain()); }
