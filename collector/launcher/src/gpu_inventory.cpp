@@ -28,6 +28,7 @@ std::string init_failure(int code) {
 }  // namespace
 
 GpuInventory find_gpus() {
+  // Never closed: a driver is not meant to be unloaded once cuInit ran, and a process asks once.
   void* driver = ::dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
   if (driver == nullptr) return {0, "no NVIDIA driver (libcuda.so.1 cannot be loaded)"};
   const auto init = reinterpret_cast<InitFunction>(::dlsym(driver, "cuInit"));
