@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "gpuprof/trace/output_guard.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 #include "gpuprof/trace/trace_file.hpp"
 #include "gpuprof/trace/trace_model.hpp"
@@ -63,6 +64,7 @@ std::int64_t write_document(const trace::TraceModel& model, const std::vector<tr
 
 ChromeTraceSummary export_chrome_trace(const ChromeTraceOptions& options) {
   check_input(options.input);
+  refuse_writing_over_inputs({options.output}, {options.input});
   JsonOutputFile file(options.output, options.overwrite);
   const trace::TraceModel model = trace::load_trace_model(options.input);
   trace::TraceFile file_tables(options.input);
