@@ -95,6 +95,17 @@ TEST_F(OutputOverInput, RecordSparesTheProgramItRuns) {
   expect_refused({"record", "-o", script, "--force", "--", "/bin/sh", script}, script);
 }
 
+// sweep --force empties the study's logs/, traces/ and summaries/: not when a workload argument lives there.
+TEST_F(OutputOverInput, SweepKeepsAFileItsRunsRead) {
+  const auto study = folder_.file("S");
+  fs::create_directories(study + "/logs");
+  const auto data = study + "/logs/data.bin";
+  write_file(data, "input batches");
+  expect_refused({"sweep", "--synthetic", "--workload", "rnn", "--batch", "64", "--gpus", "1", "--steps", "2",
+                  "--force", "-o", study, "--", data},
+                 data);
+}
+
 TEST_F(OutputOverInput, ReportAndCompareKeepAnExistingOutputWithoutForce) {
   const auto output = folder_.file("report.txt");
   write_file(output, "keep me");
