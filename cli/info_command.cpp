@@ -100,20 +100,22 @@ std::string describe(const std::string& shown_path, const std::string& path) {
   const auto meta = file.meta();
   out += fmt::format("{}{}\n", shown_path, shown_path == path ? "" : "  (imported for this command)");
   out += fmt::format("  schema          {} ({})\n", file.schema_version_text(), value_or(meta, "format"));
-  out += fmt::format("  source          {}   tool {}\n", value_or(meta, "source_format"), value_or(meta, "tool_version"));
-  out += fmt::format("  host            {}   pid {}   rank {} of {}\n", value_or(meta, "host_name"), value_or(meta, "pid"),
-             value_or(meta, "rank"), value_or(meta, "world_size"));
+  out += fmt::format("  source          {}   tool {}\n", value_or(meta, "source_format"),
+                     value_or(meta, "tool_version"));
+  out += fmt::format("  host            {}   pid {}   rank {} of {}\n", value_or(meta, "host_name"),
+                     value_or(meta, "pid"), value_or(meta, "rank"), value_or(meta, "world_size"));
   if (meta.count("command_line")) out += fmt::format("  command         {}\n", meta.at("command_line"));
   const auto [start, end] = time_span(file, meta);
   if (start && end) {
-    out += fmt::format("  time span       {}  ({} .. {} ns)\n", units::format_duration(*end - *start), *start, *end);
+    out += fmt::format("  time span       {}  ({} .. {} ns)\n", units::format_duration(*end - *start), *start,
+                       *end);
   } else {
-    out += fmt::format("  time span       no events\n");
+    out += "  time span       no events\n";
   }
   const auto devices = file.devices();
   out += fmt::format("  devices         {}\n", devices.size());
   for (const auto& device : devices) out += fmt::format("    {}\n", describe_device(device));
-  out += fmt::format("  rows\n");
+  out += "  rows\n";
   for (const auto& count : file.counts()) out += fmt::format("    {:<14} {:>14}\n", count.table, count.rows);
   describe_stats(file, out);
   return out;
