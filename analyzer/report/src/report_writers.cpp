@@ -57,8 +57,8 @@ std::string render(Format format, const ReportInput& input) { return clean_utf8(
 
 namespace {
 
-void refuse_existing(const std::vector<std::pair<std::string, std::string>>& files) {
-  for (const auto& [path, content] : files) {
+void refuse_existing(const std::vector<std::string>& paths) {
+  for (const auto& path : paths) {
     std::error_code ignored;
     if (fs::exists(path, ignored)) throw TraceError::bad_input(path, "already exists (use --force to overwrite)");
   }
@@ -94,7 +94,7 @@ void check_output(Format format, const std::string& output, const WriteOptions& 
   if (output.empty() || output == "-") return;
   if (format == Format::csv && (output.ends_with('/') || fs::is_directory(output))) return;
   refuse_writing_over_inputs({output}, options.inputs);
-  if (!options.overwrite) refuse_existing({{output, ""}});
+  if (!options.overwrite) refuse_existing({output});
   const fs::path parent = fs::path(output).parent_path();
   std::error_code ignored;
   if (!parent.empty() && !fs::is_directory(parent, ignored)) {
@@ -106,7 +106,7 @@ void write_files(const std::vector<std::pair<std::string, std::string>>& files, 
   std::vector<std::string> targets;
   for (const auto& file : files) targets.push_back(file.first);
   refuse_writing_over_inputs(targets, options.inputs);
-  if (!options.overwrite) refuse_existing(files);
+  if (!options.overwrite) refuse_existing(targets);
   for (const auto& [path, content] : files) write_one(path, content, options.overwrite);
 }
 
