@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "gpuprof/analysis/correlation_index.hpp"
+#include "gpuprof/analysis/clock_shift_notice.hpp"
 #include "gpuprof/analysis/data_loss.hpp"
 #include "gpuprof/analysis/device_activity.hpp"
 #include "gpuprof/analysis/steps.hpp"
@@ -31,14 +32,16 @@ std::int64_t first_gpu_activity(const std::vector<DeviceActivity>& activity) {
 
 }  // namespace
 
-RankAnalysis analyze_rank(const trace::TraceModel& model, const AnalysisOptions& options, std::int32_t rank) {
+RankAnalysis analyze_rank(const trace::TraceModel& model, const AnalysisOptions& options,
+                          std::optional<std::int32_t> rank) {
   if (model.kernels.size() + model.memcpys.size() + model.memsets.size() == 0) {
     throw TraceError::bad_input(model.path, "no GPU activity (no kernels, copies or memsets) to analyse");
   }
   RankAnalysis result;
   result.path = model.path;
-  result.rank = model.rank().value_or(rank);
+  result.rank = rank ? *rank : model.rank().value_or(0);
   result.warnings = data_loss_warnings(model);
+  if (auto notice = clock_shift_notice(model.meta)) result.notices.push_back(std::move(*notice));
   const KernelClassifier classifier(options.comm_patterns);
   const CorrelationIndex correlations(model.api_calls);
   const auto classes = classifier.classify_model(model, correlations);

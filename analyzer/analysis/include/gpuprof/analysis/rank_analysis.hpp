@@ -32,7 +32,9 @@ struct RankAnalysis {
 };
 
 // Throws TraceError::bad_input for a trace without GPU activity or an invalid pattern.
-// `rank` is used when the trace does not name its own.
-RankAnalysis analyze_rank(const trace::TraceModel& model, const AnalysisOptions& options, std::int32_t rank = 0);
+// `rank`, when given, is the rank the caller settled on (job::assign_ranks:
+// meta, --ranks or position); otherwise the trace's own, or 0.
+RankAnalysis analyze_rank(const trace::TraceModel& model, const AnalysisOptions& options,
+                          std::optional<std::int32_t> rank = std::nullopt);
 
 }  // namespace gpuprof::analysis
