@@ -6,7 +6,7 @@
 #include <optional>
 
 #include "command.hpp"
-#include "gpuprof/analysis/clock_shift_notice.hpp"
+#include "gpuprof/analysis/time_base_notice.hpp"
 #include "gpuprof/importers/foreign_trace.hpp"
 #include "gpuprof/importers/source_format.hpp"
 #include "gpuprof/trace/trace_error.hpp"

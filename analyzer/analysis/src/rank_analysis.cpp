@@ -4,7 +4,7 @@
 #include <optional>
 
 #include "gpuprof/analysis/correlation_index.hpp"
-#include "gpuprof/analysis/clock_shift_notice.hpp"
+#include "gpuprof/analysis/time_base_notice.hpp"
 #include "gpuprof/analysis/data_loss.hpp"
 #include "gpuprof/analysis/device_activity.hpp"
 #include "gpuprof/analysis/steps.hpp"
@@ -41,9 +41,9 @@ RankAnalysis analyze_rank(const trace::TraceModel& model, const AnalysisOptions&
   result.path = model.path;
   result.rank = rank ? *rank : model.rank().value_or(0);
   result.warnings = data_loss_warnings(model);
-  if (auto notice = clock_shift_notice(model.meta)) result.notices.push_back(std::move(*notice));
   const KernelClassifier classifier(options.comm_patterns);
   const CorrelationIndex correlations(model.api_calls);
+  if (auto notice = time_base_notice(model, correlations)) result.notices.push_back(std::move(*notice));
   const auto classes = classifier.classify_model(model, correlations);
   const auto& categories = classes.categories;
   const auto activity = build_device_activity(model, categories);

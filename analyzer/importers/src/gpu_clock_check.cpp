@@ -92,9 +92,8 @@ void apply_shift(sqlite::Database& trace, const GpuClockCheck& check) {
 
 }  // namespace
 
-GpuClockCheck check_gpu_clock(sqlite::Database& trace) {
+GpuClockCheck judge_launch_delays(std::vector<std::int64_t> delays) {
   GpuClockCheck check;
-  auto delays = launch_delays(trace);
   if (delays.empty()) return check;
   check.linked_launches = static_cast<std::int64_t>(delays.size());
   check.negative_delays = std::count_if(delays.begin(), delays.end(), [](std::int64_t delay) { return delay < 0; });
@@ -113,6 +112,8 @@ GpuClockCheck check_gpu_clock(sqlite::Database& trace) {
   check.shift_ns = -*check.smallest_delay_ns;
   return check;
 }
+
+GpuClockCheck check_gpu_clock(sqlite::Database& trace) { return judge_launch_delays(launch_delays(trace)); }
 
 GpuClockCheck align_gpu_clock(const std::string& trace_path) {
   sqlite::Database trace(trace_path, sqlite::OpenMode::read_write);

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "gpuprof/trace/sqlite_database.hpp"
 
@@ -32,9 +33,13 @@ struct GpuClockCheck {
   std::string reason;  // why the clocks were judged to disagree; empty when they agree
 };
 
-// Measures the launch delays of a gpuprof trace and decides. The clocks
-// disagree when more than half the delays are negative, or when the smallest
-// delay exceeds kImplausibleLaunchDelayNs. No linked launches: nothing to judge.
+// The rule, on launch delays however gathered (the analysis applies it to
+// traces already in memory, such as the collector's). The clocks disagree when
+// more than half the delays are negative, or when the smallest delay exceeds
+// kImplausibleLaunchDelayNs. No delays: nothing to judge, no shift.
+GpuClockCheck judge_launch_delays(std::vector<std::int64_t> delays);
+
+// judge_launch_delays on the first kClockCheckSample linked launches of a gpuprof trace.
 GpuClockCheck check_gpu_clock(sqlite::Database& trace);
 
 // check_gpu_clock on a trace being written (an import's staging file), then,
