@@ -18,7 +18,7 @@ namespace gpuprof::importers {
 
 // The check looks at this many linked launches at most: enough for an estimate,
 // bounded memory on traces of any size.
-inline constexpr std::int64_t kClockCheckSample = 1'000'000;
+inline constexpr std::int64_t kClockCheckSample = 100'000;
 // Disagreement rule 2: even the quickest launch took longer than this.
 inline constexpr std::int64_t kImplausibleLaunchDelayNs = 1'000'000'000;
 
