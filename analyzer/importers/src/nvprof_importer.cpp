@@ -59,7 +59,7 @@ class NvprofReader {
     if (query.step() && query.column_int(0) == 1) sink_.set_meta("pid", std::to_string(query.column_int(1)));
   }
 
-  // False (and counted under `table`) for a row whose columns 0-1 are not a time span.
+  // False, and counted under `stat`, for a row whose columns 0-1 are not a time span.
   bool times_valid(sqlite3_stmt* row, const std::string& stat) {
     if (has_valid_times(row)) return true;
     sink_.count(stat, Severity::warning, 1, kInvalidTimesDetail);

@@ -132,7 +132,9 @@ class MarkerPairing {
     }
     OpenRange range = std::move(found->second);
     auto& stack = stacks_[range.owner];
-    stack.erase(std::find(stack.begin(), stack.end(), found->first));
+    if (const auto entry = std::find(stack.begin(), stack.end(), found->first); entry != stack.end()) {
+      stack.erase(entry);
+    }
     open_.erase(found);
     range.row.end_ns = timestamp;
     sink_.add(range.row);

@@ -43,19 +43,31 @@ void check_same_job(const RankIdentity& first, const RankIdentity& identity) {
   }
 }
 
-// Two rank-less files of one process cannot be two ranks: the same file named
-// twice, or the same pid on the same host (or both hosts unknown) at overlapping times.
-void check_distinct_processes(const RankIdentity& a, const RankIdentity& b) {
+// The file behind a path however it is spelled; the path itself when it cannot be resolved.
+std::string file_key(const std::string& path) {
   std::error_code error;
-  if (std::filesystem::equivalent(a.input, b.input, error)) {
-    throw TraceError::bad_input(b.input, fmt::format("is the same file as {}", a.input));
-  }
-  if (!a.pid || !b.pid || *a.pid != *b.pid || a.host_name != b.host_name) return;
-  if (!a.start_ns || !a.end_ns || !b.start_ns || !b.end_ns) return;
-  if (*a.start_ns <= *b.end_ns && *b.start_ns <= *a.end_ns) {
-    throw TraceError::bad_input(b.input, fmt::format("comes from the same process as {} (pid {}, overlapping "
-                                                     "times), so the two cannot be two ranks",
-                                                     a.input, *a.pid));
+  const auto canonical = std::filesystem::canonical(path, error);
+  return error ? path : canonical.string();
+}
+
+// Two files of one process cannot be two ranks: the same file named twice, or
+// the same pid on the same host (or both hosts unknown) at overlapping times.
+void check_distinct_processes(const std::vector<RankIdentity>& identities) {
+  std::vector<std::string> keys;
+  for (const auto& identity : identities) keys.push_back(file_key(identity.input));
+  for (std::size_t i = 0; i < identities.size(); ++i) {
+    const auto& b = identities[i];
+    for (std::size_t j = 0; j < i; ++j) {
+      const auto& a = identities[j];
+      if (keys[i] == keys[j]) throw TraceError::bad_input(b.input, fmt::format("is the same file as {}", a.input));
+      if (!a.pid || !b.pid || *a.pid != *b.pid || a.host_name != b.host_name) continue;
+      if (!a.start_ns || !a.end_ns || !b.start_ns || !b.end_ns) continue;
+      if (*a.start_ns <= *b.end_ns && *b.start_ns <= *a.end_ns) {
+        throw TraceError::bad_input(b.input, fmt::format("comes from the same process as {} (pid {}, overlapping "
+                                                         "times), so the two cannot be two ranks",
+                                                         a.input, *a.pid));
+      }
+    }
   }
 }
 
@@ -75,9 +87,9 @@ void check_rank(const RankIdentity& identity, std::int32_t rank,
 
 // Where no file names its rank, the order the files were given in does.
 RankAssignment ranks_from_position(const std::vector<RankIdentity>& identities) {
+  check_distinct_processes(identities);
   RankAssignment result;
   for (std::size_t i = 0; i < identities.size(); ++i) {
-    for (std::size_t j = 0; j < i; ++j) check_distinct_processes(identities[j], identities[i]);
     result.ranks.push_back(static_cast<std::int32_t>(i));
     result.notices.push_back(fmt::format("{} has no rank in its meta; it is rank {} from its position among the "
                                          "files given (set ranks with --ranks)", identities[i].input, i));
@@ -91,10 +103,10 @@ RankAssignment ranks_given(const std::vector<RankIdentity>& identities, const st
                                 fmt::format("--ranks names {} ranks for {} trace files", given.size(),
                                             identities.size()));
   }
+  check_distinct_processes(identities);
   RankAssignment result{given, {}};
   for (std::size_t i = 0; i < identities.size(); ++i) {
     const auto& identity = identities[i];
-    for (std::size_t j = 0; j < i; ++j) check_distinct_processes(identities[j], identity);
     if (identity.rank != given[i]) {
       result.notices.push_back(identity.rank ? fmt::format("{} is rank {} from --ranks (its meta says {})",
                                                            identity.input, given[i], *identity.rank)
