@@ -149,6 +149,25 @@ TEST(GpuClockCheck, KinetoGpuClockDaysLateIsMovedOntoTheHostClock) {
   expect_aligned(import_kineto(folder, 2 * kDay), -(2 * kDay + 2000));
 }
 
+// Only the kernel is days late, the copies are not: moving the GPU side would push
+// the copies before 0, so the trace stays as recorded and says why.
+TEST(GpuClockCheck, ShiftOutOfRangeIsRefusedAndCounted) {
+  TemporaryFolder folder;
+  const std::string input = folder.file("odd.nvvp");
+  testing::write_sqlite_file(input, fixture("nvprof_database.sql") +
+                                        "UPDATE CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL SET start = start + " +
+                                        std::to_string(3 * kDay) + ", end = end + " + std::to_string(3 * kDay) + ";");
+  const auto summary = testing::import_file(input, folder.file("odd.sqlite"));
+  EXPECT_EQ(summary.clock.shift_ns, 0);
+  EXPECT_FALSE(summary.clock.reason.empty());
+  const auto model = trace::load_trace_model(folder.file("odd.sqlite"));
+  EXPECT_EQ(model.meta.count("gpu_clock_shift_ns"), 0u);
+  EXPECT_EQ(model.kernels.start_ns[0], 5000 + 3 * kDay);
+  bool counted = false;
+  for (const auto& stat : model.stats) counted |= stat.name == "import.gpu_clock_shift_refused" && stat.value == 1;
+  EXPECT_TRUE(counted);
+}
+
 TEST(GpuClockCheck, AgreeingClocksAreLeftAlone) {
   TemporaryFolder nvprof, nsys, kineto;
   expect_untouched(import_nvprof(nvprof, 0));

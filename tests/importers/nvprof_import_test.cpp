@@ -117,7 +117,8 @@ TEST(NvprofImport, RowsWithoutUsableTimesAreDroppedAndCounted) {
 // objectId blobs: {pid 1234, tid 1235}, {pid 1234, tid 1236}, {pid 1234, tid 1237}, and a
 // process marker's 12 bytes {pid 1234, 0, 0} as nvprof stores them.
 constexpr const char* kMarkerTables = R"sql(
-  INSERT INTO StringTable VALUES (3, 'step 1'), (4, 'forward'), (5, 'load'), (6, 'my_domain'), (7, 'mark');
+  INSERT INTO StringTable VALUES (3, 'step 1'), (4, 'forward'), (5, 'load'), (6, 'my_domain'), (7, 'mark'),
+    (8, 'short blob');
   CREATE TABLE CUPTI_ACTIVITY_KIND_MARKER (_id_ INTEGER PRIMARY KEY, flags INT, timestamp INT, id INT,
     objectKind INT, objectId BLOB, name INT, domain INT);
   CREATE TABLE CUPTI_ACTIVITY_KIND_MARKER_DATA (_id_ INTEGER PRIMARY KEY, flags INT, id INT, payloadKind INT,
@@ -133,15 +134,16 @@ constexpr const char* kMarkerTables = R"sql(
     (7, 4, 2500, 3, 2, X'D2040000D4040000', 0, 0),
     (8, 4, 2600, 99, 2, X'D2040000D5040000', 0, 0),
     (9, 2, 2700, 5, 2, X'D2040000D3040000', 4, 0),
-    (10, 2, 0, 6, 2, X'D2040000D3040000', 4, 0);)sql";
+    (10, 2, 0, 6, 2, X'D2040000D3040000', 4, 0),
+    (11, 2, 2800, 7, 2, X'D204', 8, 0),
+    (12, 4, 2900, 7, 9, X'', 0, 0);)sql";
 
 TEST(NvprofImport, NvtxMarkersArePairedIntoRanges) {
   testing::TemporaryFolder folder;
   const auto model = import_with(folder, kMarkerTables);
   std::map<std::string, std::size_t> by_name;
   for (std::size_t i = 0; i < model.ranges.size(); ++i) by_name[std::string(model.string(model.ranges.name[i]))] = i;
-  ASSERT_EQ(model.ranges.size(), 3u);
-  ASSERT_EQ(by_name.size(), 3u);
+  ASSERT_EQ(by_name.size(), 4u);
   // Push/pop: the pop (id 0) closes the innermost range of its thread.
   const auto forward = by_name.at("forward");
   EXPECT_EQ(model.ranges.start_ns[forward], 1100);
@@ -162,6 +164,10 @@ TEST(NvprofImport, NvtxMarkersArePairedIntoRanges) {
   EXPECT_EQ(model.ranges.thread_id[load], trace::kUnknown);
   EXPECT_EQ(stat_value(model, "import.nvprof.nvtx_marks"), 1);
   EXPECT_EQ(stat_value(model, "import.nvprof.unmatched_nvtx_ends"), 1);
+  // A thread marker with a blob too short for its ids has no owner and pairs by id only.
+  const auto short_blob = by_name.at("short blob");
+  EXPECT_EQ(model.ranges.end_ns[short_blob], 2900);
+  EXPECT_EQ(model.ranges.process_id[short_blob], trace::kUnknown);
   EXPECT_EQ(stat_value(model, "import.nvprof.unclosed_nvtx_ranges"), 1);
   EXPECT_EQ(stat_value(model, "import.nvprof.invalid_times.nvtx_markers"), 1);
 }
