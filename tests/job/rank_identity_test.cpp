@@ -78,6 +78,8 @@ TEST(RankIdentity, RanklessFilesOfOneProcessAreRefused) {
   auto other_host = rankless("b.nvvp", 10, 500);
   other_host.host_name = "node7";
   EXPECT_EQ(assign_ranks({rankless("a.nvvp", 10), other_host}).ranks.size(), 2U);
+  // Ranks in separate containers may share a pid: --ranks lets the user say so.
+  EXPECT_EQ(assign_ranks({rankless("a.nvvp", 10), rankless("b.nvvp", 10, 500)}, {0, 1}).ranks.size(), 2U);
 }
 
 TEST(RankIdentity, OneFileNamedTwiceIsRefused) {

@@ -52,7 +52,9 @@ std::string file_key(const std::string& path) {
 
 // Two files of one process cannot be two ranks: the same file named twice, or
 // the same pid on the same host (or both hosts unknown) at overlapping times.
-void check_distinct_processes(const std::vector<RankIdentity>& identities) {
+// Ranks in separate containers can share a pid, so with `trust_pids` false
+// (the user set --ranks) only the first test applies.
+void check_distinct_processes(const std::vector<RankIdentity>& identities, bool trust_pids) {
   std::vector<std::string> keys;
   for (const auto& identity : identities) keys.push_back(file_key(identity.input));
   for (std::size_t i = 0; i < identities.size(); ++i) {
@@ -60,11 +62,11 @@ void check_distinct_processes(const std::vector<RankIdentity>& identities) {
     for (std::size_t j = 0; j < i; ++j) {
       const auto& a = identities[j];
       if (keys[i] == keys[j]) throw TraceError::bad_input(b.input, fmt::format("is the same file as {}", a.input));
-      if (!a.pid || !b.pid || *a.pid != *b.pid || a.host_name != b.host_name) continue;
+      if (!trust_pids || !a.pid || !b.pid || *a.pid != *b.pid || a.host_name != b.host_name) continue;
       if (!a.start_ns || !a.end_ns || !b.start_ns || !b.end_ns) continue;
       if (*a.start_ns <= *b.end_ns && *b.start_ns <= *a.end_ns) {
         throw TraceError::bad_input(b.input, fmt::format("comes from the same process as {} (pid {}, overlapping "
-                                                         "times), so the two cannot be two ranks",
+                                                         "times); if they are two ranks (separate containers), set --ranks",
                                                          a.input, *a.pid));
       }
     }
@@ -87,7 +89,7 @@ void check_rank(const RankIdentity& identity, std::int32_t rank,
 
 // Where no file names its rank, the order the files were given in does.
 RankAssignment ranks_from_position(const std::vector<RankIdentity>& identities) {
-  check_distinct_processes(identities);
+  check_distinct_processes(identities, true);
   RankAssignment result;
   for (std::size_t i = 0; i < identities.size(); ++i) {
     result.ranks.push_back(static_cast<std::int32_t>(i));
@@ -103,7 +105,7 @@ RankAssignment ranks_given(const std::vector<RankIdentity>& identities, const st
                                 fmt::format("--ranks names {} ranks for {} trace files", given.size(),
                                             identities.size()));
   }
-  check_distinct_processes(identities);
+  check_distinct_processes(identities, false);
   RankAssignment result{given, {}};
   for (std::size_t i = 0; i < identities.size(); ++i) {
     const auto& identity = identities[i];

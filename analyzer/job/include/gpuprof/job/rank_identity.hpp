@@ -32,7 +32,8 @@ struct RankAssignment {
 // folders sorted by name), with a notice per file. Throws TraceError::bad_input
 // naming the file for a duplicate rank, a file without a rank among files with
 // ranks, two rank-less files from one process (same pid and host, overlapping
-// times), one file named twice, a `given` of the wrong length, or files of
+// times; not checked with `given`, since containers reuse pids), one file
+// named twice, a `given` of the wrong length, or files of
 // different jobs (world size, job id, or the profiled command line of collector
 // traces differ).
 RankAssignment assign_ranks(const std::vector<RankIdentity>& identities, const std::vector<std::int32_t>& given = {});
