@@ -34,7 +34,9 @@ void add_export_command(CLI::App& app, Action& action) {
   auto* command = app.add_subcommand(
       "export", "Write a trace for other viewers: Chrome trace / Perfetto JSON (opens in ui.perfetto.dev and "
                 "chrome://tracing, and reads back with 'gpuprof import')");
-  command->add_option("trace", arguments->input, "Trace file: gpuprof, or Kineto, Nsight Systems SQLite or nvprof (imported on the fly)")->required();
+  command->add_option("trace", arguments->input,
+                      "Trace file: gpuprof, or Kineto, Nsight Systems SQLite or nvprof (imported on the fly)")
+      ->required();
   command->add_option("--chrome-trace", arguments->chrome_trace,
                       "Output JSON file; a name ending in .gz is gzip-compressed")
       ->required();

@@ -44,11 +44,11 @@ struct Imported {
 
 Imported import_nvprof(TemporaryFolder& folder, std::int64_t gpu_shift) {
   const std::string input = folder.file("shifted.nvvp");
-  testing::write_sqlite_file(input, fixture("nvprof_database.sql") +
-                                        shift_sql({"CUPTI_ACTIVITY_KIND_RUNTIME", "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"},
-                                                  {"CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
-                                                   "CUPTI_ACTIVITY_KIND_MEMCPY2", "CUPTI_ACTIVITY_KIND_MEMSET"},
-                                                  gpu_shift));
+  const auto shift = shift_sql({"CUPTI_ACTIVITY_KIND_RUNTIME", "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"},
+                               {"CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
+                                "CUPTI_ACTIVITY_KIND_MEMCPY2", "CUPTI_ACTIVITY_KIND_MEMSET"},
+                               gpu_shift);
+  testing::write_sqlite_file(input, fixture("nvprof_database.sql") + shift);
   Imported result;
   result.summary = testing::import_file(input, folder.file("shifted.sqlite"));
   result.model = trace::load_trace_model(folder.file("shifted.sqlite"));

@@ -66,7 +66,8 @@ void check_distinct_processes(const std::vector<RankIdentity>& identities, bool 
       if (!a.start_ns || !a.end_ns || !b.start_ns || !b.end_ns) continue;
       if (*a.start_ns <= *b.end_ns && *b.start_ns <= *a.end_ns) {
         throw TraceError::bad_input(b.input, fmt::format("comes from the same process as {} (pid {}, overlapping "
-                                                         "times); if they are two ranks (separate containers), set --ranks",
+                                                         "times); if they are two ranks (separate containers), "
+                                                         "set --ranks",
                                                          a.input, *a.pid));
       }
     }
