@@ -32,18 +32,25 @@ std::int64_t first_gpu_activity(const std::vector<DeviceActivity>& activity) {
 }  // namespace
 
 RankAnalysis analyze_rank(const trace::TraceModel& model, const AnalysisOptions& options, std::int32_t rank) {
+  return analyze_rank_parts(model, options, rank).analysis;
+}
+
+RankAnalysisParts analyze_rank_parts(const trace::TraceModel& model, const AnalysisOptions& options,
+                                     std::int32_t rank) {
   if (model.kernels.size() + model.memcpys.size() + model.memsets.size() == 0) {
     throw TraceError::bad_input(model.path, "no GPU activity (no kernels, copies or memsets) to analyse");
   }
-  RankAnalysis result;
+  RankAnalysisParts parts;
+  RankAnalysis& result = parts.analysis;
   result.path = model.path;
   result.rank = model.rank().value_or(rank);
   result.warnings = data_loss_warnings(model);
   const KernelClassifier classifier(options.comm_patterns);
   const CorrelationIndex correlations(model.api_calls);
-  const auto classes = classifier.classify_model(model, correlations);
+  auto classes = classifier.classify_model(model, correlations);
   const auto& categories = classes.categories;
-  const auto activity = build_device_activity(model, categories);
+  parts.activity = build_device_activity(model, categories);
+  const auto& activity = parts.activity;
   result.trace_start_ns = first_gpu_activity(activity);
   const auto detection = find_steps(model, options, correlations);
   const bool use_steps = options.window == WindowMode::steps && !detection.steps.empty();
@@ -64,7 +71,8 @@ RankAnalysis analyze_rank(const trace::TraceModel& model, const AnalysisOptions&
   result.transfers = analyze_transfers(model, activity);
   result.kernels = summarize_kernels(model, classes, options.top_kernels);
   result.launches = analyze_launches(model, correlations);
-  return result;
+  parts.categories = std::move(classes.categories);
+  return parts;
 }
 
 }  // namespace gpuprof::analysis
