@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "gpuprof/analysis/analysis_options.hpp"
+#include "gpuprof/analysis/collectives.hpp"
 #include "gpuprof/analysis/gaps.hpp"
 #include "gpuprof/analysis/kernel_summary.hpp"
 #include "gpuprof/analysis/launch_stats.hpp"
@@ -27,6 +28,7 @@ struct RankAnalysis {
   std::vector<StepBreakdown> steps;
   std::vector<BatchGap> gaps;
   TransferReport transfers;
+  CollectiveReport collectives;
   KernelSummary kernels;
   std::vector<LaunchStats> launches;
 };
