@@ -128,7 +128,7 @@ const std::vector<std::string>& trace_tables() {
 
 const std::vector<std::string>& event_tables() {
   static const std::vector<std::string> tables = {"kernels", "memcpys", "memsets", "api_calls",
-                                                  "syncs",   "ranges",  "steps",   "gaps"};
+                                                  "syncs",   "ranges",  "steps",   "gaps", "collectives"};
   return tables;
 }
 
