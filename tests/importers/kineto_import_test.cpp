@@ -173,7 +173,7 @@ TEST_F(KinetoImport, StoresCollectiveArgsOfNcclKernels) {
      "Process Group Ranks": [0, 1, 2, 3]}},
     {"ph": "X", "cat": "kernel", "name": "ncclKernel_Broadcast", "pid": 0, "tid": 40, "ts": 300, "dur": 10,
      "args": {"device": 0, "stream": 40, "correlation": 7, "Collective name": "broadcast", "In msg nelems": -4,
-     "Out msg nelems": 4, "Group size": 0, "dtype": "Quaternion"}},
+     "Out msg nelems": 4, "Group size": 0, "dtype": "Quaternion", "Process Group Ranks": {"x": 1}}},
     {"ph": "X", "cat": "kernel", "name": "ncclKernel_SendRecv", "pid": 0, "tid": 40, "ts": 400, "dur": 10,
      "args": {"device": 0, "stream": 40, "Collective name": "send", "In msg nelems": 4}}
   ]})json");
@@ -203,6 +203,7 @@ TEST_F(KinetoImport, StoresCollectiveArgsOfNcclKernels) {
   EXPECT_EQ(c.out_elements[2], 4);
   EXPECT_EQ(c.out_bytes[2], trace::kUnknown);
   EXPECT_EQ(c.group_size[2], trace::kUnknown);
+  EXPECT_EQ(c.group_ranks[2], trace::kNoString);  // an object is not a list of ranks
   EXPECT_EQ(stat_value(model, "import.kineto.collective_bad_value"), 2);
   EXPECT_EQ(stat_value(model, "import.kineto.collective_unknown_dtype.Quaternion"), 1);
   EXPECT_EQ(stat_value(model, "import.kineto.collective_without_correlation"), 1);

@@ -44,6 +44,7 @@ std::optional<trace::StringId> text_arg(const KinetoEvent& event, std::string_vi
   const KinetoArg* arg = event.arg(key);
   if (arg == nullptr) return std::nullopt;
   if (arg->value.present) return sink.intern(arg->value.text);
+  if (arg->items.empty()) return std::nullopt;  // an object or a nested array: nothing readable
   std::string joined = "[";
   for (const auto& item : arg->items) joined += (joined.size() > 1 ? ", " : "") + item;
   return sink.intern(joined + "]");
