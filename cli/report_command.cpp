@@ -120,7 +120,7 @@ void add_report_command(CLI::App& app, Action& action) {
                       "Trace files (one per rank; Kineto/nsys/nvprof files are imported on the fly) or folders")->required();
   command->add_option("--format", arguments->format, "text, md, csv, json or html")->capture_default_str();
   command->add_option("-o,--output", arguments->output, "Output file (CSV: a folder for one file per table)");
-  command->add_option("--sections", arguments->sections, "summary,devices,job,transfers,kernels,steps,gaps,launches")
+  command->add_option("--sections", arguments->sections, "summary,devices,job,transfers,kernels,collectives,steps,gaps,launches")
       ->delimiter(',');
   command->add_option("--window", arguments->window, "steps (per step annotation) or span (activity span)")
       ->capture_default_str();

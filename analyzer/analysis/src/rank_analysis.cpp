@@ -21,6 +21,16 @@ void add_steady_state_notice(RankAnalysis& result) {
   }
 }
 
+// Collective rows whose kernel cannot be told are left out of the bandwidth table; say how many.
+void add_collective_notice(RankAnalysis& result) {
+  const auto& collectives = result.collectives;
+  if (collectives.unmatched + collectives.ambiguous == 0) return;
+  result.notices.push_back(std::to_string(collectives.unmatched + collectives.ambiguous) + " of " +
+                           std::to_string(collectives.rows) + " collectives left out of the bandwidth table: " +
+                           std::to_string(collectives.unmatched) + " name no kernel on their device, " +
+                           std::to_string(collectives.ambiguous) + " name several (CUDA graphs)");
+}
+
 std::int64_t first_gpu_activity(const std::vector<DeviceActivity>& activity) {
   std::optional<std::int64_t> first;
   for (const auto& device : activity) {
@@ -69,6 +79,8 @@ RankAnalysisParts analyze_rank_parts(const trace::TraceModel& model, const Analy
   }
   add_steady_state_notice(result);
   result.transfers = analyze_transfers(model, activity);
+  result.collectives = analyze_collectives(model);
+  add_collective_notice(result);
   result.kernels = summarize_kernels(model, classes, options.top_kernels);
   result.launches = analyze_launches(model, correlations);
   parts.categories = std::move(classes.categories);

@@ -8,6 +8,7 @@
 
 #include "gpuprof/analysis/analysis_options.hpp"
 #include "gpuprof/analysis/classification.hpp"
+#include "gpuprof/analysis/collectives.hpp"
 #include "gpuprof/analysis/device_activity.hpp"
 #include "gpuprof/analysis/gaps.hpp"
 #include "gpuprof/analysis/kernel_summary.hpp"
@@ -29,6 +30,7 @@ struct RankAnalysis {
   std::vector<StepBreakdown> steps;
   std::vector<BatchGap> gaps;
   TransferReport transfers;
+  CollectiveReport collectives;
   KernelSummary kernels;
   std::vector<LaunchStats> launches;
 };
