@@ -123,7 +123,7 @@ void add_report_command(CLI::App& app, Action& action) {
   command->add_option("--ranks", arguments->ranks, "Rank of each trace file, in order (e.g. 0,1,2,3); overrides meta")
       ->delimiter(',');
   command->add_option("-o,--output", arguments->output, "Output file (CSV: a folder for one file per table)");
-  command->add_option("--sections", arguments->sections, "summary,devices,job,transfers,kernels,steps,gaps,launches")
+  command->add_option("--sections", arguments->sections, "summary,devices,job,transfers,kernels,collectives,steps,gaps,launches")
       ->delimiter(',');
   command->add_option("--window", arguments->window, "steps (per step annotation) or span (activity span)")
       ->capture_default_str();

@@ -117,6 +117,7 @@ std::string describe(const ImportSummary& summary) {
                      ", memcpys " + std::to_string(c.memcpys) + ", memsets " + std::to_string(c.memsets) +
                      ", api calls " + std::to_string(c.api_calls) + ", syncs " + std::to_string(c.syncs) +
                      ", ranges " + std::to_string(c.ranges) + ", devices " + std::to_string(c.devices);
+  if (c.collectives > 0) text += ", collectives " + std::to_string(c.collectives);
   if (summary.rank) {
     text += ", rank " + std::to_string(*summary.rank);
     if (summary.world_size) text += " of " + std::to_string(*summary.world_size);
