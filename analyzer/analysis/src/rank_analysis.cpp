@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "gpuprof/analysis/correlation_index.hpp"
+#include "gpuprof/analysis/time_base_notice.hpp"
 #include "gpuprof/analysis/data_loss.hpp"
 #include "gpuprof/analysis/device_activity.hpp"
 #include "gpuprof/analysis/steps.hpp"
@@ -41,22 +42,24 @@ std::int64_t first_gpu_activity(const std::vector<DeviceActivity>& activity) {
 
 }  // namespace
 
-RankAnalysis analyze_rank(const trace::TraceModel& model, const AnalysisOptions& options, std::int32_t rank) {
+RankAnalysis analyze_rank(const trace::TraceModel& model, const AnalysisOptions& options,
+                          std::optional<std::int32_t> rank) {
   return analyze_rank_parts(model, options, rank).analysis;
 }
 
 RankAnalysisParts analyze_rank_parts(const trace::TraceModel& model, const AnalysisOptions& options,
-                                     std::int32_t rank) {
+                                     std::optional<std::int32_t> rank) {
   if (model.kernels.size() + model.memcpys.size() + model.memsets.size() == 0) {
     throw TraceError::bad_input(model.path, "no GPU activity (no kernels, copies or memsets) to analyse");
   }
   RankAnalysisParts parts;
   RankAnalysis& result = parts.analysis;
   result.path = model.path;
-  result.rank = model.rank().value_or(rank);
+  result.rank = rank ? *rank : model.rank().value_or(0);
   result.warnings = data_loss_warnings(model);
   const KernelClassifier classifier(options.comm_patterns);
   const CorrelationIndex correlations(model.api_calls);
+  if (auto notice = time_base_notice(model, correlations)) result.notices.push_back(std::move(*notice));
   auto classes = classifier.classify_model(model, correlations);
   const auto& categories = classes.categories;
   parts.activity = build_device_activity(model, categories);
