@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "gpuprof/analysis/correlation_index.hpp"
+#include "gpuprof/analysis/time_base_notice.hpp"
 #include "gpuprof/analysis/data_loss.hpp"
 #include "gpuprof/analysis/device_activity.hpp"
 #include "gpuprof/analysis/steps.hpp"
@@ -21,6 +22,16 @@ void add_steady_state_notice(RankAnalysis& result) {
   }
 }
 
+// Collective rows whose kernel cannot be told are left out of the bandwidth table; say how many.
+void add_collective_notice(RankAnalysis& result) {
+  const auto& collectives = result.collectives;
+  if (collectives.unmatched + collectives.ambiguous == 0) return;
+  result.notices.push_back(std::to_string(collectives.unmatched + collectives.ambiguous) + " of " +
+                           std::to_string(collectives.rows) + " collectives left out of the bandwidth table: " +
+                           std::to_string(collectives.unmatched) + " name no kernel on their device, " +
+                           std::to_string(collectives.ambiguous) + " name several (CUDA graphs)");
+}
+
 std::int64_t first_gpu_activity(const std::vector<DeviceActivity>& activity) {
   std::optional<std::int64_t> first;
   for (const auto& device : activity) {
@@ -31,19 +42,28 @@ std::int64_t first_gpu_activity(const std::vector<DeviceActivity>& activity) {
 
 }  // namespace
 
-RankAnalysis analyze_rank(const trace::TraceModel& model, const AnalysisOptions& options, std::int32_t rank) {
+RankAnalysis analyze_rank(const trace::TraceModel& model, const AnalysisOptions& options,
+                          std::optional<std::int32_t> rank) {
+  return analyze_rank_parts(model, options, rank).analysis;
+}
+
+RankAnalysisParts analyze_rank_parts(const trace::TraceModel& model, const AnalysisOptions& options,
+                                     std::optional<std::int32_t> rank) {
   if (model.kernels.size() + model.memcpys.size() + model.memsets.size() == 0) {
     throw TraceError::bad_input(model.path, "no GPU activity (no kernels, copies or memsets) to analyse");
   }
-  RankAnalysis result;
+  RankAnalysisParts parts;
+  RankAnalysis& result = parts.analysis;
   result.path = model.path;
-  result.rank = model.rank().value_or(rank);
+  result.rank = rank ? *rank : model.rank().value_or(0);
   result.warnings = data_loss_warnings(model);
   const KernelClassifier classifier(options.comm_patterns);
   const CorrelationIndex correlations(model.api_calls);
-  const auto classes = classifier.classify_model(model, correlations);
+  if (auto notice = time_base_notice(model, correlations)) result.notices.push_back(std::move(*notice));
+  auto classes = classifier.classify_model(model, correlations);
   const auto& categories = classes.categories;
-  const auto activity = build_device_activity(model, categories);
+  parts.activity = build_device_activity(model, categories);
+  const auto& activity = parts.activity;
   result.trace_start_ns = first_gpu_activity(activity);
   const auto detection = find_steps(model, options, correlations);
   const bool use_steps = options.window == WindowMode::steps && !detection.steps.empty();
@@ -62,9 +82,12 @@ RankAnalysis analyze_rank(const trace::TraceModel& model, const AnalysisOptions&
   }
   add_steady_state_notice(result);
   result.transfers = analyze_transfers(model, activity);
+  result.collectives = analyze_collectives(model);
+  add_collective_notice(result);
   result.kernels = summarize_kernels(model, classes, options.top_kernels);
   result.launches = analyze_launches(model, correlations);
-  return result;
+  parts.categories = std::move(classes.categories);
+  return parts;
 }
 
 }  // namespace gpuprof::analysis

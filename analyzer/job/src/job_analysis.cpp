@@ -62,7 +62,8 @@ JobAnalysis analyze_job(const std::vector<std::string>& inputs, const JobOptions
   const auto paths = expand_inputs(inputs);
   std::vector<std::unique_ptr<importers::TemporaryStore>> stores;
   const auto identities = identify(paths, options.threads, stores);
-  const auto ranks = assign_ranks(identities);
+  const auto assignment = assign_ranks(identities, options.ranks);
+  const auto& ranks = assignment.ranks;
   std::vector<RankSummary> summaries(paths.size());
   // Each task holds one trace model; it is freed before the task ends.
   parallel_for(paths.size(), options.threads, [&](std::size_t index) {
@@ -71,7 +72,9 @@ JobAnalysis analyze_job(const std::vector<std::string>& inputs, const JobOptions
     summaries[index].input = identities[index].input;
     summaries[index].analysis.path = identities[index].input;
   });
-  return assemble_job(std::move(summaries));
+  auto job = assemble_job(std::move(summaries));
+  job.notices.insert(job.notices.begin(), assignment.notices.begin(), assignment.notices.end());
+  return job;
 }
 
 }  // namespace gpuprof::job

@@ -111,11 +111,10 @@ RankSummary summarize_rank(const trace::TraceModel& model, const analysis::Analy
   RankSummary summary;
   summary.trace_path = model.path;
   summary.input = model.path;
-  summary.analysis = analysis::analyze_rank(model, options, rank);
-  const analysis::KernelClassifier classifier(options.comm_patterns);
-  const auto categories = classifier.classify_names(model);
-  const auto activity = analysis::build_device_activity(model, categories);
-  summary.collectives = find_collectives(model, categories, activity);
+  auto parts = analysis::analyze_rank_parts(model, options, rank);
+  summary.analysis = std::move(parts.analysis);
+  const auto& activity = parts.activity;
+  summary.collectives = find_collectives(model, parts.categories, activity);
   for (const auto& device : activity) {
     if (device.empty()) continue;
     const auto exposed_copies = exposed_copies_by_kind(model, device);
