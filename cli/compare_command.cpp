@@ -7,6 +7,7 @@
 #include "gpuprof/comparison/comparison_writers.hpp"
 #include "gpuprof/comparison/run_comparison.hpp"
 #include "gpuprof/job/job_analysis.hpp"
+#include "gpuprof/job/job_inputs.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 
 namespace gpuprof::cli {
@@ -21,6 +22,7 @@ struct CompareArguments {
   std::int64_t warmup_steps = 1;
   std::size_t top = 20;
   bool full_names = false;
+  bool force = false;
 };
 
 // Each side is one path, or several joined with commas (a set of rank files).
@@ -46,6 +48,9 @@ int run_compare(const CompareArguments& arguments) {
   job::JobOptions options;
   options.analysis.warmup_steps = arguments.warmup_steps;
   options.analysis.top_kernels = 0;  // the diff needs every kernel of both runs
+  report::WriteOptions write_options{.overwrite = arguments.force, .inputs = job::expand_inputs(arguments.base)};
+  for (const auto& path : job::expand_inputs(arguments.other)) write_options.inputs.push_back(path);
+  report::check_output(format, arguments.output, write_options);
   // Both sides are checked and analysed before anything is written.
   options.ranks = arguments.base_ranks;
   const auto base = job::analyze_job(arguments.base, options);
@@ -60,7 +65,7 @@ int run_compare(const CompareArguments& arguments) {
     const auto text = comparison::render_comparison(format, comparison);
     std::fwrite(text.data(), 1, text.size(), stdout);
   } else {
-    comparison::write_comparison(format, comparison, arguments.output);
+    comparison::write_comparison(format, comparison, arguments.output, write_options);
   }
   return kExitOk;
 }
@@ -86,6 +91,7 @@ void add_compare_command(CLI::App& app, Action& action) {
   command->add_option("--warmup-steps", arguments->warmup_steps, "Leading steps left out of steady state")
       ->capture_default_str();
   command->add_flag("--full-names", arguments->full_names, "Show whole kernel names instead of short base names");
+  command->add_flag("--force", arguments->force, "Overwrite an existing output file");
   command->add_option("--top", arguments->top, "Kernel rows to show, largest change first (0: all)")
       ->capture_default_str();
   command->callback([arguments, base_text, other_text, &action] {

@@ -6,6 +6,7 @@
 
 #include "command.hpp"
 #include "gpuprof/importers/import_trace.hpp"
+#include "gpuprof/trace/output_guard.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 
 namespace gpuprof::cli {
@@ -59,6 +60,8 @@ int run_import(const ImportArguments& arguments) {
     if (!format) throw TraceError::bad_input("", "unknown --format '" + arguments.format + "' (kineto, nsys, nvprof)");
   }
   const auto outputs = output_paths(arguments);
+  // Checked for all before the first import: `import x.sqlite y.sqlite -o .` must not replace x by its import.
+  refuse_writing_over_inputs(outputs, arguments.inputs);
   for (std::size_t i = 0; i < arguments.inputs.size(); ++i) {
     importers::ImportOptions options;
     options.input = arguments.inputs[i];

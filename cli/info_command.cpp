@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdio>
 #include <memory>
 #include <optional>
 
@@ -63,19 +64,19 @@ std::string describe_device(const trace::DeviceRow& device) {
   return text;
 }
 
-void print_stats(trace::TraceFile& file) {
+void describe_stats(trace::TraceFile& file, std::string& out) {
   const auto stats = file.stats();
   if (stats.empty()) return;
-  fmt::print("  collector stats\n");
+  out += "  collector stats\n";
   std::int64_t dropped = 0;
   for (const auto& stat : stats) {
-    fmt::print("    {:<28} {:>14}  {}{}\n", stat.name, stat.value, trace::to_string(stat.severity),
-               stat.detail ? "  " + *stat.detail : "");
+    out += fmt::format("    {:<28} {:>14}  {}{}\n", stat.name, stat.value, trace::to_string(stat.severity),
+                       stat.detail ? "  " + *stat.detail : "");
     if (stat.name.find("dropped") != std::string::npos) dropped += stat.value;
   }
   if (dropped > 0) {
-    fmt::print("  WARNING: {} records were dropped while recording; totals undercount the real activity\n",
-               dropped);
+    out += fmt::format("  WARNING: {} records were dropped while recording; totals undercount the real activity\n",
+                       dropped);
   }
 }
 
@@ -92,42 +93,46 @@ std::string as_gpuprof_trace(const std::string& path, importers::TemporaryStore&
   return format == importers::SourceFormat::gpuprof ? path : importers::open_as_trace(path, store);
 }
 
-void print_info(const std::string& shown_path, const std::string& path) {
+// The whole description, built before anything is printed: a file that fails
+// halfway prints nothing on stdout.
+std::string describe(const std::string& shown_path, const std::string& path) {
   trace::TraceFile file(path);
+  std::string out;
   const auto meta = file.meta();
-  fmt::print("{}{}\n", shown_path, shown_path == path ? "" : "  (imported for this command)");
-  fmt::print("  schema          {} ({})\n", file.schema_version_text(), value_or(meta, "format"));
-  fmt::print("  source          {}   tool {}\n", value_or(meta, "source_format"), value_or(meta, "tool_version"));
-  fmt::print("  host            {}   pid {}   rank {} of {}\n", value_or(meta, "host_name"), value_or(meta, "pid"),
-             value_or(meta, "rank"), value_or(meta, "world_size"));
-  if (meta.count("command_line")) fmt::print("  command         {}\n", meta.at("command_line"));
-  if (const auto notice = analysis::clock_shift_notice(meta)) fmt::print("  time base       {}\n", *notice);
+  out += fmt::format("{}{}\n", shown_path, shown_path == path ? "" : "  (imported for this command)");
+  out += fmt::format("  schema          {} ({})\n", file.schema_version_text(), value_or(meta, "format"));
+  out += fmt::format("  source          {}   tool {}\n", value_or(meta, "source_format"),
+                     value_or(meta, "tool_version"));
+  out += fmt::format("  host            {}   pid {}   rank {} of {}\n", value_or(meta, "host_name"),
+                     value_or(meta, "pid"), value_or(meta, "rank"), value_or(meta, "world_size"));
+  if (meta.count("command_line")) out += fmt::format("  command         {}\n", meta.at("command_line"));
+  if (const auto notice = analysis::clock_shift_notice(meta)) out += fmt::format("  time base       {}\n", *notice);
   const auto [start, end] = time_span(file, meta);
   if (start && end) {
-    fmt::print("  time span       {}  ({} .. {} ns)\n", units::format_duration(*end - *start), *start, *end);
+    out += fmt::format("  time span       {}  ({} .. {} ns)\n", units::format_duration(*end - *start), *start,
+                       *end);
   } else {
-    fmt::print("  time span       no events\n");
+    out += "  time span       no events\n";
   }
   const auto devices = file.devices();
-  fmt::print("  devices         {}\n", devices.size());
-  for (const auto& device : devices) fmt::print("    {}\n", describe_device(device));
-  fmt::print("  rows\n");
-  for (const auto& count : file.counts()) fmt::print("    {:<14} {:>14}\n", count.table, count.rows);
-  print_stats(file);
+  out += fmt::format("  devices         {}\n", devices.size());
+  for (const auto& device : devices) out += fmt::format("    {}\n", describe_device(device));
+  out += "  rows\n";
+  for (const auto& count : file.counts()) out += fmt::format("    {:<14} {:>14}\n", count.table, count.rows);
+  describe_stats(file, out);
+  return out;
 }
 
 int run_info(const InfoArguments& arguments) {
   importers::TemporaryStore store;
-  // Check every file before printing, so a bad file fails the command without half a listing.
-  std::vector<std::string> readable;
-  for (const auto& path : arguments.traces) {
-    readable.push_back(as_gpuprof_trace(path, store));
-    trace::TraceFile check(readable.back());
+  // Every file is described before printing, so a bad file fails the command without half a listing.
+  std::string text;
+  for (std::size_t index = 0; index < arguments.traces.size(); ++index) {
+    const auto& path = arguments.traces[index];
+    if (index > 0) text += "\n";
+    text += describe(path, as_gpuprof_trace(path, store));
   }
-  for (std::size_t index = 0; index < readable.size(); ++index) {
-    if (index > 0) fmt::print("\n");
-    print_info(arguments.traces[index], readable[index]);
-  }
+  std::fwrite(text.data(), 1, text.size(), stdout);
   return kExitOk;
 }
 

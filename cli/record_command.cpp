@@ -17,6 +17,8 @@
 #include "gpuprof/launcher/collector_location.hpp"
 #include "gpuprof/launcher/output_claim.hpp"
 #include "gpuprof/launcher/output_pattern.hpp"
+#include "gpuprof/trace/output_guard.hpp"
+#include "gpuprof/trace/temporary_files.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 #include "gpuprof/trace/trace_file.hpp"
 
@@ -76,7 +78,8 @@ std::string absolute_pattern(const std::string& pattern) {
 }
 
 // Problems the launcher can see before the program starts (exit 2, program not run).
-std::string check_output(const std::string& pattern, bool force) {
+// `command`: the program and its arguments, files that the trace must not replace.
+std::string check_output(const std::string& pattern, bool force, const std::vector<std::string>& command) {
   std::string path;
   try {
     path = launcher::expand_output_pattern(pattern, launcher::current_process_context());
@@ -84,6 +87,11 @@ std::string check_output(const std::string& pattern, bool force) {
     return std::string("-o: ") + problem.what();
   }
   if (auto problem = launcher::check_output_folder(path); !problem.empty()) return problem;
+  try {
+    refuse_writing_over_inputs({path}, command);
+  } catch (const TraceError& error) {
+    return error.what();
+  }
   // With %p or %n the final name is only known in the program; the collector checks it there.
   if (!launcher::is_per_process(pattern) && !force && fs::exists(path)) {
     return path + " already exists (use --force to overwrite, or %p / %n in the pattern)";
@@ -91,11 +99,10 @@ std::string check_output(const std::string& pattern, bool force) {
   return {};
 }
 
-std::string make_files_list() {
-  std::string path = (fs::temp_directory_path() / "gpuprof-record-XXXXXX").string();
-  const int descriptor = ::mkstemp(path.data());
-  if (descriptor < 0) throw TraceError::failure(path, "cannot create a temporary file");
-  ::close(descriptor);
+// Inside a private temporary folder, so a killed launcher leaves nothing a later run cannot recognise.
+std::string make_files_list(const std::string& folder) {
+  const auto path = (fs::path(folder) / "files").string();
+  std::ofstream(path).close();
   return path;
 }
 
@@ -150,7 +157,7 @@ std::string check_arguments(const RecordArguments& arguments) {
       return "--buffer-size: must be between 64KiB and 256MiB (e.g. 8M)";
     }
   }
-  return check_output(absolute_pattern(arguments.output), arguments.force);
+  return check_output(absolute_pattern(arguments.output), arguments.force, arguments.command);
 }
 
 int run_record(const RecordArguments& arguments) {
@@ -160,12 +167,14 @@ int run_record(const RecordArguments& arguments) {
     fmt::print(stderr, "gpuprof: libgpuprof_collector.so not found (build it, or set {})\n", env::kCollectorPath);
     return kExitFailure;
   }
-  const auto files_list = make_files_list();
+  const auto folder = make_temporary_folder();
+  const auto files_list = make_files_list(folder.path);
+  const TemporaryName files_list_name(files_list);
   const auto result = launcher::run_child(arguments.command, collector_environment(arguments, collector, files_list));
   if (!result.started) fmt::print(stderr, "gpuprof: cannot run {}\n", result.start_error);
   const auto files = read_files_list(files_list);
   std::error_code ignored;
-  fs::remove(files_list, ignored);
+  fs::remove_all(folder.path, ignored);
   for (const auto& file : files) print_summary(file);
   if (files.empty() && result.started) {
     fmt::print(stderr, "gpuprof: no trace written (the program made no CUDA calls, or recording could not start)\n");
@@ -178,7 +187,9 @@ int run_record(const RecordArguments& arguments) {
 
 void add_record_command(CLI::App& app, Action& action) {
   auto arguments = std::make_shared<RecordArguments>();
-  auto* command = app.add_subcommand("record", "Run a CUDA program and record what its GPUs do: gpuprof record -- CMD ARGS");
+  auto* command = app.add_subcommand(
+      "record", "Run a CUDA program and record what its GPUs do: gpuprof record -- CMD ARGS. If gpuprof itself is "
+                "killed, the program gets SIGTERM (it never runs on unobserved)");
   command->add_option("-o,--output", arguments->output,
                       "Trace file pattern: %p pid, %h host, %q{VAR} environment variable, %n unique number")
       ->capture_default_str();

@@ -8,6 +8,7 @@
 #include "command.hpp"
 #include "gpuprof/analysis/rank_analysis.hpp"
 #include "gpuprof/job/job_analysis.hpp"
+#include "gpuprof/job/job_inputs.hpp"
 #include "gpuprof/report/report_writers.hpp"
 #include "gpuprof/trace/derived_tables.hpp"
 #include "gpuprof/trace/trace_error.hpp"
@@ -30,6 +31,7 @@ struct ReportArguments {
   std::optional<std::size_t> top;  // unset: the format's default (report_model.hpp)
   std::string gaps = "summary";
   bool save = false;
+  bool force = false;
   bool full_names = false;
   bool wide = false;
 };
@@ -73,6 +75,9 @@ int run_report(const ReportArguments& arguments) {
   if (arguments.gaps != "summary" && arguments.gaps != "all") {
     throw TraceError::bad_input("", "--gaps must be 'summary' or 'all', not '" + arguments.gaps + "'");
   }
+  const report::WriteOptions write_options{.overwrite = arguments.force,
+                                           .inputs = job::expand_inputs(arguments.traces)};
+  report::check_output(format, arguments.output, write_options);
   // Ranks are identified and checked before any analysis, and analysed one
   // model at a time per thread: memory is bounded by a rank, not the job.
   auto job = job::analyze_job(arguments.traces, {.analysis = options, .threads = 2, .ranks = arguments.ranks});
@@ -99,7 +104,7 @@ int run_report(const ReportArguments& arguments) {
     const auto text = report::render(format, input);
     std::fwrite(text.data(), 1, text.size(), stdout);
   } else {
-    report::write_report(format, input, arguments.output);
+    report::write_report(format, input, arguments.output, write_options);
   }
   if (arguments.save) {
     for (const auto& rank : input.ranks) {
@@ -140,6 +145,7 @@ void add_report_command(CLI::App& app, Action& action) {
   command->add_flag("--wide", arguments->wide,
                     "Text and md: every breakdown column (wider than 120 columns), as in CSV and JSON");
   command->add_flag("--full-names", arguments->full_names, "Show whole kernel names instead of short base names");
+  command->add_flag("--force", arguments->force, "Overwrite an existing output file");
   command->add_flag("--save", arguments->save, "Write the steps and gaps back into the trace files");
   command->callback([arguments, &action] {
     action = [arguments](const Invocation&) { return run_report(*arguments); };

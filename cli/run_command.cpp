@@ -5,12 +5,15 @@
 
 #include "command.hpp"
 #include "gpuprof/trace/sqlite_database.hpp"
+#include "gpuprof/trace/temporary_files.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 
 namespace gpuprof::cli {
 
 int run_gpuprof(int argc, char** argv) {
   sqlite::configure_for_bulk_work();
+  // Ctrl-C or kill during an import, export or report leaves no temporary behind.
+  remove_temporaries_on_signal();
   CLI::App app{"gpuprof: where does the time of a training step go, and why is the multi-GPU run not faster?",
                "gpuprof"};
   app.set_version_flag("--version", std::string("gpuprof ") + GPUPROF_VERSION);

@@ -42,7 +42,8 @@ int run_study_command(const StudyArguments& arguments) {
   if (arguments.output.empty() || arguments.output == "-") {
     std::fwrite(text.data(), 1, text.size(), stdout);
   } else {
-    report::write_file_atomically(arguments.output, text);
+    // The study folder holds every file the study reads: none may be written over.
+    report::write_files({{arguments.output, text}}, {.overwrite = true, .inputs = {arguments.folder}});
   }
   return kExitOk;
 }

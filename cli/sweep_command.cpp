@@ -4,12 +4,15 @@
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
+#include <sstream>
 
 #include "command.hpp"
 #include "gpuprof/launcher/collector_location.hpp"
 #include "gpuprof/launcher/gpu_inventory.hpp"
 #include "gpuprof/study/study_store.hpp"
 #include "gpuprof/study/sweep_runner.hpp"
+#include "gpuprof/trace/output_guard.hpp"
+#include "gpuprof/trace/trace_error.hpp"
 
 namespace gpuprof::cli {
 namespace {
@@ -86,6 +89,27 @@ std::string prepare_folder(const fs::path& folder) {
   return {};
 }
 
+// The files --force would remove or a new study would replace; none may be one the runs read.
+std::vector<std::string> study_outputs(const fs::path& folder) {
+  std::vector<std::string> outputs = {(folder / study::kStudyFileName).string()};
+  std::error_code error;
+  for (const char* sub : {"traces", "summaries", "logs"}) {
+    for (fs::recursive_directory_iterator entry(folder / sub, error), end; !error && entry != end;
+         entry.increment(error)) {
+      outputs.push_back(entry->path().string());
+    }
+  }
+  return outputs;
+}
+
+// The words of --command and the workload arguments that name files.
+std::vector<std::string> program_files(const study::SweepSettings& settings) {
+  std::vector<std::string> words = settings.extra_arguments;
+  std::istringstream command(settings.command);
+  for (std::string word; command >> word;) words.push_back(word);
+  return words;
+}
+
 void start_over(const fs::path& folder) {
   std::error_code error;
   fs::remove(folder / study::kStudyFileName, error);
@@ -125,6 +149,11 @@ int run_sweep_command(SweepArguments& arguments, const Invocation& invocation) {
   if (!synthetic && launcher::find_collector_library().empty()) {
     fmt::print(stderr, "gpuprof: libgpuprof_collector.so not found (build it, or set GPUPROF_COLLECTOR)\n");
     return kExitFailure;
+  }
+  try {
+    refuse_writing_over_inputs(study_outputs(folder), program_files(arguments.settings));
+  } catch (const TraceError& error) {
+    return refuse(error.what());
   }
   if (exists && arguments.force) start_over(folder);
   const bool resuming = exists && arguments.resume;

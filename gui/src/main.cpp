@@ -3,9 +3,12 @@
 #include <QCommandLineParser>
 
 #include "gpuprof/gui/main_window.hpp"
+#include "gpuprof/trace/temporary_files.hpp"
 
 int main(int argc, char** argv) {
   QApplication app(argc, argv);
+  // Traces imported on the fly live in $TMPDIR until the app closes; a kill must not leave them there.
+  gpuprof::remove_temporaries_on_signal();
   QApplication::setOrganizationName(QStringLiteral("gpuprof"));
   QApplication::setApplicationName(QStringLiteral("gpuprof-gui"));
   QCommandLineParser parser;

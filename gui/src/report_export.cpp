@@ -14,7 +14,10 @@ std::string summary_text(const Session& session) {
 }
 
 void export_report(const Session& session, report::Format format, const std::string& path) {
-  report::write_report(format, report_input(session), path);
+  // The file dialog already asked about replacing an existing file; the traces themselves are never replaced.
+  report::WriteOptions options;
+  for (const auto& rank : session.job.ranks) options.inputs.push_back(rank.input);
+  report::write_report(format, report_input(session), path, options);
 }
 
 }  // namespace gpuprof::gui

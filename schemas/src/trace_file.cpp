@@ -27,8 +27,8 @@ std::uint32_t read_big_endian(const unsigned char* bytes, int count) {
   return value;
 }
 
-// Checks what SQLite itself would only notice lazily, so the user gets one
-// clear sentence instead of "database disk image is malformed" halfway through.
+}  // namespace
+
 void check_sqlite_file(const std::string& path) {
   std::error_code error;
   const auto status = fs::status(path, error);
@@ -55,8 +55,6 @@ void check_sqlite_file(const std::string& path) {
                                           std::to_string(std::uint64_t{page_count} * page_size));
   }
 }
-
-}  // namespace
 
 TraceFile::TraceFile(const std::string& path) : path_(path), database_((check_sqlite_file(path), path),
                                                                       sqlite::OpenMode::read_only) {

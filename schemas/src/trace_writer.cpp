@@ -5,7 +5,6 @@
 #include <array>
 #include <ctime>
 #include <filesystem>
-#include <random>
 #include <string>
 #include <unordered_map>
 
@@ -13,6 +12,7 @@
 #include "gpuprof/trace/schema_version.hpp"
 #include "gpuprof/trace/sqlite_database.hpp"
 #include "gpuprof/trace/symbol_names.hpp"
+#include "gpuprof/trace/temporary_files.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 #include "batched_insert.hpp"
 
@@ -25,12 +25,6 @@ struct TransparentHash {
   using is_transparent = void;
   std::size_t operator()(std::string_view text) const { return std::hash<std::string_view>{}(text); }
 };
-
-std::string temporary_path_beside(const std::string& path) {
-  std::random_device seed;
-  const auto suffix = std::to_string(::getpid()) + "-" + std::to_string(seed() % 1000000);
-  return path + ".tmp-" + suffix;
-}
 
 void check_output_path(const std::string& path, bool overwrite) {
   std::error_code error;
@@ -59,6 +53,7 @@ std::string utc_now_iso8601() {
 struct TraceWriter::Impl {
   WriterOptions options;
   std::string working_path;  // where SQLite writes; differs from options.path in atomic mode
+  TemporaryName registration;  // so that SIGINT/SIGTERM remove the unfinished file
   sqlite::Database database;
   // Statements must be finalized before the connection closes, or SQLite keeps
   // it open (and the file locked) until they are.
@@ -90,6 +85,7 @@ struct TraceWriter::Impl {
   Impl(WriterOptions writer_options, std::string path)
       : options(std::move(writer_options)),
         working_path(std::move(path)),
+        registration(working_path != options.path ? working_path : std::string()),
         database(open_fresh(working_path, options)),
         statements(std::make_unique<Statements>(database)) {}
 
@@ -236,7 +232,8 @@ TraceWriter::TraceWriter(WriterOptions options) {
   } catch (const TraceError& error) {
     std::error_code ignored;
     if (working != final_path) fs::remove(working, ignored);
-    throw TraceError::failure(final_path, "cannot create trace file: " + error.problem());
+    // An output that cannot be created is an unusable path (exit 2), as in every command.
+    throw TraceError::bad_input(final_path, "cannot create trace file: " + error.problem());
   }
   impl_->write_identity();
 }

@@ -119,5 +119,42 @@ TEST(RecordCommandTest, ForwardsSigtermToTheProgram) {
   EXPECT_EQ(WEXITSTATUS(status), 128 + SIGTERM);
 }
 
+// A process that has ended, or only waits to be reaped (a container's init may never reap it).
+bool process_is_gone(pid_t pid) {
+  if (::kill(pid, 0) != 0) return true;
+  const auto stat = gpuprof::testing::read_file("/proc/" + std::to_string(pid) + "/stat");
+  const auto state = stat.find(") ");
+  return state != std::string::npos && state + 2 < stat.size() && stat[state + 2] == 'Z';
+}
+
+// gpuprof killed with SIGKILL cannot forward anything: the program must still end (issue 16).
+TEST(RecordCommandTest, TheProgramDiesWithAKilledLauncher) {
+  gpuprof::testing::TemporaryFolder folder;
+  const auto pid_file = folder.file("pid");
+  const pid_t launcher = ::fork();
+  if (launcher == 0) {
+    const std::string script = "echo $$ > " + pid_file + ".new && mv " + pid_file + ".new " + pid_file +
+                               "; exec sleep 100";
+    ::execl(GPUPROF_BINARY, GPUPROF_BINARY, "record", "-o", folder.file("t_%p.sqlite").c_str(), "--", "/bin/sh", "-c",
+            script.c_str(), static_cast<char*>(nullptr));
+    ::_exit(126);
+  }
+  ASSERT_GT(launcher, 0);
+  for (int i = 0; i < 3000 && !fs::exists(pid_file); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  ASSERT_TRUE(fs::exists(pid_file));
+  const pid_t program = static_cast<pid_t>(std::stol(gpuprof::testing::read_file(pid_file)));
+  ASSERT_GT(program, 0);
+  ::kill(launcher, SIGKILL);
+  int status = 0;
+  ASSERT_EQ(::waitpid(launcher, &status, 0), launcher);
+  // A generous bound: the kernel signals the program as soon as the launcher is gone.
+  for (int i = 0; i < 3000 && !process_is_gone(program); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  const bool gone = process_is_gone(program);
+  if (!gone) ::kill(program, SIGKILL);  // leave nothing running behind a failed test
+  EXPECT_TRUE(gone) << "the traced program outlived gpuprof record";
+}
+
 }  // namespace
 }  // namespace gpuprof

@@ -95,18 +95,18 @@ std::string render_comparison(report::Format format, const RunComparison& compar
   return clean_utf8(render_format(format, comparison));
 }
 
-void write_comparison(report::Format format, const RunComparison& comparison, const std::string& output) {
-  const bool folder = format == report::Format::csv && (output.ends_with('/') || fs::is_directory(output));
+void write_comparison(report::Format format, const RunComparison& comparison, const std::string& output,
+                      const report::WriteOptions& options) {
+  const auto folder = report::csv_folder(format, output);
   if (!folder) {
-    report::write_file_atomically(output, render_comparison(format, comparison));
+    report::write_files({{output, render_comparison(format, comparison)}}, options);
     return;
   }
-  std::error_code error;
-  fs::create_directories(output, error);
-  if (error) throw TraceError::failure(output, "cannot create folder: " + error.message());
+  std::vector<std::pair<std::string, std::string>> files;
   for (const auto& table : comparison_tables(comparison)) {
-    report::write_file_atomically((fs::path(output) / (table.id + ".csv")).string(), report::csv_table(table));
+    files.emplace_back((fs::path(*folder) / (table.id + ".csv")).string(), report::csv_table(table));
   }
+  report::write_files(files, options);
 }
 
 }  // namespace gpuprof::comparison

@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "gpuprof/importers/foreign_trace.hpp"
+#include "gpuprof/trace/output_guard.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 #include "gpuprof/trace/trace_file.hpp"
 #include "gpuprof/trace/trace_model.hpp"
@@ -64,6 +65,7 @@ std::int64_t write_document(const trace::TraceModel& model, const std::vector<tr
 
 ChromeTraceSummary export_chrome_trace(const ChromeTraceOptions& options) {
   check_input(options.input);
+  refuse_writing_over_inputs({options.output}, {options.input});
   JsonOutputFile file(options.output, options.overwrite);
   // A foreign file (Kineto, Nsight, nvprof) is imported into a temporary trace first.
   importers::TemporaryStore store;

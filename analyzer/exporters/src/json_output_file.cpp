@@ -31,7 +31,8 @@ void check_output(const std::string& output, bool overwrite) {
 
 JsonOutputFile::JsonOutputFile(std::string output, bool overwrite)
     : output_(std::move(output)),
-      staging_(output_ + ".exporting-" + std::to_string(::getpid())),
+      staging_(temporary_path_beside(output_)),
+      registration_(staging_),
       overwrite_(overwrite),
       compressed_(ends_with_gz(output_)),
       buffer_(kBufferBytes) {

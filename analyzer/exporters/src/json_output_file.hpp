@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "gpuprof/trace/temporary_files.hpp"
+
 namespace gpuprof::exporters {
 
 // A RapidJSON output stream into a staging file beside the output, gzip-
@@ -41,6 +43,7 @@ class JsonOutputFile {
   void remove_staging();
 
   std::string output_, staging_;
+  TemporaryName registration_;  // a signal removes the staging file
   bool overwrite_ = false, compressed_ = false, published_ = false;
   std::FILE* plain_ = nullptr;
   gzFile gzip_ = nullptr;

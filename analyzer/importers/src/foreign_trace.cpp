@@ -1,9 +1,5 @@
 #include "gpuprof/importers/foreign_trace.hpp"
 
-#include <unistd.h>
-
-#include <cstdlib>
-
 #include "gpuprof/importers/import_trace.hpp"
 #include "gpuprof/importers/source_format.hpp"
 #include "gpuprof/trace/trace_error.hpp"
@@ -12,18 +8,14 @@ namespace gpuprof::importers {
 
 namespace fs = std::filesystem;
 
-TemporaryStore::TemporaryStore() {
-  std::string pattern = (fs::temp_directory_path() / "gpuprof-import-XXXXXX").string();
-  if (::mkdtemp(pattern.data()) == nullptr) {
-    throw TraceError::failure(pattern, "cannot create a temporary folder for imported traces");
-  }
-  folder_ = pattern;
-}
+TemporaryStore::TemporaryStore() : private_folder_(make_temporary_folder()), folder_(private_folder_.path) {}
 
 TemporaryStore::~TemporaryStore() {
   std::error_code ignored;
   fs::remove_all(folder_, ignored);
 }
+
+void TemporaryStore::add(const std::string& file) { file_names_.push_back(std::make_unique<TemporaryName>(file)); }
 
 std::string open_as_trace(const std::string& input, TemporaryStore& store) {
   const SourceFormat format = detect_source_format(input);
@@ -34,11 +26,18 @@ std::string open_as_trace(const std::string& input, TemporaryStore& store) {
   do {
     output = store.folder() / (fs::path(input).stem().string() + "-" + std::to_string(index++) + ".sqlite");
   } while (fs::exists(output));
+  store.add(output.string());
   ImportOptions options;
   options.input = input;
   options.output = output.string();
   options.format = format;
-  import_trace(options);
+  try {
+    import_trace(options);
+  } catch (const TraceError& error) {
+    // The imported copy is ours: a problem with it is reported against the user's file.
+    if (error.path() == input) throw;
+    throw TraceError(error.kind(), input, "cannot import it for this command: " + error.problem());
+  }
   return output.string();
 }
 

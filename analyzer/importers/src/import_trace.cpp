@@ -1,7 +1,5 @@
 #include "gpuprof/importers/import_trace.hpp"
 
-#include <unistd.h>
-
 #include <filesystem>
 
 #include "gpuprof/importers/gpu_clock_check.hpp"
@@ -9,7 +7,9 @@
 #include "gpuprof/importers/nsys_importer.hpp"
 #include "gpuprof/importers/nvprof_importer.hpp"
 #include "gpuprof/trace/file_publishing.hpp"
+#include "gpuprof/trace/output_guard.hpp"
 #include "gpuprof/trace/sqlite_database.hpp"
+#include "gpuprof/trace/temporary_files.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 
 namespace gpuprof::importers {
@@ -17,10 +17,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Removes the staging file unless the import published it.
+// Removes the staging file unless the import published it; a signal removes it too.
 class StagingFile {
  public:
-  explicit StagingFile(std::string path) : path_(std::move(path)) {}
+  explicit StagingFile(std::string path) : path_(std::move(path)), registration_(path_) {}
   ~StagingFile() {
     std::error_code ignored;
     if (!published_) fs::remove(path_, ignored);
@@ -37,6 +37,7 @@ class StagingFile {
 
  private:
   std::string path_;
+  TemporaryName registration_;
   bool published_ = false;
 };
 
@@ -53,6 +54,15 @@ void check_output(const std::string& output, bool overwrite) {
   if (fs::is_directory(status)) throw TraceError::bad_input(output, "is a directory");
   if (fs::exists(status) && !overwrite) {
     throw TraceError::bad_input(output, "already exists (use --force to overwrite)");
+  }
+}
+
+// A forced --format still must not read one of our own traces as a foreign one.
+bool is_gpuprof_trace(const std::string& input) {
+  try {
+    return detect_source_format(input) == SourceFormat::gpuprof;
+  } catch (const TraceError&) {
+    return false;  // not recognised: the forced format decides
   }
 }
 
@@ -84,28 +94,35 @@ void shift_times(const std::string& path, std::int64_t offset_ns) {
 ImportSummary import_trace(const ImportOptions& options) {
   check_input(options.input);
   const SourceFormat format = options.format ? *options.format : detect_source_format(options.input);
-  if (format == SourceFormat::gpuprof) {
+  if (format == SourceFormat::gpuprof || (options.format && is_gpuprof_trace(options.input))) {
     throw TraceError::bad_input(options.input, "is already a gpuprof trace; there is nothing to import");
   }
   check_output(options.output, options.overwrite);
-  StagingFile staging(options.output + ".importing-" + std::to_string(::getpid()));
+  refuse_writing_over_inputs({options.output}, {options.input});
+  StagingFile staging(temporary_path_beside(options.output));
   ImportSummary summary;
   summary.input = options.input;
   summary.output = options.output;
   summary.format = format;
   ImportResult result;
-  {
-    trace::TraceWriter writer({staging.path(), trace::Durability::atomic, true, 500'000, options.tool_version});
-    ImportSink sink(writer);
-    result = run_importer(format, options.input, sink);
-    writer.set_meta("source_file", fs::path(options.input).filename().string());
-    sink.write_summary(result.time_offset_ns);
-    writer.finish();
-    summary.counts = sink.counts();
+  try {
+    {
+      trace::TraceWriter writer({staging.path(), trace::Durability::atomic, true, 500'000, options.tool_version});
+      ImportSink sink(writer);
+      result = run_importer(format, options.input, sink);
+      writer.set_meta("source_file", fs::path(options.input).filename().string());
+      sink.write_summary(result.time_offset_ns);
+      writer.finish();
+      summary.counts = sink.counts();
+    }
+    if (result.time_offset_ns != 0) shift_times(staging.path(), result.time_offset_ns);
+    summary.clock = align_gpu_clock(staging.path());
+    staging.publish(options.output, options.overwrite);
+  } catch (const TraceError& error) {
+    // The staging file is ours, not the user's: name the output they asked for.
+    if (error.path() == options.input || error.path() == options.output) throw;
+    throw TraceError(error.kind(), options.output, error.problem());
   }
-  if (result.time_offset_ns != 0) shift_times(staging.path(), result.time_offset_ns);
-  summary.clock = align_gpu_clock(staging.path());
-  staging.publish(options.output, options.overwrite);
   summary.rank = result.rank;
   summary.world_size = result.world_size;
   return summary;

@@ -48,6 +48,11 @@ class KinetoHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Kin
 
  private:
   bool open(bool is_object) {
+    if (depth_ >= kMaxKinetoJsonDepth) {
+      problem = "nests JSON deeper than " + std::to_string(kMaxKinetoJsonDepth) +
+                " levels; a Kineto trace needs a handful (refused, not parsed further)";
+      return false;
+    }
     if (depth_ == 0 && !is_object) {
       problem = "is JSON but not a trace (the document is an array, not an object with traceEvents)";
       return false;
@@ -184,7 +189,10 @@ KinetoHeader read_kineto(const std::string& path, KinetoEventConsumer& consumer,
   GzipStream stream(path);
   KinetoHandler handler(consumer);
   rapidjson::Reader reader;
-  constexpr unsigned kFlags = rapidjson::kParseNumbersAsStringsFlag | rapidjson::kParseNanAndInfFlag;
+  // Iterative: RapidJSON's recursive parser uses the stack per nesting level,
+  // and a file nested a few hundred thousand levels deep would overflow it.
+  constexpr unsigned kFlags =
+      rapidjson::kParseNumbersAsStringsFlag | rapidjson::kParseNanAndInfFlag | rapidjson::kParseIterativeFlag;
   const rapidjson::ParseResult result = reader.Parse<kFlags>(stream, handler);
   if (bytes_read != nullptr) *bytes_read = stream.bytes_read();
   if (!handler.problem.empty()) throw TraceError::bad_input(path, handler.problem);

@@ -6,11 +6,16 @@
 
 namespace gpuprof::importers {
 
+// Deepest nesting of objects and arrays accepted anywhere in a Kineto file
+// (README, "Using it"); real traces need about six levels.
+inline constexpr int kMaxKinetoJsonDepth = 512;
+
 // Parses a Kineto JSON file (plain or gzip) with RapidJSON's SAX reader, handing
 // each trace event to `consumer` as soon as it is complete. Returns the
 // top-level fields, whichever side of traceEvents they were written on.
 // Throws TraceError::bad_input for invalid JSON, truncated input and JSON that
-// is not a trace (not an object, or no traceEvents array).
+// is not a trace (not an object, or no traceEvents array) and for nesting
+// deeper than kMaxKinetoJsonDepth.
 KinetoHeader read_kineto(const std::string& path, KinetoEventConsumer& consumer, std::size_t* bytes_read = nullptr);
 
 }  // namespace gpuprof::importers

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "gpuprof/trace/schema_version.hpp"
 #include "gpuprof/trace/sqlite_database.hpp"
 #include "gpuprof/trace/trace_file.hpp"
 #include "gpuprof/trace/trace_error.hpp"
@@ -52,13 +53,26 @@ bool has_table_prefix(sqlite::Database& database, const std::string& prefix) {
              .value_or(0) > 0;
 }
 
+// Our tables alone do not make a gpuprof trace: another tool may name tables
+// `meta` or `kernels` too. The format mark in meta decides.
+bool has_gpuprof_mark(sqlite::Database& database) {
+  if (!database.has_table("meta") || !database.has_table("strings") || !database.has_table("kernels")) return false;
+  try {
+    sqlite::Statement format(database, "SELECT count(*) FROM meta WHERE key = 'format' AND value = ?");
+    format.bind(1, trace::kFormatName);
+    return format.step() && format.column_int(0) > 0;
+  } catch (const TraceError&) {
+    return false;  // a meta table without our columns
+  }
+}
+
 SourceFormat detect_sqlite(const std::string& path) {
+  // The same sentence for a truncated file here as when the trace is opened.
+  trace::check_sqlite_file(path);
   sqlite::Database database(path, sqlite::OpenMode::read_only);
   // A view or trigger in place of our tables would make this look foreign; say what it is.
   database.refuse_code(trace::trace_tables());
-  if (database.has_table("meta") && database.has_table("strings") && database.has_table("kernels")) {
-    return SourceFormat::gpuprof;
-  }
+  if (has_gpuprof_mark(database)) return SourceFormat::gpuprof;
   if (has_table_prefix(database, "CUPTI_ACTIVITY_KIND_")) {
     if (database.has_table("StringIds")) return SourceFormat::nsys;
     if (database.has_table("StringTable")) return SourceFormat::nvprof;

@@ -7,7 +7,8 @@ namespace gpuprof::job {
 std::vector<CalibrationPair> parse_clock_calibration(const std::optional<std::string>& text) {
   if (!text) return {};
   rapidjson::Document document;
-  document.Parse(text->c_str());
+  // The text comes from the file: iterative, so deep nesting cannot overflow the stack.
+  document.Parse<rapidjson::kParseIterativeFlag>(text->c_str());
   if (document.HasParseError() || !document.IsArray()) return {};
   std::vector<CalibrationPair> pairs;
   for (const auto& entry : document.GetArray()) {

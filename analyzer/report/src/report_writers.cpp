@@ -7,8 +7,10 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <random>
 
+#include "gpuprof/trace/file_publishing.hpp"
+#include "gpuprof/trace/output_guard.hpp"
+#include "gpuprof/trace/temporary_files.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 #include "gpuprof/trace/utf8_text.hpp"
 
@@ -53,13 +55,21 @@ std::string render_format(Format format, const ReportInput& input) {
 // Names come from trace files: whatever bytes they hold, the report is valid UTF-8.
 std::string render(Format format, const ReportInput& input) { return clean_utf8(render_format(format, input)); }
 
-void write_file_atomically(const std::string& path, const std::string& content) {
-  const fs::path target(path);
-  const auto folder = target.has_parent_path() ? target.parent_path() : fs::path(".");
-  std::random_device entropy;
-  const auto temporary = folder / fmt::format(".{}.tmp-{:08x}", target.filename().string(), entropy());
+namespace {
+
+void refuse_existing(const std::vector<std::string>& paths) {
+  for (const auto& path : paths) {
+    std::error_code ignored;
+    if (fs::exists(path, ignored)) throw TraceError::bad_input(path, "already exists (use --force to overwrite)");
+  }
+}
+
+void write_one(const std::string& path, const std::string& content, bool overwrite) {
+  const auto temporary = temporary_path_beside(path);
+  const TemporaryName registration(temporary);
   {
     std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    if (!out.is_open()) throw TraceError::bad_input(path, std::string("cannot create: ") + std::strerror(errno));
     out.write(content.data(), static_cast<std::streamsize>(content.size()));
     out.flush();
     if (!out) {
@@ -69,25 +79,54 @@ void write_file_atomically(const std::string& path, const std::string& content) 
       throw TraceError::failure(path, "cannot write: " + reason);
     }
   }
-  std::error_code error;
-  fs::rename(temporary, target, error);
-  if (error) {
+  try {
+    publish_file(temporary, path, overwrite);
+  } catch (const TraceError&) {
     std::error_code ignored;
     fs::remove(temporary, ignored);
-    throw TraceError::failure(path, "cannot rename into place: " + error.message());
+    throw;
   }
 }
 
-void write_report(Format format, const ReportInput& input, const std::string& output) {
-  const bool folder = format == Format::csv && (output.ends_with('/') || fs::is_directory(output));
-  if (!folder) {
-    write_file_atomically(output, render(format, input));
-    return;
+}  // namespace
+
+void check_output(Format format, const std::string& output, const WriteOptions& options) {
+  if (output.empty() || output == "-") return;
+  if (format == Format::csv && (output.ends_with('/') || fs::is_directory(output))) return;
+  refuse_writing_over_inputs({output}, options.inputs);
+  if (!options.overwrite) refuse_existing({output});
+  const fs::path parent = fs::path(output).parent_path();
+  std::error_code ignored;
+  if (!parent.empty() && !fs::is_directory(parent, ignored)) {
+    throw TraceError::bad_input(output, "cannot create: folder " + parent.string() + " does not exist");
   }
+}
+
+void write_files(const std::vector<std::pair<std::string, std::string>>& files, const WriteOptions& options) {
+  std::vector<std::string> targets;
+  for (const auto& file : files) targets.push_back(file.first);
+  refuse_writing_over_inputs(targets, options.inputs);
+  if (!options.overwrite) refuse_existing(targets);
+  for (const auto& [path, content] : files) write_one(path, content, options.overwrite);
+}
+
+std::optional<std::string> csv_folder(Format format, const std::string& output) {
+  if (format != Format::csv || !(output.ends_with('/') || fs::is_directory(output))) return std::nullopt;
   std::error_code error;
   fs::create_directories(output, error);
-  if (error) throw TraceError::failure(output, "cannot create folder: " + error.message());
-  for (const auto& [name, content] : render_csv_files(input)) write_file_atomically((fs::path(output) / name).string(), content);
+  if (error) throw TraceError::bad_input(output, "cannot create folder: " + error.message());
+  return output;
+}
+
+void write_report(Format format, const ReportInput& input, const std::string& output, const WriteOptions& options) {
+  const auto folder = csv_folder(format, output);
+  if (!folder) {
+    write_files({{output, render(format, input)}}, options);
+    return;
+  }
+  auto files = render_csv_files(input);
+  for (auto& file : files) file.first = (fs::path(*folder) / file.first).string();
+  write_files(files, options);
 }
 
 }  // namespace gpuprof::report

@@ -49,7 +49,8 @@ void read_epochs(const Value& document, WorkloadSummary& summary) {
 
 std::optional<WorkloadSummary> parse_workload_summary(const std::string& json) {
   rapidjson::Document document;
-  document.Parse(json.c_str(), json.size());
+  // Iterative: a summary line nested absurdly deep must not overflow the stack.
+  document.Parse<rapidjson::kParseIterativeFlag>(json.c_str(), json.size());
   if (document.HasParseError() || !document.IsObject()) return std::nullopt;
   WorkloadSummary summary;
   read_epochs(document, summary);

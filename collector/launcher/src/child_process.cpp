@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -110,9 +111,15 @@ ChildResult run_child(const std::vector<std::string>& command,
   const auto arguments = pointers_to(command);
   // Installed before fork so that a signal arriving right after fork is not lost.
   SignalForwarding forwarding;
+  const pid_t launcher = ::getpid();
   const pid_t child = ::fork();
   if (child == 0) {
     ::close(error_pipe[0]);
+    // The program must not outlive a launcher killed by SIGKILL: the kernel sends
+    // it SIGTERM then (the collector's own handler still writes the trace). If the
+    // launcher died before this line, the parent is already someone else.
+    ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+    if (::getppid() != launcher) ::_exit(128 + SIGTERM);
     // The child starts with the default dispositions the program expects.
     ::signal(SIGINT, SIG_DFL);
     ::signal(SIGTERM, SIG_DFL);

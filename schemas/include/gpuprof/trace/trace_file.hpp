@@ -44,6 +44,11 @@ void record_left_out(const LeftOutRows& left_out, std::vector<StatRow>& stats);
 // Every refusal is a TraceError::bad_input naming the file and the problem.
 // The readers below check ids, devices and times as row_rules.hpp says and
 // leave out rows that break a rule; left_out() counts them.
+// Checks what SQLite itself would only notice lazily (missing, empty, not
+// SQLite, truncated), so the user gets one clear sentence instead of "database
+// disk image is malformed" halfway through. Throws TraceError::bad_input.
+void check_sqlite_file(const std::string& path);
+
 class TraceFile {
  public:
   explicit TraceFile(const std::string& path);

@@ -18,6 +18,7 @@ std::string render_comparison_json(const RunComparison& comparison);
 std::string render_comparison(report::Format format, const RunComparison& comparison);
 
 // As report::write_report: atomic, and CSV into a folder gives one file per table.
-void write_comparison(report::Format format, const RunComparison& comparison, const std::string& output);
+void write_comparison(report::Format format, const RunComparison& comparison, const std::string& output,
+                      const report::WriteOptions& options = {});
 
 }  // namespace gpuprof::comparison

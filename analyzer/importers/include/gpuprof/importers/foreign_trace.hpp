@@ -1,12 +1,17 @@
 #pragma once
 
 #include <filesystem>
+#include <memory>
 #include <string>
+#include <vector>
+
+#include "gpuprof/trace/temporary_files.hpp"
 
 namespace gpuprof::importers {
 
-// A private temporary folder for traces imported on the fly; removed with its
-// contents when the object goes away.
+// A private temporary folder for traces imported on the fly
+// ($TMPDIR/gpuprof-tmp-<pid>-XXXXXX); removed with its contents when the object
+// goes away, or by SIGINT/SIGTERM (temporary_files.hpp).
 class TemporaryStore {
  public:
   TemporaryStore();
@@ -15,9 +20,14 @@ class TemporaryStore {
   TemporaryStore& operator=(const TemporaryStore&) = delete;
 
   const std::filesystem::path& folder() const { return folder_; }
+  // Registers a file about to be created in the folder, so a signal removes it
+  // before removing the folder.
+  void add(const std::string& file);
 
  private:
+  PrivateFolder private_folder_;
   std::filesystem::path folder_;
+  std::vector<std::unique_ptr<TemporaryName>> file_names_;
 };
 
 // Lets commands that read gpuprof traces (report, info, compare) accept foreign

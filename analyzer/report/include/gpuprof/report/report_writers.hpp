@@ -1,5 +1,6 @@
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,13 +27,29 @@ std::string render_csv(const ReportInput& input);
 std::vector<std::pair<std::string, std::string>> render_csv_files(const ReportInput& input);
 std::string render(Format format, const ReportInput& input);
 
+// What a writer must respect besides its output path.
+struct WriteOptions {
+  bool overwrite = true;            // false: an existing output is refused (the CLI's default without --force)
+  std::vector<std::string> inputs;  // files (or folders) read to make the output; never written over
+};
+
 // Writes the report to `output`. For CSV, an existing folder or a path ending
 // in '/' gets one file per table. Every file is written beside its target and
-// renamed into place, so readers never see half a report.
-// Throws TraceError::failure when writing fails.
-void write_report(Format format, const ReportInput& input, const std::string& output);
+// renamed into place, so readers never see half a report. Every target is
+// checked (inputs, existing files) before the first one is written.
+// Throws TraceError::bad_input for an output that is an input, exists without
+// `overwrite` or cannot be created, TraceError::failure when writing fails.
+void write_report(Format format, const ReportInput& input, const std::string& output,
+                  const WriteOptions& options = {});
 
-// Writes `content` to a temporary file beside `path`, then renames it over `path`.
-void write_file_atomically(const std::string& path, const std::string& content);
+// The checks write_report makes, made before the analysis so that a refused
+// output costs nothing. A CSV folder's files are checked when they are written.
+void check_output(Format format, const std::string& output, const WriteOptions& options);
+
+// Writes each (path, content) as write_report does, with the same checks.
+void write_files(const std::vector<std::pair<std::string, std::string>>& files, const WriteOptions& options);
+
+// For CSV into a folder (`output` ends in '/' or is a folder): the folder, created if needed; otherwise nullopt.
+std::optional<std::string> csv_folder(Format format, const std::string& output);
 
 }  // namespace gpuprof::report

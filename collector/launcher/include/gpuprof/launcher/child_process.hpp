@@ -18,7 +18,9 @@ struct ChildResult {
 // Runs `command` (looked up in PATH) with the current environment plus
 // `environment_overrides`, and waits for it. SIGINT and SIGTERM sent to this
 // process by another process are forwarded to the child; those sent by the
-// terminal already reach the child through its process group.
+// terminal already reach the child through its process group. If this process
+// dies without forwarding (SIGKILL), the kernel sends the child SIGTERM
+// (PR_SET_PDEATHSIG), so a traced program never runs on orphaned.
 ChildResult run_child(const std::vector<std::string>& command,
                       const std::map<std::string, std::string>& environment_overrides);
 
