@@ -1,7 +1,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <charconv>
 #include <cstdio>
 #include <memory>
 #include <optional>
@@ -20,30 +19,6 @@ namespace {
 struct InfoArguments {
   std::vector<std::string> traces;
 };
-
-std::optional<std::int64_t> parse_int(const std::string& text) {
-  std::int64_t value = 0;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (error != std::errc() || end != text.data() + text.size()) return std::nullopt;
-  return value;
-}
-
-// Start and end of everything recorded: from the metadata when the producer
-// wrote it, otherwise from the tables.
-std::pair<std::optional<std::int64_t>, std::optional<std::int64_t>> time_span(
-    trace::TraceFile& file, const std::map<std::string, std::string>& meta) {
-  const auto start = meta.count("start_ns") ? parse_int(meta.at("start_ns")) : std::nullopt;
-  const auto end = meta.count("end_ns") ? parse_int(meta.at("end_ns")) : std::nullopt;
-  if (start && end) return {start, end};
-  std::optional<std::int64_t> first, last;
-  for (const char* table : {"kernels", "memcpys", "memsets", "api_calls", "syncs", "ranges"}) {
-    const auto low = file.database().query_int(fmt::format("SELECT min(start_ns) FROM {}", table));
-    const auto high = file.database().query_int(fmt::format("SELECT max(end_ns) FROM {}", table));
-    if (low) first = first ? std::min(*first, *low) : *low;
-    if (high) last = last ? std::max(*last, *high) : *high;
-  }
-  return {first, last};
-}
 
 std::string value_or(const std::map<std::string, std::string>& meta, const std::string& key,
                      const std::string& fallback = "unknown") {
@@ -107,7 +82,7 @@ std::string describe(const std::string& shown_path, const std::string& path) {
                      value_or(meta, "pid"), value_or(meta, "rank"), value_or(meta, "world_size"));
   if (meta.count("command_line")) out += fmt::format("  command         {}\n", meta.at("command_line"));
   if (const auto notice = analysis::clock_shift_notice(meta)) out += fmt::format("  time base       {}\n", *notice);
-  const auto [start, end] = time_span(file, meta);
+  const auto [start, end] = file.time_span();
   if (start && end) {
     out += fmt::format("  time span       {}  ({} .. {} ns)\n", units::format_duration(*end - *start), *start,
                        *end);

@@ -2,7 +2,9 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <array>
+#include <charconv>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -128,6 +130,32 @@ const std::vector<std::string>& event_tables() {
   static const std::vector<std::string> tables = {"kernels", "memcpys", "memsets", "api_calls",
                                                   "syncs",   "ranges",  "steps",   "gaps", "collectives"};
   return tables;
+}
+
+namespace {
+
+std::optional<std::int64_t> parse_integer(const std::optional<std::string>& text) {
+  if (!text) return std::nullopt;
+  std::int64_t value = 0;
+  const auto [end, error] = std::from_chars(text->data(), text->data() + text->size(), value);
+  if (error != std::errc() || end != text->data() + text->size()) return std::nullopt;
+  return value;
+}
+
+}  // namespace
+
+TimeSpan TraceFile::time_span() {
+  TimeSpan span{parse_integer(meta_value("start_ns")), parse_integer(meta_value("end_ns"))};
+  if (span.start_ns && span.end_ns) return span;
+  span = {};
+  for (const char* table : {"kernels", "memcpys", "memsets", "api_calls", "syncs", "ranges"}) {
+    if (!database_.has_table(table)) continue;
+    const auto low = database_.query_int(std::string("SELECT min(start_ns) FROM ") + table);
+    const auto high = database_.query_int(std::string("SELECT max(end_ns) FROM ") + table);
+    if (low) span.start_ns = std::min(span.start_ns.value_or(*low), *low);
+    if (high) span.end_ns = std::max(span.end_ns.value_or(*high), *high);
+  }
+  return span;
 }
 
 std::vector<TableCount> TraceFile::counts() {

@@ -49,6 +49,10 @@ void record_left_out(const LeftOutRows& left_out, std::vector<StatRow>& stats);
 // disk image is malformed" halfway through. Throws TraceError::bad_input.
 void check_sqlite_file(const std::string& path);
 
+struct TimeSpan {
+  std::optional<std::int64_t> start_ns, end_ns;  // both unknown when nothing was recorded
+};
+
 class TraceFile {
  public:
   explicit TraceFile(const std::string& path);
@@ -66,6 +70,9 @@ class TraceFile {
   LoadedStrings strings();
   std::vector<StepRow> steps();
   std::vector<GapRow> gaps();
+  // Start and end of everything recorded: meta's start_ns and end_ns when the
+  // producer wrote both as integers, otherwise the extremes of the event tables.
+  TimeSpan time_span();
 
   // Rows the readers above left out so far, by "table.column" of the first
   // rule each broke.
