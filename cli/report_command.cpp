@@ -96,11 +96,16 @@ int run_report(const ReportArguments& arguments) {
     // One stream of several CSV tables is allowed, but say how to get one file per table.
     fmt::print(stderr, "gpuprof: note: several CSV tables go to one stream; use -o FOLDER/ for one file each\n");
   }
+  const bool to_stdout = arguments.output.empty() || arguments.output == "-";
+  // A text or Markdown report on standard output opens with every warning and notice itself;
+  // repeating them on stderr would only push its summary off the screen.
+  const bool report_shows_notes = to_stdout && (format == report::Format::text || format == report::Format::markdown);
   for (const auto& rank : input.ranks) {
+    if (report_shows_notes) break;
     for (const auto& warning : rank.warnings) fmt::print(stderr, "gpuprof: warning: {}: {}\n", rank.path, warning);
     for (const auto& notice : rank.notices) fmt::print(stderr, "gpuprof: note: {}: {}\n", rank.path, notice);
   }
-  if (arguments.output.empty() || arguments.output == "-") {
+  if (to_stdout) {
     const auto text = report::render(format, input);
     std::fwrite(text.data(), 1, text.size(), stdout);
   } else {

@@ -92,6 +92,17 @@ TEST_F(ReportCli, StepPatternMatchingNothingFallsBackToSpan) {
   EXPECT_NE(output_text().find("\"window_source\": \"span\""), std::string::npos);
 }
 
+// A notice goes where the reader sees it once: in a text report on stdout (which opens
+// with it), on stderr when the report goes to a file.
+TEST_F(ReportCli, NoticesAreShownOnceWhereTheReaderLooks) {
+  const auto trace = synthetic("a.sqlite", 0);
+  EXPECT_EQ(report(trace + " --step-pattern '^iteration'"), 0);
+  EXPECT_NE(output_text().find("matches no annotation"), std::string::npos);
+  EXPECT_EQ(error_text().find("matches no annotation"), std::string::npos) << error_text();
+  EXPECT_EQ(report(trace + " --step-pattern '^iteration' -o " + folder_.file("out.txt")), 0);
+  EXPECT_NE(error_text().find("matches no annotation"), std::string::npos);
+}
+
 TEST_F(ReportCli, TwoRanksJsonAndSave) {
   const auto first = synthetic("a.sqlite", 0);
   const auto second = synthetic("b.sqlite", 1);
