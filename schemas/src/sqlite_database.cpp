@@ -175,6 +175,9 @@ void Statement::bind(int index, std::string_view value) {
   sqlite3_bind_text(statement_, index, value.data(), static_cast<int>(value.size()), SQLITE_TRANSIENT);
 }
 void Statement::bind_null(int index) { sqlite3_bind_null(statement_, index); }
+void Statement::bind_blob(int index, std::span<const std::uint8_t> bytes) {
+  sqlite3_bind_blob64(statement_, index, bytes.data(), bytes.size(), SQLITE_TRANSIENT);
+}
 void Statement::bind(int index, const std::optional<std::string>& value) {
   if (value) {
     bind(index, std::string_view(*value));
@@ -211,6 +214,16 @@ std::string_view Statement::column_text(int column) const {
   const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(statement_, column));
   if (!text) return {};
   return {text, static_cast<std::size_t>(sqlite3_column_bytes(statement_, column))};
+}
+
+int Statement::column_count() const { return sqlite3_column_count(statement_); }
+
+std::optional<std::span<const std::uint8_t>> Statement::column_blob(int column) const {
+  if (sqlite3_column_type(statement_, column) != SQLITE_BLOB) return std::nullopt;
+  const auto* bytes = static_cast<const std::uint8_t*>(sqlite3_column_blob(statement_, column));
+  const auto size = static_cast<std::size_t>(sqlite3_column_bytes(statement_, column));
+  if (!bytes) return std::span<const std::uint8_t>();
+  return std::span<const std::uint8_t>(bytes, size);
 }
 
 }  // namespace gpuprof::sqlite

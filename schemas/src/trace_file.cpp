@@ -122,7 +122,7 @@ const std::vector<std::string>& trace_tables() {
   static const std::vector<std::string> tables = {"meta",      "strings", "devices", "device_links",
                                                   "kernels",   "memcpys", "memsets", "api_calls",
                                                   "syncs",     "ranges",  "steps",   "gaps",
-                                                  "collector_stats"};
+                                                  "collector_stats", "event_chunks"};
   return tables;
 }
 

@@ -15,6 +15,7 @@
 #include "gpuprof/trace/symbol_names.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 #include "batched_insert.hpp"
+#include "event_chunks.hpp"
 
 namespace gpuprof::trace {
 namespace {
@@ -275,6 +276,7 @@ void TraceWriter::finish() {
   impl_->set_meta("finished_utc", utc_now_iso8601());
   impl_->commit();
   impl_->database.execute("BEGIN");
+  write_event_chunks(impl_->database);
   impl_->database.execute(index_sql());
   impl_->database.execute("COMMIT");
   impl_->close();

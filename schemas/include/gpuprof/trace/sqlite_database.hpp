@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -78,6 +79,7 @@ class Statement {
   void bind(int index, double value);
   void bind(int index, std::string_view value);
   void bind_null(int index);
+  void bind_blob(int index, std::span<const std::uint8_t> bytes);
   template <typename T>
   void bind(int index, const std::optional<T>& value) {
     if (value) {
@@ -99,6 +101,9 @@ class Statement {
   std::optional<std::int64_t> column_optional_int(int column) const;
   double column_double(int column) const;
   std::string_view column_text(int column) const;
+  // The column's bytes when it holds a BLOB, else nullopt (a hostile file may hold anything).
+  std::optional<std::span<const std::uint8_t>> column_blob(int column) const;
+  int column_count() const;
   // For hot loops that read many columns per row.
   sqlite3_stmt* raw() const { return statement_; }
 
