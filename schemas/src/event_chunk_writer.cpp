@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "gpuprof/trace/sqlite_database.hpp"
+#include "gpuprof/trace/trace_writer.hpp"
 #include "event_chunks.hpp"
 
 namespace gpuprof::trace {
@@ -45,6 +46,11 @@ void write_table_chunks(sqlite::Database& database, sqlite::Statement& insert, c
 void write_event_chunks(sqlite::Database& database) {
   sqlite::Statement insert(database, "INSERT INTO event_chunks VALUES (?, ?, ?, ?, ?, ?)");
   for (const auto& table : chunked_tables()) write_table_chunks(database, insert, table);
+}
+
+void rewrite_event_chunks(sqlite::Database& database) {
+  database.execute("DELETE FROM event_chunks");
+  write_event_chunks(database);
 }
 
 }  // namespace gpuprof::trace
