@@ -74,7 +74,8 @@ int run_report(const ReportArguments& arguments) {
   }
   // Ranks are identified and checked before any analysis, and analysed one
   // model at a time per thread: memory is bounded by a rank, not the job.
-  auto job = job::analyze_job(arguments.traces, {.analysis = options, .threads = 2});
+  auto job = job::analyze_job(arguments.traces,
+                              {.analysis = options, .threads = 2, .keep_single_model_until_exit = true});
   std::vector<std::string> savable;
   for (const auto& rank : job.ranks) {
     if (rank.trace_path == rank.input) savable.push_back(rank.input);
