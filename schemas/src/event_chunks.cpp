@@ -64,7 +64,8 @@ struct Reader {
   std::size_t left() const { return static_cast<std::size_t>(end - at); }
 };
 
-std::vector<std::uint8_t> encode_column(const std::vector<std::int64_t>& values, const std::vector<std::uint8_t>& nulls) {
+std::vector<std::uint8_t> encode_column(const std::vector<std::int64_t>& values,
+                                        const std::vector<std::uint8_t>& nulls) {
   std::vector<std::uint8_t> out;
   const auto rows = values.size();
   const auto null_count = static_cast<std::size_t>(std::count(nulls.begin(), nulls.end(), 1));

@@ -71,11 +71,15 @@ ChunkRead read_chunks(sqlite::Database& database, const std::string& table_name,
   while (chunks.step()) {
     header.fetch(chunks.raw());
     for (int column = 0; column < 4; ++column) {
-      if (header.type(column) != RowValues::kInteger) return {true, "chunk " + std::to_string(next_chunk) + " has a non-integer header"};
+      if (header.type(column) != RowValues::kInteger) {
+        return {true, "chunk " + std::to_string(next_chunk) + " has a non-integer header"};
+      }
     }
     const auto rows = header.i64(2);
     if (header.i64(0) != next_chunk || header.i64(1) != total) return {true, "chunks missing or out of order"};
-    if (rows < 1 || rows > kChunkRows || rows > table_rows - total) return {true, "chunk row counts do not match the table"};
+    if (rows < 1 || rows > kChunkRows || rows > table_rows - total) {
+      return {true, "chunk row counts do not match the table"};
+    }
     const auto blob = chunks.column_blob(4);
     if (!blob) return {true, "chunk " + std::to_string(next_chunk) + " data is not a blob"};
     // Chunks of a table since rebuilt with other columns describe other rows.

@@ -79,7 +79,8 @@ void write_trace(const std::string& path) {
                          .copy_kind = static_cast<CopyKind>(i % 6),
                          .src_memory_kind = i % 3 == 0 ? std::nullopt : std::optional(MemoryKind::pinned),
                          .dst_device = i % 4 == 0 ? std::optional(1) : std::nullopt, .bytes = i * 4096});
-    writer.add(MemsetRow{.device = 0, .start_ns = 9000 - i, .end_ns = 9100 - i, .bytes = i % 2 ? std::optional(i) : std::nullopt});
+    writer.add(MemsetRow{.device = 0, .start_ns = 9000 - i, .end_ns = 9100 - i,
+                         .bytes = i % 2 ? std::optional(i) : std::nullopt});
     writer.add(ApiCallRow{.process_id = 1, .thread_id = i % 4, .start_ns = 100 + (i * 37) % 700, .end_ns = 900,
                           .correlation_id = i, .name = launch, .kind = i % 2 ? ApiKind::driver : ApiKind::runtime,
                           .return_code = i % 10 == 0 ? std::optional(700) : std::nullopt});
@@ -178,7 +179,6 @@ TEST_F(EventChunks, WrongCountsFallBackToRowsWithAProblemCounted) {
         "UPDATE event_chunks SET data = 'text' WHERE table_name = 'kernels' AND chunk = 0",
         "UPDATE event_chunks SET row_count = 'many' WHERE table_name = 'kernels' AND chunk = 0",
         "INSERT INTO kernels SELECT * FROM kernels LIMIT 1"}) {
-    std::filesystem::copy_file(rows_only, folder.file("edited.sqlite"), std::filesystem::copy_options::overwrite_existing);
     const auto edited = folder.file("edited.sqlite");
     std::filesystem::copy_file(chunked, edited, std::filesystem::copy_options::overwrite_existing);
     run_sql(edited, edit);

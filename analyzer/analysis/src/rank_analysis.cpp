@@ -58,7 +58,8 @@ RankAnalysisParts analyze_rank_parts(const trace::TraceModel& model, const Analy
   auto kernels = std::async(std::launch::async, [&model, &classes, &options] {
     return summarize_kernels(model, classes, options.top_kernels);
   });
-  auto launches = std::async(std::launch::async, [&model, &correlations] { return analyze_launches(model, correlations); });
+  auto launches =
+      std::async(std::launch::async, [&model, &correlations] { return analyze_launches(model, correlations); });
   result.trace_start_ns = first_gpu_activity(activity);
   const auto detection = find_steps(model, options, correlations);
   const bool use_steps = options.window == WindowMode::steps && !detection.steps.empty();

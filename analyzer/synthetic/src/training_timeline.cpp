@@ -80,7 +80,12 @@ void ApiCallBuffer::flush() {
 DeviceTimeline::DeviceTimeline(trace::TraceWriter& writer, ApiCallBuffer& api_calls, const TimelineNames& names,
                                const SynthOptions& options, std::int32_t device, std::int64_t start_ns,
                                std::int64_t& next_correlation)
-    : writer_(writer), api_calls_(api_calls), names_(names), options_(options), device_(device), next_correlation_(next_correlation),
+    : writer_(writer),
+      api_calls_(api_calls),
+      names_(names),
+      options_(options),
+      device_(device),
+      next_correlation_(next_correlation),
       random_(options.seed * 1000003ULL + static_cast<std::uint64_t>(device) * 7919ULL +
               static_cast<std::uint64_t>(options.rank) * 104729ULL),
       host_now_(start_ns) {
