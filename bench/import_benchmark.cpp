@@ -1,8 +1,10 @@
 // Measures the importers: Kineto JSON throughput (MB/s of uncompressed JSON)
-// with peak memory at two file sizes, and Nsight Systems rows/s. Each import
-// runs in a child process so its peak RSS is its own. Prints figures only.
+// with peak memory at two file sizes, and Nsight Systems and nvprof rows/s. Each
+// import runs in a child process so its peak RSS is its own. Prints figures only.
 //
-//   gpuprof_import_benchmark [small_mb=100] [large_mb=400] [nsys_rows=2000000]
+//   gpuprof_import_benchmark [small_mb=100] [large_mb=400] [nsys_rows=2000000] [nvprof_rows=nsys_rows]
+//
+// A size of 0 skips that run.
 
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -70,6 +72,30 @@ void write_nsys(const std::string& path, long long rows) {
       "FROM n;");
 }
 
+// Half kernels, half runtime calls (cudaLaunchKernel, callback id 211), as nvprof stores them.
+void write_nvprof(const std::string& path, long long rows) {
+  sqlite::Database database(path, sqlite::OpenMode::create);
+  database.execute(R"j(
+    PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;
+    CREATE TABLE StringTable (_id_ INTEGER PRIMARY KEY, value TEXT NOT NULL);
+    INSERT INTO StringTable VALUES (1, '_Z11gemm_kernelPfS_i');
+    CREATE TABLE CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL (_id_ INTEGER PRIMARY KEY, start INT NOT NULL,
+      end INT NOT NULL, deviceId INT, contextId INT, streamId INT, correlationId INT, name INT, gridX INT,
+      gridY INT, gridZ INT, blockX INT, blockY INT, blockZ INT, registersPerThread INT, staticSharedMemory INT,
+      dynamicSharedMemory INT);
+    CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (_id_ INTEGER PRIMARY KEY, cbid INT NOT NULL, start INT NOT NULL,
+      end INT NOT NULL, processId INT NOT NULL, threadId INT NOT NULL, correlationId INT NOT NULL,
+      returnValue INT NOT NULL);)j");
+  const std::string half = std::to_string(rows / 2);
+  database.execute(
+      "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < " + half + ") "
+      "INSERT INTO CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL SELECT NULL, i * 1000, i * 1000 + 500, 0, 1, 7 + i % 4, i, "
+      "1, 64, 1, 1, 128, 1, 1, 32, 0, 0 FROM n;"
+      "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < " + half + ") "
+      "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME SELECT NULL, 211, i * 1000 - 300, i * 1000 - 290, 4242, 4243, i, 0 "
+      "FROM n;");
+}
+
 struct Measurement {
   double seconds = 0, cpu_seconds = 0;  // wall time, and user + system time of the import alone
   long peak_kib = 0;
@@ -122,24 +148,31 @@ void kineto_run(const fs::path& folder, std::size_t megabytes) {
   fs::remove(folder / "kineto.sqlite");
 }
 
+// Imports a generated SQLite file of `rows` rows and prints rows/s.
+void sqlite_run(const fs::path& folder, const char* label, long long rows,
+                void (*write)(const std::string&, long long)) {
+  const std::string input = (folder / (std::string(label) + ".sqlite")).string();
+  write(input, rows);
+  const auto result = measure_import(input, (folder / (std::string(label) + "-out.sqlite")).string());
+  const double imported = static_cast<double>(result.kernels + result.api_calls);
+  std::printf("%-7s %9.0f rows  wall %6.2f s  %6.2f M rows/s  cpu %6.2f s  %6.2f M rows/cpu-s  peak RSS %6.1f MB\n",
+              label, imported, result.seconds, imported / result.seconds / 1e6, result.cpu_seconds,
+              imported / result.cpu_seconds / 1e6, static_cast<double>(result.peak_kib) / 1024.0);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   const std::size_t small_mb = argc > 1 ? std::stoul(argv[1]) : 100;
   const std::size_t large_mb = argc > 2 ? std::stoul(argv[2]) : 400;
   const long long nsys_rows = argc > 3 ? std::stoll(argv[3]) : 2'000'000;
+  const long long nvprof_rows = argc > 4 ? std::stoll(argv[4]) : nsys_rows;
   const fs::path folder = fs::temp_directory_path() / ("gpuprof-import-bench-" + std::to_string(::getpid()));
   fs::create_directories(folder);
-  kineto_run(folder, small_mb);
-  kineto_run(folder, large_mb);
-
-  const std::string nsys = (folder / "nsys.sqlite").string();
-  write_nsys(nsys, nsys_rows);
-  const auto result = measure_import(nsys, (folder / "nsys-out.sqlite").string());
-  const double rows = static_cast<double>(result.kernels + result.api_calls);
-  std::printf("nsys    %9.0f rows  wall %6.2f s  %6.2f M rows/s  cpu %6.2f s  %6.2f M rows/cpu-s  peak RSS %6.1f MB\n",
-              rows, result.seconds, rows / result.seconds / 1e6, result.cpu_seconds,
-              rows / result.cpu_seconds / 1e6, static_cast<double>(result.peak_kib) / 1024.0);
+  if (small_mb > 0) kineto_run(folder, small_mb);
+  if (large_mb > 0) kineto_run(folder, large_mb);
+  if (nsys_rows > 0) sqlite_run(folder, "nsys", nsys_rows, write_nsys);
+  if (nvprof_rows > 0) sqlite_run(folder, "nvprof", nvprof_rows, write_nvprof);
   fs::remove_all(folder);
   return 0;
 }

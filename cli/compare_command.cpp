@@ -14,6 +14,7 @@ namespace {
 
 struct CompareArguments {
   std::vector<std::string> base, other;
+  std::vector<std::int32_t> base_ranks, other_ranks;
   std::string format = "text";
   std::string output;
   std::optional<std::int64_t> base_batch, other_batch;
@@ -46,7 +47,9 @@ int run_compare(const CompareArguments& arguments) {
   options.analysis.warmup_steps = arguments.warmup_steps;
   options.analysis.top_kernels = 0;  // the diff needs every kernel of both runs
   // Both sides are checked and analysed before anything is written.
+  options.ranks = arguments.base_ranks;
   const auto base = job::analyze_job(arguments.base, options);
+  options.ranks = arguments.other_ranks;
   const auto other = job::analyze_job(arguments.other, options);
   const auto comparison =
       comparison::compare_runs(base, other, {arguments.base_batch, arguments.other_batch, arguments.top,
@@ -74,6 +77,10 @@ void add_compare_command(CLI::App& app, Action& action) {
   command->add_option("other", *other_text, "Other run, same forms as base")->required();
   command->add_option("--format", arguments->format, "text, md, csv, json or html")->capture_default_str();
   command->add_option("-o,--output", arguments->output, "Output file (CSV: a folder for one file per table)");
+  command->add_option("--base-ranks", arguments->base_ranks, "Rank of each base trace file, in order (e.g. 0,1)")
+      ->delimiter(',');
+  command->add_option("--other-ranks", arguments->other_ranks, "Rank of each other trace file, in order")
+      ->delimiter(',');
   command->add_option("--base-batch", arguments->base_batch, "Samples per step of the whole base job");
   command->add_option("--other-batch", arguments->other_batch, "Samples per step of the whole other job");
   command->add_option("--warmup-steps", arguments->warmup_steps, "Leading steps left out of steady state")

@@ -5,6 +5,7 @@
 #include "command.hpp"
 #include "gpuprof/exporters/chrome_trace_exporter.hpp"
 #include "gpuprof/trace/trace_error.hpp"
+#include "gpuprof/units/units.hpp"
 
 namespace gpuprof::cli {
 namespace {
@@ -15,12 +16,6 @@ struct ExportArguments {
   bool force = false;
 };
 
-std::string human_bytes(std::int64_t bytes) {
-  if (bytes >= (1 << 20)) return fmt::format("{:.1f} MiB", static_cast<double>(bytes) / (1 << 20));
-  if (bytes >= (1 << 10)) return fmt::format("{:.1f} KiB", static_cast<double>(bytes) / (1 << 10));
-  return fmt::format("{} bytes", bytes);
-}
-
 int run_export(const ExportArguments& arguments) {
   exporters::ChromeTraceOptions options;
   options.input = arguments.input;
@@ -28,7 +23,7 @@ int run_export(const ExportArguments& arguments) {
   options.overwrite = arguments.force;
   const auto summary = exporters::export_chrome_trace(options);
   fmt::print("{} -> {}: {} events, {}\n", arguments.input, summary.output, summary.events,
-             human_bytes(summary.output_bytes));
+             units::format_bytes(summary.output_bytes));
   return kExitOk;
 }
 
@@ -39,7 +34,9 @@ void add_export_command(CLI::App& app, Action& action) {
   auto* command = app.add_subcommand(
       "export", "Write a trace for other viewers: Chrome trace / Perfetto JSON (opens in ui.perfetto.dev and "
                 "chrome://tracing, and reads back with 'gpuprof import')");
-  command->add_option("trace", arguments->input, "gpuprof trace file")->required();
+  command->add_option("trace", arguments->input,
+                      "Trace file: gpuprof, or Kineto, Nsight Systems SQLite or nvprof (imported on the fly)")
+      ->required();
   command->add_option("--chrome-trace", arguments->chrome_trace,
                       "Output JSON file; a name ending in .gz is gzip-compressed")
       ->required();

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "command.hpp"
+#include "gpuprof/analysis/time_base_notice.hpp"
 #include "gpuprof/importers/foreign_trace.hpp"
 #include "gpuprof/importers/source_format.hpp"
 #include "gpuprof/trace/trace_error.hpp"
@@ -100,6 +101,7 @@ void print_info(const std::string& shown_path, const std::string& path) {
   fmt::print("  host            {}   pid {}   rank {} of {}\n", value_or(meta, "host_name"), value_or(meta, "pid"),
              value_or(meta, "rank"), value_or(meta, "world_size"));
   if (meta.count("command_line")) fmt::print("  command         {}\n", meta.at("command_line"));
+  if (const auto notice = analysis::clock_shift_notice(meta)) fmt::print("  time base       {}\n", *notice);
   const auto [start, end] = time_span(file, meta);
   if (start && end) {
     fmt::print("  time span       {}  ({} .. {} ns)\n", units::format_duration(*end - *start), *start, *end);

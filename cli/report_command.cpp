@@ -19,6 +19,7 @@ namespace {
 
 struct ReportArguments {
   std::vector<std::string> traces;
+  std::vector<std::int32_t> ranks;
   std::string format = "text";
   std::string output;
   std::vector<std::string> sections;
@@ -74,8 +75,10 @@ int run_report(const ReportArguments& arguments) {
   }
   // Ranks are identified and checked before any analysis, and analysed one
   // model at a time per thread: memory is bounded by a rank, not the job.
-  auto job = job::analyze_job(arguments.traces,
-                              {.analysis = options, .threads = 2, .keep_single_model_until_exit = true});
+  auto job = job::analyze_job(arguments.traces, {.analysis = options,
+                                                 .threads = 2,
+                                                 .ranks = arguments.ranks,
+                                                 .keep_single_model_until_exit = true});
   std::vector<std::string> savable;
   for (const auto& rank : job.ranks) {
     if (rank.trace_path == rank.input) savable.push_back(rank.input);
@@ -120,8 +123,10 @@ void add_report_command(CLI::App& app, Action& action) {
   command->add_option("traces", arguments->traces,
                       "Trace files (one per rank; Kineto/nsys/nvprof files are imported on the fly) or folders")->required();
   command->add_option("--format", arguments->format, "text, md, csv, json or html")->capture_default_str();
+  command->add_option("--ranks", arguments->ranks, "Rank of each trace file, in order (e.g. 0,1,2,3); overrides meta")
+      ->delimiter(',');
   command->add_option("-o,--output", arguments->output, "Output file (CSV: a folder for one file per table)");
-  command->add_option("--sections", arguments->sections, "summary,devices,job,transfers,kernels,steps,gaps,launches")
+  command->add_option("--sections", arguments->sections, "summary,devices,job,transfers,kernels,collectives,steps,gaps,launches")
       ->delimiter(',');
   command->add_option("--window", arguments->window, "steps (per step annotation) or span (activity span)")
       ->capture_default_str();

@@ -129,6 +129,24 @@ CREATE TABLE ranges (
   correlation_id INTEGER
 );
 
+-- Since 1.2: what the source says about the collective a communication kernel ran
+-- (Kineto "Collective name", message sizes, dtype, process group). The kernel is
+-- the one on `device` with this `correlation_id`.
+CREATE TABLE collectives (
+  device            INTEGER NOT NULL,
+  correlation_id    INTEGER NOT NULL,
+  name_id           INTEGER NOT NULL REFERENCES strings(id),
+  in_elements       INTEGER,
+  out_elements      INTEGER,
+  in_bytes          INTEGER,
+  out_bytes         INTEGER,
+  dtype_id          INTEGER REFERENCES strings(id),
+  group_size        INTEGER,
+  process_group_id  INTEGER REFERENCES strings(id),
+  group_desc_id     INTEGER REFERENCES strings(id),
+  group_ranks_id    INTEGER REFERENCES strings(id)
+);
+
 CREATE TABLE collector_stats (
   name     TEXT NOT NULL,
   value    INTEGER NOT NULL,

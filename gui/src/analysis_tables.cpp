@@ -27,6 +27,11 @@ std::vector<TableCell> transfer_cells(std::int32_t rank, trace::CopyKind kind, T
           duration(totals.total_ns), duration(totals.exposed_ns), real(totals.gigabytes_per_second(), 2)};
 }
 
+TableCell unknown() { return {QStringLiteral("-"), {}}; }
+TableCell known_count(std::int64_t value) { return value == trace::kUnknown ? unknown() : count(value); }
+TableCell known_bytes(std::int64_t value) { return value == trace::kUnknown ? unknown() : bytes(value); }
+TableCell bandwidth(const std::optional<double>& value) { return value ? real(*value, 2) : unknown(); }
+
 }  // namespace
 
 TableModel* make_kernel_model(const Session& session, QObject* parent) {
@@ -88,6 +93,21 @@ TableModel* make_transfer_model(const Session& session, QObject* parent) {
     for (const auto& pair : transfers.pairs) {
       rows.push_back(
           transfer_cells(rank->analysis.rank, pair.kind, device(pair.src_device), device(pair.dst_device), pair.totals));
+    }
+  }
+  model->set_rows(std::move(rows));
+  return model;
+}
+
+TableModel* make_collective_model(const Session& session, QObject* parent) {
+  auto* model = new TableModel(
+      {"Rank", "Collective", "Ranks", "Size", "Count", "Total", "Mean", "Alg GB/s", "Bus GB/s"}, parent);
+  TableRows rows;
+  for (const auto& rank : session.ranks) {
+    for (const auto& group : rank->analysis.collectives.groups) {
+      rows.push_back({count(rank->analysis.rank), text(group.name), known_count(group.group_size),
+                      known_bytes(group.bytes), count(group.count), duration(group.total_ns), duration(group.mean_ns),
+                      bandwidth(group.algorithm_gbps), bandwidth(group.bus_gbps)});
     }
   }
   model->set_rows(std::move(rows));

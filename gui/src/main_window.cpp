@@ -176,6 +176,9 @@ void MainWindow::build_docks() {
   transfers->addWidget(transfer_table_);
   transfers->addWidget(heat_map_);
   auto* transfer_dock = add_dock(tr("Transfers"), transfers, Qt::RightDockWidgetArea);
+  collective_proxy_ = make_proxy(this);
+  collective_table_ = make_table(collective_proxy_);
+  auto* collective_dock = add_dock(tr("Collectives"), collective_table_, Qt::RightDockWidgetArea);
 
   kernel_proxy_ = make_proxy(this);
   kernel_proxy_->setFilterKeyColumn(kKernelNameColumn);
@@ -200,6 +203,7 @@ void MainWindow::build_docks() {
   add_dock(tr("Details"), details_, Qt::BottomDockWidgetArea);
   tabifyDockWidget(summary_dock, breakdown_dock);
   tabifyDockWidget(breakdown_dock, transfer_dock);
+  tabifyDockWidget(transfer_dock, collective_dock);
   summary_dock->raise();
   // The summary's table is ~100 columns of fixed-width text: give the right-hand docks room for most of it.
   resizeDocks({summary_dock}, {560}, Qt::Horizontal);
@@ -325,7 +329,8 @@ void MainWindow::show_session(std::shared_ptr<const Session> session) {
   replace_source(kernel_proxy_, make_kernel_model(*session_, this));
   replace_source(step_proxy_, make_step_model(*session_, this));
   replace_source(transfer_proxy_, make_transfer_model(*session_, this));
-  for (auto* table : {kernel_table_, step_table_, transfer_table_}) table->resizeColumnsToContents();
+  replace_source(collective_proxy_, make_collective_model(*session_, this));
+  for (auto* table : {kernel_table_, step_table_, transfer_table_, collective_table_}) table->resizeColumnsToContents();
   kernel_table_->setColumnWidth(kKernelNameColumn, 320);
   kernel_table_->sortByColumn(kKernelTotalColumn, Qt::DescendingOrder);
   show_warnings();

@@ -117,4 +117,19 @@ void bind_row(sqlite::Statement& s, int first, const RangeRow& row) {
   s.bind(first + 10, row.correlation_id);
 }
 
+void bind_row(sqlite::Statement& s, int first, const CollectiveRow& row) {
+  s.bind(first, std::int64_t{row.device});
+  s.bind(first + 1, row.correlation_id);
+  s.bind(first + 2, std::int64_t{row.name});
+  s.bind(first + 3, row.in_elements);
+  s.bind(first + 4, row.out_elements);
+  s.bind(first + 5, row.in_bytes);
+  s.bind(first + 6, row.out_bytes);
+  s.bind(first + 7, row.dtype);
+  s.bind(first + 8, row.group_size);
+  s.bind(first + 9, row.process_group);
+  s.bind(first + 10, row.group_description);
+  s.bind(first + 11, row.group_ranks);
+}
+
 }  // namespace gpuprof::trace

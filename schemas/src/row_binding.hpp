@@ -29,6 +29,8 @@ template <>
 struct TableOf<SyncRow> { static constexpr std::string_view name = "syncs"; static constexpr int columns = 9; };
 template <>
 struct TableOf<RangeRow> { static constexpr std::string_view name = "ranges"; static constexpr int columns = 11; };
+template <>
+struct TableOf<CollectiveRow> { static constexpr std::string_view name = "collectives"; static constexpr int columns = 12; };
 
 void bind_row(sqlite::Statement& statement, int first, const DeviceRow& row);
 void bind_row(sqlite::Statement& statement, int first, const DeviceLinkRow& row);
@@ -38,5 +40,6 @@ void bind_row(sqlite::Statement& statement, int first, const MemsetRow& row);
 void bind_row(sqlite::Statement& statement, int first, const ApiCallRow& row);
 void bind_row(sqlite::Statement& statement, int first, const SyncRow& row);
 void bind_row(sqlite::Statement& statement, int first, const RangeRow& row);
+void bind_row(sqlite::Statement& statement, int first, const CollectiveRow& row);
 
 }  // namespace gpuprof::trace

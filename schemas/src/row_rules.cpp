@@ -27,9 +27,11 @@ bool keeps(const RowValues& row, const ColumnRule& rule, const std::vector<std::
            strings_present[static_cast<std::size_t>(value)] != 0;
   };
   switch (rule.rule) {
+    case Rule::integer: return !null;
     case Rule::integer_or_null: return true;
     case Rule::int32_or_null: return null || within(value, kInt32Min, kInt32Max);
     case Rule::count_or_null: return null || value >= 0;
+    case Rule::positive_or_null: return null || value >= 1;
     case Rule::device: return !null && within(value, 0, kInt32Max);
     case Rule::device_or_null: return null || within(value, 0, kInt32Max);
     case Rule::time: return !null && value >= 0;
@@ -113,6 +115,21 @@ constexpr std::array kRange = {
     ColumnRule{9, "stream", Rule::integer_or_null},
     ColumnRule{10, "correlation_id", Rule::integer_or_null},
 };
+// Since 1.2. A group of 0 would divide the bus bandwidth factor (n-1)/n by zero.
+constexpr std::array kCollective = {
+    ColumnRule{0, "device", Rule::device},
+    ColumnRule{1, "correlation_id", Rule::integer},
+    ColumnRule{2, "name_id", Rule::string_id},
+    ColumnRule{3, "in_elements", Rule::count_or_null},
+    ColumnRule{4, "out_elements", Rule::count_or_null},
+    ColumnRule{5, "in_bytes", Rule::count_or_null},
+    ColumnRule{6, "out_bytes", Rule::count_or_null},
+    ColumnRule{7, "dtype_id", Rule::string_id_or_null},
+    ColumnRule{8, "group_size", Rule::positive_or_null},
+    ColumnRule{9, "process_group_id", Rule::string_id_or_null},
+    ColumnRule{10, "group_desc_id", Rule::string_id_or_null},
+    ColumnRule{11, "group_ranks_id", Rule::string_id_or_null},
+};
 
 // Derived tables (written by `report --save`), read back by the exporter.
 constexpr std::array kStep = {
@@ -154,9 +171,11 @@ const ColumnRule* broken_rule(const RowValues& row, std::span<const ColumnRule> 
 
 const char* describe(Rule rule) {
   switch (rule) {
+    case Rule::integer: return "NULL or not an integer";
     case Rule::integer_or_null: return "not an integer";
     case Rule::int32_or_null: return "not a 32-bit integer";
     case Rule::count_or_null: return "negative or not an integer";
+    case Rule::positive_or_null: return "less than 1 or not an integer";
     case Rule::device:
     case Rule::device_or_null: return "not a device number";
     case Rule::time: return "negative, NULL or not an integer";
@@ -177,6 +196,7 @@ std::span<const ColumnRule> memset_rules() { return kMemset; }
 std::span<const ColumnRule> api_call_rules() { return kApiCall; }
 std::span<const ColumnRule> sync_rules() { return kSync; }
 std::span<const ColumnRule> range_rules() { return kRange; }
+std::span<const ColumnRule> collective_rules() { return kCollective; }
 std::span<const ColumnRule> step_rules() { return kStep; }
 std::span<const ColumnRule> gap_rules() { return kGap; }
 

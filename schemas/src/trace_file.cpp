@@ -122,13 +122,13 @@ const std::vector<std::string>& trace_tables() {
   static const std::vector<std::string> tables = {"meta",      "strings", "devices", "device_links",
                                                   "kernels",   "memcpys", "memsets", "api_calls",
                                                   "syncs",     "ranges",  "steps",   "gaps",
-                                                  "collector_stats", "event_chunks"};
+                                                  "collectives", "collector_stats", "event_chunks"};
   return tables;
 }
 
 const std::vector<std::string>& event_tables() {
   static const std::vector<std::string> tables = {"kernels", "memcpys", "memsets", "api_calls",
-                                                  "syncs",   "ranges",  "steps",   "gaps"};
+                                                  "syncs",   "ranges",  "steps",   "gaps", "collectives"};
   return tables;
 }
 

@@ -204,6 +204,24 @@ void load_gpu_tables(sqlite::Database& database, TraceModel& model, const LoadOp
     read_gpu_columns(row, table);
     table.bytes.push_back(row.i64_or_unknown(6));
   });
+  // Files before schema 1.2 have no collectives table: nothing is known about collectives.
+  if (database.has_table("collectives")) {
+    read_table(database, "collectives", collective_rules(), checks, model.collectives,
+               [](const Row& row, CollectiveTable& table) {
+                 table.device.push_back(row.i32(0));
+                 table.correlation_id.push_back(row.i64(1));
+                 table.name.push_back(row.string_id(2));
+                 table.in_elements.push_back(row.i64_or_unknown(3));
+                 table.out_elements.push_back(row.i64_or_unknown(4));
+                 table.in_bytes.push_back(row.i64_or_unknown(5));
+                 table.out_bytes.push_back(row.i64_or_unknown(6));
+                 table.dtype.push_back(row.string_id_or_none(7));
+                 table.group_size.push_back(row.i64_or_unknown(8));
+                 table.process_group.push_back(row.string_id_or_none(9));
+                 table.group_description.push_back(row.string_id_or_none(10));
+                 table.group_ranks.push_back(row.string_id_or_none(11));
+               });
+  }
   model.kernel_streams = sort_by_device_stream_start(model.kernels);
   model.memcpy_streams = sort_by_device_stream_start(model.memcpys);
   model.memset_streams = sort_by_device_stream_start(model.memsets);

@@ -67,7 +67,8 @@ struct TraceWriter::Impl {
     explicit Statements(sqlite::Database& database);
     // Commits must see every row added before them.
     void flush_batches() {
-      kernels.flush(), memcpys.flush(), memsets.flush(), api_calls.flush(), syncs.flush(), ranges.flush();
+      kernels.flush(), memcpys.flush(), memsets.flush(), api_calls.flush(), syncs.flush(), ranges.flush(),
+          collectives.flush();
     }
     sqlite::Statement insert_string, insert_meta, insert_device, insert_device_link, delete_stat, insert_stat;
     BatchedInsert<KernelRow> kernels;
@@ -76,6 +77,7 @@ struct TraceWriter::Impl {
     BatchedInsert<ApiCallRow> api_calls;
     BatchedInsert<SyncRow> syncs;
     BatchedInsert<RangeRow> ranges;
+    BatchedInsert<CollectiveRow> collectives;
   };
   std::unique_ptr<Statements> statements;
   std::unordered_map<std::string, StringId, TransparentHash, std::equal_to<>> strings;
@@ -221,7 +223,8 @@ TraceWriter::Impl::Statements::Statements(sqlite::Database& database)
       memsets(database),
       api_calls(database),
       syncs(database),
-      ranges(database) {}
+      ranges(database),
+      collectives(database) {}
 
 TraceWriter::TraceWriter(WriterOptions options) {
   check_output_path(options.path, options.overwrite);
@@ -257,6 +260,7 @@ void TraceWriter::add(const MemsetRow& row) { impl_->add_batched(impl_->statemen
 void TraceWriter::add(const ApiCallRow& row) { impl_->add_batched(impl_->statements->api_calls, row); }
 void TraceWriter::add(const SyncRow& row) { impl_->add_batched(impl_->statements->syncs, row); }
 void TraceWriter::add(const RangeRow& row) { impl_->add_batched(impl_->statements->ranges, row); }
+void TraceWriter::add(const CollectiveRow& row) { impl_->add_batched(impl_->statements->collectives, row); }
 
 void TraceWriter::set_stat(const StatRow& row) {
   impl_->begin_if_needed();

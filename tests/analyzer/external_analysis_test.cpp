@@ -112,6 +112,42 @@ TEST_F(ExternalAnalysis, HtaNcclKernelsCarryTheirRule) {
   }
 }
 
+// The HTA NCCL trace carries collective args on its NCCL kernels: 5 all-reduce sizes and 2 broadcasts, 3 of
+// each, over 2 ranks. Totals and sizes were worked out from the JSON independently (ts/dur in us; Float is
+// 4 bytes, Long 8); with 2 ranks the bus bandwidth factor is 2(n-1)/n = 1 for all-reduce and 1 for broadcast.
+TEST_F(ExternalAnalysis, HtaNcclBusBandwidthPerCollective) {
+  const auto rank = analyze("hta/nccl_data_rank0of2.json.gz");
+  if (rank.path.empty()) GTEST_SKIP() << "no hta/nccl_data_rank0of2.json.gz";
+  const auto& report = rank.collectives;
+  EXPECT_EQ(report.rows, 21);
+  EXPECT_EQ(report.unmatched + report.ambiguous, 0);
+  struct Expected {
+    const char* name;
+    std::int64_t bytes, total_ns;
+  };
+  const Expected expected[] = {
+      {"all_reduce", 2049000 * 4, 11820962}, {"all_reduce", 2431040 * 4, 5847250},
+      {"all_reduce", 6563840 * 4, 10797936}, {"all_reduce", 6637568 * 4, 7214656},
+      {"all_reduce", 7875584 * 4, 11081355}, {"broadcast", 53 * 8, 23327},
+      {"broadcast", 53120 * 4, 91007}};
+  ASSERT_EQ(report.groups.size(), std::size(expected));
+  for (std::size_t i = 0; i < report.groups.size(); ++i) {
+    const auto& group = report.groups[i];
+    SCOPED_TRACE(group.name + " " + std::to_string(group.bytes));
+    EXPECT_EQ(group.name, expected[i].name);
+    EXPECT_EQ(group.bytes, expected[i].bytes);
+    EXPECT_EQ(group.group_size, 2);
+    EXPECT_EQ(group.count, 3);
+    EXPECT_EQ(group.total_ns, expected[i].total_ns);
+    const double algbw = static_cast<double>(expected[i].bytes) * 3.0 / static_cast<double>(expected[i].total_ns);
+    ASSERT_TRUE(group.algorithm_gbps && group.bus_gbps);
+    EXPECT_NEAR(*group.algorithm_gbps, algbw, algbw * 1e-12);
+    EXPECT_NEAR(*group.bus_gbps, algbw, algbw * 1e-12);
+  }
+  // 26.55 MB all-reduces at 2.40 ms each: 11.04 GB/s.
+  EXPECT_NEAR(*report.groups[3].bus_gbps, 11.04, 0.005);
+}
+
 // nvprof files store some kernel names mangled; reports show them demangled, with readable short names.
 TEST_F(ExternalAnalysis, NvprofNamesAreNeverShownMangled) {
   for (const auto* file : {"nvprof-magma/magma-1.6.1_testing_dgetrf_k20c.nvvp",

@@ -63,6 +63,25 @@ ModelBuilder& ModelBuilder::memcpy(std::int32_t device, std::int64_t stream, std
   return *this;
 }
 
+ModelBuilder& ModelBuilder::collective(std::int32_t device, std::int64_t correlation, std::string_view name,
+                                       std::int64_t in_bytes, std::int64_t out_bytes, std::int64_t group_size) {
+  auto& table = model_.collectives;
+  table.device.push_back(device);
+  table.correlation_id.push_back(correlation);
+  table.name.push_back(intern(name));
+  // Elements of 4 bytes, as float tensors have.
+  table.in_elements.push_back(in_bytes == trace::kUnknown ? trace::kUnknown : in_bytes / 4);
+  table.out_elements.push_back(out_bytes == trace::kUnknown ? trace::kUnknown : out_bytes / 4);
+  table.in_bytes.push_back(in_bytes);
+  table.out_bytes.push_back(out_bytes);
+  table.group_size.push_back(group_size);
+  table.dtype.push_back(intern("Float"));
+  for (auto* column : {&table.process_group, &table.group_description, &table.group_ranks}) {
+    column->push_back(trace::kNoString);
+  }
+  return *this;
+}
+
 ModelBuilder& ModelBuilder::memset(std::int32_t device, std::int64_t stream, std::int64_t start, std::int64_t end) {
   add_gpu(model_.memsets, device, stream, start, end, trace::kUnknown);
   model_.memsets.bytes.push_back(1024);

@@ -30,6 +30,9 @@ class ModelBuilder {
   ModelBuilder& range(std::int64_t thread, std::int64_t start, std::int64_t end, std::string_view name);
   ModelBuilder& gpu_range(std::int32_t device, std::int64_t start, std::int64_t end, std::string_view name);
   ModelBuilder& meta(const std::string& key, const std::string& value);
+  // A collectives row for the kernel on `device` with `correlation`; kUnknown for an unknown value.
+  ModelBuilder& collective(std::int32_t device, std::int64_t correlation, std::string_view name,
+                           std::int64_t in_bytes, std::int64_t out_bytes, std::int64_t group_size);
 
   // Sorts the tables and builds the stream slices.
   trace::TraceModel build();

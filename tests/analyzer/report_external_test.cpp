@@ -61,5 +61,27 @@ TEST(ReportExternal, EveryRealTraceFits120Columns) {
                            (data / "hta/sampled_rank-1.json.gz").string()}, "hta sampled ranks as a job"));
 }
 
+// The HTA NCCL trace's all-reduces of 26.55 MB run at 11.04 GB/s bus bandwidth (2 ranks: factor 1), shown in
+// the text, JSON and HTML reports (the exact values are checked in HtaNcclBusBandwidthPerCollective).
+TEST(ReportExternal, HtaNcclReportShowsBusBandwidth) {
+  const auto data = gpuprof::testing::external_data_dir();
+  if (data.empty()) GTEST_SKIP() << "no ../shared/data/external in this clone";
+  const auto trace = data / "hta" / "nccl_data_rank0of2.json.gz";
+  if (!fs::exists(trace)) GTEST_SKIP() << "no " << trace;
+  const auto input = report_input(job::analyze_job({trace.string()}, {}));
+  const auto text = render_text(input);
+  const auto table = text.find("Collectives per kind and size");
+  ASSERT_NE(table, std::string::npos);
+  EXPECT_NE(text.find("all_reduce", table), std::string::npos);
+  EXPECT_NE(text.find("broadcast", table), std::string::npos);
+  EXPECT_NE(text.find("11.04", table), std::string::npos);
+  const auto json = render_json(input);
+  EXPECT_NE(json.find("\"collective\": \"all_reduce\""), std::string::npos);
+  EXPECT_NE(json.find("\"busbw_gbps\": 11.04"), std::string::npos);
+  const auto html = render_html(input);
+  EXPECT_NE(html.find("Collectives per kind and size"), std::string::npos);
+  EXPECT_NE(html.find("11.04"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace gpuprof::report

@@ -6,7 +6,7 @@
 
 namespace gpuprof::testing {
 
-// Two steps on two GPUs with communication, peer copies, a pageable upload,
+// Two steps on two GPUs with communication (collective metadata included), peer copies, a pageable upload,
 // and kernel names an attacker could have put into a trace.
 trace::TraceModel golden_model(int rank) {
   using trace::CopyKind;
@@ -26,6 +26,8 @@ trace::TraceModel golden_model(int rank) {
       builder.kernel(device, 7, base + 4'000, base + 5'000 + device * 500, evil, correlation + 2);
       builder.api_call(thread, base + 300, base + 310, correlation + 3);
       builder.kernel(device, 21, base + 4'500, base + 6'000, "ncclDevKernel_AllReduce_Sum", correlation + 3);
+      // 3000 (device 0) or 6000 bytes in 1.5 us over 4 ranks: algbw 2 or 4 GB/s, busbw 1.5 times that.
+      builder.collective(device, correlation + 3, "allreduce", 3000 * (device + 1), 3000 * (device + 1), 4);
       builder.api_call(thread, base + 400, base + 410, correlation + 4);
       builder.memcpy(device, 25, base + 5'500, base + 6'500, CopyKind::peer_to_peer, 1 << 20, device, 1 - device,
                      trace::MemoryKind::device, correlation + 4);

@@ -1,7 +1,8 @@
 #pragma once
 
-// The small two-rank job the report tests render: two GPUs per rank, three steps, communication, peer
-// copies, a pageable upload, a data-loss warning and kernel names an attacker could have put into a trace.
+// The small two-rank job the report tests render: two GPUs per rank, three steps, communication with
+// collective metadata, peer copies, a pageable upload, a data-loss warning and kernel names an attacker
+// could have put into a trace.
 
 #include "gpuprof/report/report_model.hpp"
 #include "gpuprof/trace/trace_model.hpp"

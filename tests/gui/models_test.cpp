@@ -7,6 +7,7 @@
 
 #include "gpuprof/gui/analysis_tables.hpp"
 #include "gpuprof/gui/recent_files.hpp"
+#include "gpuprof/trace/sqlite_database.hpp"
 #include "gui_fixtures.hpp"
 #include "temporary_folder.hpp"
 
@@ -118,6 +119,49 @@ TEST_F(Models, TransferModelHasKindsThenPairs) {
   ASSERT_EQ(model->rowCount(), static_cast<int>(transfers.kinds.size() + transfers.pairs.size()));
   EXPECT_EQ(model->index(0, 2).data().toString(), QStringLiteral("all"));
   EXPECT_EQ(model->index(0, 4).data(TableModel::SortRole).toLongLong(), transfers.kinds[0].totals.count);
+}
+
+// The synthetic trace with collectives rows added for three kernels, one of them of unknown size.
+std::shared_ptr<const Session> session_with_collectives(const std::string& path) {
+  testing::write_trace(path, 2, 6);
+  sqlite::Database database(path, sqlite::OpenMode::read_write);
+  database.execute(
+      "INSERT INTO strings VALUES ((SELECT count(*) FROM strings), 'allreduce');"
+      "INSERT INTO collectives SELECT device, correlation_id, (SELECT id FROM strings WHERE value = 'allreduce'),"
+      " 1000, 1000, 4000, 4000, NULL, 2, NULL, NULL, NULL FROM kernels WHERE correlation_id IS NOT NULL"
+      " ORDER BY rowid LIMIT 2;"
+      "INSERT INTO collectives SELECT device, correlation_id, (SELECT id FROM strings WHERE value = 'allreduce'),"
+      " NULL, NULL, NULL, NULL, NULL, 2, NULL, NULL, NULL FROM kernels WHERE correlation_id IS NOT NULL"
+      " ORDER BY rowid LIMIT 1 OFFSET 2;");
+  database.close();
+  return testing::load(path);
+}
+
+TEST_F(Models, CollectiveModelShowsTheAnalyzerGroups) {
+  const auto session = session_with_collectives(folder_->file("collectives.sqlite"));
+  std::unique_ptr<TableModel> model(make_collective_model(*session, nullptr));
+  check(model.get());
+  const auto& groups = session->ranks[0]->analysis.collectives.groups;
+  ASSERT_EQ(groups.size(), 2U);  // 4000 bytes, and unknown size
+  ASSERT_EQ(model->rowCount(), 2);
+  EXPECT_EQ(model->headerData(8, Qt::Horizontal).toString(), QStringLiteral("Bus GB/s"));
+  for (int row = 0; row < 2; ++row) {
+    const auto& group = groups[static_cast<std::size_t>(row)];
+    EXPECT_EQ(model->index(row, 1).data().toString(), QStringLiteral("all_reduce"));
+    EXPECT_EQ(model->index(row, 2).data(TableModel::SortRole).toLongLong(), 2);
+    EXPECT_EQ(model->index(row, 4).data(TableModel::SortRole).toLongLong(), group.count);
+    EXPECT_EQ(model->index(row, 5).data(TableModel::SortRole).toLongLong(), group.total_ns);
+    if (group.bus_gbps) {
+      EXPECT_DOUBLE_EQ(model->index(row, 8).data(TableModel::SortRole).toDouble(), *group.bus_gbps);
+    } else {
+      EXPECT_EQ(model->index(row, 8).data().toString(), QStringLiteral("-"));
+      EXPECT_EQ(model->index(row, 3).data().toString(), QStringLiteral("-"));
+    }
+  }
+  // A trace without collective metadata gives an empty, valid model.
+  std::unique_ptr<TableModel> empty(make_collective_model(*session_, nullptr));
+  check(empty.get());
+  EXPECT_EQ(empty->rowCount(), 0);
 }
 
 TEST_F(Models, EmptyModelIsValid) {

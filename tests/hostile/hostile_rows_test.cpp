@@ -100,6 +100,31 @@ TEST_F(HostileRows, UnknownEnumCodes) {
   expect_problem(output, "load.invalid.ranges.domain_id = 1");
 }
 
+// Schema 1.2's collectives: each id, device, size and group size is checked like every other table's.
+TEST_F(HostileRows, BrokenCollectiveRows) {
+  const std::string kernel = "(SELECT device FROM kernels WHERE rowid = 1), (SELECT correlation_id FROM kernels "
+                             "WHERE rowid = 1)";
+  edit(unconstrained("collectives") +
+       "INSERT INTO collectives VALUES (" + kernel + ", 0, 8, 8, 32, 32, NULL, 2, NULL, NULL, NULL);"
+       "INSERT INTO collectives VALUES (-1, 5, 0, 8, 8, 32, 32, NULL, 2, NULL, NULL, NULL);"
+       "INSERT INTO collectives VALUES (0, NULL, 0, 8, 8, 32, 32, NULL, 2, NULL, NULL, NULL);"
+       "INSERT INTO collectives VALUES (0, 5, (SELECT max(id) + 1 FROM strings), 8, 8, 32, 32, NULL, 2, NULL, NULL, NULL);"
+       "INSERT INTO collectives VALUES (0, 5, 0, -8, 8, 32, 32, NULL, 2, NULL, NULL, NULL);"
+       "INSERT INTO collectives VALUES (0, 5, 0, 8, 8, 'x', 32, NULL, 2, NULL, NULL, NULL);"
+       "INSERT INTO collectives VALUES (0, 5, 0, 8, 8, 32, 32, -3, 2, NULL, NULL, NULL);"
+       "INSERT INTO collectives VALUES (0, 5, 0, 8, 8, 32, 32, NULL, 0, NULL, NULL, NULL);"
+       "INSERT INTO collectives VALUES (0, 5, 0, 8, 8, 32, 32, NULL, 2, NULL, NULL, 4611686018427387904);");
+  const auto output = outputs();
+  expect_problem(output, "load.invalid.collectives.device = 1");
+  expect_problem(output, "load.invalid.collectives.correlation_id = 1");
+  expect_problem(output, "load.invalid.collectives.name_id = 1");
+  expect_problem(output, "load.invalid.collectives.in_elements = 1");
+  expect_problem(output, "load.invalid.collectives.in_bytes = 1");
+  expect_problem(output, "load.invalid.collectives.dtype_id = 1");
+  expect_problem(output, "load.invalid.collectives.group_size = 1");
+  expect_problem(output, "load.invalid.collectives.group_ranks_id = 1");
+}
+
 // The exporter reads derived gaps back from the file: a broken one is left out.
 TEST_F(HostileRows, BrokenDerivedRowsDoNotReachTheExport) {
   edit("INSERT INTO gaps VALUES (0, -1, 0, 100, 50, 'x'); INSERT INTO steps VALUES (NULL, 0, 1, 500, 10, -1, 7)");

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <set>
 
 #include "gpuprof/trace/sqlite_database.hpp"
 #include "gpuprof/trace/trace_error.hpp"
@@ -133,6 +134,52 @@ TEST_F(ExternalImport, NsysExportsMatchTheirCuptiTables) {
               count_rows(input, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_MEMSET")) << name;
     ASSERT_EQ(model.devices.size(), 1u) << name;  // the extrap file also lists Intel and Microsoft adapters
     EXPECT_GT(model.devices[0].sm_count.value_or(0), 0) << name;
+  }
+}
+
+// Issue 17's acceptance: named API calls, demangled kernels, no problems.
+TEST_F(ExternalImport, NvprofMagmaFilesImportCompletely) {
+  for (const char* name : {"magma-1.6.1_testing_dgetrf_k20c.nvvp", "magma-2.0.2_testing_dgeqrf_k20c.nvvp"}) {
+    const fs::path input = data_ / "nvprof-magma" / name;
+    const auto model = import(input);
+    EXPECT_EQ(summary_.counts.warnings, 0) << name;
+    EXPECT_EQ(static_cast<std::int64_t>(model.api_calls.size()),
+              count_rows(input, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME")) << name;
+    EXPECT_EQ(static_cast<std::int64_t>(model.kernels.size()),
+              count_rows(input, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL")) << name;
+    std::set<std::string> api_names;
+    for (const auto id : model.api_calls.name) api_names.emplace(model.string(id));
+    for (const auto& api : api_names) EXPECT_EQ(api.find("cbid"), std::string::npos) << name << ": " << api;
+    EXPECT_TRUE(api_names.count("cudaLaunch")) << name;         // callback id 13
+    EXPECT_TRUE(api_names.count("cudaMemcpyAsync")) << name;    // 41
+    EXPECT_TRUE(api_names.count("cudaStreamSynchronize")) << name;  // 131
+    std::size_t demangled = 0;
+    for (std::size_t i = 0; i < model.kernels.size(); ++i) {
+      EXPECT_FALSE(model.string(model.kernels.name[i]).starts_with("_Z")) << name;
+      if (model.kernels.mangled_name[i] != trace::kNoString) ++demangled;
+    }
+    EXPECT_GT(demangled, 0u) << name;  // both files hold _Z... kernels (dlaswp_kernel, trsm, ...)
+    EXPECT_EQ(model.meta.count("pid"), 1u) << name;
+  }
+}
+
+// Real traces share one clock between host and GPU: the time-base check must
+// find linked launches and leave them alone.
+TEST_F(ExternalImport, RealTracesKeepTheirClock) {
+  const char* traces[] = {"nvprof-magma/magma-1.6.1_testing_dgetrf_k20c.nvvp",
+                          "nvprof-magma/magma-2.0.2_testing_dgeqrf_k20c.nvvp",
+                          "nsys-sqlite/extrap_gtx1060_old_schema.sqlite",
+                          "nsys-sqlite/nvfuser_h200_schema3.16.sqlite",
+                          "nsys-sqlite/nvfuser_h200_schema3.17.sqlite",
+                          "kineto-resnet50/resnet50_num_workers_0.pt.trace.json.gz",
+                          "hta/nccl_data_rank0of2.json.gz",
+                          "hta/training_rank0of16.json.gz",
+                          "dlrm-8rank/worker0_step_12.1694128201545.pt.trace.json.gz"};
+  for (const char* name : traces) {
+    const auto model = import(data_ / name);
+    EXPECT_GT(summary_.clock.linked_launches, 0) << name;
+    EXPECT_EQ(summary_.clock.shift_ns, 0) << name << ": " << summary_.clock.reason;
+    EXPECT_EQ(model.meta.count("gpu_clock_shift_ns"), 0u) << name;
   }
 }
 

@@ -72,6 +72,26 @@ TEST_F(ImportCli, SeveralInputsGoToAFolder) {
   EXPECT_TRUE(fs::exists(folder.file("ranks/worker1.pt.trace.sqlite")));
 }
 
+TEST_F(ImportCli, ExportReadsForeignFilesDirectly) {
+  testing::write_file(folder.file("rank1.json"), kSmallTrace);
+  testing::write_sqlite_file(folder.file("run.nvvp"),
+                             testing::read_file(GPUPROF_SOURCE_DIR "/tests/importers/data/nvprof_database.sql"));
+  const struct {
+    std::string input, kernel;
+  } cases[] = {{folder.file("rank1.json"), "\"k\""}, {folder.file("run.nvvp"), "kernel(float*)"}};
+  for (const auto& [input, kernel] : cases) {
+    const std::string output = input + ".chrome.json";
+    const CommandRun run = run_gpuprof("export " + input + " --chrome-trace " + output);
+    ASSERT_EQ(run.exit_code, 0) << run.output;
+    EXPECT_NE(testing::read_file(output).find(kernel), std::string::npos) << input;
+  }
+  // The input is left as it was, and nothing but the output appears beside it.
+  EXPECT_EQ(testing::read_file(folder.file("rank1.json")), kSmallTrace);
+  std::size_t files = 0;
+  for ([[maybe_unused]] const auto& entry : fs::directory_iterator(folder.path())) ++files;
+  EXPECT_EQ(files, 4u);
+}
+
 TEST_F(ImportCli, MissingFile) { expect_bad_input(folder.file("nothing.json"), "no such file"); }
 
 TEST_F(ImportCli, InvalidJson) {

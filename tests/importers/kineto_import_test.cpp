@@ -150,9 +150,65 @@ TEST_F(KinetoImport, WritesExactRowsFromCurrentFormat) {
   EXPECT_EQ(stat_value(model, "import.malformed.not_an_object"), 1);
   EXPECT_EQ(stat_value(model, "import.skipped.ac2g"), 1);
   EXPECT_EQ(stat_value(model, "import.skipped.metadata"), 1);
-  EXPECT_EQ(stat_value(model, "import.kineto.collective_kernels"), 1);
+  ASSERT_EQ(model.collectives.size(), 1u);  // a dtype-less collective: elements known, bytes not
+  EXPECT_EQ(model.collectives.correlation_id[0], 77);
+  EXPECT_EQ(model.collectives.in_elements[0], 10);
+  EXPECT_EQ(model.collectives.in_bytes[0], trace::kUnknown);
+  EXPECT_EQ(model.collectives.out_elements[0], trace::kUnknown);
   EXPECT_EQ(summary.counts.warnings, 3);
   EXPECT_EQ(model.meta.at("start_ns"), std::to_string(kBase + 990000));
+}
+
+// Kineto NCCL kernels as PyTorch 2.x writes them (hta/nccl_data_rank0of2), plus the mistakes a file can make.
+TEST_F(KinetoImport, StoresCollectiveArgsOfNcclKernels) {
+  const std::string input = folder.file("nccl.json");
+  testing::write_file(input, R"json({"schemaVersion": 1, "traceEvents": [
+    {"ph": "X", "cat": "kernel", "name": "ncclKernel_AllReduce_RING_LL_Sum_float", "pid": 0, "tid": 40,
+     "ts": 100, "dur": 10, "args": {"device": 0, "stream": 40, "correlation": 5, "Collective name": "allreduce",
+     "In msg nelems": 2049000, "Out msg nelems": 2049000, "Group size": 2, "dtype": "Float",
+     "Process Group Name": "0", "Process Group Description": "default_pg", "Process Group Ranks": "[0, 1]"}},
+    {"ph": "X", "cat": "kernel", "name": "ncclKernel_AllGather_RING_LL_Sum_bf16", "pid": 0, "tid": 40,
+     "ts": 200, "dur": 10, "args": {"device": 0, "stream": 40, "correlation": 6, "Collective name": "_allgather_base",
+     "In msg nelems": 8, "Out msg nelems": 32, "Group size": 4, "dtype": "BFloat16",
+     "Process Group Ranks": [0, 1, 2, 3]}},
+    {"ph": "X", "cat": "kernel", "name": "ncclKernel_Broadcast", "pid": 0, "tid": 40, "ts": 300, "dur": 10,
+     "args": {"device": 0, "stream": 40, "correlation": 7, "Collective name": "broadcast", "In msg nelems": -4,
+     "Out msg nelems": 4, "Group size": 0, "dtype": "Quaternion", "Process Group Ranks": {"x": 1}}},
+    {"ph": "X", "cat": "kernel", "name": "ncclKernel_SendRecv", "pid": 0, "tid": 40, "ts": 400, "dur": 10,
+     "args": {"device": 0, "stream": 40, "Collective name": "send", "In msg nelems": 4}}
+  ]})json");
+  summary = testing::import_file(input, folder.file("out.sqlite"));
+  const auto model = trace::load_trace_model(folder.file("out.sqlite"));
+  EXPECT_EQ(summary.counts.collectives, 3);
+  const auto& c = model.collectives;
+  ASSERT_EQ(c.size(), 3u);
+  EXPECT_EQ(model.string(c.name[0]), "allreduce");
+  EXPECT_EQ(c.device[0], 0);
+  EXPECT_EQ(c.correlation_id[0], 5);
+  EXPECT_EQ(c.in_elements[0], 2049000);
+  EXPECT_EQ(c.in_bytes[0], 2049000 * 4);
+  EXPECT_EQ(c.out_bytes[0], 2049000 * 4);
+  EXPECT_EQ(c.group_size[0], 2);
+  EXPECT_EQ(model.string(c.dtype[0]), "Float");
+  EXPECT_EQ(model.string(c.process_group[0]), "0");
+  EXPECT_EQ(model.string(c.group_description[0]), "default_pg");
+  EXPECT_EQ(model.string(c.group_ranks[0]), "[0, 1]");
+  // BFloat16 is 2 bytes; ranks written as a JSON array come back as the same text.
+  EXPECT_EQ(c.in_bytes[1], 16);
+  EXPECT_EQ(c.out_bytes[1], 64);
+  EXPECT_EQ(model.string(c.group_ranks[1]), "[0, 1, 2, 3]");
+  EXPECT_EQ(c.process_group[1], trace::kNoString);
+  // A negative size and a group of 0 stay unknown; an unknown dtype gives elements without bytes.
+  EXPECT_EQ(c.in_elements[2], trace::kUnknown);
+  EXPECT_EQ(c.out_elements[2], 4);
+  EXPECT_EQ(c.out_bytes[2], trace::kUnknown);
+  EXPECT_EQ(c.group_size[2], trace::kUnknown);
+  EXPECT_EQ(c.group_ranks[2], trace::kNoString);  // an object is not a list of ranks
+  EXPECT_EQ(stat_value(model, "import.kineto.collective_bad_value"), 2);
+  EXPECT_EQ(stat_value(model, "import.kineto.collective_unknown_dtype.Quaternion"), 1);
+  EXPECT_EQ(stat_value(model, "import.kineto.collective_without_correlation"), 1);
+  EXPECT_EQ(stat_value(model, "import.rows.collectives"), 3);
+  EXPECT_EQ(summary.counts.warnings, 4);
 }
 
 TEST_F(KinetoImport, GzipGivesTheSameRows) {

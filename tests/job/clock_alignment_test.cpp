@@ -75,6 +75,28 @@ TEST(ClockAlignment, MatchedCollectivesRecoverShiftWithoutCalibration) {
   EXPECT_FALSE(job.notices.empty());  // says why calibration was not used
 }
 
+// Without calibration and without collectives, only rank 1 lacks a match: the reference
+// rank is never said to share nothing with itself.
+TEST(ClockAlignment, RanksWithoutCollectivesNameOnlyTheOtherRanks) {
+  TemporaryFolder folder;
+  std::vector<std::string> ranks;
+  for (std::int32_t rank = 0; rank < 2; ++rank) {
+    ranks.push_back(gpuprof::testing::write_rank(folder.file("r" + std::to_string(rank) + ".sqlite"), rank, 2,
+                                                 two_devices()));
+    gpuprof::testing::execute_sql(ranks.back(),
+                                  "DELETE FROM kernels WHERE name_id IN (SELECT id FROM strings WHERE value LIKE "
+                                  "'nccl%');DELETE FROM meta WHERE key = 'clock_calibration';");
+  }
+  const auto job = analyze_job(ranks, {});
+  EXPECT_EQ(job.clocks.method, ClockMethod::none);
+  std::vector<std::string> unmatched;
+  for (const auto& notice : job.notices) {
+    if (notice.find("shares no collective") != std::string::npos) unmatched.push_back(notice);
+  }
+  ASSERT_EQ(unmatched.size(), 1U);
+  EXPECT_NE(unmatched[0].find("rank 1 shares no collective with rank 0"), std::string::npos) << unmatched[0];
+}
+
 TEST(ClockAlignment, InconsistentCalibrationFallsBackToCollectives) {
   TemporaryFolder folder;
   const auto rank0 = gpuprof::testing::write_rank(folder.file("r0.sqlite"), 0, 2, two_devices());

@@ -90,6 +90,46 @@ TEST_F(JobCli, CompareWritesEveryFormat) {
             std::string::npos);
 }
 
+// An nvprof file (no rank in it) of process `pid`, from the importer's fixture.
+std::string nvprof_file(const std::string& path, std::int64_t pid) {
+  testing::execute_sql(path, testing::read_file(GPUPROF_SOURCE_DIR "/tests/importers/data/nvprof_database.sql") +
+                                 "UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET processId = " + std::to_string(pid) + ";");
+  return path;
+}
+
+TEST_F(JobCli, RanklessNvprofFilesReportAsRanksInCommandLineOrder) {
+  const auto a = nvprof_file(folder_.file("a.nvvp"), 100), b = nvprof_file(folder_.file("b.nvvp"), 200);
+  const auto result = gpuprof({"report", b, a, "--format", "json"});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_NE(result.out.find("\"rank\": 1"), std::string::npos);
+  const auto b_notice = result.out.find("b.nvvp has no rank in its meta; it is rank 0");
+  EXPECT_NE(b_notice, std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("a.nvvp has no rank in its meta; it is rank 1"), std::string::npos) << result.out;
+  // --ranks decides instead of the order.
+  const auto given = gpuprof({"report", b, a, "--ranks", "1,0", "--format", "json"});
+  ASSERT_EQ(given.exit_code, 0) << given.err;
+  EXPECT_NE(given.out.find("b.nvvp is rank 1 from --ranks"), std::string::npos) << given.out;
+  const auto wrong = gpuprof({"report", b, a, "--ranks", "0"});
+  EXPECT_EQ(wrong.exit_code, 2);
+  EXPECT_NE(wrong.err.find("--ranks names 1 ranks for 2 trace files"), std::string::npos) << wrong.err;
+}
+
+TEST_F(JobCli, NvprofFilesOfOneProcessAreRefused) {
+  const auto a = nvprof_file(folder_.file("a.nvvp"), 100), b = nvprof_file(folder_.file("b.nvvp"), 100);
+  const auto result = gpuprof({"report", a, b});
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_NE(result.err.find("b.nvvp"), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("same process"), std::string::npos) << result.err;
+}
+
+TEST_F(JobCli, CompareTakesRanksForEachSide) {
+  const auto a = nvprof_file(folder_.file("a.nvvp"), 100), b = nvprof_file(folder_.file("b.nvvp"), 200);
+  const auto one = rank("one.sqlite", 0, 1);
+  const auto result = gpuprof({"compare", one, a + "," + b, "--other-ranks", "1,0", "--format", "json"});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_NE(result.out.find("a.nvvp is rank 1 from --ranks"), std::string::npos) << result.out;
+}
+
 TEST_F(JobCli, CompareBadOptionsAreBadInput) {
   const auto one = rank("one.sqlite", 0, 1);
   EXPECT_EQ(gpuprof({"compare", one}).exit_code, 2);

@@ -38,5 +38,26 @@ TEST(JobExternal, HtaSampledRanksPairIntoOneJob) {
   EXPECT_EQ(job.stragglers.ranks.size(), 2U);
 }
 
+// nvprof files carry no rank: the command-line order gives it, with a notice per file.
+TEST(JobExternal, TwoNvprofFilesReportAsTwoRanks) {
+  const auto data = gpuprof::testing::external_data_dir();
+  if (data.empty()) GTEST_SKIP() << "no ../shared/data/external in this clone";
+  const auto folder = data / "nvprof-magma";
+  const auto job = analyze_job({(folder / "magma-2.0.2_testing_dgeqrf_k20c.nvvp").string(),
+                                (folder / "magma-1.6.1_testing_dgetrf_k20c.nvvp").string()}, {});
+  ASSERT_EQ(job.ranks.size(), 2U);
+  EXPECT_EQ(job.ranks[0].analysis.rank, 0);
+  EXPECT_NE(job.ranks[0].input.find("magma-2.0.2"), std::string::npos);
+  EXPECT_EQ(job.ranks[1].analysis.rank, 1);
+  EXPECT_NE(job.ranks[1].input.find("magma-1.6.1"), std::string::npos);
+  std::size_t position_notices = 0;
+  for (const auto& notice : job.notices) position_notices += notice.find("from its position") != std::string::npos;
+  EXPECT_EQ(position_notices, 2U);
+  // A folder gives its files in name order.
+  const auto by_folder = analyze_job({folder.string()}, {});
+  ASSERT_EQ(by_folder.ranks.size(), 2U);
+  EXPECT_NE(by_folder.ranks[0].input.find("magma-1.6.1"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace gpuprof::job

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include "gpuprof/job/job_inputs.hpp"
 #include "gpuprof/job/rank_identity.hpp"
 #include "gpuprof/trace/trace_error.hpp"
@@ -22,9 +24,10 @@ RankIdentity identity(const std::string& input, std::optional<std::int32_t> rank
 }
 
 // The message names the offending file so the user knows which one to drop.
-void expect_refused(const std::vector<RankIdentity>& identities, const std::string& file) {
+void expect_refused(const std::vector<RankIdentity>& identities, const std::string& file,
+                    const std::vector<std::int32_t>& given = {}) {
   try {
-    assign_ranks(identities);
+    assign_ranks(identities, given);
     FAIL() << "expected a refusal naming " << file;
   } catch (const TraceError& error) {
     EXPECT_EQ(error.kind(), TraceError::Kind::bad_input);
@@ -33,17 +36,74 @@ void expect_refused(const std::vector<RankIdentity>& identities, const std::stri
 }
 
 TEST(RankIdentity, RanksComeFromMeta) {
-  EXPECT_EQ(assign_ranks({identity("b", 1), identity("a", 0)}), (std::vector<std::int32_t>{1, 0}));
+  const auto assignment = assign_ranks({identity("b", 1), identity("a", 0)});
+  EXPECT_EQ(assignment.ranks, (std::vector<std::int32_t>{1, 0}));
+  EXPECT_TRUE(assignment.notices.empty());
 }
 
 TEST(RankIdentity, LoneFileWithoutRankIsRankZero) {
-  EXPECT_EQ(assign_ranks({identity("a", std::nullopt)}), std::vector<std::int32_t>{0});
+  EXPECT_EQ(assign_ranks({identity("a", std::nullopt)}).ranks, std::vector<std::int32_t>{0});
 }
 
 TEST(RankIdentity, DuplicateRankIsRefused) { expect_refused({identity("a", 1), identity("b", 1)}, "b"); }
 
 TEST(RankIdentity, MissingRankAmongSeveralIsRefused) {
   expect_refused({identity("a", 0), identity("b", std::nullopt)}, "b");
+}
+
+// nvprof files and the like: one process each, no rank, told apart by pid.
+RankIdentity rankless(const std::string& input, std::int64_t pid, std::int64_t start_ns = 100) {
+  auto result = identity(input, std::nullopt, std::nullopt);
+  result.source_format = "nvprof";
+  result.command_line.clear();
+  result.pid = pid;
+  result.start_ns = start_ns;
+  result.end_ns = start_ns + 1000;
+  return result;
+}
+
+TEST(RankIdentity, RanklessFilesTakeTheirPositionWithANoticeEach) {
+  const auto assignment = assign_ranks({rankless("b.nvvp", 20), rankless("a.nvvp", 10), rankless("c.nvvp", 30)});
+  EXPECT_EQ(assignment.ranks, (std::vector<std::int32_t>{0, 1, 2}));
+  ASSERT_EQ(assignment.notices.size(), 3U);
+  EXPECT_NE(assignment.notices[1].find("a.nvvp"), std::string::npos) << assignment.notices[1];
+  EXPECT_NE(assignment.notices[1].find("rank 1"), std::string::npos) << assignment.notices[1];
+}
+
+TEST(RankIdentity, RanklessFilesOfOneProcessAreRefused) {
+  expect_refused({rankless("a.nvvp", 10), rankless("b.nvvp", 10, 500)}, "b.nvvp");
+  // The same pid at other times is another process (pids are reused).
+  EXPECT_EQ(assign_ranks({rankless("a.nvvp", 10), rankless("b.nvvp", 10, 5000)}).ranks.size(), 2U);
+  // ...and on another host too.
+  auto other_host = rankless("b.nvvp", 10, 500);
+  other_host.host_name = "node7";
+  EXPECT_EQ(assign_ranks({rankless("a.nvvp", 10), other_host}).ranks.size(), 2U);
+  // Ranks in separate containers may share a pid: --ranks lets the user say so.
+  EXPECT_EQ(assign_ranks({rankless("a.nvvp", 10), rankless("b.nvvp", 10, 500)}, {0, 1}).ranks.size(), 2U);
+}
+
+TEST(RankIdentity, OneFileNamedTwiceIsRefused) {
+  gpuprof::testing::TemporaryFolder folder;
+  gpuprof::testing::write_file(folder.file("a.nvvp"), "x");
+  const auto twice = folder.file("sub/../a.nvvp");
+  std::filesystem::create_directory(folder.file("sub"));
+  expect_refused({rankless(folder.file("a.nvvp"), 10), rankless(twice, 20, 9000)}, twice);
+}
+
+TEST(RankIdentity, GivenRanksOverrideMetaWithANotice) {
+  const auto assignment = assign_ranks({identity("a", 0), identity("b", 1), identity("c", 2)}, {2, 1, 0});
+  EXPECT_EQ(assignment.ranks, (std::vector<std::int32_t>{2, 1, 0}));
+  ASSERT_EQ(assignment.notices.size(), 2U);  // b keeps the rank its meta gives
+  EXPECT_NE(assignment.notices[0].find("its meta says 0"), std::string::npos) << assignment.notices[0];
+  EXPECT_EQ(assign_ranks({rankless("a.nvvp", 1), rankless("b.nvvp", 2)}, {1, 0}).ranks,
+            (std::vector<std::int32_t>{1, 0}));
+}
+
+TEST(RankIdentity, GivenRanksMustBeOnePerFileAndDistinct) {
+  expect_refused({rankless("a.nvvp", 1), rankless("b.nvvp", 2)}, "a.nvvp", {0});
+  expect_refused({rankless("a.nvvp", 1), rankless("b.nvvp", 2)}, "b.nvvp", {3, 3});
+  expect_refused({rankless("a.nvvp", 1), rankless("b.nvvp", 2)}, "a.nvvp", {-1, 0});
+  expect_refused({identity("a", 0), identity("b", 1)}, "b", {0, 4});  // outside world size 4
 }
 
 TEST(RankIdentity, DifferentWorldSizesAreRefused) { expect_refused({identity("a", 0), identity("b", 1, 8)}, "b"); }
@@ -68,7 +128,7 @@ TEST(RankIdentity, GeneratorCommandLinesMayDiffer) {
   auto first = identity("a", 0), second = identity("b", 1);
   first.source_format = second.source_format = "synthetic";
   second.command_line = "gpuprof synth --rank 1";
-  EXPECT_EQ(assign_ranks({first, second}).size(), 2U);
+  EXPECT_EQ(assign_ranks({first, second}).ranks.size(), 2U);
 }
 
 TEST(RankIdentity, ReadsMetaOfTraceFile) {

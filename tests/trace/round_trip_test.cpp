@@ -210,3 +210,63 @@ TEST(RoundTrip, Schema10FilesWithoutMangledNamesStillLoad) {
 
 }  // namespace
 }  // namespace gpuprof::trace
+
+namespace gpuprof::trace {
+namespace {
+
+CollectiveRow write_collective_fixture(const std::string& path) {
+  TraceWriter writer({.path = path, .tool_version = "test"});
+  writer.add(KernelRow{.device = 1, .start_ns = 100, .end_ns = 200, .correlation_id = 11,
+                       .name = writer.intern("ncclKernel_AllReduce_RING_LL_Sum_float")});
+  const CollectiveRow row{.device = 1, .correlation_id = 11, .name = writer.intern("allreduce"),
+                          .in_elements = 256, .out_elements = 256, .in_bytes = 1024, .out_bytes = 1024,
+                          .dtype = writer.intern("Float"), .group_size = 4, .process_group = writer.intern("0"),
+                          .group_description = writer.intern("default_pg"),
+                          .group_ranks = writer.intern("[0, 1, 2, 3]")};
+  writer.add(row);
+  writer.add(CollectiveRow{.device = 0, .correlation_id = 12, .name = writer.intern("barrier")});
+  writer.finish();
+  return row;
+}
+
+TEST(RoundTrip, CollectivesComeBackWithTheirNulls) {
+  testing::TemporaryFolder folder;
+  const auto path = folder.file("t.sqlite");
+  const auto row = write_collective_fixture(path);
+  const auto model = load_trace_model(path);
+  const auto& c = model.collectives;
+  ASSERT_EQ(c.size(), 2U);
+  EXPECT_EQ(c.device[0], 1);
+  EXPECT_EQ(c.correlation_id[0], 11);
+  EXPECT_EQ(model.string(c.name[0]), "allreduce");
+  EXPECT_EQ(c.in_elements[0], 256);
+  EXPECT_EQ(c.out_bytes[0], 1024);
+  EXPECT_EQ(model.string(c.dtype[0]), "Float");
+  EXPECT_EQ(c.group_size[0], 4);
+  EXPECT_EQ(model.string(c.process_group[0]), "0");
+  EXPECT_EQ(model.string(c.group_description[0]), "default_pg");
+  EXPECT_EQ(model.string(c.group_ranks[0]), "[0, 1, 2, 3]");
+  EXPECT_EQ(c.in_bytes[1], kUnknown);
+  EXPECT_EQ(c.group_size[1], kUnknown);
+  EXPECT_EQ(c.dtype[1], kNoString);
+  EXPECT_EQ(c.group_ranks[1], kNoString);
+  EXPECT_EQ(row.in_bytes, 1024);
+}
+
+// Files of schema 1.1 have no collectives table; they load with no collective known.
+TEST(RoundTrip, Schema11FilesWithoutCollectivesStillLoad) {
+  testing::TemporaryFolder folder;
+  const auto path = folder.file("t.sqlite");
+  write_collective_fixture(path);
+  sqlite::Database database(path, sqlite::OpenMode::read_write);
+  database.execute("DROP TABLE collectives; PRAGMA user_version = 1001;");
+  database.close();
+  EXPECT_EQ(TraceFile(path).schema_version_text(), "1.1");
+  const auto model = load_trace_model(path);
+  EXPECT_EQ(model.kernels.size(), 1U);
+  EXPECT_EQ(model.collectives.size(), 0U);
+  for (const auto& stat : model.stats) EXPECT_FALSE(stat.name.starts_with("load.invalid")) << stat.name;
+}
+
+}  // namespace
+}  // namespace gpuprof::trace

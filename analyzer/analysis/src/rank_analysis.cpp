@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "gpuprof/analysis/correlation_index.hpp"
+#include "gpuprof/analysis/time_base_notice.hpp"
 #include "gpuprof/analysis/data_loss.hpp"
 #include "gpuprof/analysis/device_activity.hpp"
 #include "gpuprof/analysis/steps.hpp"
@@ -22,6 +23,16 @@ void add_steady_state_notice(RankAnalysis& result) {
   }
 }
 
+// Collective rows whose kernel cannot be told are left out of the bandwidth table; say how many.
+void add_collective_notice(RankAnalysis& result) {
+  const auto& collectives = result.collectives;
+  if (collectives.unmatched + collectives.ambiguous == 0) return;
+  result.notices.push_back(std::to_string(collectives.unmatched + collectives.ambiguous) + " of " +
+                           std::to_string(collectives.rows) + " collectives left out of the bandwidth table: " +
+                           std::to_string(collectives.unmatched) + " name no kernel on their device, " +
+                           std::to_string(collectives.ambiguous) + " name several (CUDA graphs)");
+}
+
 std::int64_t first_gpu_activity(const std::vector<DeviceActivity>& activity) {
   std::optional<std::int64_t> first;
   for (const auto& device : activity) {
@@ -32,22 +43,24 @@ std::int64_t first_gpu_activity(const std::vector<DeviceActivity>& activity) {
 
 }  // namespace
 
-RankAnalysis analyze_rank(const trace::TraceModel& model, const AnalysisOptions& options, std::int32_t rank) {
+RankAnalysis analyze_rank(const trace::TraceModel& model, const AnalysisOptions& options,
+                          std::optional<std::int32_t> rank) {
   return analyze_rank_parts(model, options, rank).analysis;
 }
 
 RankAnalysisParts analyze_rank_parts(const trace::TraceModel& model, const AnalysisOptions& options,
-                                     std::int32_t rank) {
+                                     std::optional<std::int32_t> rank) {
   if (model.kernels.size() + model.memcpys.size() + model.memsets.size() == 0) {
     throw TraceError::bad_input(model.path, "no GPU activity (no kernels, copies or memsets) to analyse");
   }
   RankAnalysisParts parts;
   RankAnalysis& result = parts.analysis;
   result.path = model.path;
-  result.rank = model.rank().value_or(rank);
+  result.rank = rank ? *rank : model.rank().value_or(0);
   result.warnings = data_loss_warnings(model);
   const KernelClassifier classifier(options.comm_patterns);
   const CorrelationIndex correlations(model.api_calls);
+  if (auto notice = time_base_notice(model, correlations)) result.notices.push_back(std::move(*notice));
   auto classes = classifier.classify_model(model, correlations);
   const auto& categories = classes.categories;
   parts.activity = build_device_activity(model, categories);
@@ -78,6 +91,8 @@ RankAnalysisParts analyze_rank_parts(const trace::TraceModel& model, const Analy
   }
   add_steady_state_notice(result);
   result.transfers = analyze_transfers(model, activity);
+  result.collectives = analyze_collectives(model);
+  add_collective_notice(result);
   result.kernels = kernels.get();
   result.launches = launches.get();
   parts.categories = std::move(classes.categories);

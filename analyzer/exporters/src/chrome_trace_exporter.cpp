@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "gpuprof/importers/foreign_trace.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 #include "gpuprof/trace/trace_file.hpp"
 #include "gpuprof/trace/trace_model.hpp"
@@ -64,8 +65,11 @@ std::int64_t write_document(const trace::TraceModel& model, const std::vector<tr
 ChromeTraceSummary export_chrome_trace(const ChromeTraceOptions& options) {
   check_input(options.input);
   JsonOutputFile file(options.output, options.overwrite);
-  const trace::TraceModel model = trace::load_trace_model(options.input);
-  trace::TraceFile file_tables(options.input);
+  // A foreign file (Kineto, Nsight, nvprof) is imported into a temporary trace first.
+  importers::TemporaryStore store;
+  const std::string trace_path = importers::open_as_trace(options.input, store);
+  const trace::TraceModel model = trace::load_trace_model(trace_path);
+  trace::TraceFile file_tables(trace_path);
   // Gaps are derived by the analyzer and absent from traces it has not analysed.
   const std::vector<trace::GapRow> gaps =
       file_tables.database().has_table("gaps") ? file_tables.gaps() : std::vector<trace::GapRow>{};

@@ -84,4 +84,11 @@ trace::MemsetRow memset_from_row(sqlite3_stmt* row) {
   return memset;
 }
 
+bool has_valid_times(sqlite3_stmt* row) {
+  if (sqlite3_column_type(row, 0) == SQLITE_NULL || sqlite3_column_type(row, 1) == SQLITE_NULL) return false;
+  const std::int64_t start = column_int(row, 0);
+  const std::int64_t end = column_int(row, 1);
+  return start > 0 && end >= start;
+}
+
 }  // namespace gpuprof::importers

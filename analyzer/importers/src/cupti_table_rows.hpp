@@ -37,4 +37,9 @@ enum class PeerDeviceColumns { none, peer_copies, every_row };
 trace::MemcpyRow memcpy_from_row(sqlite3_stmt* row, MemoryKindDecoder memory_kind, PeerDeviceColumns peer_devices);
 trace::MemsetRow memset_from_row(sqlite3_stmt* row);
 
+// True when columns 0 and 1 (start, end) are both present, positive and in
+// order. nvprof writes 0 for a timestamp it did not collect; such a row taken
+// as real stretches the trace back to 1970.
+bool has_valid_times(sqlite3_stmt* row);
+
 }  // namespace gpuprof::importers

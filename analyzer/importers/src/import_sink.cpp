@@ -43,6 +43,10 @@ void ImportSink::add(const trace::RangeRow& row) {
   span(row.start_ns, row.end_ns);
   ++counts_.ranges;
 }
+void ImportSink::add(const trace::CollectiveRow& row) {
+  writer_.add(row);
+  ++counts_.collectives;
+}
 
 void ImportSink::count(const std::string& name, trace::Severity severity, std::int64_t count,
                        std::string_view detail) {
@@ -65,6 +69,10 @@ void ImportSink::write_summary(std::int64_t time_offset_ns) {
       {"import.rows.memsets", counts_.memsets},     {"import.rows.api_calls", counts_.api_calls},
       {"import.rows.syncs", counts_.syncs},         {"import.rows.ranges", counts_.ranges}};
   for (const auto& [name, value] : tables) writer_.set_stat({name, value, trace::Severity::info, std::nullopt});
+  // Only sources that carry collective metadata (Kineto) have this table filled.
+  if (counts_.collectives > 0) {
+    writer_.set_stat({"import.rows.collectives", counts_.collectives, trace::Severity::info, std::nullopt});
+  }
   if (first_ns_ && last_ns_) {
     writer_.set_meta("start_ns", std::to_string(*first_ns_ + time_offset_ns));
     writer_.set_meta("end_ns", std::to_string(*last_ns_ + time_offset_ns));

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 
+#include "gpuprof/importers/gpu_clock_check.hpp"
 #include "gpuprof/importers/kineto_importer.hpp"
 #include "gpuprof/importers/nsys_importer.hpp"
 #include "gpuprof/importers/nvprof_importer.hpp"
@@ -104,6 +105,7 @@ ImportSummary import_trace(const ImportOptions& options) {
     summary.counts = sink.counts();
   }
   if (result.time_offset_ns != 0) shift_times(staging.path(), result.time_offset_ns);
+  summary.clock = align_gpu_clock(staging.path());
   staging.publish(options.output, options.overwrite);
   summary.rank = result.rank;
   summary.world_size = result.world_size;
@@ -116,9 +118,13 @@ std::string describe(const ImportSummary& summary) {
                      ", memcpys " + std::to_string(c.memcpys) + ", memsets " + std::to_string(c.memsets) +
                      ", api calls " + std::to_string(c.api_calls) + ", syncs " + std::to_string(c.syncs) +
                      ", ranges " + std::to_string(c.ranges) + ", devices " + std::to_string(c.devices);
+  if (c.collectives > 0) text += ", collectives " + std::to_string(c.collectives);
   if (summary.rank) {
     text += ", rank " + std::to_string(*summary.rank);
     if (summary.world_size) text += " of " + std::to_string(*summary.world_size);
+  }
+  if (summary.clock.shift_ns != 0) {
+    text += ", GPU clock shifted by " + std::to_string(summary.clock.shift_ns) + " ns onto the host clock";
   }
   text += c.warnings == 0 ? ", no problems"
                           : ", " + std::to_string(c.warnings) + " events with problems (see collector_stats)";

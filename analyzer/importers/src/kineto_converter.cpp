@@ -4,6 +4,8 @@
 #include <string_view>
 
 #include "cuda_enums.hpp"
+#include "kineto_args.hpp"
+#include "kineto_collective.hpp"
 #include "kineto_time.hpp"
 
 namespace gpuprof::importers {
@@ -32,22 +34,6 @@ Category categorize(std::string_view category) {
     return Category::skipped;
   }
   return Category::unknown;
-}
-
-// A number, or a string holding one ("25738", "stream 7", "2560").
-std::optional<std::int64_t> number_in(const JsonScalar& value) {
-  if (!value.present) return std::nullopt;
-  if (!value.is_string) return integer_from_text(value.text);
-  const auto digits = value.text.find_last_not_of("0123456789");
-  const std::string_view tail = digits == std::string::npos ? std::string_view(value.text)
-                                                            : std::string_view(value.text).substr(digits + 1);
-  if (tail.empty()) return std::nullopt;
-  return integer_from_text(tail);
-}
-
-std::optional<std::int64_t> arg_number(const KinetoEvent& event, std::string_view key) {
-  const KinetoArg* arg = event.arg(key);
-  return arg ? number_in(arg->value) : std::nullopt;
 }
 
 std::optional<std::int32_t> arg_int32(const KinetoEvent& event, std::string_view key) {
@@ -234,11 +220,7 @@ void KinetoConverter::add_kernel(const KinetoEvent& event, Span span) {
   row.registers_per_thread = arg_int32(event, "registers per thread");
   // Kineto's "shared memory" is static plus dynamic; the schema keeps them apart, so both stay unknown.
   sink_.add(row);
-  if (event.arg("Collective name") != nullptr) {
-    sink_.count("import.kineto.collective_kernels", trace::Severity::info, 1,
-                "kernels carrying collective args (name, message size, dtype, group size) the schema has no "
-                "columns for");
-  }
+  if (event.arg("Collective name") != nullptr) add_collective(event, row, sink_);
 }
 
 void KinetoConverter::add_memcpy(const KinetoEvent& event, Span span) {

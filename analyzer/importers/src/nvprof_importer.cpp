@@ -3,8 +3,10 @@
 #include <unordered_map>
 
 #include "cuda_enums.hpp"
+#include "cupti_callback_names.hpp"
 #include "cupti_table_rows.hpp"
 #include "foreign_strings.hpp"
+#include "nvprof_markers.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 #include "sqlite_columns.hpp"
 
@@ -13,17 +15,8 @@ namespace {
 
 using trace::Severity;
 
-// Runtime callback ids (cupti_runtime_cbid.h) of the calls analyses look for;
-// nvprof stores no function names, so the others become "cbid:N".
-std::string runtime_name(std::int64_t callback_id) {
-  static const std::unordered_map<std::int64_t, const char*> names = {
-      {41, "cudaMemcpyAsync"},       {49, "cudaMemset"},           {51, "cudaMemsetAsync"},
-      {126, "cudaThreadSynchronize"}, {131, "cudaStreamSynchronize"}, {137, "cudaEventSynchronize"},
-      {147, "cudaStreamWaitEvent"},  {160, "cudaMemcpyPeer"},      {161, "cudaMemcpyPeerAsync"},
-      {165, "cudaDeviceSynchronize"}, {211, "cudaLaunchKernel"}};
-  const auto found = names.find(callback_id);
-  return found != names.end() ? found->second : "cbid:" + std::to_string(callback_id);
-}
+// Rows without usable times are dropped and counted per table.
+constexpr const char* kInvalidTimesDetail = "rows whose start or end is 0 or missing, or whose end precedes the start";
 
 class NvprofReader {
  public:
@@ -33,6 +26,7 @@ class NvprofReader {
 
   ImportResult run() {
     sink_.set_meta("source_format", "nvprof");
+    write_process_id();
     read_devices();
     for (const char* table : {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL"}) {
       if (database_.has_table(table)) read_kernels(table);
@@ -47,17 +41,48 @@ class NvprofReader {
       read_api_calls("CUPTI_ACTIVITY_KIND_DRIVER", trace::ApiKind::driver);
     }
     if (database_.has_table("CUPTI_ACTIVITY_KIND_SYNCHRONIZATION")) read_syncs();
-    if (database_.has_table("CUPTI_ACTIVITY_KIND_MARKER")) {
-      const auto markers = database_.query_int("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_MARKER").value_or(0);
-      if (markers > 0) {
-        sink_.count("import.nvprof.nvtx_markers_not_imported", Severity::warning, markers,
-                    "NVTX marker records (CUPTI_ACTIVITY_KIND_MARKER) are not imported yet");
-      }
-    }
+    if (database_.has_table("CUPTI_ACTIVITY_KIND_MARKER")) import_nvprof_markers(database_, strings_, sink_);
     return {};
   }
 
  private:
+  // nvprof writes one file per process; its pid tells rank files of one job
+  // apart from the same process named twice (job::assign_ranks).
+  void write_process_id() {
+    std::string calls;
+    for (const char* table : {"CUPTI_ACTIVITY_KIND_RUNTIME", "CUPTI_ACTIVITY_KIND_DRIVER"}) {
+      if (!database_.has_table(table)) continue;
+      calls += std::string(calls.empty() ? "" : " UNION ALL ") + "SELECT processId FROM " + table;
+    }
+    if (calls.empty()) return;
+    sqlite::Statement query(database_, "SELECT count(DISTINCT processId), min(processId) FROM (" + calls + ")");
+    if (query.step() && query.column_int(0) == 1) sink_.set_meta("pid", std::to_string(query.column_int(1)));
+  }
+
+  // False, and counted under `stat`, for a row whose columns 0-1 are not a time span.
+  bool times_valid(sqlite3_stmt* row, const std::string& stat) {
+    if (has_valid_times(row)) return true;
+    sink_.count(stat, Severity::warning, 1, kInvalidTimesDetail);
+    return false;
+  }
+
+  // CUPTI's name for the call, or "cbid:N" (counted) for an id the generated tables lack.
+  trace::StringId api_name(trace::ApiKind kind, std::int64_t callback_id) {
+    auto& cache = kind == trace::ApiKind::runtime ? runtime_names_ : driver_names_;
+    auto found = cache.find(callback_id);
+    if (found == cache.end()) {
+      const auto name =
+          kind == trace::ApiKind::runtime ? runtime_callback_name(callback_id) : driver_callback_name(callback_id);
+      const auto id = sink_.intern(name.empty() ? "cbid:" + std::to_string(callback_id) : std::string(name));
+      found = cache.emplace(callback_id, ApiName{id, !name.empty()}).first;
+    }
+    if (!found->second.known) {
+      sink_.count("import.nvprof.unknown_callback_ids", Severity::warning, 1,
+                  "API calls whose callback id is not in the CUPTI headers the importer was built with");
+    }
+    return found->second.id;
+  }
+
   trace::StringId name_of(std::int64_t foreign_id) {
     if (auto found = strings_.find(foreign_id)) return *found;
     sink_.count("import.nvprof.missing_string", Severity::warning, 1, "rows naming a StringTable id that is absent");
@@ -84,10 +109,12 @@ class NvprofReader {
     }
   }
 
-  // nvprof stores the mangled name as CUPTI gives it.
+  // nvprof stores the mangled name as CUPTI gives it; the sink demangles it.
   void read_kernels(const std::string& table) {
     sqlite::Statement query(database_, kernel_select("name", "NULL", table));
+    const std::string stat = "import.nvprof.invalid_times.kernels";
     while (query.step()) {
+      if (!times_valid(query.raw(), stat)) continue;
       trace::KernelRow kernel = kernel_from_row(query.raw());
       const auto name = strings_.kernel_name(column_int(query.raw(), 6));
       kernel.name = name ? name->name : name_of(column_int(query.raw(), 6));
@@ -100,12 +127,18 @@ class NvprofReader {
   void read_memcpys(const std::string& table, bool peer) {
     sqlite::Statement query(database_, memcpy_select(peer ? "srcDeviceId, dstDeviceId" : "NULL, NULL", table));
     const auto peer_devices = peer ? PeerDeviceColumns::every_row : PeerDeviceColumns::none;
-    while (query.step()) sink_.add(memcpy_from_row(query.raw(), memory_kind_from_cupti, peer_devices));
+    const std::string stat = "import.nvprof.invalid_times.memcpys";
+    while (query.step()) {
+      if (times_valid(query.raw(), stat)) sink_.add(memcpy_from_row(query.raw(), memory_kind_from_cupti, peer_devices));
+    }
   }
 
   void read_memsets() {
     sqlite::Statement query(database_, memset_select("CUPTI_ACTIVITY_KIND_MEMSET"));
-    while (query.step()) sink_.add(memset_from_row(query.raw()));
+    const std::string stat = "import.nvprof.invalid_times.memsets";
+    while (query.step()) {
+      if (times_valid(query.raw(), stat)) sink_.add(memset_from_row(query.raw()));
+    }
   }
 
   void read_api_calls(const std::string& table, trace::ApiKind kind) {
@@ -113,16 +146,16 @@ class NvprofReader {
                             "SELECT start, end, processId, threadId, correlationId, cbid, returnValue FROM " + table);
     trace::ApiCallRow call;
     call.kind = kind;
+    const std::string stat = "import.nvprof.invalid_times.api_calls";
     while (query.step()) {
       sqlite3_stmt* row = query.raw();
+      if (!times_valid(row, stat)) continue;
       call.start_ns = column_int(row, 0);
       call.end_ns = column_int(row, 1);
       call.process_id = column_optional(row, 2);
       call.thread_id = column_optional(row, 3);
       call.correlation_id = column_optional(row, 4);
-      const std::int64_t callback_id = column_int(row, 5);
-      call.name = sink_.intern(kind == trace::ApiKind::runtime ? runtime_name(callback_id)
-                                                               : "cbid:" + std::to_string(callback_id));
+      call.name = api_name(kind, column_int(row, 5));
       call.return_code = column_optional(row, 6);
       sink_.add(call);
     }
@@ -133,8 +166,10 @@ class NvprofReader {
                             "SELECT start, end, type, streamId, cudaEventId, correlationId "
                             "FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION");
     trace::SyncRow sync;
+    const std::string stat = "import.nvprof.invalid_times.syncs";
     while (query.step()) {
       sqlite3_stmt* row = query.raw();
+      if (!times_valid(row, stat)) continue;
       sync.start_ns = column_int(row, 0);
       sync.end_ns = column_int(row, 1);
       sync.type = sync_type_from_cupti(column_int(row, 2));
@@ -149,6 +184,11 @@ class NvprofReader {
   sqlite::Database database_;
   ImportSink& sink_;
   ForeignStrings strings_;
+  struct ApiName {
+    trace::StringId id;
+    bool known;
+  };
+  std::unordered_map<std::int64_t, ApiName> runtime_names_, driver_names_;
 };
 
 }  // namespace

@@ -62,6 +62,7 @@ ClockAlignment align_by_collectives(const std::vector<RankSummary>& ranks) {
   const auto reference = collective_ends(ranks.front());
   bool any_matched = false;
   for (const auto& rank : ranks) {
+    const bool is_reference = rank.analysis.rank == result.reference_rank;
     std::vector<std::int64_t> differences;
     for (const auto& [key, end] : collective_ends(rank)) {
       const auto found = reference.find(key);
@@ -69,12 +70,12 @@ ClockAlignment align_by_collectives(const std::vector<RankSummary>& ranks) {
     }
     const auto estimate = summarize(differences);
     const auto method = estimate.matched > 0 ? ClockMethod::collectives : ClockMethod::none;
-    if (method == ClockMethod::none) {
+    // The reference is on its own clock by definition: only the other ranks can lack a match with it.
+    if (!is_reference && method == ClockMethod::none) {
       result.notices.push_back(fmt::format("rank {} shares no collective with rank {}; its clock is taken as is",
                                            rank.analysis.rank, result.reference_rank));
-    } else if (rank.analysis.rank != result.reference_rank) {
-      any_matched = true;
     }
+    if (!is_reference && method != ClockMethod::none) any_matched = true;
     result.offsets.push_back({rank.analysis.rank, estimate.offset_ns, method, estimate.matched, estimate.spread_ns});
   }
   if (!any_matched) result.method = ClockMethod::none;

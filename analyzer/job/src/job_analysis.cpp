@@ -71,7 +71,8 @@ JobAnalysis analyze_job(const std::vector<std::string>& inputs, const JobOptions
   const auto paths = expand_inputs(inputs);
   std::vector<std::unique_ptr<importers::TemporaryStore>> stores;
   const auto identities = identify(paths, options.threads, stores);
-  const auto ranks = assign_ranks(identities);
+  const auto assignment = assign_ranks(identities, options.ranks);
+  const auto& ranks = assignment.ranks;
   std::vector<RankSummary> summaries(paths.size());
   // Each task holds one trace model; it is freed before the task ends.
   const bool keep_model = options.keep_single_model_until_exit && paths.size() == 1;
@@ -82,7 +83,9 @@ JobAnalysis analyze_job(const std::vector<std::string>& inputs, const JobOptions
     summaries[index].analysis.path = identities[index].input;
     if (keep_model) keep_until_exit(std::move(model));
   });
-  return assemble_job(std::move(summaries));
+  auto job = assemble_job(std::move(summaries));
+  job.notices.insert(job.notices.begin(), assignment.notices.begin(), assignment.notices.end());
+  return job;
 }
 
 }  // namespace gpuprof::job

@@ -7,6 +7,7 @@
 #include "summary_layout.hpp"
 #include "svg_charts.hpp"
 #include "gpuprof/report/report_summary.hpp"
+#include "gpuprof/units/units.hpp"
 
 namespace gpuprof::report {
 namespace {
@@ -23,13 +24,45 @@ std::string charts(const ReportInput& input) {
   return out;
 }
 
+// One card per headline figure, above the summary's sentences: the step period, the share of each part of it
+// (in the charts' colours) and the data loss, readable at a glance when the document is opened.
+std::string summary_cards(const ReportSummary& summary) {
+  const auto card = [](const std::string& colour, const std::string& label, const std::string& value,
+                       const std::string& detail) {
+    return fmt::format("<div class=\"card\" style=\"border-top-color:{}\"><div class=\"label\">{}</div>"
+                       "<div class=\"value\">{}</div><div class=\"detail\">{}</div></div>\n",
+                       colour, escape_html(label), escape_html(value), escape_html(detail));
+  };
+  const auto& period = summary.period;
+  std::string out = "<div class=\"cards\">\n";
+  out += period.from_steps
+             ? card("#222", "step period", units::format_duration(static_cast<std::int64_t>(period.step_ns + 0.5)),
+                    fmt::format("mean over {} steady windows", period.windows))
+             : card("#222", "step period", "no steps",
+                    fmt::format("activity spans, {} in all", units::format_duration(period.window_ns)));
+  for (const auto& part : period.parts) {
+    const auto time = period.from_steps ? units::format_duration(static_cast<std::int64_t>(part.per_step_ns + 0.5)) +
+                                              " per step"
+                                        : units::format_duration(part.total_ns);
+    out += card(part_color(part.kind), std::string(to_string(part.kind)), fmt::format("{:.1f}%", 100 * part.share),
+                time);
+  }
+  const auto& loss = summary.data_loss;
+  out += card(loss.warnings == 0 ? "#59a14f" : "#b02a37", "data loss",
+              loss.warnings == 0 ? std::string("none") : fmt::format("{} warning{}", loss.warnings,
+                                                                    loss.warnings == 1 ? "" : "s"),
+              loss.warnings == 0 ? "recorded" : "totals may undercount");
+  return out + "</div>\n";
+}
+
 std::string summary_html(const ReportInput& input) {
-  const auto layout = layout_summary(summarize_report(input));
+  const auto summary = summarize_report(input);
+  const auto layout = layout_summary(summary);
   const auto item = [](const SummaryLine& line) {
     return fmt::format("<li><b>{}:</b> {}</li>\n", escape_html(line.label), escape_html(line.text));
   };
-  std::string out = fmt::format("<section class=\"summary\">\n<h2>{}</h2>\n<ul>\n{}</ul>\n",
-                                escape_html(layout.title), item(layout.period));
+  std::string out = fmt::format("<section class=\"summary\">\n<h2>{}</h2>\n{}<ul>\n{}</ul>\n",
+                                escape_html(layout.title), summary_cards(summary), item(layout.period));
   out += html_table(layout.split) + "<ul>\n";
   for (const auto& line : layout.findings) out += item(line);
   return out + "</ul>\n</section>\n";

@@ -182,6 +182,35 @@ void write_kernels(Writer& w, const ReportInput& input) {
   w.EndArray();
 }
 
+// Unknown values (size, group size, bandwidths) are null.
+void write_collectives(Writer& w, const ReportInput& input) {
+  const auto known = [&w](const char* name, std::int64_t value) {
+    key(w, name);
+    if (value == trace::kUnknown) w.Null(); else w.Int64(value);
+  };
+  const auto bandwidth = [&w](const char* name, const std::optional<double>& value) {
+    if (value) field(w, name, *value); else key(w, name), w.Null();
+  };
+  key(w, "collectives");
+  w.StartArray();
+  for (const auto& rank : input.ranks) {
+    for (const auto& group : rank.collectives.groups) {
+      w.StartObject();
+      field(w, "rank", std::int64_t{rank.rank});
+      field(w, "collective", std::string_view(group.name));
+      known("group_size", group.group_size);
+      known("bytes", group.bytes);
+      field(w, "count", group.count);
+      field(w, "total_ns", group.total_ns);
+      field(w, "mean_ns", group.mean_ns);
+      bandwidth("algbw_gbps", group.algorithm_gbps);
+      bandwidth("busbw_gbps", group.bus_gbps);
+      w.EndObject();
+    }
+  }
+  w.EndArray();
+}
+
 void write_steps(Writer& w, const ReportInput& input) {
   key(w, "steps");
   w.StartArray();
@@ -536,6 +565,7 @@ std::string render_json(const ReportInput& input) {
   write_devices(w, pick(Section::devices));
   write_transfers(w, pick(Section::transfers));
   write_kernels(w, pick(Section::kernels));
+  write_collectives(w, pick(Section::collectives));
   write_steps(w, pick(Section::steps));
   write_gaps(w, pick(Section::gaps));
   write_gap_summary(w, pick(Section::gaps));

@@ -218,6 +218,26 @@ void add_kernels(const ReportInput& input, const TableView& view, std::vector<Ta
   add_comm_rules(input, tables);
 }
 
+Cell optional_number(const std::optional<double>& value) { return value ? number(*value, 2) : text("-"); }
+Cell known_integer(std::int64_t value) { return value == trace::kUnknown ? text("-") : integer(value); }
+Cell known_bytes(std::int64_t value) { return value == trace::kUnknown ? text("-") : bytes(value); }
+
+// Bandwidth per collective kind, group size and operation size (S of NCCL tests' algbw = S / t).
+void add_collectives(const ReportInput& input, std::vector<Table>& tables) {
+  Table table{Section::collectives, "collectives",
+              "Collectives per kind and size (Size: S of NCCL tests' algbw = S / mean time; busbw = algbw x factor)",
+              {"Rank", "Collective", "Ranks", "Size", "Count", "Total", "Mean", "Alg GB/s", "Bus GB/s"}, {}};
+  for (const auto& rank : input.ranks) {
+    for (const auto& group : rank.collectives.groups) {
+      table.rows.push_back({integer(rank.rank), text(group.name), known_integer(group.group_size),
+                            known_bytes(group.bytes), integer(group.count), duration(group.total_ns),
+                            duration(group.mean_ns), optional_number(group.algorithm_gbps),
+                            optional_number(group.bus_gbps)});
+    }
+  }
+  if (!table.rows.empty()) tables.push_back(std::move(table));
+}
+
 // Absolute nanoseconds in the full view; time since the rank's first GPU activity in the terminal view.
 Cell time_point(const TableView& view, std::int64_t ns, std::int64_t origin_ns) {
   return view.relative_times ? time_point_cell(ns, origin_ns) : integer(ns);
@@ -305,8 +325,8 @@ void add_launches(const ReportInput& input, std::vector<Table>& tables) {
 const std::vector<Section>& all_sections() {
   // The job's ranks and stragglers answer more than per-kernel tables do, so they come first.
   static const std::vector<Section> sections = {Section::summary, Section::devices, Section::job,
-                                                Section::transfers, Section::kernels, Section::steps,
-                                                Section::gaps, Section::launches};
+                                                Section::transfers, Section::kernels, Section::collectives,
+                                                Section::steps, Section::gaps, Section::launches};
   return sections;
 }
 
@@ -316,6 +336,7 @@ std::string_view to_string(Section section) {
     case Section::devices: return "devices";
     case Section::transfers: return "transfers";
     case Section::kernels: return "kernels";
+    case Section::collectives: return "collectives";
     case Section::steps: return "steps";
     case Section::gaps: return "gaps";
     case Section::launches: return "launches";
@@ -329,7 +350,7 @@ Section section_from_string(std::string_view name) {
     if (to_string(section) == name) return section;
   }
   throw TraceError::bad_input("", fmt::format("unknown section '{}' (known: summary, devices, job, transfers, "
-                                              "kernels, steps, gaps, launches)", name));
+                                              "kernels, collectives, steps, gaps, launches)", name));
 }
 
 bool ReportInput::has(Section section) const {
@@ -345,6 +366,7 @@ std::vector<Table> build_tables(const ReportInput& input, const TableView& view)
       case Section::devices: add_devices(input, view, tables); break;
       case Section::transfers: add_transfers(input, tables); break;
       case Section::kernels: add_kernels(input, view, tables); break;
+      case Section::collectives: add_collectives(input, tables); break;
       case Section::steps: add_steps(input, view, tables); break;
       case Section::gaps: add_gaps(input, view, tables); break;
       case Section::launches: add_launches(input, tables); break;

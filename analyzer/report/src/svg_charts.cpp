@@ -24,6 +24,21 @@ constexpr const char* kIdleColor = "#d9d9d9";
 constexpr const char* kWarningColor = "#e15759";
 constexpr const char* kSameDeviceColor = "#eeeeee";
 
+}  // namespace
+
+const char* part_color(PeriodPartKind kind) {
+  switch (kind) {
+    case PeriodPartKind::computation: return kComputeColor;
+    case PeriodPartKind::exposed_comm: return kCommColor;
+    case PeriodPartKind::exposed_memcpy: return kMemcpyColor;
+    case PeriodPartKind::idle_in_steps: return kIdleColor;
+    case PeriodPartKind::batch_gaps: return kWarningColor;
+  }
+  return kIdleColor;
+}
+
+namespace {
+
 std::string rect(double x, double y, double width, double height, const char* color, const std::string& tooltip) {
   return fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"{}\"><title>{}</title></rect>",
                      x, y, std::max(0.0, width), height, color, escape_html(tooltip));

@@ -5,8 +5,12 @@
 #include <string>
 
 #include "gpuprof/report/report_model.hpp"
+#include "gpuprof/report/report_summary.hpp"
 
 namespace gpuprof::report {
+
+// The colour of each part of the step period, the same in every chart and in the summary cards.
+const char* part_color(PeriodPartKind kind);
 
 // One stacked bar per (rank, device): computation, exposed comm, exposed memcpy, idle (they add up to the window).
 std::string breakdown_chart(const ReportInput& input);

@@ -210,7 +210,11 @@ const char* html_style() {
          ".warning{background:#f8d7da;padding:6px 10px;border-left:4px solid #b02a37;font-weight:bold}"
          "th{cursor:pointer}th[data-dir=asc]:after{content:' \\25B2'}th[data-dir=desc]:after{content:' \\25BC'}"
          "input.filter{margin:4px 0;padding:2px 6px;font-size:12px;width:240px}"
-         "svg text{font-family:system-ui,sans-serif}";
+         "svg text{font-family:system-ui,sans-serif}"
+         ".cards{display:flex;flex-wrap:wrap;gap:10px;margin:8px 0 16px}"
+         ".card{border:1px solid #ddd;border-top:5px solid #222;border-radius:4px;padding:8px 12px;min-width:130px}"
+         ".card .label{font-size:12px;color:#555}.card .value{font-size:22px;font-weight:600}"
+         ".card .detail{font-size:11px;color:#777}";
 }
 
 // Inline (the documents stay offline and self-contained): a filter box above each table,

@@ -16,6 +16,9 @@ TableModel* make_kernel_model(const Session& session, QObject* parent);
 TableModel* make_step_model(const Session& session, QObject* parent);
 // Rank, kind, source, destination, count, bytes, total, exposed, GB/s; per kind ("all" pairs) then per pair.
 TableModel* make_transfer_model(const Session& session, QObject* parent);
+// Rank, collective, ranks in the group, size (S), count, total, mean, algorithm GB/s, bus GB/s:
+// the analyzer's CollectiveReport, one row per group; "-" where the trace does not say.
+TableModel* make_collective_model(const Session& session, QObject* parent);
 
 inline constexpr int kKernelTotalColumn = 0;
 inline constexpr int kKernelInstancesColumn = 2;

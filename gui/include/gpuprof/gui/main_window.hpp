@@ -54,6 +54,7 @@ class MainWindow : public QMainWindow {
   QTableView* kernel_table() const { return kernel_table_; }
   QTableView* step_table() const { return step_table_; }
   QTableView* transfer_table() const { return transfer_table_; }
+  QTableView* collective_table() const { return collective_table_; }
   QSortFilterProxyModel* kernel_proxy() const { return kernel_proxy_; }
   QLineEdit* kernel_filter() const { return kernel_filter_; }
   QList<QDockWidget*> docks() const;
@@ -105,6 +106,8 @@ class MainWindow : public QMainWindow {
   QTableView* step_table_ = nullptr;
   QSortFilterProxyModel* step_proxy_ = nullptr;
   QSortFilterProxyModel* transfer_proxy_ = nullptr;
+  QTableView* collective_table_ = nullptr;
+  QSortFilterProxyModel* collective_proxy_ = nullptr;
   QPlainTextEdit* details_ = nullptr;
   QPlainTextEdit* summary_ = nullptr;
   QMenu* recent_menu_ = nullptr;

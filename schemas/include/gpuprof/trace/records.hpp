@@ -121,6 +121,19 @@ struct RangeRow {
   friend bool operator==(const RangeRow&, const RangeRow&) = default;
 };
 
+// What the source says about the collective a communication kernel ran (schema 1.2).
+// The kernel is the one on `device` with `correlation_id`.
+struct CollectiveRow {
+  std::int32_t device = 0;
+  std::int64_t correlation_id = 0;
+  StringId name = 0;  // as the source spells it: "allreduce", "_allgather_base", ...
+  std::optional<std::int64_t> in_elements, out_elements, in_bytes, out_bytes;
+  std::optional<StringId> dtype;
+  std::optional<std::int64_t> group_size;
+  std::optional<StringId> process_group, group_description, group_ranks;
+  friend bool operator==(const CollectiveRow&, const CollectiveRow&) = default;
+};
+
 struct StatRow {
   std::string name;
   std::int64_t value = 0;

@@ -126,6 +126,26 @@ struct RangeTable : HostColumns {
   }
 };
 
+// Collective metadata of communication kernels (schema 1.2; empty for older
+// files and for sources without it). Unsorted: rows are found by kernel.
+struct CollectiveTable {
+  std::vector<std::int32_t> device;
+  std::vector<std::int64_t> correlation_id;
+  std::vector<StringId> name;
+  // kUnknown where NULL.
+  std::vector<std::int64_t> in_elements, out_elements, in_bytes, out_bytes, group_size;
+  // kNoString where NULL.
+  std::vector<StringId> dtype, process_group, group_description, group_ranks;
+
+  std::size_t size() const { return device.size(); }
+  template <typename Visitor>
+  void visit_columns(Visitor&& visit) {
+    visit(device), visit(correlation_id), visit(name), visit(in_elements), visit(out_elements), visit(in_bytes),
+        visit(out_bytes), visit(group_size), visit(dtype), visit(process_group), visit(group_description),
+        visit(group_ranks);
+  }
+};
+
 // Rows [begin, end) of a GPU table that ran on one stream of one device.
 struct StreamSlice {
   std::int32_t device = 0;
@@ -149,6 +169,7 @@ struct TraceModel {
   ApiCallTable api_calls;
   SyncTable syncs;
   RangeTable ranges;
+  CollectiveTable collectives;
 
   std::optional<std::int32_t> rank() const;
   std::optional<std::int32_t> world_size() const;

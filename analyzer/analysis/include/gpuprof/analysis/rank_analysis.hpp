@@ -8,6 +8,7 @@
 
 #include "gpuprof/analysis/analysis_options.hpp"
 #include "gpuprof/analysis/classification.hpp"
+#include "gpuprof/analysis/collectives.hpp"
 #include "gpuprof/analysis/device_activity.hpp"
 #include "gpuprof/analysis/gaps.hpp"
 #include "gpuprof/analysis/kernel_summary.hpp"
@@ -29,13 +30,16 @@ struct RankAnalysis {
   std::vector<StepBreakdown> steps;
   std::vector<BatchGap> gaps;
   TransferReport transfers;
+  CollectiveReport collectives;
   KernelSummary kernels;
   std::vector<LaunchStats> launches;
 };
 
 // Throws TraceError::bad_input for a trace without GPU activity or an invalid pattern.
-// `rank` is used when the trace does not name its own.
-RankAnalysis analyze_rank(const trace::TraceModel& model, const AnalysisOptions& options, std::int32_t rank = 0);
+// `rank`, when given, is the rank the caller settled on (job::assign_ranks:
+// meta, --ranks or position); otherwise the trace's own, or 0.
+RankAnalysis analyze_rank(const trace::TraceModel& model, const AnalysisOptions& options,
+                          std::optional<std::int32_t> rank = std::nullopt);
 
 // analyze_rank and what it built on the way, for callers that analyse the same model
 // further (job summaries, the desktop app): classifying names and building the device
@@ -46,6 +50,6 @@ struct RankAnalysisParts {
   std::vector<DeviceActivity> activity;
 };
 RankAnalysisParts analyze_rank_parts(const trace::TraceModel& model, const AnalysisOptions& options,
-                                     std::int32_t rank = 0);
+                                     std::optional<std::int32_t> rank = std::nullopt);
 
 }  // namespace gpuprof::analysis

@@ -6,7 +6,7 @@
 namespace gpuprof::exporters {
 
 struct ChromeTraceOptions {
-  std::string input;   // a gpuprof trace
+  std::string input;   // a gpuprof trace, or a Kineto, Nsight or nvprof file (imported on the fly)
   std::string output;  // .json, or .json.gz for gzip-compressed output
   bool overwrite = false;
 };

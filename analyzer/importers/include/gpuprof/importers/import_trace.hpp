@@ -3,6 +3,7 @@
 #include <optional>
 #include <string>
 
+#include "gpuprof/importers/gpu_clock_check.hpp"
 #include "gpuprof/importers/import_sink.hpp"
 #include "gpuprof/importers/source_format.hpp"
 
@@ -21,6 +22,7 @@ struct ImportSummary {
   SourceFormat format = SourceFormat::kineto;
   ImportCounts counts;
   std::optional<std::int32_t> rank, world_size;
+  GpuClockCheck clock;  // the host/GPU time-base check, and the shift applied (0: none)
 };
 
 // Imports one foreign trace into a new gpuprof trace file. The output appears

@@ -7,9 +7,10 @@
 namespace gpuprof::importers {
 
 // Reads an nvprof database (`nvprof -o x.nvvp` / `.prof`): CUPTI_ACTIVITY_KIND_*
-// tables with names in StringTable, peer copies in MEMCPY2. nvprof stores runtime
-// and driver calls by callback id only, so their names are "cbid:N" except for
-// the few ids this importer knows.
+// tables with names in StringTable, peer copies in MEMCPY2. Runtime and driver
+// calls, stored by callback id only, are named from tables generated out of the
+// CUDA toolkit's CUPTI headers; NVTX marker records become ranges; rows with a
+// 0 or missing timestamp, or ending before they start, are dropped and counted.
 ImportResult import_nvprof(const std::string& input, ImportSink& sink);
 
 }  // namespace gpuprof::importers

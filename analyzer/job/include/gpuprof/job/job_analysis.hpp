@@ -17,6 +17,7 @@ namespace gpuprof::job {
 struct JobOptions {
   analysis::AnalysisOptions analysis;
   unsigned threads = 2;  // ranks analysed at once; memory grows with this, not with the rank count
+  std::vector<std::int32_t> ranks;  // --ranks: one per trace file, in order; empty: from meta or position
   // For a process about to exit (the CLI): a job of one trace leaves its model
   // allocated, since freeing hundreds of MiB of columns page by page costs time
   // the OS spends anyway at exit. The model stays reachable from a static, so
@@ -36,7 +37,8 @@ struct JobAnalysis {
 
 // `inputs`: trace files (gpuprof or foreign, imported on the fly) and folders.
 // Throws TraceError::bad_input before any analysis for missing files, empty
-// folders, duplicate ranks or files of different jobs.
+// folders, duplicate ranks or files of different jobs. Ranks: see assign_ranks;
+// ranks not read from the files are named in `notices`.
 JobAnalysis analyze_job(const std::vector<std::string>& inputs, const JobOptions& options);
 
 // Clock alignment, waits and stragglers from summaries already made (tests and

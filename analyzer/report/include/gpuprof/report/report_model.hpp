@@ -16,7 +16,7 @@
 namespace gpuprof::report {
 
 // `summary` is the short answer the text, Markdown and HTML reports open with (JSON: `summary`).
-enum class Section { summary, devices, transfers, kernels, steps, gaps, launches, job };
+enum class Section { summary, devices, transfers, kernels, collectives, steps, gaps, launches, job };
 
 const std::vector<Section>& all_sections();
 std::string_view to_string(Section section);

@@ -1,0 +1,136 @@
+#include "gpuprof/importers/gpu_clock_check.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <vector>
+
+#include "gpuprof/trace/trace_writer.hpp"
+#include "gpuprof/units/units.hpp"
+
+namespace gpuprof::importers {
+namespace {
+
+constexpr const char* kGpuTables[] = {"kernels", "memcpys", "memsets"};
+
+std::vector<std::int64_t> launch_delays(sqlite::Database& trace) {
+  std::string gpu_rows;
+  for (const char* table : kGpuTables) {
+    if (!gpu_rows.empty()) gpu_rows += " UNION ALL ";
+    gpu_rows += std::string("SELECT start_ns, correlation_id FROM ") + table + " WHERE correlation_id IS NOT NULL";
+  }
+  sqlite::Statement query(trace, "SELECT gpu.start_ns - api.start_ns FROM (" + gpu_rows +
+                                     ") AS gpu JOIN api_calls AS api ON api.correlation_id = gpu.correlation_id "
+                                     "LIMIT " + std::to_string(kClockCheckSample));
+  std::vector<std::int64_t> delays;
+  while (query.step()) delays.push_back(query.column_int(0));
+  return delays;
+}
+
+std::string describe_delays(const GpuClockCheck& check) {
+  return std::to_string(check.negative_delays) + " of " + std::to_string(check.linked_launches) +
+         " launch delays negative, smallest " + units::format_duration(*check.smallest_delay_ns) + ", median " +
+         units::format_duration(*check.median_delay_ns);
+}
+
+// Earliest and latest time of the rows the shift moves.
+std::pair<std::int64_t, std::int64_t> gpu_span(sqlite::Database& trace) {
+  std::int64_t low = std::numeric_limits<std::int64_t>::max(), high = 0;
+  for (const std::string table : {"kernels", "memcpys", "memsets", "ranges"}) {
+    const std::string where = table == "ranges" ? " WHERE on_gpu = 1" : "";
+    if (const auto value = trace.query_int("SELECT min(start_ns) FROM " + table + where)) low = std::min(low, *value);
+    if (const auto value = trace.query_int("SELECT max(end_ns) FROM " + table + where)) high = std::max(high, *value);
+  }
+  return {low, high};
+}
+
+bool shift_fits(sqlite::Database& trace, std::int64_t shift) {
+  const auto [low, high] = gpu_span(trace);
+  if (shift < 0) return low >= -shift;
+  return high <= std::numeric_limits<std::int64_t>::max() - shift;
+}
+
+void insert_stat(sqlite::Database& trace, const std::string& name, std::int64_t value, const char* severity,
+                 const std::string& detail) {
+  sqlite::Statement insert(trace, "INSERT INTO collector_stats (name, value, severity, detail) VALUES (?, ?, ?, ?)");
+  insert.bind(1, std::string_view(name));
+  insert.bind(2, value);
+  insert.bind(3, std::string_view(severity));
+  insert.bind(4, std::string_view(detail));
+  insert.step();
+}
+
+void set_meta(sqlite::Database& trace, std::string_view key, std::string_view value) {
+  sqlite::Statement upsert(trace, "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)");
+  upsert.bind(1, key);
+  upsert.bind(2, value);
+  upsert.step();
+}
+
+void apply_shift(sqlite::Database& trace, const GpuClockCheck& check) {
+  const std::string shift = std::to_string(check.shift_ns);
+  trace.execute("BEGIN");
+  for (const std::string table : {"kernels", "memcpys", "memsets", "ranges"}) {
+    trace.execute("UPDATE " + table + " SET start_ns = start_ns + " + shift + ", end_ns = end_ns + " + shift +
+                  (table == "ranges" ? " WHERE on_gpu = 1" : ""));
+  }
+  std::string starts, ends;
+  for (const char* table : {"kernels", "memcpys", "memsets", "api_calls", "syncs", "ranges"}) {
+    starts += std::string(starts.empty() ? "" : " UNION ALL ") + "SELECT min(start_ns) AS t FROM " + table;
+    ends += std::string(ends.empty() ? "" : " UNION ALL ") + "SELECT max(end_ns) AS t FROM " + table;
+  }
+  if (const auto first = trace.query_int("SELECT min(t) FROM (" + starts + ")")) {
+    set_meta(trace, "start_ns", std::to_string(*first));
+  }
+  if (const auto last = trace.query_int("SELECT max(t) FROM (" + ends + ")")) {
+    set_meta(trace, "end_ns", std::to_string(*last));
+  }
+  set_meta(trace, "gpu_clock_shift_ns", shift);
+  set_meta(trace, "gpu_clock_shift_reason", check.reason);
+  insert_stat(trace, "import.gpu_clock_shift_ns", check.shift_ns, "info",
+              "GPU timestamps moved onto the host clock: " + check.reason);
+  // The column chunks were written from the unshifted rows; a loader trusting them would undo the shift.
+  trace::rewrite_event_chunks(trace);
+  trace.execute("COMMIT");
+}
+
+}  // namespace
+
+GpuClockCheck judge_launch_delays(std::vector<std::int64_t> delays) {
+  GpuClockCheck check;
+  if (delays.empty()) return check;
+  check.linked_launches = static_cast<std::int64_t>(delays.size());
+  check.negative_delays = std::count_if(delays.begin(), delays.end(), [](std::int64_t delay) { return delay < 0; });
+  const auto middle = delays.begin() + static_cast<std::ptrdiff_t>(delays.size() / 2);
+  std::nth_element(delays.begin(), middle, delays.end());
+  check.median_delay_ns = *middle;
+  check.smallest_delay_ns = *std::min_element(delays.begin(), delays.end());
+  if (2 * check.negative_delays > check.linked_launches) {
+    check.reason = "most GPU work starts before its launch call (" + describe_delays(check) + ")";
+  } else if (*check.smallest_delay_ns > kImplausibleLaunchDelayNs) {
+    check.reason = "every launch takes over " + units::format_duration(kImplausibleLaunchDelayNs) +
+                   " to reach the GPU (" + describe_delays(check) + ")";
+  } else {
+    return check;
+  }
+  check.shift_ns = -*check.smallest_delay_ns;
+  return check;
+}
+
+GpuClockCheck check_gpu_clock(sqlite::Database& trace) { return judge_launch_delays(launch_delays(trace)); }
+
+GpuClockCheck align_gpu_clock(const std::string& trace_path) {
+  sqlite::Database trace(trace_path, sqlite::OpenMode::read_write);
+  GpuClockCheck check = check_gpu_clock(trace);
+  if (check.shift_ns == 0) return check;
+  if (!shift_fits(trace, check.shift_ns)) {
+    insert_stat(trace, "import.gpu_clock_shift_refused", 1, "warning",
+                "host and GPU clocks disagree (" + check.reason + "), but shifting by " +
+                    std::to_string(check.shift_ns) + " ns would push GPU times out of range; left as recorded");
+    check.shift_ns = 0;
+    return check;
+  }
+  apply_shift(trace, check);
+  return check;
+}
+
+}  // namespace gpuprof::importers
