@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "gpuprof/trace/chunk_guards.hpp"
 #include "gpuprof/trace/sqlite_database.hpp"
 #include "gpuprof/trace/trace_writer.hpp"
 #include "event_chunks.hpp"
@@ -51,6 +52,7 @@ void write_event_chunks(sqlite::Database& database) {
 void rewrite_event_chunks(sqlite::Database& database) {
   database.execute("DELETE FROM event_chunks");
   write_event_chunks(database);
+  install_chunk_guards(database);
 }
 
 }  // namespace gpuprof::trace

@@ -2,6 +2,7 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <memory>
 #include <utility>
 
@@ -57,10 +58,17 @@ void Database::limit_work(std::uint64_t instructions) {
   sqlite3_progress_handler(handle_, kProgressStep, count_work, work_budget_.get());
 }
 
-std::vector<std::string> Database::code_objects(const std::vector<std::string>& tables) {
+std::vector<std::string> Database::code_objects(const std::vector<std::string>& tables,
+                                               const std::vector<StoredCode>& accepted) {
   std::vector<std::string> found;
-  Statement triggers(*this, "SELECT name FROM sqlite_master WHERE type = 'trigger'");
-  while (triggers.step()) found.push_back("trigger " + std::string(triggers.column_text(0)));
+  Statement triggers(*this, "SELECT name, sql FROM sqlite_master WHERE type = 'trigger'");
+  while (triggers.step()) {
+    const std::string_view name = triggers.column_text(0), sql = triggers.column_text(1);
+    const bool ours = std::any_of(accepted.begin(), accepted.end(), [&](const StoredCode& known) {
+      return known.name == name && known.sql == sql;
+    });
+    if (!ours) found.push_back("trigger " + std::string(name));
+  }
   Statement views(*this, "SELECT name FROM sqlite_master WHERE type = 'view'");
   while (views.step()) {
     const std::string name(views.column_text(0));
@@ -71,8 +79,8 @@ std::vector<std::string> Database::code_objects(const std::vector<std::string>& 
   return found;
 }
 
-void Database::refuse_code(const std::vector<std::string>& tables) {
-  const auto found = code_objects(tables);
+void Database::refuse_code(const std::vector<std::string>& tables, const std::vector<StoredCode>& accepted) {
+  const auto found = code_objects(tables, accepted);
   if (found.empty()) return;
   throw TraceError::bad_input(path_, "contains " + found.front() +
                                          (found.size() > 1 ? " and " + std::to_string(found.size() - 1) + " more" : "") +

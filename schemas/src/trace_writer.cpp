@@ -9,6 +9,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "gpuprof/trace/chunk_guards.hpp"
 #include "gpuprof/trace/file_publishing.hpp"
 #include "gpuprof/trace/schema_version.hpp"
 #include "gpuprof/trace/sqlite_database.hpp"
@@ -281,6 +282,7 @@ void TraceWriter::finish() {
   impl_->commit();
   impl_->database.execute("BEGIN");
   write_event_chunks(impl_->database);
+  install_chunk_guards(impl_->database);
   impl_->database.execute(index_sql());
   impl_->database.execute("COMMIT");
   impl_->close();

@@ -1,12 +1,15 @@
 // The column chunks of a trace file (schema 1.2) load the same model as its
 // rows; chunks that are corrupt, incomplete or absent make the loader read
 // the rows instead, counting a problem where chunks were there but unusable.
+// Any SQL edit of the rows drops the chunks (the chunk guards).
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
 #include <filesystem>
 #include <limits>
 
+#include "gpuprof/trace/chunk_guards.hpp"
+#include "gpuprof/trace/sqlite_database.hpp"
 #include "gpuprof/trace/trace_model.hpp"
 #include "gpuprof/trace/trace_writer.hpp"
 #include "temporary_folder.hpp"
@@ -30,6 +33,24 @@ std::int64_t query_int(const std::string& path, const std::string& sql) {
   sqlite3_finalize(statement);
   sqlite3_close(db);
   return value;
+}
+
+// How many of the chunk guards a file holds exactly as we create them.
+std::size_t guards_in(const std::string& path) {
+  std::size_t found = 0;
+  for (const auto& guard : chunk_guard_triggers()) {
+    sqlite3* db = nullptr;
+    sqlite3_open(path.c_str(), &db);
+    sqlite3_stmt* statement = nullptr;
+    sqlite3_prepare_v2(db, "SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name = ? AND sql = ?", -1,
+                       &statement, nullptr);
+    sqlite3_bind_text(statement, 1, guard.name.c_str(), -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(statement, 2, guard.sql.c_str(), -1, SQLITE_TRANSIENT);
+    if (sqlite3_step(statement) == SQLITE_ROW) found += static_cast<std::size_t>(sqlite3_column_int64(statement, 0));
+    sqlite3_finalize(statement);
+    sqlite3_close(db);
+  }
+  return found;
 }
 
 // Flips one bit of a chunk's blob, as a damaged disk or a hostile editor would.
@@ -177,23 +198,76 @@ TEST_F(EventChunks, WrongCountsFallBackToRowsWithAProblemCounted) {
         "UPDATE event_chunks SET first_row = 1 WHERE table_name = 'kernels' AND chunk = 0",
         "UPDATE event_chunks SET columns = 99 WHERE table_name = 'kernels' AND chunk = 0",
         "UPDATE event_chunks SET data = 'text' WHERE table_name = 'kernels' AND chunk = 0",
-        "UPDATE event_chunks SET row_count = 'many' WHERE table_name = 'kernels' AND chunk = 0",
-        "INSERT INTO kernels SELECT * FROM kernels LIMIT 1"}) {
+        "UPDATE event_chunks SET row_count = 'many' WHERE table_name = 'kernels' AND chunk = 0"}) {
     const auto edited = folder.file("edited.sqlite");
     std::filesystem::copy_file(chunked, edited, std::filesystem::copy_options::overwrite_existing);
     run_sql(edited, edit);
     const auto model = load_trace_model(edited);
     EXPECT_TRUE(has_stat(model, "load.chunks.kernels")) << edit;
-    if (edit.rfind("INSERT", 0) != 0) {
-      auto fallback = fingerprint(model);
-      fallback.pop_back();
-      EXPECT_EQ(fallback, expected) << edit;
-    }
+    auto fallback = fingerprint(model);
+    fallback.pop_back();
+    EXPECT_EQ(fallback, expected) << edit;
   }
 }
 
+// The rows are the truth: any SQL edit of them after finish() (here by a plain
+// SQLite connection, as the sqlite3 shell would) fires a chunk guard, and the
+// model loaded from the file is the model of its edited rows, with no problem
+// counted (a file without chunks is normal).
+TEST_F(EventChunks, SqlEditsOfTheRowsDropTheChunks) {
+  for (const std::string edit :
+       {"DELETE FROM kernels WHERE start_ns < 900000", "DELETE FROM kernels WHERE rowid = 100000",
+        "UPDATE kernels SET end_ns = end_ns + 7 WHERE rowid % 3 = 0",
+        "UPDATE api_calls SET start_ns = start_ns - 1", "DELETE FROM ranges WHERE on_gpu = 1",
+        "INSERT INTO kernels SELECT * FROM kernels LIMIT 1", "INSERT INTO memsets SELECT * FROM memsets LIMIT 2"}) {
+    const auto edited = folder.file("edited.sqlite"), edited_rows = folder.file("edited_rows.sqlite");
+    std::filesystem::copy_file(chunked, edited, std::filesystem::copy_options::overwrite_existing);
+    std::filesystem::copy_file(rows_only, edited_rows, std::filesystem::copy_options::overwrite_existing);
+    run_sql(edited, edit);
+    run_sql(edited_rows, edit);
+    EXPECT_EQ(query_int(edited, "SELECT count(*) FROM event_chunks"), 0) << edit;
+    const auto model = fingerprint(load_trace_model(edited));
+    // EXPECT_TRUE, not EXPECT_EQ: printing megabytes of column bytes on a failure exhausts memory.
+    EXPECT_TRUE(model == fingerprint(load_trace_model(edited_rows))) << edit;
+    EXPECT_FALSE(model == expected) << edit << " changed nothing";
+    for (const auto& entry : model) EXPECT_NE(entry.rfind("load.chunks.", 0), 0U) << edit << ": " << entry;
+  }
+}
+
+// Code that edits rows itself (the importers' late time shifts) runs no
+// triggers and rewrites the chunks: they then equal the edited rows, and the
+// guards are still there for the next edit.
+TEST_F(EventChunks, RewrittenChunksEqualTheEditedRowsAndKeepTheGuards) {
+  const std::string shift = "UPDATE kernels SET start_ns = start_ns + 5, end_ns = end_ns + 5;";
+  {
+    sqlite::Database database(chunked, sqlite::OpenMode::read_write);
+    database.execute("BEGIN;" + shift);
+    rewrite_event_chunks(database);
+    database.execute("COMMIT");
+  }
+  run_sql(rows_only, shift);
+  EXPECT_EQ(query_int(chunked, "SELECT count(*) FROM event_chunks WHERE table_name = 'kernels'"), 3);
+  const auto model = load_trace_model(chunked);
+  EXPECT_TRUE(fingerprint(model) == fingerprint(load_trace_model(rows_only)));
+  EXPECT_FALSE(fingerprint(model) == expected);
+  for (const auto& stat : model.stats) EXPECT_NE(stat.name.rfind("load.chunks.", 0), 0U) << stat.name;
+  EXPECT_EQ(guards_in(chunked), chunk_guard_triggers().size());
+  run_sql(chunked, "DELETE FROM syncs WHERE rowid = 1");
+  EXPECT_EQ(query_int(chunked, "SELECT count(*) FROM event_chunks"), 0);
+}
+
+TEST_F(EventChunks, TheWriterInstallsEveryChunkGuard) {
+  EXPECT_EQ(guards_in(chunked), chunk_guard_triggers().size());
+  EXPECT_EQ(chunk_guard_triggers().size(), 18U);  // insert, update and delete on each of six tables
+  EXPECT_EQ(query_int(chunked, "SELECT count(*) FROM sqlite_master WHERE type = 'trigger'"), 18);
+}
+
+// A file of schema 1.1 has neither chunks nor guards.
 TEST_F(EventChunks, AnOlderMinorVersionWithoutChunksStillLoads) {
-  run_sql(chunked, "DROP TABLE event_chunks; PRAGMA user_version = 1001;");
+  std::string downgrade = "DROP TABLE event_chunks; PRAGMA user_version = 1001;";
+  for (const auto& guard : chunk_guard_triggers()) downgrade += "DROP TRIGGER " + guard.name + ";";
+  run_sql(chunked, downgrade);
+  ASSERT_EQ(query_int(chunked, "SELECT count(*) FROM sqlite_master WHERE type = 'trigger'"), 0);
   const auto model = load_trace_model(chunked);
   EXPECT_EQ(fingerprint(model), expected);
 }

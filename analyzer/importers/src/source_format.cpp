@@ -55,7 +55,7 @@ bool has_table_prefix(sqlite::Database& database, const std::string& prefix) {
 SourceFormat detect_sqlite(const std::string& path) {
   sqlite::Database database(path, sqlite::OpenMode::read_only);
   // A view or trigger in place of our tables would make this look foreign; say what it is.
-  database.refuse_code(trace::trace_tables());
+  trace::refuse_stored_code(database);
   if (database.has_table("meta") && database.has_table("strings") && database.has_table("kernels")) {
     return SourceFormat::gpuprof;
   }

@@ -15,6 +15,12 @@ namespace gpuprof::sqlite {
 
 enum class OpenMode { read_only, read_write, create };
 
+// A schema object as sqlite_master stores it: its name and its CREATE statement.
+struct StoredCode {
+  std::string name;
+  std::string sql;
+};
+
 // Process-wide SQLite settings for tools that move millions of rows: turns off
 // SQLite's memory statistics, whose global mutex is taken on every allocation.
 // Call first thing in main(); it has no effect once SQLite is in use. Never
@@ -43,10 +49,12 @@ class Database {
   // Runs a query that yields one integer, or nullopt when it yields no row / NULL.
   std::optional<std::int64_t> query_int(std::string_view sql);
   bool has_table(std::string_view name);
-  // Triggers anywhere, and views named like one of `tables`: code in the file.
-  std::vector<std::string> code_objects(const std::vector<std::string>& tables);
-  // Throws bad_input naming the first of code_objects(tables), if any.
-  void refuse_code(const std::vector<std::string>& tables);
+  // Triggers anywhere except those equal to one of `accepted` (name and SQL
+  // text compared exactly), and views named like one of `tables`: code in the file.
+  std::vector<std::string> code_objects(const std::vector<std::string>& tables,
+                                        const std::vector<StoredCode>& accepted);
+  // Throws bad_input naming the first of code_objects(tables, accepted), if any.
+  void refuse_code(const std::vector<std::string>& tables, const std::vector<StoredCode>& accepted);
   // Interrupts any statement once this connection has run `instructions`
   // SQLite instructions in all, so a hostile file cannot make a read endless.
   void limit_work(std::uint64_t instructions);

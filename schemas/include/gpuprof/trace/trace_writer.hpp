@@ -84,6 +84,8 @@ class TraceWriter {
 // Rewrites the column chunks (`event_chunks`) of a finished file from its rows,
 // inside the caller's transaction: for code that changes event rows after
 // finish() (the importers' late time base), so the chunks stay a true copy.
+// Our connections run no triggers, so the chunk guards (chunk_guards.hpp) do
+// not fire here; they are recreated, so the file keeps them.
 void rewrite_event_chunks(sqlite::Database& database);
 
 }  // namespace gpuprof::trace
