@@ -80,7 +80,10 @@ int run_report(const ReportArguments& arguments) {
   report::check_output(format, arguments.output, write_options);
   // Ranks are identified and checked before any analysis, and analysed one
   // model at a time per thread: memory is bounded by a rank, not the job.
-  auto job = job::analyze_job(arguments.traces, {.analysis = options, .threads = 2, .ranks = arguments.ranks});
+  auto job = job::analyze_job(arguments.traces, {.analysis = options,
+                                                 .threads = 2,
+                                                 .ranks = arguments.ranks,
+                                                 .keep_single_model_until_exit = true});
   std::vector<std::string> savable;
   for (const auto& rank : job.ranks) {
     if (rank.trace_path == rank.input) savable.push_back(rank.input);

@@ -173,3 +173,17 @@ CREATE TABLE gaps (
   end_ns     INTEGER NOT NULL,
   cause      TEXT NOT NULL
 );
+
+-- Since 1.2: the event tables again, per 65,536 rows one row holding every
+-- column packed (layout in schemas/README.md, "Column chunks"), written when
+-- writing ends. The row tables above stay the source of truth; a reader uses
+-- the chunks only when their row counts match the row tables.
+CREATE TABLE event_chunks (
+  table_name TEXT NOT NULL,
+  chunk      INTEGER NOT NULL,  -- 0, 1, ... in rowid order
+  first_row  INTEGER NOT NULL,  -- rows of the table before this chunk
+  row_count  INTEGER NOT NULL,  -- 1 .. 65536
+  columns    INTEGER NOT NULL,  -- columns encoded, in the table's column order
+  data       BLOB NOT NULL,
+  PRIMARY KEY (table_name, chunk)
+) WITHOUT ROWID;

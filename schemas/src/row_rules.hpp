@@ -52,6 +52,12 @@ class RowValues {
   int type(int column) const { return column < count_ ? type_[column] : kNull; }
   bool is_null(int column) const { return type(column) == kNull; }
   std::int64_t i64(int column) const { return column < count_ ? value_[column] : 0; }
+  // For rows decoded from a column chunk: `count` columns, each then set.
+  void resize(int count) { count_ = count < kMaxColumns ? count : kMaxColumns; }
+  void set(int column, bool null, std::int64_t value) {
+    type_[column] = null ? kNull : kInteger;
+    value_[column] = value;
+  }
 
  private:
   int count_ = 0;

@@ -2,6 +2,7 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <memory>
 #include <utility>
 
@@ -57,10 +58,17 @@ void Database::limit_work(std::uint64_t instructions) {
   sqlite3_progress_handler(handle_, kProgressStep, count_work, work_budget_.get());
 }
 
-std::vector<std::string> Database::code_objects(const std::vector<std::string>& tables) {
+std::vector<std::string> Database::code_objects(const std::vector<std::string>& tables,
+                                               const std::vector<StoredCode>& accepted) {
   std::vector<std::string> found;
-  Statement triggers(*this, "SELECT name FROM sqlite_master WHERE type = 'trigger'");
-  while (triggers.step()) found.push_back("trigger " + std::string(triggers.column_text(0)));
+  Statement triggers(*this, "SELECT name, sql FROM sqlite_master WHERE type = 'trigger'");
+  while (triggers.step()) {
+    const std::string_view name = triggers.column_text(0), sql = triggers.column_text(1);
+    const bool ours = std::any_of(accepted.begin(), accepted.end(), [&](const StoredCode& known) {
+      return known.name == name && known.sql == sql;
+    });
+    if (!ours) found.push_back("trigger " + std::string(name));
+  }
   Statement views(*this, "SELECT name FROM sqlite_master WHERE type = 'view'");
   while (views.step()) {
     const std::string name(views.column_text(0));
@@ -71,8 +79,8 @@ std::vector<std::string> Database::code_objects(const std::vector<std::string>& 
   return found;
 }
 
-void Database::refuse_code(const std::vector<std::string>& tables) {
-  const auto found = code_objects(tables);
+void Database::refuse_code(const std::vector<std::string>& tables, const std::vector<StoredCode>& accepted) {
+  const auto found = code_objects(tables, accepted);
   if (found.empty()) return;
   throw TraceError::bad_input(path_, "contains " + found.front() +
                                          (found.size() > 1 ? " and " + std::to_string(found.size() - 1) + " more" : "") +
@@ -175,6 +183,9 @@ void Statement::bind(int index, std::string_view value) {
   sqlite3_bind_text(statement_, index, value.data(), static_cast<int>(value.size()), SQLITE_TRANSIENT);
 }
 void Statement::bind_null(int index) { sqlite3_bind_null(statement_, index); }
+void Statement::bind_blob(int index, std::span<const std::uint8_t> bytes) {
+  sqlite3_bind_blob64(statement_, index, bytes.data(), bytes.size(), SQLITE_TRANSIENT);
+}
 void Statement::bind(int index, const std::optional<std::string>& value) {
   if (value) {
     bind(index, std::string_view(*value));
@@ -211,6 +222,16 @@ std::string_view Statement::column_text(int column) const {
   const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(statement_, column));
   if (!text) return {};
   return {text, static_cast<std::size_t>(sqlite3_column_bytes(statement_, column))};
+}
+
+int Statement::column_count() const { return sqlite3_column_count(statement_); }
+
+std::optional<std::span<const std::uint8_t>> Statement::column_blob(int column) const {
+  if (sqlite3_column_type(statement_, column) != SQLITE_BLOB) return std::nullopt;
+  const auto* bytes = static_cast<const std::uint8_t*>(sqlite3_column_blob(statement_, column));
+  const auto size = static_cast<std::size_t>(sqlite3_column_bytes(statement_, column));
+  if (!bytes) return std::span<const std::uint8_t>();
+  return std::span<const std::uint8_t>(bytes, size);
 }
 
 }  // namespace gpuprof::sqlite

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <limits>
 
+#include "gpuprof/trace/chunk_guards.hpp"
 #include "gpuprof/trace/schema_version.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 #include "row_rules.hpp"
@@ -76,7 +77,7 @@ TraceFile::TraceFile(const std::string& path) : path_(path), database_((check_sq
     throw TraceError::bad_input(path, "is not a readable SQLite database (" + error.problem() + ")");
   }
   user_version_ = version.value_or(0);
-  database_.refuse_code(trace_tables());
+  refuse_stored_code(database_);
   if (!database_.has_table("meta")) {
     throw TraceError::bad_input(path, "is a SQLite file without the gpuprof trace schema "
                                       "(an Nsight Systems or nvprof export? use `gpuprof import`)");
@@ -122,9 +123,11 @@ const std::vector<std::string>& trace_tables() {
   static const std::vector<std::string> tables = {"meta",      "strings", "devices", "device_links",
                                                   "kernels",   "memcpys", "memsets", "api_calls",
                                                   "syncs",     "ranges",  "steps",   "gaps",
-                                                  "collectives", "collector_stats"};
+                                                  "collectives", "collector_stats", "event_chunks"};
   return tables;
 }
+
+void refuse_stored_code(sqlite::Database& database) { database.refuse_code(trace_tables(), chunk_guard_triggers()); }
 
 const std::vector<std::string>& event_tables() {
   static const std::vector<std::string> tables = {"kernels", "memcpys", "memsets", "api_calls",

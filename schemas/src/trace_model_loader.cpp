@@ -10,6 +10,7 @@
 #include "gpuprof/trace/trace_file.hpp"
 #include "gpuprof/trace/trace_model.hpp"
 #include "gpuprof/trace/trace_sorting.hpp"
+#include "event_chunks.hpp"
 #include "row_rules.hpp"
 
 namespace gpuprof::trace {
@@ -37,15 +38,73 @@ class Row {
 };
 
 // What one loading thread checks rows against, and where it counts the rows it
-// leaves out.
+// leaves out and the chunk forms it could not use.
 struct RowChecks {
   const std::vector<std::uint8_t>& strings_present;
+  // Files of schema 1.2 and later may hold column chunks; a file claiming an
+  // older version has none that this writer made.
+  bool chunks_allowed;
   LeftOutRows left_out;
+  std::vector<StatRow> problems;
 };
+
+// Whether a table's column chunks were read, and what was wrong with them if they
+// could not be used.
+struct ChunkRead {
+  bool used = false;
+  std::string problem;
+};
+
+// Hands every row of `table_name`'s column chunks to `store`, in rowid order, as
+// `values`. Chunks are used only when they hold exactly the rows of the table:
+// any gap, excess or undecodable blob is a problem, and the caller reads the rows.
+template <typename Store>
+ChunkRead read_chunks(sqlite::Database& database, const std::string& table_name, std::int64_t table_rows,
+                      int table_columns, int wanted_columns, RowValues& values, Store&& store) {
+  if (!database.has_table("event_chunks")) return {};
+  sqlite::Statement chunks(database, "SELECT chunk, first_row, row_count, columns, data FROM event_chunks "
+                                     "WHERE table_name = ? ORDER BY chunk");
+  chunks.bind(1, std::string_view(table_name));
+  ChunkDecoder decoder;
+  RowValues header;
+  std::int64_t next_chunk = 0, total = 0;
+  while (chunks.step()) {
+    header.fetch(chunks.raw());
+    for (int column = 0; column < 4; ++column) {
+      if (header.type(column) != RowValues::kInteger) {
+        return {true, "chunk " + std::to_string(next_chunk) + " has a non-integer header"};
+      }
+    }
+    const auto rows = header.i64(2);
+    if (header.i64(0) != next_chunk || header.i64(1) != total) return {true, "chunks missing or out of order"};
+    if (rows < 1 || rows > kChunkRows || rows > table_rows - total) {
+      return {true, "chunk row counts do not match the table"};
+    }
+    const auto blob = chunks.column_blob(4);
+    if (!blob) return {true, "chunk " + std::to_string(next_chunk) + " data is not a blob"};
+    // Chunks of a table since rebuilt with other columns describe other rows.
+    if (header.i64(3) != table_columns) return {true, "chunk column count differs from the table's"};
+    const int columns = table_columns;
+    if (auto problem = decoder.decode(*blob, rows, columns, wanted_columns); !problem.empty()) {
+      return {true, "chunk " + std::to_string(next_chunk) + ": " + problem};
+    }
+    for (std::int64_t row = 0; row < rows; ++row) {
+      decoder.row(row, values);
+      store();
+    }
+    total += rows, ++next_chunk;
+  }
+  if (next_chunk == 0) return {};  // no chunk form (an older file, or a table the writer left without)
+  if (total != table_rows) {
+    return {true, "chunks hold " + std::to_string(total) + " rows, the table " + std::to_string(table_rows)};
+  }
+  return {true, {}};
+}
 
 // Reads the rows of `table_name` that keep every rule; the others are counted
 // in `checks`, never stored, so no id or enum from the file reaches the model
-// unchecked.
+// unchecked. The column chunks are read when usable, else the rows: both give
+// the same values to the same rules.
 template <typename Table, typename ReadRow>
 void read_table(sqlite::Database& database, const char* table_name, std::span<const ColumnRule> rules,
                 RowChecks& checks, Table& table, ReadRow&& read_row, const char* columns = "*") {
@@ -56,16 +115,14 @@ void read_table(sqlite::Database& database, const char* table_name, std::span<co
   const auto page_bound = database.query_int("PRAGMA page_count").value_or(0) *
                           database.query_int("PRAGMA page_size").value_or(0);
   const auto reserve = static_cast<std::size_t>(std::clamp<std::int64_t>(rows, 0, page_bound));
-  sqlite::Statement statement(database, std::string("SELECT ") + columns + " FROM " + table_name);
   RowValues values;
   const Row row(values);
   bool first = true;
-  while (statement.step()) {
-    values.fetch(statement.raw());
+  const auto store = [&] {
     if (const auto* broken = broken_rule(values, rules, checks.strings_present)) {
       auto& entry = checks.left_out[std::string(table_name) + "." + broken->name];
       ++entry.rows, entry.reason = describe(broken->rule);
-      continue;
+      return;
     }
     read_row(row, table);
     // Reserve after the first row, so that columns this read leaves empty stay unallocated.
@@ -74,6 +131,23 @@ void read_table(sqlite::Database& database, const char* table_name, std::span<co
         if (!column.empty()) column.reserve(reserve);
       });
     }
+  };
+  sqlite::Statement statement(database, std::string("SELECT ") + columns + " FROM " + table_name);
+  if (checks.chunks_allowed) {
+    const LeftOutRows left_out_before = checks.left_out;
+    const int table_columns = sqlite::Statement(database, std::string("SELECT * FROM ") + table_name).column_count();
+    const auto chunked =
+        read_chunks(database, table_name, rows, table_columns, rules.back().column + 1, values, store);
+    if (chunked.used && chunked.problem.empty()) return;
+    if (chunked.used) {
+      table = Table{}, first = true, checks.left_out = left_out_before;
+      checks.problems.push_back({std::string("load.chunks.") + table_name, 1, Severity::warning,
+                                 "column chunks not used, rows read instead: " + chunked.problem});
+    }
+  }
+  while (statement.step()) {
+    values.fetch(statement.raw());
+    store();
   }
 }
 
@@ -203,7 +277,8 @@ TraceModel load_trace_model(const std::string& path, const LoadOptions& options)
   model.stats = file.stats();
   // GPU and host tables load on two connections at once: SQLite decoding is the
   // bottleneck and this machine class has two cores.
-  RowChecks gpu_checks{strings.present, {}}, host_checks{strings.present, {}};
+  const bool chunks_allowed = file.user_version() >= kFirstChunkedVersion;
+  RowChecks gpu_checks{strings.present, chunks_allowed, {}, {}}, host_checks{strings.present, chunks_allowed, {}, {}};
   auto host = std::async(std::launch::async, [&path, &model, &options, &host_checks] {
     TraceFile host_file(path);
     load_host_tables(host_file.database(), model, options, host_checks);
@@ -214,6 +289,9 @@ TraceModel load_trace_model(const std::string& path, const LoadOptions& options)
   record_left_out(file.left_out(), model.stats);
   record_left_out(gpu_checks.left_out, model.stats);
   record_left_out(host_checks.left_out, model.stats);
+  for (auto* checks : {&gpu_checks, &host_checks}) {
+    model.stats.insert(model.stats.end(), checks->problems.begin(), checks->problems.end());
+  }
   return model;
 }
 

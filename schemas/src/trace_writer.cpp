@@ -8,6 +8,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "gpuprof/trace/chunk_guards.hpp"
 #include "gpuprof/trace/file_publishing.hpp"
 #include "gpuprof/trace/schema_version.hpp"
 #include "gpuprof/trace/sqlite_database.hpp"
@@ -15,6 +16,7 @@
 #include "gpuprof/trace/temporary_files.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 #include "batched_insert.hpp"
+#include "event_chunks.hpp"
 
 namespace gpuprof::trace {
 namespace {
@@ -276,6 +278,8 @@ void TraceWriter::finish() {
   impl_->set_meta("finished_utc", utc_now_iso8601());
   impl_->commit();
   impl_->database.execute("BEGIN");
+  write_event_chunks(impl_->database);
+  install_chunk_guards(impl_->database);
   impl_->database.execute(index_sql());
   impl_->database.execute("COMMIT");
   impl_->close();

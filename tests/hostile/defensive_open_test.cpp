@@ -1,11 +1,13 @@
-// Code stored in a trace file never runs (issue 16): triggers and views named
-// like our tables are refused with one line, a lock is waited for and then
+// Code stored in a trace file never runs (issue 16): triggers (but our own
+// chunk guards, exactly as written) and views named like our tables are
+// refused with one line, a lock is waited for and then
 // reported as such, and reading is bounded by a work budget.
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
 #include <string>
 
+#include "gpuprof/trace/chunk_guards.hpp"
 #include "gpuprof/trace/derived_tables.hpp"
 #include "gpuprof/trace/sqlite_database.hpp"
 #include "gpuprof/trace/trace_error.hpp"
@@ -50,6 +52,45 @@ TEST_F(DefensiveOpen, TriggerIsRefusedAndSaveDoesNotFireIt) {
   }
   EXPECT_EQ(count("SELECT count(*) FROM kernels"), kernels);
   EXPECT_EQ(count("SELECT count(*) FROM steps"), 0);
+}
+
+// Our writer's chunk guards are the one kind of trigger a file may hold, and
+// only exactly as we create them: one of their names with other SQL (another
+// body, another letter case, one more space) is refused like any trigger.
+TEST_F(DefensiveOpen, AChunkGuardNameWithOtherSqlIsRefused) {
+  const auto& guard = trace::chunk_guard_triggers().front();
+  const std::string body = "DELETE FROM event_chunks;";
+  ASSERT_NE(guard.sql.find(body), std::string::npos);
+  for (const std::string other : {"DELETE FROM strings;", "delete from event_chunks;", "DELETE FROM event_chunks; "}) {
+    std::string sql = guard.sql;
+    sql.replace(sql.find(body), body.size(), other);
+    edit("DROP TRIGGER " + guard.name + "; " + sql);
+    ASSERT_EQ(count("SELECT count(*) FROM sqlite_master WHERE name = '" + guard.name + "'"), 1) << other;
+    expect_refused(trace_, "trigger " + guard.name, folder_.path().string());
+  }
+}
+
+// A trigger beside the guards, even one named and written like them, is refused.
+TEST_F(DefensiveOpen, AForeignTriggerBesideTheChunkGuardsIsRefused) {
+  const auto guards = static_cast<std::int64_t>(trace::chunk_guard_triggers().size());
+  ASSERT_EQ(count("SELECT count(*) FROM sqlite_master WHERE type = 'trigger'"), guards);
+  edit("CREATE TRIGGER gpuprof_chunks_stale_after_delete_on_steps AFTER DELETE ON steps BEGIN DELETE FROM "
+       "event_chunks; END");
+  ASSERT_EQ(count("SELECT count(*) FROM sqlite_master WHERE type = 'trigger'"), guards + 1);
+  expect_refused(trace_, "trigger gpuprof_chunks_stale_after_delete_on_steps", folder_.path().string());
+}
+
+// `report --save` writes steps and gaps, which no guard watches: a file with
+// its guards and chunks is saved into, and keeps both.
+TEST_F(DefensiveOpen, SaveWritesIntoAFileWithTheChunkGuards) {
+  const auto chunks = count("SELECT count(*) FROM event_chunks");
+  ASSERT_GT(chunks, 0);
+  trace::save_derived_tables(trace_, {{.device = 0, .step = 1, .start_ns = 0, .end_ns = 10}}, {});
+  EXPECT_EQ(count("SELECT count(*) FROM steps"), 1);
+  EXPECT_EQ(count("SELECT count(*) FROM event_chunks"), chunks);
+  EXPECT_EQ(count("SELECT count(*) FROM sqlite_master WHERE type = 'trigger'"),
+            static_cast<std::int64_t>(trace::chunk_guard_triggers().size()));
+  EXPECT_NO_THROW(run_every_output(trace_, folder_.path().string()));
 }
 
 TEST_F(DefensiveOpen, ConnectionsAreDefensive) {

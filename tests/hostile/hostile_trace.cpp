@@ -5,6 +5,8 @@
 #include <sqlite3.h>
 
 #include "gpuprof/synthetic/synthetic_trace.hpp"
+#include "gpuprof/trace/sqlite_database.hpp"
+#include "gpuprof/trace/trace_writer.hpp"
 
 namespace gpuprof::testing {
 
@@ -21,6 +23,22 @@ void HostileTrace::edit(const std::string& sql) {
   EXPECT_EQ(code, SQLITE_OK) << sql << ": " << (error ? error : "");
   sqlite3_free(error);
   sqlite3_close(db);
+  // The column chunks are rewritten from the edited rows, so that hostile values
+  // reach the loader through the chunks too (a table holding text gets none, and
+  // is read from its rows): both paths must count the same problems. Edits that
+  // create or drop tables, views or triggers lose the chunks instead: rewriting
+  // would run the stored code (such files are refused before any chunk is read).
+  const bool rebuilds = sql.find("CREATE") != std::string::npos || sql.find("DROP") != std::string::npos;
+  if (rebuilds) {
+    ASSERT_EQ(sqlite3_open(trace_.c_str(), &db), SQLITE_OK);
+    sqlite3_exec(db, "DELETE FROM event_chunks", nullptr, nullptr, nullptr);
+    sqlite3_close(db);
+    return;
+  }
+  sqlite::Database database(trace_, sqlite::OpenMode::read_write);
+  database.execute("BEGIN");
+  trace::rewrite_event_chunks(database);
+  database.execute("COMMIT");
 }
 
 std::int64_t HostileTrace::count(const std::string& sql) {

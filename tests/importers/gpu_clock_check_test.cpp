@@ -1,8 +1,11 @@
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <string>
 
 #include "gpuprof/importers/gpu_clock_check.hpp"
+#include "gpuprof/trace/chunk_guards.hpp"
+#include "gpuprof/trace/sqlite_database.hpp"
 #include "gpuprof/trace/trace_model.hpp"
 #include "import_test_support.hpp"
 #include "temporary_folder.hpp"
@@ -176,6 +179,34 @@ TEST(GpuClockCheck, AgreeingClocksAreLeftAlone) {
   // Under a second of launch delay is a busy queue, not another clock.
   TemporaryFolder busy;
   expect_untouched(import_nvprof(busy, kSecond / 2));
+}
+
+// The shift edits rows after the writer finished: the column chunks are
+// rewritten from the shifted rows (the model read from them equals the one read
+// from the rows alone) and the file keeps every chunk guard.
+TEST(GpuClockCheck, ShiftedTraceKeepsTrueChunksAndTheChunkGuards) {
+  TemporaryFolder folder;
+  const auto imported = import_nvprof(folder, 3 * kDay);
+  ASSERT_NE(imported.summary.clock.shift_ns, 0);
+  const auto shifted = folder.file("shifted.sqlite"), rows_only = folder.file("rows_only.sqlite");
+  std::filesystem::copy_file(shifted, rows_only);
+  {
+    sqlite::Database database(shifted, sqlite::OpenMode::read_only);
+    EXPECT_GT(database.query_int("SELECT count(*) FROM event_chunks").value_or(0), 0);
+    for (const auto& guard : trace::chunk_guard_triggers()) {
+      sqlite::Statement found(database, "SELECT 1 FROM sqlite_master WHERE type = 'trigger' AND name = ? AND sql = ?");
+      found.bind(1, std::string_view(guard.name));
+      found.bind(2, std::string_view(guard.sql));
+      EXPECT_TRUE(found.step()) << guard.name;
+    }
+  }
+  sqlite::Database(rows_only, sqlite::OpenMode::read_write).execute("DELETE FROM event_chunks");
+  const auto from_rows = trace::load_trace_model(rows_only);
+  EXPECT_EQ(imported.model.kernels.start_ns, from_rows.kernels.start_ns);
+  EXPECT_EQ(imported.model.kernels.end_ns, from_rows.kernels.end_ns);
+  EXPECT_EQ(imported.model.memcpys.start_ns, from_rows.memcpys.start_ns);
+  EXPECT_EQ(imported.model.api_calls.start_ns, from_rows.api_calls.start_ns);
+  for (const auto& stat : imported.model.stats) EXPECT_NE(stat.name.rfind("load.chunks.", 0), 0U) << stat.name;
 }
 
 }  // namespace

@@ -64,7 +64,7 @@ TEST(ClockAlignment, MatchedCollectivesRecoverShiftWithoutCalibration) {
   gpuprof::testing::set_rank(rank1, 1);
   gpuprof::testing::shift_times(rank1, kShiftNs);
   // Kernels end up to 2 us apart across ranks, as real collectives do.
-  gpuprof::testing::execute_sql(rank1, "UPDATE kernels SET end_ns = end_ns + (rowid % 3) * 1000;"
+  gpuprof::testing::execute_sql(rank1, "UPDATE kernels SET end_ns = end_ns + (rowid % 3) * 1000; DELETE FROM event_chunks;"
                                        "DELETE FROM meta WHERE key = 'clock_calibration';");
   const auto job = analyze_job({rank0, rank1}, {});
   EXPECT_EQ(job.clocks.method, ClockMethod::collectives);

@@ -35,7 +35,8 @@ void shift_times(const std::string& path, std::int64_t offset_ns) {
     sql += std::string("UPDATE ") + table + " SET start_ns = start_ns + " + std::to_string(offset_ns) +
            ", end_ns = end_ns + " + std::to_string(offset_ns) + ";";
   }
-  execute_sql(path, sql);
+  // Edited rows: drop the column chunks, which would still hold the old times.
+  execute_sql(path, sql + "DELETE FROM event_chunks;");
 }
 
 void set_rank(const std::string& path, std::int32_t rank) {

@@ -1,6 +1,7 @@
 #include "gpuprof/analysis/rank_analysis.hpp"
 
 #include <algorithm>
+#include <future>
 #include <optional>
 
 #include "gpuprof/analysis/correlation_index.hpp"
@@ -64,6 +65,14 @@ RankAnalysisParts analyze_rank_parts(const trace::TraceModel& model, const Analy
   const auto& categories = classes.categories;
   parts.activity = build_device_activity(model, categories);
   const auto& activity = parts.activity;
+  // The kernel table and the launch analysis read only what is built above and
+  // write nothing shared: they run beside the rest on the second core. Their
+  // results are stored in the same places as before, so output is unchanged.
+  auto kernels = std::async(std::launch::async, [&model, &classes, &options] {
+    return summarize_kernels(model, classes, options.top_kernels);
+  });
+  auto launches =
+      std::async(std::launch::async, [&model, &correlations] { return analyze_launches(model, correlations); });
   result.trace_start_ns = first_gpu_activity(activity);
   const auto detection = find_steps(model, options, correlations);
   const bool use_steps = options.window == WindowMode::steps && !detection.steps.empty();
@@ -84,8 +93,8 @@ RankAnalysisParts analyze_rank_parts(const trace::TraceModel& model, const Analy
   result.transfers = analyze_transfers(model, activity);
   result.collectives = analyze_collectives(model);
   add_collective_notice(result);
-  result.kernels = summarize_kernels(model, classes, options.top_kernels);
-  result.launches = analyze_launches(model, correlations);
+  result.kernels = kernels.get();
+  result.launches = launches.get();
   parts.categories = std::move(classes.categories);
   return parts;
 }

@@ -4,6 +4,7 @@
 #include <limits>
 #include <vector>
 
+#include "gpuprof/trace/trace_writer.hpp"
 #include "gpuprof/units/units.hpp"
 
 namespace gpuprof::importers {
@@ -87,6 +88,8 @@ void apply_shift(sqlite::Database& trace, const GpuClockCheck& check) {
   set_meta(trace, "gpu_clock_shift_reason", check.reason);
   insert_stat(trace, "import.gpu_clock_shift_ns", check.shift_ns, "info",
               "GPU timestamps moved onto the host clock: " + check.reason);
+  // The column chunks were written from the unshifted rows; a loader trusting them would undo the shift.
+  trace::rewrite_event_chunks(trace);
   trace.execute("COMMIT");
 }
 

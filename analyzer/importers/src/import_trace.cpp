@@ -85,8 +85,9 @@ void shift_times(const std::string& path, std::int64_t offset_ns) {
     sql += std::string("UPDATE ") + table + " SET start_ns = start_ns + " + shift + ", end_ns = end_ns + " + shift +
            ";";
   }
-  sql += "COMMIT;";
   database.execute(sql);
+  trace::rewrite_event_chunks(database);
+  database.execute("COMMIT");
 }
 
 }  // namespace

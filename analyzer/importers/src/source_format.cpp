@@ -71,7 +71,7 @@ SourceFormat detect_sqlite(const std::string& path) {
   trace::check_sqlite_file(path);
   sqlite::Database database(path, sqlite::OpenMode::read_only);
   // A view or trigger in place of our tables would make this look foreign; say what it is.
-  database.refuse_code(trace::trace_tables());
+  trace::refuse_stored_code(database);
   if (has_gpuprof_mark(database)) return SourceFormat::gpuprof;
   if (has_table_prefix(database, "CUPTI_ACTIVITY_KIND_")) {
     if (database.has_table("StringIds")) return SourceFormat::nsys;

@@ -58,6 +58,15 @@ JobAnalysis assemble_job(std::vector<RankSummary> ranks) {
   return job;
 }
 
+namespace {
+// Never destroyed: a static pointer keeps the model reachable (not a leak to
+// LeakSanitizer) and no destructor runs at exit.
+void keep_until_exit(trace::TraceModel&& model) {
+  static auto* kept = new trace::TraceModel();
+  *kept = std::move(model);
+}
+}  // namespace
+
 JobAnalysis analyze_job(const std::vector<std::string>& inputs, const JobOptions& options) {
   const auto paths = expand_inputs(inputs);
   std::vector<std::unique_ptr<importers::TemporaryStore>> stores;
@@ -66,11 +75,13 @@ JobAnalysis analyze_job(const std::vector<std::string>& inputs, const JobOptions
   const auto& ranks = assignment.ranks;
   std::vector<RankSummary> summaries(paths.size());
   // Each task holds one trace model; it is freed before the task ends.
+  const bool keep_model = options.keep_single_model_until_exit && paths.size() == 1;
   parallel_for(paths.size(), options.threads, [&](std::size_t index) {
-    const auto model = trace::load_trace_model(identities[index].trace_path, {.load_kernel_launch_details = false});
+    auto model = trace::load_trace_model(identities[index].trace_path, {.load_kernel_launch_details = false});
     summaries[index] = summarize_rank(model, options.analysis, ranks[index]);
     summaries[index].input = identities[index].input;
     summaries[index].analysis.path = identities[index].input;
+    if (keep_model) keep_until_exit(std::move(model));
   });
   auto job = assemble_job(std::move(summaries));
   job.notices.insert(job.notices.begin(), assignment.notices.begin(), assignment.notices.end());

@@ -101,16 +101,19 @@ SynthSummary write_synthetic_trace(const std::string& path, const SynthOptions& 
 
   const TimelineNames names(writer);
   std::int64_t next_correlation = 1;
+  ApiCallBuffer api_calls(writer);
   std::vector<std::unique_ptr<DeviceTimeline>> timelines;
   for (std::int32_t device = 0; device < options.devices; ++device) {
     // Host threads start a few microseconds apart, as real ones do.
-    timelines.push_back(std::make_unique<DeviceTimeline>(writer, names, options, device,
+    timelines.push_back(std::make_unique<DeviceTimeline>(writer, api_calls, names, options, device,
                                                          kTraceStartNs + device * 3'000, next_correlation));
   }
   for (std::int64_t step = 0; step < options.steps; ++step) {
     std::int64_t all_ready = 0;
     for (auto& timeline : timelines) all_ready = std::max(all_ready, timeline->run_until_allreduce(step));
+    api_calls.flush();
     for (auto& timeline : timelines) timeline->finish_step(step, all_ready);
+    api_calls.flush();
   }
 
   SynthSummary summary;

@@ -70,9 +70,22 @@ TimelineNames::TimelineNames(trace::TraceWriter& writer)
   for (const char* name : kOptimizerKernels) optimizer_kernels.push_back(writer.intern(name));
 }
 
-DeviceTimeline::DeviceTimeline(trace::TraceWriter& writer, const TimelineNames& names, const SynthOptions& options,
-                               std::int32_t device, std::int64_t start_ns, std::int64_t& next_correlation)
-    : writer_(writer), names_(names), options_(options), device_(device), next_correlation_(next_correlation),
+void ApiCallBuffer::flush() {
+  std::stable_sort(rows_.begin(), rows_.end(),
+                   [](const trace::ApiCallRow& a, const trace::ApiCallRow& b) { return a.start_ns < b.start_ns; });
+  for (const auto& row : rows_) writer_.add(row);
+  rows_.clear();
+}
+
+DeviceTimeline::DeviceTimeline(trace::TraceWriter& writer, ApiCallBuffer& api_calls, const TimelineNames& names,
+                               const SynthOptions& options, std::int32_t device, std::int64_t start_ns,
+                               std::int64_t& next_correlation)
+    : writer_(writer),
+      api_calls_(api_calls),
+      names_(names),
+      options_(options),
+      device_(device),
+      next_correlation_(next_correlation),
       random_(options.seed * 1000003ULL + static_cast<std::uint64_t>(device) * 7919ULL +
               static_cast<std::uint64_t>(options.rank) * 104729ULL),
       host_now_(start_ns) {
@@ -98,7 +111,7 @@ std::int64_t DeviceTimeline::api_call(trace::StringId name, std::int64_t duratio
   row.name = name;
   row.kind = trace::ApiKind::runtime;
   row.return_code = 0;
-  writer_.add(row);
+  api_calls_.add(row);
   ++events_;
   host_now_ = row.end_ns;
   return *row.correlation_id;

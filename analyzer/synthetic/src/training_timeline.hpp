@@ -32,10 +32,26 @@ struct TimelineNames {
   trace::StringId nccl_all_reduce;
 };
 
+// The API calls of every device's host thread during one phase of a step,
+// written sorted by start when the phase ends, so that the file's api_calls are
+// nearly in start order and the loader has almost nothing to sort (issue 19).
+// Holds one phase (a few thousand rows), never the whole trace.
+class ApiCallBuffer {
+ public:
+  explicit ApiCallBuffer(trace::TraceWriter& writer) : writer_(writer) {}
+  void add(const trace::ApiCallRow& row) { rows_.push_back(row); }
+  void flush();
+
+ private:
+  trace::TraceWriter& writer_;
+  std::vector<trace::ApiCallRow> rows_;
+};
+
 // One GPU's host thread and streams, emitting the rows of each training step.
 class DeviceTimeline {
  public:
-  DeviceTimeline(trace::TraceWriter& writer, const TimelineNames& names, const SynthOptions& options,
+  DeviceTimeline(trace::TraceWriter& writer, ApiCallBuffer& api_calls, const TimelineNames& names,
+                 const SynthOptions& options,
                  std::int32_t device, std::int64_t start_ns, std::int64_t& next_correlation);
 
   // First half of a step: up to the point where gradients are ready for the
@@ -65,6 +81,7 @@ class DeviceTimeline {
   std::int64_t thread_id() const { return 1000 + device_; }
 
   trace::TraceWriter& writer_;
+  ApiCallBuffer& api_calls_;
   const TimelineNames& names_;
   const SynthOptions& options_;
   std::int32_t device_;

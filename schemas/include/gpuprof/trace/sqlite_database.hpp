@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -13,6 +14,12 @@ struct sqlite3_stmt;
 namespace gpuprof::sqlite {
 
 enum class OpenMode { read_only, read_write, create };
+
+// A schema object as sqlite_master stores it: its name and its CREATE statement.
+struct StoredCode {
+  std::string name;
+  std::string sql;
+};
 
 // Process-wide SQLite settings for tools that move millions of rows: turns off
 // SQLite's memory statistics, whose global mutex is taken on every allocation.
@@ -42,10 +49,12 @@ class Database {
   // Runs a query that yields one integer, or nullopt when it yields no row / NULL.
   std::optional<std::int64_t> query_int(std::string_view sql);
   bool has_table(std::string_view name);
-  // Triggers anywhere, and views named like one of `tables`: code in the file.
-  std::vector<std::string> code_objects(const std::vector<std::string>& tables);
-  // Throws bad_input naming the first of code_objects(tables), if any.
-  void refuse_code(const std::vector<std::string>& tables);
+  // Triggers anywhere except those equal to one of `accepted` (name and SQL
+  // text compared exactly), and views named like one of `tables`: code in the file.
+  std::vector<std::string> code_objects(const std::vector<std::string>& tables,
+                                        const std::vector<StoredCode>& accepted);
+  // Throws bad_input naming the first of code_objects(tables, accepted), if any.
+  void refuse_code(const std::vector<std::string>& tables, const std::vector<StoredCode>& accepted);
   // Interrupts any statement once this connection has run `instructions`
   // SQLite instructions in all, so a hostile file cannot make a read endless.
   void limit_work(std::uint64_t instructions);
@@ -78,6 +87,7 @@ class Statement {
   void bind(int index, double value);
   void bind(int index, std::string_view value);
   void bind_null(int index);
+  void bind_blob(int index, std::span<const std::uint8_t> bytes);
   template <typename T>
   void bind(int index, const std::optional<T>& value) {
     if (value) {
@@ -99,6 +109,9 @@ class Statement {
   std::optional<std::int64_t> column_optional_int(int column) const;
   double column_double(int column) const;
   std::string_view column_text(int column) const;
+  // The column's bytes when it holds a BLOB, else nullopt (a hostile file may hold anything).
+  std::optional<std::span<const std::uint8_t>> column_blob(int column) const;
+  int column_count() const;
   // For hot loops that read many columns per row.
   sqlite3_stmt* raw() const { return statement_; }
 

@@ -39,8 +39,9 @@ void record_left_out(const LeftOutRows& left_out, std::vector<StatRow>& stats);
 
 // A trace file opened read-only and checked: it exists, is a complete SQLite
 // file, carries the gpuprof schema, and its major version is one we read.
-// It holds no triggers and none of the tables gpuprof reads is a view (code in
-// a file never runs), and reading it is bounded by its size.
+// It holds no triggers but the chunk guards (chunk_guards.hpp) and none of the
+// tables gpuprof reads is a view (code in a file never runs), and reading it
+// is bounded by its size.
 // Every refusal is a TraceError::bad_input naming the file and the problem.
 // The readers below check ids, devices and times as row_rules.hpp says and
 // leave out rows that break a rule; left_out() counts them.
@@ -89,6 +90,10 @@ class TraceFile {
 
 // Every table gpuprof reads from a trace file.
 const std::vector<std::string>& trace_tables();
+
+// Throws bad_input when the file holds code: any trigger but the chunk guards
+// (chunk_guards.hpp), or a view named like one of trace_tables().
+void refuse_stored_code(sqlite::Database& database);
 
 // The tables `gpuprof info` counts, in display order.
 const std::vector<std::string>& event_tables();

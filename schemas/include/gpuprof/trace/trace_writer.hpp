@@ -8,6 +8,10 @@
 
 #include "gpuprof/trace/records.hpp"
 
+namespace gpuprof::sqlite {
+class Database;
+}
+
 namespace gpuprof::trace {
 
 enum class Durability {
@@ -76,5 +80,12 @@ class TraceWriter {
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+// Rewrites the column chunks (`event_chunks`) of a finished file from its rows,
+// inside the caller's transaction: for code that changes event rows after
+// finish() (the importers' late time base), so the chunks stay a true copy.
+// Our connections run no triggers, so the chunk guards (chunk_guards.hpp) do
+// not fire here; they are recreated, so the file keeps them.
+void rewrite_event_chunks(sqlite::Database& database);
 
 }  // namespace gpuprof::trace

@@ -1,0 +1,42 @@
+#include "gpuprof/trace/chunk_guards.hpp"
+
+#include "event_chunks.hpp"
+
+namespace gpuprof::trace {
+namespace {
+
+struct Event {
+  const char* name;     // in the trigger's name
+  const char* keyword;  // in its SQL
+};
+constexpr Event kEvents[] = {{"insert", "INSERT"}, {"update", "UPDATE"}, {"delete", "DELETE"}};
+
+// SQLite stores a CREATE TRIGGER text as given when it has single spaces, no
+// IF NOT EXISTS and no trailing semicolon, so this text is what a file holds.
+sqlite::StoredCode guard(const std::string& table, const Event& event) {
+  const std::string name = "gpuprof_chunks_stale_after_" + std::string(event.name) + "_on_" + table;
+  return {name, "CREATE TRIGGER " + name + " AFTER " + event.keyword + " ON " + table +
+                    " BEGIN DELETE FROM event_chunks; END"};
+}
+
+}  // namespace
+
+const std::vector<sqlite::StoredCode>& chunk_guard_triggers() {
+  static const std::vector<sqlite::StoredCode> triggers = [] {
+    std::vector<sqlite::StoredCode> all;
+    for (const auto& table : chunked_tables()) {
+      for (const auto& event : kEvents) all.push_back(guard(table, event));
+    }
+    return all;
+  }();
+  return triggers;
+}
+
+void install_chunk_guards(sqlite::Database& database) {
+  for (const auto& trigger : chunk_guard_triggers()) {
+    database.execute("DROP TRIGGER IF EXISTS " + trigger.name);
+    database.execute(trigger.sql);
+  }
+}
+
+}  // namespace gpuprof::trace

@@ -1,0 +1,203 @@
+#include "event_chunks.hpp"
+
+#include <algorithm>
+#include <bit>
+
+namespace gpuprof::trace {
+namespace {
+
+constexpr int kMaxStoredColumns = 64;
+constexpr std::size_t kChecksumBytes = 8;
+constexpr int kMaxVarintBytes = 10;
+
+void put_varint(std::vector<std::uint8_t>& out, std::uint64_t value) {
+  while (value >= 0x80) {
+    out.push_back(static_cast<std::uint8_t>(value | 0x80));
+    value >>= 7;
+  }
+  out.push_back(static_cast<std::uint8_t>(value));
+}
+
+// Small differences of either sign become small unsigned numbers.
+std::uint64_t zigzag(std::uint64_t delta) {
+  return (delta << 1) ^ static_cast<std::uint64_t>(static_cast<std::int64_t>(delta) >> 63);
+}
+std::uint64_t unzigzag(std::uint64_t code) { return (code >> 1) ^ (~(code & 1) + 1); }
+
+// A flipped bit in a blob could still decode to plausible values; a checksum
+// catches it. Each step (h ^ word) * odd is a bijection in h, so any change of
+// one 8-byte word changes the result; whole words keep it fast (GB/s).
+std::uint64_t checksum(std::span<const std::uint8_t> bytes) {
+  std::uint64_t h = 0x9e3779b97f4a7c15ull ^ bytes.size();
+  std::size_t at = 0;
+  for (; at + 8 <= bytes.size(); at += 8) {
+    std::uint64_t word = 0;
+    for (int i = 0; i < 8; ++i) word |= std::uint64_t{bytes[at + static_cast<std::size_t>(i)]} << (8 * i);
+    h = (h ^ word) * 0xff51afd7ed558ccdull;
+    h ^= h >> 29;
+  }
+  std::uint64_t tail = 0;
+  for (int shift = 0; at < bytes.size(); ++at, shift += 8) tail |= std::uint64_t{bytes[at]} << shift;
+  h = (h ^ tail) * 0xc4ceb9fe1a85ec53ull;
+  return h ^ (h >> 32);
+}
+
+// Reads from [at, end) and never past it; `failed` stays set once a read ran out.
+struct Reader {
+  const std::uint8_t* at;
+  const std::uint8_t* end;
+  bool failed = false;
+
+  std::uint64_t varint() {
+    std::uint64_t value = 0;
+    for (int byte = 0; byte < kMaxVarintBytes; ++byte) {
+      if (at == end) break;
+      const std::uint8_t next = *at++;
+      // The tenth byte may only carry the 64th bit.
+      if (byte == kMaxVarintBytes - 1 && next > 1) break;
+      value |= std::uint64_t{next & 0x7fu} << (7 * byte);
+      if ((next & 0x80) == 0) return value;
+    }
+    failed = true;
+    return 0;
+  }
+  std::size_t left() const { return static_cast<std::size_t>(end - at); }
+};
+
+std::vector<std::uint8_t> encode_column(const std::vector<std::int64_t>& values,
+                                        const std::vector<std::uint8_t>& nulls) {
+  std::vector<std::uint8_t> out;
+  const auto rows = values.size();
+  const auto null_count = static_cast<std::size_t>(std::count(nulls.begin(), nulls.end(), 1));
+  put_varint(out, null_count);
+  if (null_count > 0 && null_count < rows) {
+    std::vector<std::uint8_t> bitmap((rows + 7) / 8, 0);
+    for (std::size_t i = 0; i < rows; ++i) {
+      if (nulls[i]) bitmap[i / 8] |= static_cast<std::uint8_t>(1u << (i % 8));
+    }
+    out.insert(out.end(), bitmap.begin(), bitmap.end());
+  }
+  std::uint64_t previous = 0;
+  for (std::size_t i = 0; i < rows; ++i) {
+    if (nulls[i]) continue;
+    const auto value = static_cast<std::uint64_t>(values[i]);
+    put_varint(out, zigzag(value - previous));  // wraps, as the decoder's sum does
+    previous = value;
+  }
+  return out;
+}
+
+// Decodes one column's section (exactly [reader.at, reader.end)).
+std::string decode_column(Reader reader, std::int64_t rows, std::vector<std::int64_t>& values,
+                          std::vector<std::uint8_t>& nulls) {
+  const auto count = static_cast<std::size_t>(rows);
+  values.assign(count, 0);
+  nulls.assign(count, 0);
+  const std::uint64_t null_count = reader.varint();
+  if (reader.failed || null_count > count) return "NULL count out of range";
+  if (null_count == count) {
+    std::fill(nulls.begin(), nulls.end(), 1);
+  } else if (null_count > 0) {
+    const std::size_t bitmap_bytes = (count + 7) / 8;
+    if (reader.left() < bitmap_bytes) return "NULL bitmap truncated";
+    std::uint64_t set = 0;
+    for (std::size_t i = 0; i < bitmap_bytes; ++i) set += static_cast<std::uint64_t>(std::popcount(reader.at[i]));
+    for (std::size_t i = 0; i < count; ++i) nulls[i] = (reader.at[i / 8] >> (i % 8)) & 1;
+    const auto in_range = static_cast<std::uint64_t>(std::count(nulls.begin(), nulls.end(), 1));
+    if (set != null_count || in_range != null_count) return "NULL bitmap does not match its count";
+    reader.at += bitmap_bytes;
+  }
+  std::uint64_t previous = 0;
+  for (std::size_t i = 0; i < count; ++i) {
+    if (nulls[i]) continue;
+    previous += unzigzag(reader.varint());
+    if (reader.failed) return "values truncated";
+    values[i] = static_cast<std::int64_t>(previous);
+  }
+  if (reader.left() != 0) return "bytes left over after the values";
+  return {};
+}
+
+}  // namespace
+
+const std::vector<std::string>& chunked_tables() {
+  static const std::vector<std::string> tables = {"kernels", "memcpys", "memsets", "api_calls", "syncs", "ranges"};
+  return tables;
+}
+
+void seal_chunk(std::vector<std::uint8_t>& blob) {
+  if (blob.size() < kChecksumBytes) blob.resize(kChecksumBytes, 0);
+  const auto sum = checksum(std::span(blob).subspan(kChecksumBytes));
+  for (std::size_t i = 0; i < kChecksumBytes; ++i) blob[i] = static_cast<std::uint8_t>(sum >> (8 * i));
+}
+
+ChunkEncoder::ChunkEncoder(int columns) : values_(static_cast<std::size_t>(columns)), nulls_(values_.size()) {}
+
+bool ChunkEncoder::add(const RowValues& row) {
+  for (std::size_t column = 0; column < values_.size(); ++column) {
+    const int type = row.type(static_cast<int>(column));
+    if (type != RowValues::kNull && type != RowValues::kInteger) return false;
+  }
+  for (std::size_t column = 0; column < values_.size(); ++column) {
+    const bool null = row.is_null(static_cast<int>(column));
+    values_[column].push_back(null ? 0 : row.i64(static_cast<int>(column)));
+    nulls_[column].push_back(null ? 1 : 0);
+  }
+  ++rows_;
+  return true;
+}
+
+std::vector<std::uint8_t> ChunkEncoder::take_blob() {
+  std::vector<std::uint8_t> blob(kChecksumBytes, 0);
+  for (std::size_t column = 0; column < values_.size(); ++column) {
+    const auto section = encode_column(values_[column], nulls_[column]);
+    put_varint(blob, section.size());
+    blob.insert(blob.end(), section.begin(), section.end());
+    values_[column].clear();
+    nulls_[column].clear();
+  }
+  rows_ = 0;
+  seal_chunk(blob);
+  return blob;
+}
+
+std::string ChunkDecoder::decode(std::span<const std::uint8_t> blob, std::int64_t rows, int stored, int wanted) {
+  rows_ = 0;
+  if (rows < 1 || rows > kChunkRows) return "row count out of range";
+  if (stored < 1 || stored > kMaxStoredColumns) return "column count out of range";
+  wanted_ = std::clamp(wanted, 0, RowValues::kMaxColumns);
+  stored_ = std::min(stored, wanted_);
+  values_.resize(static_cast<std::size_t>(wanted_));
+  nulls_.resize(values_.size());
+  if (blob.size() < kChecksumBytes) return "shorter than its checksum";
+  std::uint64_t stored_sum = 0;
+  for (std::size_t i = 0; i < kChecksumBytes; ++i) stored_sum |= std::uint64_t{blob[i]} << (8 * i);
+  if (stored_sum != checksum(blob.subspan(kChecksumBytes))) return "checksum does not match";
+  Reader reader{blob.data() + kChecksumBytes, blob.data() + blob.size()};
+  for (int column = 0; column < stored; ++column) {
+    const std::uint64_t length = reader.varint();
+    if (reader.failed || length > reader.left()) return "column section truncated";
+    const Reader section{reader.at, reader.at + length};
+    reader.at += length;
+    if (column >= wanted_) continue;  // a column this reader does not use
+    auto problem = decode_column(section, rows, values_[column], nulls_[column]);
+    if (!problem.empty()) return "column " + std::to_string(column) + ": " + problem;
+  }
+  if (reader.left() != 0) return "bytes left over after the last column";
+  rows_ = rows;
+  return {};
+}
+
+void ChunkDecoder::row(std::int64_t index, RowValues& row) const {
+  const auto at = static_cast<std::size_t>(index);
+  row.resize(wanted_);
+  for (int column = 0; column < wanted_; ++column) {
+    if (column < stored_) {
+      row.set(column, nulls_[column][at] != 0, values_[column][at]);
+    } else {
+      row.set(column, true, 0);  // written by an older writer that lacked the column
+    }
+  }
+}
+
+}  // namespace gpuprof::trace

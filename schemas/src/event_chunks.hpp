@@ -1,0 +1,79 @@
+#pragma once
+
+// The column-chunk form of the large event tables (schema 1.2): per
+// kChunkRows rows of a table, one `event_chunks` row whose blob holds every
+// column delta + zigzag + varint encoded. Decoding a blob costs a fraction of
+// SQLite's row-by-row decoding, which is most of loading a large trace. The
+// byte layout is documented in schemas/README.md ("Column chunks").
+//
+// A blob read from a file is hostile: the decoder checks every length and
+// count against the blob's own size and refuses anything that does not add up;
+// decoded values then go through the same row rules as rows read from SQL.
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "row_rules.hpp"
+
+namespace gpuprof::trace {
+
+inline constexpr std::int64_t kChunkRows = 65536;
+// PRAGMA user_version of schema 1.2, which added the chunks.
+inline constexpr std::int64_t kFirstChunkedVersion = 1002;
+// The tables written in chunk form, in the order the writer writes them.
+const std::vector<std::string>& chunked_tables();
+
+// Writes the checksum of blob[8..] into blob[0..8] (the encoder's last step;
+// tests use it to build hostile blobs that pass the checksum).
+void seal_chunk(std::vector<std::uint8_t>& blob);
+
+// Collects up to kChunkRows rows of one table and encodes them into one blob.
+class ChunkEncoder {
+ public:
+  explicit ChunkEncoder(int columns);
+  // False when a value is neither an integer nor NULL: the chunk form cannot
+  // hold it, so the table is left without chunks (the rows still hold it).
+  bool add(const RowValues& row);
+  std::int64_t rows() const { return rows_; }
+  int columns() const { return static_cast<int>(values_.size()); }
+  // The encoded blob of the rows added since the last call; starts a new chunk.
+  std::vector<std::uint8_t> take_blob();
+
+ private:
+  std::int64_t rows_ = 0;
+  std::vector<std::vector<std::int64_t>> values_;
+  std::vector<std::vector<std::uint8_t>> nulls_;
+};
+
+// Decodes one chunk blob into columns, then hands out its rows.
+class ChunkDecoder {
+ public:
+  // Decodes the first `wanted` columns of a blob holding `stored` columns of
+  // `rows` rows (columns past `stored` read as NULL). Returns an empty string,
+  // or what is wrong with the blob.
+  std::string decode(std::span<const std::uint8_t> blob, std::int64_t rows, int stored, int wanted);
+  std::int64_t rows() const { return rows_; }
+  // Row `index` (< rows()) into `row`, as RowValues::fetch would read it from SQL.
+  void row(std::int64_t index, RowValues& row) const;
+
+ private:
+  std::int64_t rows_ = 0;
+  int wanted_ = 0, stored_ = 0;
+  std::vector<std::vector<std::int64_t>> values_;
+  std::vector<std::vector<std::uint8_t>> nulls_;
+};
+
+}  // namespace gpuprof::trace
+
+namespace gpuprof::sqlite {
+class Database;
+}
+
+namespace gpuprof::trace {
+// Writes the chunk form of every table in chunked_tables() from its rows (in
+// rowid order), inside the caller's transaction. A table holding a value the
+// chunk form cannot hold gets no chunks; readers then use its rows.
+void write_event_chunks(sqlite::Database& database);
+}  // namespace gpuprof::trace
