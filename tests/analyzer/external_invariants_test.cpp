@@ -98,7 +98,9 @@ void expect_invariants(const trace::TraceModel& model) {
       previous_end = entry.step.end_ns;
       summed += entry.breakdown;
     }
-    if (device.source == WindowSource::steps) EXPECT_EQ(summed, device.total);
+    if (device.source == WindowSource::steps) {
+      EXPECT_EQ(summed, device.total);
+    }
   }
   for (const auto& gap : rank.gaps) {
     EXPECT_GT(gap.idle_ns, 0);
