@@ -1,5 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <map>
+#include <string>
+
 #include "gpuprof/trace/trace_model.hpp"
 #include "import_test_support.hpp"
 #include "temporary_folder.hpp"
@@ -33,6 +36,40 @@ TEST(NsysImport, KernelNamesAreDemangledWithTheMangledNameKept) {
   EXPECT_EQ(model.string(model.kernels.mangled_name[0]), "_Z11gemm_kernelPfi");
   EXPECT_EQ(model.string(model.kernels.name[1]), "relu(float*)");
   EXPECT_EQ(model.string(model.kernels.mangled_name[1]), "_Z4reluPf");
+}
+
+// Rows whose end precedes their start, or with a 0 or missing time, are left out and counted
+// per table: stored as they were, a reversed kernel read as a 1 ns kernel after overflow.
+TEST(NsysImport, RowsWithoutUsableTimesAreDroppedAndCounted) {
+  testing::TemporaryFolder folder;
+  const std::string input = folder.file("report.sqlite");
+  testing::write_sqlite_file(input, nsys_export_sql() + R"sql(
+    INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (2000, 1500, 0, 1, 7, 50, 0, 1, 1, 32, 4, 2, 1, 128, 1, 1, 256,
+      1024, NULL), (0, 1500, 0, 1, 7, 51, 0, 1, 1, 32, 4, 2, 1, 128, 1, 1, 256, 1024, NULL);
+    INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (500, NULL, 0, 1, 7, 52, 4096, 1, 0, 2, 0, 0);
+    INSERT INTO CUPTI_ACTIVITY_KIND_MEMSET VALUES (700, 690, 0, 1, 7, 53, 0, 512);
+    INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (995, 905, 0, 282323165693308, 54, 2, 0);
+    INSERT INTO CUPTI_ACTIVITY_KIND_SYNCHRONIZATION VALUES (2500, 2400, 0, 1, 7, 55, 282323165069312, 3,
+      4294967295);)sql");
+  testing::import_file(input, folder.file("out.sqlite"));
+  const auto model = trace::load_trace_model(folder.file("out.sqlite"));
+  EXPECT_EQ(model.kernels.size(), 1u);
+  EXPECT_EQ(model.memcpys.size(), 3u);
+  EXPECT_EQ(model.memsets.size(), 1u);
+  EXPECT_EQ(model.api_calls.size(), 3u);
+  EXPECT_EQ(model.syncs.size(), 2u);
+  std::map<std::string, std::int64_t> counted;
+  for (const auto& stat : model.stats) {
+    if (stat.name.rfind("import.nsys.invalid_times.", 0) == 0) counted[stat.name] = stat.value;
+  }
+  EXPECT_EQ(counted, (std::map<std::string, std::int64_t>{{"import.nsys.invalid_times.api_calls", 1},
+                                                          {"import.nsys.invalid_times.kernels", 2},
+                                                          {"import.nsys.invalid_times.memcpys", 1},
+                                                          {"import.nsys.invalid_times.memsets", 1},
+                                                          {"import.nsys.invalid_times.syncs", 1}}));
+  for (std::size_t row = 0; row < model.kernels.size(); ++row) {
+    EXPECT_LE(model.kernels.start_ns[row], model.kernels.end_ns[row]);
+  }
 }
 
 TEST(NsysImport, WritesExactRowsAndSkipsNonCudaAdapters) {

@@ -91,4 +91,11 @@ bool has_valid_times(sqlite3_stmt* row) {
   return start > 0 && end >= start;
 }
 
+bool keep_valid_times(sqlite3_stmt* row, ImportSink& sink, const std::string& stat) {
+  if (has_valid_times(row)) return true;
+  sink.count(stat, trace::Severity::warning, 1,
+             "rows whose start or end is 0 or missing, or whose end precedes the start");
+  return false;
+}
+
 }  // namespace gpuprof::importers

@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 
+#include "gpuprof/importers/import_sink.hpp"
 #include "gpuprof/trace/records.hpp"
 
 namespace gpuprof::importers {
@@ -41,5 +42,7 @@ trace::MemsetRow memset_from_row(sqlite3_stmt* row);
 // order. nvprof writes 0 for a timestamp it did not collect; such a row taken
 // as real stretches the trace back to 1970.
 bool has_valid_times(sqlite3_stmt* row);
+// has_valid_times, counting a row without them under `stat` (a warning): such rows are left out.
+bool keep_valid_times(sqlite3_stmt* row, ImportSink& sink, const std::string& stat);
 
 }  // namespace gpuprof::importers

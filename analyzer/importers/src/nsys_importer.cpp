@@ -120,6 +120,7 @@ class NsysReader {
     sqlite::Statement query(database_, kernel_select("demangledName", graph, table, mangled));
     while (query.step()) {
       sqlite3_stmt* row = query.raw();
+      if (!keep_valid_times(row, sink_, "import.nsys.invalid_times.kernels")) continue;
       trace::KernelRow kernel = kernel_from_row(row);
       const auto demangled_id = column_int(row, 6);
       const auto mangled_id = column_optional(row, 17);
@@ -134,13 +135,17 @@ class NsysReader {
   void read_memcpys() {
     sqlite::Statement query(database_, memcpy_select("srcDeviceId, dstDeviceId", "CUPTI_ACTIVITY_KIND_MEMCPY"));
     while (query.step()) {
+      if (!keep_valid_times(query.raw(), sink_, "import.nsys.invalid_times.memcpys")) continue;
       sink_.add(memcpy_from_row(query.raw(), memory_kind_from_nsys, PeerDeviceColumns::peer_copies));
     }
   }
 
   void read_memsets() {
     sqlite::Statement query(database_, memset_select("CUPTI_ACTIVITY_KIND_MEMSET"));
-    while (query.step()) sink_.add(memset_from_row(query.raw()));
+    while (query.step()) {
+      if (!keep_valid_times(query.raw(), sink_, "import.nsys.invalid_times.memsets")) continue;
+      sink_.add(memset_from_row(query.raw()));
+    }
   }
 
   trace::StringId api_name(std::int64_t foreign_id) {
@@ -160,6 +165,7 @@ class NsysReader {
     trace::ApiCallRow call;
     while (query.step()) {
       sqlite3_stmt* row = query.raw();
+      if (!keep_valid_times(row, sink_, "import.nsys.invalid_times.api_calls")) continue;
       const std::int64_t event_class = column_int(row, 2);
       if (event_class != 0 && event_class != 1) {
         sink_.count("import.nsys.skipped_event_class." + std::to_string(event_class), Severity::info);
@@ -185,6 +191,7 @@ class NsysReader {
     trace::SyncRow sync;
     while (query.step()) {
       sqlite3_stmt* row = query.raw();
+      if (!keep_valid_times(row, sink_, "import.nsys.invalid_times.syncs")) continue;
       sync.start_ns = column_int(row, 0);
       sync.end_ns = column_int(row, 1);
       sync.device = column_optional32(row, 2);

@@ -16,7 +16,6 @@ namespace {
 using trace::Severity;
 
 // Rows without usable times are dropped and counted per table.
-constexpr const char* kInvalidTimesDetail = "rows whose start or end is 0 or missing, or whose end precedes the start";
 
 class NvprofReader {
  public:
@@ -57,13 +56,6 @@ class NvprofReader {
     if (calls.empty()) return;
     sqlite::Statement query(database_, "SELECT count(DISTINCT processId), min(processId) FROM (" + calls + ")");
     if (query.step() && query.column_int(0) == 1) sink_.set_meta("pid", std::to_string(query.column_int(1)));
-  }
-
-  // False, and counted under `stat`, for a row whose columns 0-1 are not a time span.
-  bool times_valid(sqlite3_stmt* row, const std::string& stat) {
-    if (has_valid_times(row)) return true;
-    sink_.count(stat, Severity::warning, 1, kInvalidTimesDetail);
-    return false;
   }
 
   // CUPTI's name for the call, or "cbid:N" (counted) for an id the generated tables lack.
@@ -114,7 +106,7 @@ class NvprofReader {
     sqlite::Statement query(database_, kernel_select("name", "NULL", table));
     const std::string stat = "import.nvprof.invalid_times.kernels";
     while (query.step()) {
-      if (!times_valid(query.raw(), stat)) continue;
+      if (!keep_valid_times(query.raw(), sink_, stat)) continue;
       trace::KernelRow kernel = kernel_from_row(query.raw());
       const auto name = strings_.kernel_name(column_int(query.raw(), 6));
       kernel.name = name ? name->name : name_of(column_int(query.raw(), 6));
@@ -129,7 +121,8 @@ class NvprofReader {
     const auto peer_devices = peer ? PeerDeviceColumns::every_row : PeerDeviceColumns::none;
     const std::string stat = "import.nvprof.invalid_times.memcpys";
     while (query.step()) {
-      if (times_valid(query.raw(), stat)) sink_.add(memcpy_from_row(query.raw(), memory_kind_from_cupti, peer_devices));
+      if (!keep_valid_times(query.raw(), sink_, stat)) continue;
+      sink_.add(memcpy_from_row(query.raw(), memory_kind_from_cupti, peer_devices));
     }
   }
 
@@ -137,7 +130,7 @@ class NvprofReader {
     sqlite::Statement query(database_, memset_select("CUPTI_ACTIVITY_KIND_MEMSET"));
     const std::string stat = "import.nvprof.invalid_times.memsets";
     while (query.step()) {
-      if (times_valid(query.raw(), stat)) sink_.add(memset_from_row(query.raw()));
+      if (keep_valid_times(query.raw(), sink_, stat)) sink_.add(memset_from_row(query.raw()));
     }
   }
 
@@ -149,7 +142,7 @@ class NvprofReader {
     const std::string stat = "import.nvprof.invalid_times.api_calls";
     while (query.step()) {
       sqlite3_stmt* row = query.raw();
-      if (!times_valid(row, stat)) continue;
+      if (!keep_valid_times(row, sink_, stat)) continue;
       call.start_ns = column_int(row, 0);
       call.end_ns = column_int(row, 1);
       call.process_id = column_optional(row, 2);
@@ -169,7 +162,7 @@ class NvprofReader {
     const std::string stat = "import.nvprof.invalid_times.syncs";
     while (query.step()) {
       sqlite3_stmt* row = query.raw();
-      if (!times_valid(row, stat)) continue;
+      if (!keep_valid_times(row, sink_, stat)) continue;
       sync.start_ns = column_int(row, 0);
       sync.end_ns = column_int(row, 1);
       sync.type = sync_type_from_cupti(column_int(row, 2));
