@@ -178,7 +178,7 @@ void MainWindow::build_docks() {
   auto* transfer_dock = add_dock(tr("Transfers"), transfers, Qt::RightDockWidgetArea);
   collective_proxy_ = make_proxy(this);
   collective_table_ = make_table(collective_proxy_);
-  auto* collective_dock = add_dock(tr("Collectives"), collective_table_, Qt::RightDockWidgetArea);
+  collective_dock_ = add_dock(tr("Collectives"), collective_table_, Qt::RightDockWidgetArea);
 
   kernel_proxy_ = make_proxy(this);
   kernel_proxy_->setFilterKeyColumn(kKernelNameColumn);
@@ -203,7 +203,7 @@ void MainWindow::build_docks() {
   add_dock(tr("Details"), details_, Qt::BottomDockWidgetArea);
   tabifyDockWidget(summary_dock, breakdown_dock);
   tabifyDockWidget(breakdown_dock, transfer_dock);
-  tabifyDockWidget(transfer_dock, collective_dock);
+  tabifyDockWidget(transfer_dock, collective_dock_);
   summary_dock->raise();
   // The summary's table is ~100 columns of fixed-width text: give the right-hand docks room for most of it.
   resizeDocks({summary_dock}, {560}, Qt::Horizontal);
@@ -331,6 +331,14 @@ void MainWindow::show_session(std::shared_ptr<const Session> session) {
   replace_source(transfer_proxy_, make_transfer_model(*session_, this));
   replace_source(collective_proxy_, make_collective_model(*session_, this));
   for (auto* table : {kernel_table_, step_table_, transfer_table_, collective_table_}) table->resizeColumnsToContents();
+  // An empty table alone would read as "no collectives ran"; say that the metadata is what is missing.
+  const bool collectives_known = collective_proxy_->rowCount() > 0;
+  collective_dock_->setWindowTitle(collectives_known ? tr("Collectives") : tr("Collectives (no metadata)"));
+  collective_table_->setToolTip(collectives_known
+                                    ? QString()
+                                    : tr("These traces carry no collective metadata (name, message size, group). "
+                                         "PyTorch profiler traces of NCCL kernels do; the gpuprof collector, "
+                                         "Nsight Systems and nvprof files do not."));
   kernel_table_->setColumnWidth(kKernelNameColumn, 320);
   kernel_table_->sortByColumn(kKernelTotalColumn, Qt::DescendingOrder);
   show_warnings();

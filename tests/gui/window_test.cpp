@@ -113,6 +113,15 @@ TEST(MainWindow, OpensMultiGpuTraceZoomsToStepSelectsKernelAndSavesScreenshots) 
   const auto details = describe_event(*window.session()->ranks[0], *timeline->selected());
   EXPECT_NE(details.find("Launched by"), std::string::npos) << details;
 
+  // A synthetic trace has no collective metadata: the panel says so instead of looking like "no collectives".
+  EXPECT_EQ(window.collective_table()->model()->rowCount(), 0);
+  bool collectives_titled = false;
+  for (auto* dock : window.docks()) {
+    collectives_titled |= dock->windowTitle() == QStringLiteral("Collectives (no metadata)");
+  }
+  EXPECT_TRUE(collectives_titled);
+  EXPECT_FALSE(window.collective_table()->toolTip().isEmpty());
+
   QApplication::processEvents();
   save_and_check(window.grab().toImage(), QStringLiteral("main_window"));
   save_and_check(timeline->render_image({1600, 900}), QStringLiteral("timeline_step"));

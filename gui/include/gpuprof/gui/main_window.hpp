@@ -107,6 +107,7 @@ class MainWindow : public QMainWindow {
   QSortFilterProxyModel* step_proxy_ = nullptr;
   QSortFilterProxyModel* transfer_proxy_ = nullptr;
   QTableView* collective_table_ = nullptr;
+  QDockWidget* collective_dock_ = nullptr;
   QSortFilterProxyModel* collective_proxy_ = nullptr;
   QPlainTextEdit* details_ = nullptr;
   QPlainTextEdit* summary_ = nullptr;
