@@ -9,6 +9,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "gpuprof/importers/import_sink.hpp"
 #include "gpuprof/trace/records.hpp"
@@ -43,6 +44,6 @@ trace::MemsetRow memset_from_row(sqlite3_stmt* row);
 // as real stretches the trace back to 1970.
 bool has_valid_times(sqlite3_stmt* row);
 // has_valid_times, counting a row without them under `stat` (a warning): such rows are left out.
-bool keep_valid_times(sqlite3_stmt* row, ImportSink& sink, const std::string& stat);
+bool keep_valid_times(sqlite3_stmt* row, ImportSink& sink, std::string_view stat);
 
 }  // namespace gpuprof::importers
