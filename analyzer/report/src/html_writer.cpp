@@ -36,14 +36,13 @@ std::string summary_cards(const ReportSummary& summary) {
   const auto& period = summary.period;
   std::string out = "<div class=\"cards\">\n";
   out += period.from_steps
-             ? card("#222", "step period", units::format_duration(static_cast<std::int64_t>(period.step_ns + 0.5)),
+             ? card("#222", "step period", duration(period.step_ns),
                     fmt::format("mean over {} steady windows", period.windows))
              : card("#222", "step period", "no steps",
                     fmt::format("activity spans, {} in all", units::format_duration(period.window_ns)));
   for (const auto& part : period.parts) {
-    const auto time = period.from_steps ? units::format_duration(static_cast<std::int64_t>(part.per_step_ns + 0.5)) +
-                                              " per step"
-                                        : units::format_duration(part.total_ns);
+    const auto time =
+        period.from_steps ? duration(part.per_step_ns) + " per step" : units::format_duration(part.total_ns);
     out += card(part_color(part.kind), std::string(to_string(part.kind)), fmt::format("{:.1f}%", 100 * part.share),
                 time);
   }

@@ -10,7 +10,6 @@ namespace {
 
 using units::format_duration;
 
-std::string duration(double ns) { return format_duration(static_cast<std::int64_t>(ns + (ns < 0 ? -0.5 : 0.5))); }
 std::string percent(double share) { return fmt::format("{:.1f}%", 100.0 * share); }
 
 // "GPU 1" for one rank, "rank 0 GPU 1" for a job.
@@ -139,6 +138,8 @@ SummaryLine data_loss_line(const DataLossSummary& loss) {
 }
 
 }  // namespace
+
+std::string duration(double ns) { return format_duration(static_cast<std::int64_t>(ns + (ns < 0 ? -0.5 : 0.5))); }
 
 SummaryLayout layout_summary(const ReportSummary& summary) {
   SummaryLayout layout;

@@ -23,6 +23,9 @@ struct SummaryLayout {
   std::vector<SummaryLine> findings;  // gaps, transfers, the job, data loss
 };
 
+// A mean or share of nanoseconds, rounded to the nearest one and written as the summary writes times.
+std::string duration(double ns);
+
 SummaryLayout layout_summary(const ReportSummary& summary);
 
 }  // namespace gpuprof::report
