@@ -39,4 +39,11 @@ void install_chunk_guards(sqlite::Database& database) {
   }
 }
 
+bool chunk_guards_installed(sqlite::Database& database) {
+  const auto present = database.query_int(
+      "SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'gpuprof\\_chunks\\_stale\\_%' "
+      "ESCAPE '\\'");
+  return present == static_cast<std::int64_t>(chunk_guard_triggers().size());
+}
+
 }  // namespace gpuprof::trace

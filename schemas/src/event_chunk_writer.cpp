@@ -6,11 +6,12 @@
 #include "gpuprof/trace/sqlite_database.hpp"
 #include "gpuprof/trace/trace_writer.hpp"
 #include "event_chunks.hpp"
+#include "table_chunk_stream.hpp"
 
 namespace gpuprof::trace {
 namespace {
 
-void insert_chunk(sqlite::Statement& insert, const std::string& table, std::int64_t chunk, std::int64_t first_row,
+void insert_chunk_row(sqlite::Statement& insert, const std::string& table, std::int64_t chunk, std::int64_t first_row,
                   ChunkEncoder& encoder) {
   insert.bind(1, std::string_view(table));
   insert.bind(2, chunk);
@@ -36,16 +37,22 @@ void write_table_chunks(sqlite::Database& database, sqlite::Statement& insert, c
     }
     if (encoder.rows() == kChunkRows) {
       written += kChunkRows;
-      insert_chunk(insert, table, chunk++, written - kChunkRows, encoder);
+      insert_chunk_row(insert, table, chunk++, written - kChunkRows, encoder);
     }
   }
-  if (encoder.rows() > 0) insert_chunk(insert, table, chunk, written, encoder);
+  if (encoder.rows() > 0) insert_chunk_row(insert, table, chunk, written, encoder);
 }
 
 }  // namespace
 
+void TableChunkStream::write(sqlite::Statement& insert_chunk) {
+  const auto rows = encoder_.rows();
+  insert_chunk_row(insert_chunk, table_, next_chunk_++, first_row_, encoder_);
+  first_row_ += rows;
+}
+
 void write_event_chunks(sqlite::Database& database) {
-  sqlite::Statement insert(database, "INSERT INTO event_chunks VALUES (?, ?, ?, ?, ?, ?)");
+  sqlite::Statement insert(database, kInsertChunkSql);
   for (const auto& table : chunked_tables()) write_table_chunks(database, insert, table);
 }
 

@@ -64,27 +64,10 @@ struct Reader {
   std::size_t left() const { return static_cast<std::size_t>(end - at); }
 };
 
-std::vector<std::uint8_t> encode_column(const std::vector<std::int64_t>& values,
-                                        const std::vector<std::uint8_t>& nulls) {
-  std::vector<std::uint8_t> out;
-  const auto rows = values.size();
-  const auto null_count = static_cast<std::size_t>(std::count(nulls.begin(), nulls.end(), 1));
-  put_varint(out, null_count);
-  if (null_count > 0 && null_count < rows) {
-    std::vector<std::uint8_t> bitmap((rows + 7) / 8, 0);
-    for (std::size_t i = 0; i < rows; ++i) {
-      if (nulls[i]) bitmap[i / 8] |= static_cast<std::uint8_t>(1u << (i % 8));
-    }
-    out.insert(out.end(), bitmap.begin(), bitmap.end());
-  }
-  std::uint64_t previous = 0;
-  for (std::size_t i = 0; i < rows; ++i) {
-    if (nulls[i]) continue;
-    const auto value = static_cast<std::uint64_t>(values[i]);
-    put_varint(out, zigzag(value - previous));  // wraps, as the decoder's sum does
-    previous = value;
-  }
-  return out;
+std::size_t varint_size(std::uint64_t value) {
+  std::size_t bytes = 1;
+  for (; value >= 0x80; value >>= 7) ++bytes;
+  return bytes;
 }
 
 // Decodes one column's section (exactly [reader.at, reader.end)).
@@ -131,30 +114,45 @@ void seal_chunk(std::vector<std::uint8_t>& blob) {
   for (std::size_t i = 0; i < kChecksumBytes; ++i) blob[i] = static_cast<std::uint8_t>(sum >> (8 * i));
 }
 
-ChunkEncoder::ChunkEncoder(int columns) : values_(static_cast<std::size_t>(columns)), nulls_(values_.size()) {}
+ChunkEncoder::ChunkEncoder(int columns) : columns_(static_cast<std::size_t>(columns)) {}
+
+void ChunkEncoder::put(int column, bool null, std::int64_t value) {
+  auto& to = columns_[static_cast<std::size_t>(column)];
+  const auto row = static_cast<std::size_t>(rows_);
+  if (row % 8 == 0) to.null_bitmap.push_back(0);
+  if (null) {
+    to.null_bitmap[row / 8] |= static_cast<std::uint8_t>(1u << (row % 8));
+    ++to.nulls;
+    return;
+  }
+  const auto bits = static_cast<std::uint64_t>(value);
+  put_varint(to.deltas, zigzag(bits - to.previous));  // wraps, as the decoder's sum does
+  to.previous = bits;
+}
 
 bool ChunkEncoder::add(const RowValues& row) {
-  for (std::size_t column = 0; column < values_.size(); ++column) {
-    const int type = row.type(static_cast<int>(column));
+  for (int column = 0; column < columns(); ++column) {
+    const int type = row.type(column);
     if (type != RowValues::kNull && type != RowValues::kInteger) return false;
   }
-  for (std::size_t column = 0; column < values_.size(); ++column) {
-    const bool null = row.is_null(static_cast<int>(column));
-    values_[column].push_back(null ? 0 : row.i64(static_cast<int>(column)));
-    nulls_[column].push_back(null ? 1 : 0);
-  }
-  ++rows_;
+  for (int column = 0; column < columns(); ++column) put(column, row.is_null(column), row.i64(column));
+  end_row();
   return true;
 }
 
 std::vector<std::uint8_t> ChunkEncoder::take_blob() {
+  const auto rows = static_cast<std::uint64_t>(rows_);
   std::vector<std::uint8_t> blob(kChecksumBytes, 0);
-  for (std::size_t column = 0; column < values_.size(); ++column) {
-    const auto section = encode_column(values_[column], nulls_[column]);
-    put_varint(blob, section.size());
-    blob.insert(blob.end(), section.begin(), section.end());
-    values_[column].clear();
-    nulls_[column].clear();
+  for (auto& column : columns_) {
+    // The bitmap is stored only when some, not all, rows are NULL.
+    const bool with_bitmap = column.nulls > 0 && column.nulls < rows;
+    const std::size_t bitmap_bytes = with_bitmap ? column.null_bitmap.size() : 0;
+    put_varint(blob, varint_size(column.nulls) + bitmap_bytes + column.deltas.size());
+    put_varint(blob, column.nulls);
+    if (with_bitmap) blob.insert(blob.end(), column.null_bitmap.begin(), column.null_bitmap.end());
+    blob.insert(blob.end(), column.deltas.begin(), column.deltas.end());
+    column.deltas.clear(), column.null_bitmap.clear();
+    column.nulls = 0, column.previous = 0;
   }
   rows_ = 0;
   seal_chunk(blob);

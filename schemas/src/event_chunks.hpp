@@ -11,6 +11,7 @@
 // decoded values then go through the same row rules as rows read from SQL.
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -29,22 +30,52 @@ const std::vector<std::string>& chunked_tables();
 // tests use it to build hostile blobs that pass the checksum).
 void seal_chunk(std::vector<std::uint8_t>& blob);
 
-// Collects up to kChunkRows rows of one table and encodes them into one blob.
+// Encodes up to kChunkRows rows of one table into one blob. Values are delta
+// encoded as they arrive, so the encoder holds the encoded bytes (about two per
+// value), not the values: writers keep one per table while they add rows.
 class ChunkEncoder {
  public:
   explicit ChunkEncoder(int columns);
+  // One row is put column by column, in order, each exactly once, then ended.
+  void put(int column, bool null, std::int64_t value);
+  void end_row() { ++rows_; }
   // False when a value is neither an integer nor NULL: the chunk form cannot
   // hold it, so the table is left without chunks (the rows still hold it).
   bool add(const RowValues& row);
   std::int64_t rows() const { return rows_; }
-  int columns() const { return static_cast<int>(values_.size()); }
+  int columns() const { return static_cast<int>(columns_.size()); }
   // The encoded blob of the rows added since the last call; starts a new chunk.
   std::vector<std::uint8_t> take_blob();
 
  private:
+  struct Column {
+    std::vector<std::uint8_t> deltas;       // varints of the non-NULL values' zigzag deltas
+    std::vector<std::uint8_t> null_bitmap;  // bit i set: row i is NULL
+    std::uint64_t nulls = 0;
+    std::uint64_t previous = 0;
+  };
   std::int64_t rows_ = 0;
-  std::vector<std::vector<std::int64_t>> values_;
-  std::vector<std::vector<std::uint8_t>> nulls_;
+  std::vector<Column> columns_;
+};
+
+// Hands one row's columns from bind_row (row_binding.hpp) to an encoder:
+// parameters are numbered from 1, as in SQLite, columns from 0.
+class ChunkRowSink {
+ public:
+  explicit ChunkRowSink(ChunkEncoder& encoder) : encoder_(encoder) {}
+  void bind(int index, std::int64_t value) { encoder_.put(index - 1, false, value); }
+  void bind_null(int index) { encoder_.put(index - 1, true, 0); }
+  template <typename T>
+  void bind(int index, const std::optional<T>& value) {
+    if (value) {
+      bind(index, static_cast<std::int64_t>(*value));
+    } else {
+      bind_null(index);
+    }
+  }
+
+ private:
+  ChunkEncoder& encoder_;
 };
 
 // Decodes one chunk blob into columns, then hands out its rows.

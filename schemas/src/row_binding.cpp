@@ -1,9 +1,12 @@
 #include "row_binding.hpp"
 
+#include "event_chunks.hpp"
+
 namespace gpuprof::trace {
 namespace {
 
-void bind_dim3(sqlite::Statement& statement, int first, const std::optional<Dim3>& value) {
+template <typename Sink>
+void bind_dim3(Sink& statement, int first, const std::optional<Dim3>& value) {
   if (value) {
     statement.bind(first, std::int64_t{value->x});
     statement.bind(first + 1, std::int64_t{value->y});
@@ -20,8 +23,8 @@ std::optional<std::int64_t> enum_code(const std::optional<Enum>& value) {
 }
 
 // The six leading columns of kernels, memcpys and memsets.
-template <typename Row>
-void bind_gpu_columns(sqlite::Statement& s, int first, const Row& row) {
+template <typename Sink, typename Row>
+void bind_gpu_columns(Sink& s, int first, const Row& row) {
   s.bind(first, std::int64_t{row.device});
   s.bind(first + 1, row.context);
   s.bind(first + 2, row.stream);
@@ -53,7 +56,8 @@ void bind_row(sqlite::Statement& s, int first, const DeviceLinkRow& row) {
   s.bind(first + 4, row.performance_rank);
 }
 
-void bind_row(sqlite::Statement& s, int first, const KernelRow& row) {
+template <typename Sink>
+void bind_row(Sink& s, int first, const KernelRow& row) {
   bind_gpu_columns(s, first, row);
   s.bind(first + 6, std::int64_t{row.name});
   bind_dim3(s, first + 7, row.grid);
@@ -65,7 +69,8 @@ void bind_row(sqlite::Statement& s, int first, const KernelRow& row) {
   s.bind(first + 17, row.mangled_name);
 }
 
-void bind_row(sqlite::Statement& s, int first, const MemcpyRow& row) {
+template <typename Sink>
+void bind_row(Sink& s, int first, const MemcpyRow& row) {
   bind_gpu_columns(s, first, row);
   s.bind(first + 6, static_cast<std::int64_t>(row.copy_kind));
   s.bind(first + 7, enum_code(row.src_memory_kind));
@@ -75,12 +80,14 @@ void bind_row(sqlite::Statement& s, int first, const MemcpyRow& row) {
   s.bind(first + 11, row.bytes);
 }
 
-void bind_row(sqlite::Statement& s, int first, const MemsetRow& row) {
+template <typename Sink>
+void bind_row(Sink& s, int first, const MemsetRow& row) {
   bind_gpu_columns(s, first, row);
   s.bind(first + 6, row.bytes);
 }
 
-void bind_row(sqlite::Statement& s, int first, const ApiCallRow& row) {
+template <typename Sink>
+void bind_row(Sink& s, int first, const ApiCallRow& row) {
   s.bind(first, row.process_id);
   s.bind(first + 1, row.thread_id);
   s.bind(first + 2, row.start_ns);
@@ -91,7 +98,8 @@ void bind_row(sqlite::Statement& s, int first, const ApiCallRow& row) {
   s.bind(first + 7, row.return_code);
 }
 
-void bind_row(sqlite::Statement& s, int first, const SyncRow& row) {
+template <typename Sink>
+void bind_row(Sink& s, int first, const SyncRow& row) {
   s.bind(first, row.process_id);
   s.bind(first + 1, row.thread_id);
   s.bind(first + 2, row.start_ns);
@@ -103,7 +111,8 @@ void bind_row(sqlite::Statement& s, int first, const SyncRow& row) {
   s.bind(first + 8, row.correlation_id);
 }
 
-void bind_row(sqlite::Statement& s, int first, const RangeRow& row) {
+template <typename Sink>
+void bind_row(Sink& s, int first, const RangeRow& row) {
   s.bind(first, row.process_id);
   s.bind(first + 1, row.thread_id);
   s.bind(first + 2, row.start_ns);
@@ -131,5 +140,18 @@ void bind_row(sqlite::Statement& s, int first, const CollectiveRow& row) {
   s.bind(first + 10, row.group_description);
   s.bind(first + 11, row.group_ranks);
 }
+
+template void bind_row(sqlite::Statement&, int, const KernelRow&);
+template void bind_row(sqlite::Statement&, int, const MemcpyRow&);
+template void bind_row(sqlite::Statement&, int, const MemsetRow&);
+template void bind_row(sqlite::Statement&, int, const ApiCallRow&);
+template void bind_row(sqlite::Statement&, int, const SyncRow&);
+template void bind_row(sqlite::Statement&, int, const RangeRow&);
+template void bind_row(ChunkRowSink&, int, const KernelRow&);
+template void bind_row(ChunkRowSink&, int, const MemcpyRow&);
+template void bind_row(ChunkRowSink&, int, const MemsetRow&);
+template void bind_row(ChunkRowSink&, int, const ApiCallRow&);
+template void bind_row(ChunkRowSink&, int, const SyncRow&);
+template void bind_row(ChunkRowSink&, int, const RangeRow&);
 
 }  // namespace gpuprof::trace

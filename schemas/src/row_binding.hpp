@@ -1,8 +1,8 @@
 #pragma once
 
 // Binds one row of each table to a statement's parameters, starting at
-// parameter `first`, so the same code fills single-row and multi-row INSERTs.
-// Column order is that of trace.sql.
+// parameter `first`, so the same code fills single-row and multi-row INSERTs
+// and the column chunks (ChunkRowSink). Column order is that of trace.sql.
 
 #include <string_view>
 
@@ -34,12 +34,20 @@ struct TableOf<CollectiveRow> { static constexpr std::string_view name = "collec
 
 void bind_row(sqlite::Statement& statement, int first, const DeviceRow& row);
 void bind_row(sqlite::Statement& statement, int first, const DeviceLinkRow& row);
-void bind_row(sqlite::Statement& statement, int first, const KernelRow& row);
-void bind_row(sqlite::Statement& statement, int first, const MemcpyRow& row);
-void bind_row(sqlite::Statement& statement, int first, const MemsetRow& row);
-void bind_row(sqlite::Statement& statement, int first, const ApiCallRow& row);
-void bind_row(sqlite::Statement& statement, int first, const SyncRow& row);
-void bind_row(sqlite::Statement& statement, int first, const RangeRow& row);
 void bind_row(sqlite::Statement& statement, int first, const CollectiveRow& row);
+// The event tables hold integers only, so they also bind to a ChunkRowSink
+// (instantiated for it and for sqlite::Statement).
+template <typename Sink>
+void bind_row(Sink& sink, int first, const KernelRow& row);
+template <typename Sink>
+void bind_row(Sink& sink, int first, const MemcpyRow& row);
+template <typename Sink>
+void bind_row(Sink& sink, int first, const MemsetRow& row);
+template <typename Sink>
+void bind_row(Sink& sink, int first, const ApiCallRow& row);
+template <typename Sink>
+void bind_row(Sink& sink, int first, const SyncRow& row);
+template <typename Sink>
+void bind_row(Sink& sink, int first, const RangeRow& row);
 
 }  // namespace gpuprof::trace

@@ -7,6 +7,7 @@
 #include <span>
 #include <utility>
 
+#include "gpuprof/trace/chunk_guards.hpp"
 #include "gpuprof/trace/trace_file.hpp"
 #include "gpuprof/trace/trace_model.hpp"
 #include "gpuprof/trace/trace_sorting.hpp"
@@ -277,7 +278,8 @@ TraceModel load_trace_model(const std::string& path, const LoadOptions& options)
   model.stats = file.stats();
   // GPU and host tables load on two connections at once: SQLite decoding is the
   // bottleneck and this machine class has two cores.
-  const bool chunks_allowed = file.user_version() >= kFirstChunkedVersion;
+  const bool chunks_allowed =
+      file.user_version() >= kFirstChunkedVersion && chunk_guards_installed(file.database());
   RowChecks gpu_checks{strings.present, chunks_allowed, {}, {}}, host_checks{strings.present, chunks_allowed, {}, {}};
   auto host = std::async(std::launch::async, [&path, &model, &options, &host_checks] {
     TraceFile host_file(path);

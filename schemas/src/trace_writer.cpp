@@ -17,6 +17,7 @@
 #include "gpuprof/trace/trace_error.hpp"
 #include "batched_insert.hpp"
 #include "event_chunks.hpp"
+#include "table_chunk_stream.hpp"
 
 namespace gpuprof::trace {
 namespace {
@@ -66,7 +67,14 @@ struct TraceWriter::Impl {
       kernels.flush(), memcpys.flush(), memsets.flush(), api_calls.flush(), syncs.flush(), ranges.flush(),
           collectives.flush();
     }
-    sqlite::Statement insert_string, insert_meta, insert_device, insert_device_link, delete_stat, insert_stat;
+    void finish_chunks() {
+      for (auto* stream : {&kernel_chunks, &memcpy_chunks, &memset_chunks, &api_call_chunks, &sync_chunks,
+                           &range_chunks}) {
+        stream->finish(insert_chunk);
+      }
+    }
+    sqlite::Statement insert_string, insert_meta, insert_device, insert_device_link, delete_stat, insert_stat,
+        insert_chunk;
     BatchedInsert<KernelRow> kernels;
     BatchedInsert<MemcpyRow> memcpys;
     BatchedInsert<MemsetRow> memsets;
@@ -74,6 +82,8 @@ struct TraceWriter::Impl {
     BatchedInsert<SyncRow> syncs;
     BatchedInsert<RangeRow> ranges;
     BatchedInsert<CollectiveRow> collectives;
+    // The chunked tables of event_chunks.hpp's chunked_tables().
+    TableChunkStream kernel_chunks, memcpy_chunks, memset_chunks, api_call_chunks, sync_chunks, range_chunks;
   };
   std::unique_ptr<Statements> statements;
   std::unordered_map<std::string, StringId, TransparentHash, std::equal_to<>> strings;
@@ -165,6 +175,16 @@ struct TraceWriter::Impl {
     count_row();
   }
 
+  // The chunk goes in before count_row() may commit, so that every commit holds
+  // the chunks of the rows it holds.
+  template <typename Row>
+  void add_event(BatchedInsert<Row>& table, TableChunkStream& chunks, const Row& row) {
+    begin_if_needed();
+    table.add(row);
+    chunks.add(row, statements->insert_chunk);
+    count_row();
+  }
+
   StringId intern(std::string_view text) {
     if (auto found = strings.find(text); found != strings.end()) return found->second;
     const auto id = static_cast<StringId>(strings.size());
@@ -215,13 +235,20 @@ TraceWriter::Impl::Statements::Statements(sqlite::Database& database)
       insert_device_link(database, "INSERT OR REPLACE INTO device_links VALUES (?, ?, ?, ?, ?)"),
       delete_stat(database, "DELETE FROM collector_stats WHERE name = ?"),
       insert_stat(database, "INSERT INTO collector_stats VALUES (?, ?, ?, ?)"),
+      insert_chunk(database, kInsertChunkSql),
       kernels(database),
       memcpys(database),
       memsets(database),
       api_calls(database),
       syncs(database),
       ranges(database),
-      collectives(database) {}
+      collectives(database),
+      kernel_chunks(TableOf<KernelRow>::name, TableOf<KernelRow>::columns),
+      memcpy_chunks(TableOf<MemcpyRow>::name, TableOf<MemcpyRow>::columns),
+      memset_chunks(TableOf<MemsetRow>::name, TableOf<MemsetRow>::columns),
+      api_call_chunks(TableOf<ApiCallRow>::name, TableOf<ApiCallRow>::columns),
+      sync_chunks(TableOf<SyncRow>::name, TableOf<SyncRow>::columns),
+      range_chunks(TableOf<RangeRow>::name, TableOf<RangeRow>::columns) {}
 
 TraceWriter::TraceWriter(WriterOptions options) {
   check_output_path(options.path, options.overwrite);
@@ -252,12 +279,24 @@ KernelName TraceWriter::intern_kernel_name(std::string_view reported, std::strin
 
 void TraceWriter::add(const DeviceRow& row) { impl_->add_single(impl_->statements->insert_device, row); }
 void TraceWriter::add(const DeviceLinkRow& row) { impl_->add_single(impl_->statements->insert_device_link, row); }
-void TraceWriter::add(const KernelRow& row) { impl_->add_batched(impl_->statements->kernels, row); }
-void TraceWriter::add(const MemcpyRow& row) { impl_->add_batched(impl_->statements->memcpys, row); }
-void TraceWriter::add(const MemsetRow& row) { impl_->add_batched(impl_->statements->memsets, row); }
-void TraceWriter::add(const ApiCallRow& row) { impl_->add_batched(impl_->statements->api_calls, row); }
-void TraceWriter::add(const SyncRow& row) { impl_->add_batched(impl_->statements->syncs, row); }
-void TraceWriter::add(const RangeRow& row) { impl_->add_batched(impl_->statements->ranges, row); }
+void TraceWriter::add(const KernelRow& row) {
+  impl_->add_event(impl_->statements->kernels, impl_->statements->kernel_chunks, row);
+}
+void TraceWriter::add(const MemcpyRow& row) {
+  impl_->add_event(impl_->statements->memcpys, impl_->statements->memcpy_chunks, row);
+}
+void TraceWriter::add(const MemsetRow& row) {
+  impl_->add_event(impl_->statements->memsets, impl_->statements->memset_chunks, row);
+}
+void TraceWriter::add(const ApiCallRow& row) {
+  impl_->add_event(impl_->statements->api_calls, impl_->statements->api_call_chunks, row);
+}
+void TraceWriter::add(const SyncRow& row) {
+  impl_->add_event(impl_->statements->syncs, impl_->statements->sync_chunks, row);
+}
+void TraceWriter::add(const RangeRow& row) {
+  impl_->add_event(impl_->statements->ranges, impl_->statements->range_chunks, row);
+}
 void TraceWriter::add(const CollectiveRow& row) { impl_->add_batched(impl_->statements->collectives, row); }
 
 void TraceWriter::set_stat(const StatRow& row) {
@@ -276,9 +315,10 @@ void TraceWriter::flush() { impl_->commit(); }
 
 void TraceWriter::finish() {
   impl_->set_meta("finished_utc", utc_now_iso8601());
+  impl_->statements->finish_chunks();
   impl_->commit();
   impl_->database.execute("BEGIN");
-  write_event_chunks(impl_->database);
+  // The guards mark the chunks complete: readers use chunks only in files that have them.
   install_chunk_guards(impl_->database);
   impl_->database.execute(index_sql());
   impl_->database.execute("COMMIT");

@@ -262,6 +262,47 @@ TEST_F(EventChunks, TheWriterInstallsEveryChunkGuard) {
   EXPECT_EQ(query_int(chunked, "SELECT count(*) FROM sqlite_master WHERE type = 'trigger'"), 18);
 }
 
+// The writer encodes chunks as rows arrive; they must be byte for byte the
+// chunks that reading the finished table back would make.
+TEST_F(EventChunks, ChunksWrittenAsRowsArriveEqualChunksReadBackFromTheRows) {
+  const auto reread = folder.file("reread.sqlite");
+  std::filesystem::copy_file(chunked, reread);
+  {
+    sqlite::Database database(reread, sqlite::OpenMode::read_write);
+    database.execute("BEGIN");
+    rewrite_event_chunks(database);
+    database.execute("COMMIT");
+  }
+  // Counted in the reread file, so that a wrong count in either file fails.
+  run_sql(reread, "ATTACH '" + chunked + "' AS streamed; CREATE TABLE same AS SELECT count(*) AS n "
+                  "FROM main.event_chunks x JOIN streamed.event_chunks y USING (table_name, chunk) "
+                  "WHERE x.first_row = y.first_row AND x.row_count = y.row_count AND x.columns = y.columns "
+                  "AND x.data = y.data");
+  EXPECT_EQ(query_int(reread, "SELECT n FROM same"), query_int(chunked, "SELECT count(*) FROM event_chunks"));
+  EXPECT_EQ(query_int(reread, "SELECT count(*) FROM event_chunks"), query_int(reread, "SELECT n FROM same"));
+  EXPECT_EQ(query_int(chunked, "SELECT count(*) FROM event_chunks"), 8);  // 3 kernel chunks, 1 per other table
+}
+
+// A collector killed before finish() leaves chunks of the rows it committed
+// but no guards, so a later SQL edit of the rows leaves the chunks stale: the
+// loader must read the rows of any file without its guards.
+TEST_F(EventChunks, ChunksOfAnUnfinishedFileAreNotUsed) {
+  const auto unfinished = folder.file("unfinished.sqlite");
+  {
+    TraceWriter writer({.path = unfinished, .durability = Durability::crash_safe, .tool_version = "test"});
+    const auto name = writer.intern("gemm");
+    for (int i = 0; i < 2 * 65536; ++i) writer.add(KernelRow{.stream = 1, .start_ns = i, .end_ns = i + 1, .name = name});
+    writer.flush();
+  }  // destroyed unfinished, as by a crash after the flush
+  ASSERT_EQ(query_int(unfinished, "SELECT sum(row_count) FROM event_chunks WHERE table_name = 'kernels'"), 2 * 65536);
+  ASSERT_EQ(guards_in(unfinished), 0U);
+  run_sql(unfinished, "UPDATE kernels SET end_ns = end_ns + 7 WHERE rowid = 5");
+  const auto model = load_trace_model(unfinished);
+  ASSERT_EQ(model.kernels.size(), 2U * 65536);
+  EXPECT_EQ(model.kernels.end_ns[4], 4 + 1 + 7);
+  for (const auto& stat : model.stats) EXPECT_NE(stat.name.rfind("load.chunks.", 0), 0U) << stat.name;
+}
+
 // A file of schema 1.1 has neither chunks nor guards.
 TEST_F(EventChunks, AnOlderMinorVersionWithoutChunksStillLoads) {
   std::string downgrade = "DROP TABLE event_chunks; PRAGMA user_version = 1001;";

@@ -22,4 +22,11 @@ const std::vector<sqlite::StoredCode>& chunk_guard_triggers();
 // (Re)creates every guard trigger, inside the caller's transaction.
 void install_chunk_guards(sqlite::Database& database);
 
+// Whether every guard is in the file. Writers install them when a file is
+// finished, after its last chunk, so a file without them (a collector killed
+// mid-run, guards dropped by a user) has chunks that need not match its rows.
+// Assumes the file's stored code was checked (refuse_code): any guard present
+// is then exactly ours.
+bool chunk_guards_installed(sqlite::Database& database);
+
 }  // namespace gpuprof::trace
