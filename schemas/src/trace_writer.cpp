@@ -8,16 +8,13 @@
 #include <string>
 #include <unordered_map>
 
-#include "gpuprof/trace/chunk_guards.hpp"
 #include "gpuprof/trace/file_publishing.hpp"
 #include "gpuprof/trace/schema_version.hpp"
-#include "gpuprof/trace/sqlite_database.hpp"
 #include "gpuprof/trace/symbol_names.hpp"
 #include "gpuprof/trace/temporary_files.hpp"
 #include "gpuprof/trace/trace_error.hpp"
-#include "batched_insert.hpp"
-#include "event_chunks.hpp"
-#include "table_chunk_stream.hpp"
+#include "background_writes.hpp"
+#include "trace_store.hpp"
 
 namespace gpuprof::trace {
 namespace {
@@ -57,74 +54,42 @@ struct TraceWriter::Impl {
   WriterOptions options;
   std::string working_path;  // where SQLite writes; differs from options.path in atomic mode
   TemporaryName registration;  // so that SIGINT/SIGTERM remove the unfinished file
-  sqlite::Database database;
-  // Statements must be finalized before the connection closes, or SQLite keeps
-  // it open (and the file locked) until they are.
-  struct Statements {
-    explicit Statements(sqlite::Database& database);
-    // Commits must see every row added before them.
-    void flush_batches() {
-      kernels.flush(), memcpys.flush(), memsets.flush(), api_calls.flush(), syncs.flush(), ranges.flush(),
-          collectives.flush();
-    }
-    void finish_chunks() {
-      for (auto* stream : {&kernel_chunks, &memcpy_chunks, &memset_chunks, &api_call_chunks, &sync_chunks,
-                           &range_chunks}) {
-        stream->finish(insert_chunk);
-      }
-    }
-    sqlite::Statement insert_string, insert_meta, insert_device, insert_device_link, delete_stat, insert_stat,
-        insert_chunk;
-    BatchedInsert<KernelRow> kernels;
-    BatchedInsert<MemcpyRow> memcpys;
-    BatchedInsert<MemsetRow> memsets;
-    BatchedInsert<ApiCallRow> api_calls;
-    BatchedInsert<SyncRow> syncs;
-    BatchedInsert<RangeRow> ranges;
-    BatchedInsert<CollectiveRow> collectives;
-    // The chunked tables of event_chunks.hpp's chunked_tables().
-    TableChunkStream kernel_chunks, memcpy_chunks, memset_chunks, api_call_chunks, sync_chunks, range_chunks;
-  };
-  std::unique_ptr<Statements> statements;
+  TraceStore store;
+  // Declared after the store, so that it stops before the store closes.
+  std::unique_ptr<BackgroundWrites> background;
   std::unordered_map<std::string, StringId, TransparentHash, std::equal_to<>> strings;
   // Demangling costs microseconds and a kernel name repeats for every launch.
   std::unordered_map<std::string, KernelName, TransparentHash, std::equal_to<>> kernel_names;
   std::uint64_t rows = 0;
-  std::uint64_t rows_in_transaction = 0;
-  bool in_transaction = false;
   bool finished = false;
 
   Impl(WriterOptions writer_options, std::string path)
       : options(std::move(writer_options)),
         working_path(std::move(path)),
         registration(working_path != options.path ? working_path : std::string()),
-        database(open_fresh(working_path, options)),
-        statements(std::make_unique<Statements>(database)) {}
-
-  void close() {
-    statements.reset();
-    database.close();
+        store(working_path, options) {
+    if (options.background_writes) {
+      background = std::make_unique<BackgroundWrites>([this](const WriteOp& op) { store.apply(op); });
+    }
   }
 
-  static sqlite::Database open_fresh(const std::string& path, const WriterOptions& options) {
-    std::error_code ignored;
-    fs::remove(path, ignored);
-    sqlite::Database database(path, sqlite::OpenMode::create);
-    if (options.durability == Durability::atomic) {
-      // No journal: an unfinished temporary file is deleted, never read.
-      database.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;");
+  void write(WriteOp op) {
+    if (background) {
+      background->add(std::move(op));
     } else {
-      // A rollback journal keeps the file valid if the process is killed mid-commit;
-      // no fsync, since surviving an OS crash is not worth slowing the host program.
-      database.execute("PRAGMA journal_mode = DELETE; PRAGMA synchronous = OFF;");
+      store.apply(op);
     }
-    // Larger pages mean fewer B-tree splits per row when appending millions of rows.
-    database.execute("PRAGMA page_size = 16384; PRAGMA locking_mode = EXCLUSIVE; PRAGMA cache_size = -65536;");
-    database.execute("BEGIN");
-    database.execute(schema_sql());
-    database.execute("PRAGMA user_version = " + std::to_string(kUserVersion));
-    database.execute("COMMIT");
-    return database;
+  }
+
+  template <typename Row>
+  void add_row(const Row& row) {
+    write(row);
+    ++rows;
+  }
+
+  // Every write so far applied (and, after a CommitPoint, committed).
+  void wait_applied() {
+    if (background) background->wait_applied();
   }
 
   void write_identity() {
@@ -134,64 +99,12 @@ struct TraceWriter::Impl {
     set_meta("created_utc", utc_now_iso8601());
   }
 
-  void set_meta(std::string_view key, std::string_view value) {
-    begin_if_needed();
-    statements->insert_meta.bind(1, key);
-    statements->insert_meta.bind(2, value);
-    statements->insert_meta.run();
-  }
-
-  void begin_if_needed() {
-    if (in_transaction) return;
-    database.execute("BEGIN");
-    in_transaction = true;
-  }
-
-  void commit() {
-    if (!in_transaction) return;
-    statements->flush_batches();
-    database.execute("COMMIT");
-    in_transaction = false;
-    rows_in_transaction = 0;
-  }
-
-  void count_row() {
-    ++rows;
-    if (++rows_in_transaction >= options.rows_per_transaction) commit();
-  }
-
-  template <typename Row>
-  void add_single(sqlite::Statement& statement, const Row& row) {
-    begin_if_needed();
-    bind_row(statement, 1, row);
-    statement.run();
-    count_row();
-  }
-
-  template <typename Row>
-  void add_batched(BatchedInsert<Row>& table, const Row& row) {
-    begin_if_needed();
-    table.add(row);
-    count_row();
-  }
-
-  // The chunk goes in before count_row() may commit, so that every commit holds
-  // the chunks of the rows it holds.
-  template <typename Row>
-  void add_event(BatchedInsert<Row>& table, TableChunkStream& chunks, const Row& row) {
-    begin_if_needed();
-    table.add(row);
-    chunks.add(row, statements->insert_chunk);
-    count_row();
-  }
+  void set_meta(std::string_view key, std::string_view value) { write(MetaEntry{std::string(key), std::string(value)}); }
 
   StringId intern(std::string_view text) {
     if (auto found = strings.find(text); found != strings.end()) return found->second;
     const auto id = static_cast<StringId>(strings.size());
-    begin_if_needed();
-    statements->insert_string.bind(1, std::int64_t{id});
-    statements->insert_string.bind(2, text);
-    statements->insert_string.run();
+    write(InternedString{id, std::string(text)});
     strings.emplace(std::string(text), id);
     return id;
   }
@@ -214,41 +127,21 @@ struct TraceWriter::Impl {
   }
 
   void abandon() noexcept {
-    try {
-      if (options.durability == Durability::crash_safe) {
-        commit();
-      } else {
-        close();
-        std::error_code ignored;
-        fs::remove(working_path, ignored);
+    if (background && options.durability == Durability::crash_safe) {
+      try {
+        background->wait_applied();  // what was added before the end is kept
+      } catch (...) {
+        // The failed write was reported to nobody; the file holds what was committed before it.
       }
-    } catch (...) {
-      // Destructors must not throw; the file is either removed or valid up to its last commit.
+    }
+    background.reset();
+    store.abandon(options.durability);
+    if (options.durability == Durability::atomic) {
+      std::error_code ignored;
+      fs::remove(working_path, ignored);
     }
   }
 };
-
-TraceWriter::Impl::Statements::Statements(sqlite::Database& database)
-    : insert_string(database, "INSERT INTO strings(id, value) VALUES (?, ?)"),
-      insert_meta(database, "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)"),
-      insert_device(database, "INSERT OR REPLACE INTO devices VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
-      insert_device_link(database, "INSERT OR REPLACE INTO device_links VALUES (?, ?, ?, ?, ?)"),
-      delete_stat(database, "DELETE FROM collector_stats WHERE name = ?"),
-      insert_stat(database, "INSERT INTO collector_stats VALUES (?, ?, ?, ?)"),
-      insert_chunk(database, kInsertChunkSql),
-      kernels(database),
-      memcpys(database),
-      memsets(database),
-      api_calls(database),
-      syncs(database),
-      ranges(database),
-      collectives(database),
-      kernel_chunks(TableOf<KernelRow>::name, TableOf<KernelRow>::columns),
-      memcpy_chunks(TableOf<MemcpyRow>::name, TableOf<MemcpyRow>::columns),
-      memset_chunks(TableOf<MemsetRow>::name, TableOf<MemsetRow>::columns),
-      api_call_chunks(TableOf<ApiCallRow>::name, TableOf<ApiCallRow>::columns),
-      sync_chunks(TableOf<SyncRow>::name, TableOf<SyncRow>::columns),
-      range_chunks(TableOf<RangeRow>::name, TableOf<RangeRow>::columns) {}
 
 TraceWriter::TraceWriter(WriterOptions options) {
   check_output_path(options.path, options.overwrite);
@@ -277,52 +170,27 @@ KernelName TraceWriter::intern_kernel_name(std::string_view reported, std::strin
   return impl_->intern_kernel_name(reported, demangled);
 }
 
-void TraceWriter::add(const DeviceRow& row) { impl_->add_single(impl_->statements->insert_device, row); }
-void TraceWriter::add(const DeviceLinkRow& row) { impl_->add_single(impl_->statements->insert_device_link, row); }
-void TraceWriter::add(const KernelRow& row) {
-  impl_->add_event(impl_->statements->kernels, impl_->statements->kernel_chunks, row);
-}
-void TraceWriter::add(const MemcpyRow& row) {
-  impl_->add_event(impl_->statements->memcpys, impl_->statements->memcpy_chunks, row);
-}
-void TraceWriter::add(const MemsetRow& row) {
-  impl_->add_event(impl_->statements->memsets, impl_->statements->memset_chunks, row);
-}
-void TraceWriter::add(const ApiCallRow& row) {
-  impl_->add_event(impl_->statements->api_calls, impl_->statements->api_call_chunks, row);
-}
-void TraceWriter::add(const SyncRow& row) {
-  impl_->add_event(impl_->statements->syncs, impl_->statements->sync_chunks, row);
-}
-void TraceWriter::add(const RangeRow& row) {
-  impl_->add_event(impl_->statements->ranges, impl_->statements->range_chunks, row);
-}
-void TraceWriter::add(const CollectiveRow& row) { impl_->add_batched(impl_->statements->collectives, row); }
+void TraceWriter::add(const DeviceRow& row) { impl_->add_row(row); }
+void TraceWriter::add(const DeviceLinkRow& row) { impl_->add_row(row); }
+void TraceWriter::add(const KernelRow& row) { impl_->add_row(row); }
+void TraceWriter::add(const MemcpyRow& row) { impl_->add_row(row); }
+void TraceWriter::add(const MemsetRow& row) { impl_->add_row(row); }
+void TraceWriter::add(const ApiCallRow& row) { impl_->add_row(row); }
+void TraceWriter::add(const SyncRow& row) { impl_->add_row(row); }
+void TraceWriter::add(const RangeRow& row) { impl_->add_row(row); }
+void TraceWriter::add(const CollectiveRow& row) { impl_->add_row(row); }
+void TraceWriter::set_stat(const StatRow& row) { impl_->write(row); }
 
-void TraceWriter::set_stat(const StatRow& row) {
-  impl_->begin_if_needed();
-  impl_->statements->delete_stat.bind(1, std::string_view(row.name));
-  impl_->statements->delete_stat.run();
-  auto& s = impl_->statements->insert_stat;
-  s.bind(1, std::string_view(row.name));
-  s.bind(2, row.value);
-  s.bind(3, to_string(row.severity));
-  s.bind(4, row.detail);
-  s.run();
+void TraceWriter::flush() {
+  impl_->write(CommitPoint{});
+  impl_->wait_applied();
 }
-
-void TraceWriter::flush() { impl_->commit(); }
 
 void TraceWriter::finish() {
   impl_->set_meta("finished_utc", utc_now_iso8601());
-  impl_->statements->finish_chunks();
-  impl_->commit();
-  impl_->database.execute("BEGIN");
-  // The guards mark the chunks complete: readers use chunks only in files that have them.
-  install_chunk_guards(impl_->database);
-  impl_->database.execute(index_sql());
-  impl_->database.execute("COMMIT");
-  impl_->close();
+  impl_->wait_applied();
+  impl_->background.reset();
+  impl_->store.finish();
   impl_->finished = true;
   try {
     impl_->publish();

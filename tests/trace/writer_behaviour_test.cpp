@@ -76,37 +76,41 @@ TEST(TraceWriterBehaviour, SmallTransactionsKeepEveryRow) {
 
 // The collector's mode: a process killed with SIGKILL leaves a file that opens
 // and passes integrity_check, holding everything flushed before the kill.
+// With background writes too: flush() returns only once the rows are committed.
 TEST(TraceWriterBehaviour, CrashSafeFileSurvivesSigkill) {
-  testing::TemporaryFolder folder;
-  const auto path = folder.file("killed.sqlite");
-  int ready[2];
-  ASSERT_EQ(::pipe(ready), 0);
-  const pid_t child = ::fork();
-  ASSERT_GE(child, 0);
-  if (child == 0) {
-    TraceWriter writer({.path = path, .durability = Durability::crash_safe});
-    const auto name = writer.intern("k");
-    for (int i = 0; i < 5000; ++i) writer.add(KernelRow{.start_ns = i, .end_ns = i + 1, .name = name});
-    writer.flush();
-    (void)!::write(ready[1], "x", 1);
-    for (long i = 0;; ++i) writer.add(KernelRow{.start_ns = -i, .end_ns = 0, .name = name});  // uncommitted
+  for (const bool background : {false, true}) {
+    SCOPED_TRACE(background ? "background writes" : "writes in the caller's thread");
+    testing::TemporaryFolder folder;
+    const auto path = folder.file("killed.sqlite");
+    int ready[2];
+    ASSERT_EQ(::pipe(ready), 0);
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+      TraceWriter writer({.path = path, .durability = Durability::crash_safe, .background_writes = background});
+      const auto name = writer.intern("k");
+      for (int i = 0; i < 5000; ++i) writer.add(KernelRow{.start_ns = i, .end_ns = i + 1, .name = name});
+      writer.flush();
+      (void)!::write(ready[1], "x", 1);
+      for (long i = 0;; ++i) writer.add(KernelRow{.start_ns = -i, .end_ns = 0, .name = name});  // uncommitted
+    }
+    char byte = 0;
+    ASSERT_EQ(::read(ready[0], &byte, 1), 1);
+    ::usleep(20'000);
+    ::kill(child, SIGKILL);
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    ::close(ready[0]);
+    ::close(ready[1]);
+    ASSERT_TRUE(WIFSIGNALED(status));
+    {
+      // A read-write open rolls back the unfinished transaction, as the sqlite3 shell would.
+      sqlite::Database database(path, sqlite::OpenMode::read_write);
+      EXPECT_EQ(database.query_int("SELECT count(*) FROM pragma_integrity_check WHERE integrity_check != 'ok'"), 0);
+    }
+    TraceFile file(path);
+    EXPECT_EQ(file.counts()[0].rows, 5000);
   }
-  char byte = 0;
-  ASSERT_EQ(::read(ready[0], &byte, 1), 1);
-  ::usleep(20'000);
-  ::kill(child, SIGKILL);
-  int status = 0;
-  ::waitpid(child, &status, 0);
-  ::close(ready[0]);
-  ::close(ready[1]);
-  ASSERT_TRUE(WIFSIGNALED(status));
-  {
-    // A read-write open rolls back the unfinished transaction, as the sqlite3 shell would.
-    sqlite::Database database(path, sqlite::OpenMode::read_write);
-    EXPECT_EQ(database.query_int("SELECT count(*) FROM pragma_integrity_check WHERE integrity_check != 'ok'"), 0);
-  }
-  TraceFile file(path);
-  EXPECT_EQ(file.counts()[0].rows, 5000);
 }
 
 // Kernel names are demangled in one place, the writer, whoever produces them.

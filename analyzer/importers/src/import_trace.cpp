@@ -108,7 +108,11 @@ ImportSummary import_trace(const ImportOptions& options) {
   ImportResult result;
   try {
     {
-      trace::TraceWriter writer({staging.path(), trace::Durability::atomic, true, 500'000, options.tool_version});
+      trace::TraceWriter writer({.path = staging.path(),
+                                 .durability = trace::Durability::atomic,
+                                 .overwrite = true,
+                                 .tool_version = options.tool_version,
+                                 .background_writes = true});
       ImportSink sink(writer);
       result = run_importer(format, options.input, sink);
       writer.set_meta("source_file", fs::path(options.input).filename().string());

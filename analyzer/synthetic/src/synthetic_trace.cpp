@@ -95,6 +95,7 @@ SynthSummary write_synthetic_trace(const std::string& path, const SynthOptions& 
   writer_options.path = path;
   writer_options.overwrite = options.force;
   writer_options.tool_version = options.tool_version;
+  writer_options.background_writes = true;
   trace::TraceWriter writer(writer_options);
   write_meta(writer, options, options.kernels_per_step);
   write_devices(writer, options);

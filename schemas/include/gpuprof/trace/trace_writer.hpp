@@ -38,10 +38,16 @@ struct WriterOptions {
   // Rows after which a transaction is committed even without flush().
   std::uint64_t rows_per_transaction = 500'000;
   std::string tool_version;
+  // SQLite's inserts run on a thread of the writer's own, overlapping with the
+  // caller's work (an importer parsing its source). Offline tools only: the
+  // collector adds no threads to the program it is injected into.
+  bool background_writes = false;
 };
 
 // Creates a trace file and writes rows in large transactions through prepared
-// statements. Not thread-safe: one writer thread owns it.
+// statements. Not thread-safe: one thread calls it (with background_writes,
+// SQLite runs on a second one, which the writer owns). Errors of background
+// writes are thrown by a later add(), flush() or finish().
 class TraceWriter {
  public:
   explicit TraceWriter(WriterOptions options);
