@@ -153,9 +153,9 @@ void read_table(sqlite::Database& database, const char* table_name, std::span<co
 }
 
 template <typename Table>
-void read_gpu_columns(const Row& row, Table& table) {
+void read_gpu_columns(const Row& row, Table& table, bool with_context) {
   table.device.push_back(row.i32(0));
-  table.context.push_back(row.i64_or_unknown(1));
+  if (with_context) table.context.push_back(row.i64_or_unknown(1));
   table.stream.push_back(row.i64_or_unknown(2));
   table.start_ns.push_back(row.i64(3));
   table.end_ns.push_back(row.i64(4));
@@ -171,9 +171,10 @@ void read_host_columns(const Row& row, Table& table) {
 }
 
 void load_gpu_tables(sqlite::Database& database, TraceModel& model, const LoadOptions& options, RowChecks& checks) {
+  const bool context = options.load_contexts_and_return_codes;
   if (options.load_kernel_launch_details) {
-    read_table(database, "kernels", kernel_rules(true), checks, model.kernels, [](const Row& row, KernelTable& table) {
-      read_gpu_columns(row, table);
+    read_table(database, "kernels", kernel_rules(true), checks, model.kernels, [context](const Row& row, KernelTable& table) {
+      read_gpu_columns(row, table, context);
       table.name.push_back(row.string_id(6));
       table.grid.push_back(row.dim3(7));
       table.block.push_back(row.dim3(10));
@@ -186,14 +187,14 @@ void load_gpu_tables(sqlite::Database& database, TraceModel& model, const LoadOp
   } else {
     read_table(
         database, "kernels", kernel_rules(false), checks, model.kernels,
-        [](const Row& row, KernelTable& table) {
-          read_gpu_columns(row, table);
+        [context](const Row& row, KernelTable& table) {
+          read_gpu_columns(row, table, context);
           table.name.push_back(row.string_id(6));
         },
         "device, context, stream, start_ns, end_ns, correlation_id, name_id");
   }
-  read_table(database, "memcpys", memcpy_rules(), checks, model.memcpys, [](const Row& row, MemcpyTable& table) {
-    read_gpu_columns(row, table);
+  read_table(database, "memcpys", memcpy_rules(), checks, model.memcpys, [context](const Row& row, MemcpyTable& table) {
+    read_gpu_columns(row, table, context);
     table.copy_kind.push_back(static_cast<CopyKind>(row.i64(6)));
     table.src_memory_kind.push_back(static_cast<MemoryKind>(std::max<std::int64_t>(0, row.i64(7))));
     table.dst_memory_kind.push_back(static_cast<MemoryKind>(std::max<std::int64_t>(0, row.i64(8))));
@@ -201,8 +202,8 @@ void load_gpu_tables(sqlite::Database& database, TraceModel& model, const LoadOp
     table.dst_device.push_back(row.i32_or_unknown(10));
     table.bytes.push_back(row.i64_or_unknown(11));
   });
-  read_table(database, "memsets", memset_rules(), checks, model.memsets, [](const Row& row, MemsetTable& table) {
-    read_gpu_columns(row, table);
+  read_table(database, "memsets", memset_rules(), checks, model.memsets, [context](const Row& row, MemsetTable& table) {
+    read_gpu_columns(row, table, context);
     table.bytes.push_back(row.i64_or_unknown(6));
   });
   // Files before schema 1.2 have no collectives table: nothing is known about collectives.
@@ -230,13 +231,15 @@ void load_gpu_tables(sqlite::Database& database, TraceModel& model, const LoadOp
 
 void load_host_tables(sqlite::Database& database, TraceModel& model, const LoadOptions& options, RowChecks& checks) {
   if (options.load_api_calls) {
-    read_table(database, "api_calls", api_call_rules(), checks, model.api_calls, [](const Row& row, ApiCallTable& table) {
-      read_host_columns(row, table);
-      table.correlation_id.push_back(row.i64_or_unknown(4));
-      table.name.push_back(row.string_id(5));
-      table.kind.push_back(static_cast<ApiKind>(row.i64(6)));
-      table.return_code.push_back(row.i64_or_unknown(7));
-    });
+    const bool return_code = options.load_contexts_and_return_codes;
+    read_table(database, "api_calls", api_call_rules(), checks, model.api_calls,
+               [return_code](const Row& row, ApiCallTable& table) {
+                 read_host_columns(row, table);
+                 table.correlation_id.push_back(row.i64_or_unknown(4));
+                 table.name.push_back(row.string_id(5));
+                 table.kind.push_back(static_cast<ApiKind>(row.i64(6)));
+                 if (return_code) table.return_code.push_back(row.i64_or_unknown(7));
+               });
     sort_by_start(model.api_calls);
   }
   if (options.load_syncs) {

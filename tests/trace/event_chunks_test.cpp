@@ -172,6 +172,20 @@ TEST_F(EventChunks, ChunksAndRowsLoadIdenticalModelsWithoutLaunchDetails) {
   EXPECT_EQ(fingerprint(load_trace_model(chunked, options)), fingerprint(load_trace_model(rows_only, options)));
 }
 
+// The report leaves out the columns no analysis reads; everything else is loaded as before.
+TEST_F(EventChunks, LeavingOutContextsAndReturnCodesLeavesEveryOtherColumnAsLoaded) {
+  for (const auto& path : {chunked, rows_only}) {
+    auto full = load_trace_model(path);
+    const auto partial = load_trace_model(path, {.load_contexts_and_return_codes = false});
+    EXPECT_TRUE(partial.kernels.context.empty() && partial.memcpys.context.empty() && partial.memsets.context.empty());
+    EXPECT_TRUE(partial.api_calls.return_code.empty());
+    ASSERT_FALSE(full.kernels.context.empty() || full.api_calls.return_code.empty());
+    full.kernels.context.clear(), full.memcpys.context.clear(), full.memsets.context.clear();
+    full.api_calls.return_code.clear();
+    EXPECT_TRUE(fingerprint(full) == fingerprint(partial)) << path;
+  }
+}
+
 TEST_F(EventChunks, ATruncatedChunkFallsBackToRowsWithAProblemCounted) {
   run_sql(chunked, "UPDATE event_chunks SET data = substr(data, 1, length(data) - 3) "
                    "WHERE table_name = 'kernels' AND chunk = 1");

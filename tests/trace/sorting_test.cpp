@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <numeric>
+
 #include "gpuprof/trace/trace_sorting.hpp"
 
 namespace gpuprof::trace {
@@ -82,6 +84,38 @@ TEST(TraceSorting, HostTableOrderMatchesAStableSortOnAnyInput) {
                      [&starts](std::int64_t a, std::int64_t b) { return starts[a] < starts[b]; });
     sort_by_start(table);
     EXPECT_EQ(table.event, expected);
+  }
+}
+
+// Reordering moves every loaded column together, for a random permutation,
+// the identity and one long cycle, and leaves a column that was not loaded empty.
+TEST(TraceSorting, ApplyingAnOrderMovesEveryLoadedColumn) {
+  std::uint64_t state = 99;
+  const auto next = [&state] { return state = state * 6364136223846793005ULL + 1442695040888963407ULL; };
+  for (const std::size_t rows : {0U, 1U, 2U, 7U, 1000U}) {
+    std::vector<std::vector<std::uint32_t>> orders(3, std::vector<std::uint32_t>(rows));
+    for (auto& order : orders) std::iota(order.begin(), order.end(), 0U);
+    for (std::size_t i = rows; i > 1; --i) std::swap(orders[0][i - 1], orders[0][next() % i]);
+    if (rows > 0) std::rotate(orders[2].begin(), orders[2].begin() + 1, orders[2].end());
+    for (const auto& order : orders) {
+      SyncTable table;
+      for (std::size_t row = 0; row < rows; ++row) {
+        table.start_ns.push_back(static_cast<std::int64_t>(next() % 1000));
+        table.event.push_back(static_cast<std::int64_t>(row));
+        table.type.push_back(static_cast<SyncType>(row % 6));
+      }
+      SyncTable expected;
+      for (const auto index : order) {
+        expected.start_ns.push_back(table.start_ns[index]);
+        expected.event.push_back(table.event[index]);
+        expected.type.push_back(table.type[index]);
+      }
+      apply_order(table, order);
+      EXPECT_EQ(table.start_ns, expected.start_ns);
+      EXPECT_EQ(table.event, expected.event);
+      EXPECT_EQ(table.type, expected.type);
+      EXPECT_TRUE(table.device.empty());
+    }
   }
 }
 

@@ -10,6 +10,9 @@
 namespace gpuprof::trace {
 
 // Reorders every column of a table by `order` (order[i] = old index of new row i).
+// A gather into a new column, not an in-place walk of the permutation's cycles:
+// the walk chases one dependent index after another and measured 5x slower on
+// 5 M shuffled kernel rows, where the gather's reads overlap.
 template <typename Table>
 void apply_order(Table& table, const std::vector<std::uint32_t>& order) {
   table.visit_columns([&order](auto& column) {
@@ -30,18 +33,31 @@ template <typename Table>
 void sort_by_start(Table& table) {
   const auto& start = table.start_ns;
   if (std::is_sorted(start.begin(), start.end())) return;
-  std::vector<std::uint32_t> in_order, out_of_order;
-  in_order.reserve(start.size());
-  for (std::uint32_t row = 0; row < start.size(); ++row) {
-    (in_order.empty() || start[row] >= start[in_order.back()] ? in_order : out_of_order).push_back(row);
+  const auto rows = static_cast<std::uint32_t>(start.size());
+  std::vector<bool> out_of_place(rows);
+  std::vector<std::uint32_t> out_of_order;
+  for (std::uint32_t row = 0, last_in_order = 0; row < rows; ++row) {
+    if (row > 0 && start[row] < start[last_in_order]) {
+      out_of_place[row] = true;
+      out_of_order.push_back(row);
+    } else {
+      last_in_order = row;
+    }
   }
   // Ties keep the file's order, as a stable sort would.
   const auto before = [&start](std::uint32_t a, std::uint32_t b) {
     return start[a] < start[b] || (start[a] == start[b] && a < b);
   };
   std::sort(out_of_order.begin(), out_of_order.end(), before);
-  std::vector<std::uint32_t> order(start.size());
-  std::merge(in_order.begin(), in_order.end(), out_of_order.begin(), out_of_order.end(), order.begin(), before);
+  std::vector<std::uint32_t> order;
+  order.reserve(rows);
+  auto next = out_of_order.begin();
+  for (std::uint32_t row = 0; row < rows; ++row) {
+    if (out_of_place[row]) continue;
+    for (; next != out_of_order.end() && before(*next, row); ++next) order.push_back(*next);
+    order.push_back(row);
+  }
+  order.insert(order.end(), next, out_of_order.end());
   apply_order(table, order);
 }
 
