@@ -35,7 +35,9 @@ std::unique_ptr<LoadedRank> load_rank(const std::string& path, std::size_t index
   {
     // An imported copy only needs to live until the model is in memory.
     importers::TemporaryStore store;
-    rank->model = trace::load_trace_model(importers::open_as_trace(path, store));
+    // The app shows launch details but no context or return code (the exporter does).
+    rank->model = trace::load_trace_model(importers::open_as_trace(path, store),
+                                          {.load_contexts_and_return_codes = false});
   }
   rank->model.path = path;
   stepper.next("Analysing " + file_name(path));
