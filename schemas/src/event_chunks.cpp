@@ -49,6 +49,7 @@ struct Reader {
   bool failed = false;
 
   std::uint64_t varint() {
+    if (at != end && *at < 0x80) return *at++;  // most deltas take one byte
     std::uint64_t value = 0;
     for (int byte = 0; byte < kMaxVarintBytes; ++byte) {
       if (at == end) break;
@@ -70,21 +71,24 @@ std::size_t varint_size(std::uint64_t value) {
   return bytes;
 }
 
-// Decodes one column's section (exactly [reader.at, reader.end)).
+// Decodes one column's section (exactly [reader.at, reader.end)); `nulls` is
+// filled only when the column has NULLs, which `has_nulls` then says.
 std::string decode_column(Reader reader, std::int64_t rows, std::vector<std::int64_t>& values,
-                          std::vector<std::uint8_t>& nulls) {
+                          std::vector<std::uint8_t>& nulls, std::uint8_t& has_nulls) {
   const auto count = static_cast<std::size_t>(rows);
-  values.assign(count, 0);
-  nulls.assign(count, 0);
+  values.resize(count);  // every row is written below
   const std::uint64_t null_count = reader.varint();
   if (reader.failed || null_count > count) return "NULL count out of range";
+  has_nulls = null_count > 0;
   if (null_count == count) {
-    std::fill(nulls.begin(), nulls.end(), 1);
+    nulls.assign(count, 1);
+    std::fill(values.begin(), values.end(), 0);
   } else if (null_count > 0) {
     const std::size_t bitmap_bytes = (count + 7) / 8;
     if (reader.left() < bitmap_bytes) return "NULL bitmap truncated";
     std::uint64_t set = 0;
     for (std::size_t i = 0; i < bitmap_bytes; ++i) set += static_cast<std::uint64_t>(std::popcount(reader.at[i]));
+    nulls.resize(count);
     for (std::size_t i = 0; i < count; ++i) nulls[i] = (reader.at[i / 8] >> (i % 8)) & 1;
     const auto in_range = static_cast<std::uint64_t>(std::count(nulls.begin(), nulls.end(), 1));
     if (set != null_count || in_range != null_count) return "NULL bitmap does not match its count";
@@ -92,7 +96,10 @@ std::string decode_column(Reader reader, std::int64_t rows, std::vector<std::int
   }
   std::uint64_t previous = 0;
   for (std::size_t i = 0; i < count; ++i) {
-    if (nulls[i]) continue;
+    if (has_nulls && nulls[i]) {
+      values[i] = 0;
+      continue;
+    }
     previous += unzigzag(reader.varint());
     if (reader.failed) return "values truncated";
     values[i] = static_cast<std::int64_t>(previous);
@@ -167,6 +174,7 @@ std::string ChunkDecoder::decode(std::span<const std::uint8_t> blob, std::int64_
   stored_ = std::min(stored, wanted_);
   values_.resize(static_cast<std::size_t>(wanted_));
   nulls_.resize(values_.size());
+  has_nulls_.resize(values_.size());
   if (blob.size() < kChecksumBytes) return "shorter than its checksum";
   std::uint64_t stored_sum = 0;
   for (std::size_t i = 0; i < kChecksumBytes; ++i) stored_sum |= std::uint64_t{blob[i]} << (8 * i);
@@ -178,24 +186,12 @@ std::string ChunkDecoder::decode(std::span<const std::uint8_t> blob, std::int64_
     const Reader section{reader.at, reader.at + length};
     reader.at += length;
     if (column >= wanted_) continue;  // a column this reader does not use
-    auto problem = decode_column(section, rows, values_[column], nulls_[column]);
+    auto problem = decode_column(section, rows, values_[column], nulls_[column], has_nulls_[column]);
     if (!problem.empty()) return "column " + std::to_string(column) + ": " + problem;
   }
   if (reader.left() != 0) return "bytes left over after the last column";
   rows_ = rows;
   return {};
-}
-
-void ChunkDecoder::row(std::int64_t index, RowValues& row) const {
-  const auto at = static_cast<std::size_t>(index);
-  row.resize(wanted_);
-  for (int column = 0; column < wanted_; ++column) {
-    if (column < stored_) {
-      row.set(column, nulls_[column][at] != 0, values_[column][at]);
-    } else {
-      row.set(column, true, 0);  // written by an older writer that lacked the column
-    }
-  }
 }
 
 }  // namespace gpuprof::trace

@@ -86,14 +86,33 @@ class ChunkDecoder {
   // or what is wrong with the blob.
   std::string decode(std::span<const std::uint8_t> blob, std::int64_t rows, int stored, int wanted);
   std::int64_t rows() const { return rows_; }
-  // Row `index` (< rows()) into `row`, as RowValues::fetch would read it from SQL.
-  void row(std::int64_t index, RowValues& row) const;
+  // Column `column` of row `at` (< rows()), as SQL would read it. Columns past
+  // the stored ones (written by an older writer that lacked them) read as NULL.
+  bool is_null(int column, std::size_t at) const {
+    return column >= stored_ || (has_nulls_[column] != 0 && nulls_[column][at] != 0);
+  }
+  std::int64_t value(int column, std::size_t at) const { return column < stored_ ? values_[column][at] : 0; }
 
  private:
   std::int64_t rows_ = 0;
   int wanted_ = 0, stored_ = 0;
   std::vector<std::vector<std::int64_t>> values_;
-  std::vector<std::vector<std::uint8_t>> nulls_;
+  std::vector<std::vector<std::uint8_t>> nulls_;  // filled only for columns with NULLs
+  std::vector<std::uint8_t> has_nulls_;
+};
+
+// One decoded row, read in place with RowValues' interface (copying each row
+// out of the decoder was a tenth of loading a large trace).
+class ChunkRow {
+ public:
+  ChunkRow(const ChunkDecoder& decoder, std::size_t at) : decoder_(decoder), at_(at) {}
+  int type(int column) const { return is_null(column) ? RowValues::kNull : RowValues::kInteger; }
+  bool is_null(int column) const { return decoder_.is_null(column, at_); }
+  std::int64_t i64(int column) const { return decoder_.value(column, at_); }
+
+ private:
+  const ChunkDecoder& decoder_;
+  std::size_t at_;
 };
 
 }  // namespace gpuprof::trace

@@ -1,5 +1,7 @@
 #include "row_rules.hpp"
 
+#include "event_chunks.hpp"
+
 #include <sqlite3.h>
 
 #include <algorithm>
@@ -16,7 +18,8 @@ constexpr std::int64_t kInt32Min = std::numeric_limits<std::int32_t>::min();
 
 bool within(std::int64_t value, std::int64_t low, std::int64_t high) { return value >= low && value <= high; }
 
-bool keeps(const RowValues& row, const ColumnRule& rule, const std::vector<std::uint8_t>& strings_present) {
+template <typename Values>
+bool keeps(const Values& row, const ColumnRule& rule, const std::vector<std::uint8_t>& strings_present) {
   const int type = row.type(rule.column);
   const bool null = type == RowValues::kNull;
   // Text, real or blob in an integer column would be read as a made-up number.
@@ -161,13 +164,19 @@ void RowValues::fetch(sqlite3_stmt* statement) {
   }
 }
 
-const ColumnRule* broken_rule(const RowValues& row, std::span<const ColumnRule> rules,
+template <typename Values>
+const ColumnRule* broken_rule(const Values& row, std::span<const ColumnRule> rules,
                               const std::vector<std::uint8_t>& strings_present) {
   for (const auto& rule : rules) {
     if (!keeps(row, rule, strings_present)) return &rule;
   }
   return nullptr;
 }
+
+template const ColumnRule* broken_rule(const RowValues&, std::span<const ColumnRule>,
+                                       const std::vector<std::uint8_t>&);
+template const ColumnRule* broken_rule(const ChunkRow&, std::span<const ColumnRule>,
+                                       const std::vector<std::uint8_t>&);
 
 const char* describe(Rule rule) {
   switch (rule) {

@@ -66,8 +66,10 @@ class RowValues {
 };
 
 // The first rule `row` breaks, or nullptr when it keeps them all.
-// `strings_present[id]` says whether string `id` exists.
-const ColumnRule* broken_rule(const RowValues& row, std::span<const ColumnRule> rules,
+// `strings_present[id]` says whether string `id` exists. `Values` is RowValues
+// or a ChunkRow (event_chunks.hpp): both read a column as SQL would.
+template <typename Values>
+const ColumnRule* broken_rule(const Values& row, std::span<const ColumnRule> rules,
                               const std::vector<std::uint8_t>& strings_present);
 
 // Why a row breaking `rule` was left out, for the counted problem's detail.

@@ -17,10 +17,12 @@
 namespace gpuprof::trace {
 namespace {
 
-// The current row's values (checked by the rules, then stored): the hot loop of loading.
+// The current row's values (checked by the rules, then stored): the hot loop of
+// loading. `Values` is a RowValues read from SQL or a ChunkRow read in place.
+template <typename Values>
 class Row {
  public:
-  explicit Row(const RowValues& values) : values_(values) {}
+  explicit Row(const Values& values) : values_(values) {}
   std::int64_t i64(int column) const { return values_.i64(column); }
   bool is_null(int column) const { return values_.is_null(column); }
   std::int64_t i64_or_unknown(int column) const { return is_null(column) ? kUnknown : i64(column); }
@@ -35,7 +37,7 @@ class Row {
   }
 
  private:
-  const RowValues& values_;
+  const Values& values_;
 };
 
 // What one loading thread checks rows against, and where it counts the rows it
@@ -57,11 +59,11 @@ struct ChunkRead {
 };
 
 // Hands every row of `table_name`'s column chunks to `store`, in rowid order, as
-// `values`. Chunks are used only when they hold exactly the rows of the table:
+// a ChunkRow. Chunks are used only when they hold exactly the rows of the table:
 // any gap, excess or undecodable blob is a problem, and the caller reads the rows.
 template <typename Store>
 ChunkRead read_chunks(sqlite::Database& database, const std::string& table_name, std::int64_t table_rows,
-                      int table_columns, int wanted_columns, RowValues& values, Store&& store) {
+                      int table_columns, int wanted_columns, Store&& store) {
   if (!database.has_table("event_chunks")) return {};
   sqlite::Statement chunks(database, "SELECT chunk, first_row, row_count, columns, data FROM event_chunks "
                                      "WHERE table_name = ? ORDER BY chunk");
@@ -89,10 +91,7 @@ ChunkRead read_chunks(sqlite::Database& database, const std::string& table_name,
     if (auto problem = decoder.decode(*blob, rows, columns, wanted_columns); !problem.empty()) {
       return {true, "chunk " + std::to_string(next_chunk) + ": " + problem};
     }
-    for (std::int64_t row = 0; row < rows; ++row) {
-      decoder.row(row, values);
-      store();
-    }
+    for (std::size_t row = 0; row < static_cast<std::size_t>(rows); ++row) store(ChunkRow(decoder, row));
     total += rows, ++next_chunk;
   }
   if (next_chunk == 0) return {};  // no chunk form (an older file, or a table the writer left without)
@@ -116,16 +115,14 @@ void read_table(sqlite::Database& database, const char* table_name, std::span<co
   const auto page_bound = database.query_int("PRAGMA page_count").value_or(0) *
                           database.query_int("PRAGMA page_size").value_or(0);
   const auto reserve = static_cast<std::size_t>(std::clamp<std::int64_t>(rows, 0, page_bound));
-  RowValues values;
-  const Row row(values);
   bool first = true;
-  const auto store = [&] {
+  const auto store = [&](const auto& values) {
     if (const auto* broken = broken_rule(values, rules, checks.strings_present)) {
       auto& entry = checks.left_out[std::string(table_name) + "." + broken->name];
       ++entry.rows, entry.reason = describe(broken->rule);
       return;
     }
-    read_row(row, table);
+    read_row(Row(values), table);
     // Reserve after the first row, so that columns this read leaves empty stay unallocated.
     if (std::exchange(first, false)) {
       table.visit_columns([reserve](auto& column) {
@@ -138,7 +135,7 @@ void read_table(sqlite::Database& database, const char* table_name, std::span<co
     const LeftOutRows left_out_before = checks.left_out;
     const int table_columns = sqlite::Statement(database, std::string("SELECT * FROM ") + table_name).column_count();
     const auto chunked =
-        read_chunks(database, table_name, rows, table_columns, rules.back().column + 1, values, store);
+        read_chunks(database, table_name, rows, table_columns, rules.back().column + 1, store);
     if (chunked.used && chunked.problem.empty()) return;
     if (chunked.used) {
       table = Table{}, first = true, checks.left_out = left_out_before;
@@ -146,14 +143,15 @@ void read_table(sqlite::Database& database, const char* table_name, std::span<co
                                  "column chunks not used, rows read instead: " + chunked.problem});
     }
   }
+  RowValues values;
   while (statement.step()) {
     values.fetch(statement.raw());
-    store();
+    store(values);
   }
 }
 
-template <typename Table>
-void read_gpu_columns(const Row& row, Table& table, bool with_context) {
+template <typename Table, typename Values>
+void read_gpu_columns(const Row<Values>& row, Table& table, bool with_context) {
   table.device.push_back(row.i32(0));
   if (with_context) table.context.push_back(row.i64_or_unknown(1));
   table.stream.push_back(row.i64_or_unknown(2));
@@ -162,8 +160,8 @@ void read_gpu_columns(const Row& row, Table& table, bool with_context) {
   table.correlation_id.push_back(row.i64_or_unknown(5));
 }
 
-template <typename Table>
-void read_host_columns(const Row& row, Table& table) {
+template <typename Table, typename Values>
+void read_host_columns(const Row<Values>& row, Table& table) {
   table.process_id.push_back(row.i64_or_unknown(0));
   table.thread_id.push_back(row.i64_or_unknown(1));
   table.start_ns.push_back(row.i64(2));
@@ -173,7 +171,7 @@ void read_host_columns(const Row& row, Table& table) {
 void load_gpu_tables(sqlite::Database& database, TraceModel& model, const LoadOptions& options, RowChecks& checks) {
   const bool context = options.load_contexts_and_return_codes;
   if (options.load_kernel_launch_details) {
-    read_table(database, "kernels", kernel_rules(true), checks, model.kernels, [context](const Row& row, KernelTable& table) {
+    read_table(database, "kernels", kernel_rules(true), checks, model.kernels, [context](const auto& row, KernelTable& table) {
       read_gpu_columns(row, table, context);
       table.name.push_back(row.string_id(6));
       table.grid.push_back(row.dim3(7));
@@ -187,13 +185,13 @@ void load_gpu_tables(sqlite::Database& database, TraceModel& model, const LoadOp
   } else {
     read_table(
         database, "kernels", kernel_rules(false), checks, model.kernels,
-        [context](const Row& row, KernelTable& table) {
+        [context](const auto& row, KernelTable& table) {
           read_gpu_columns(row, table, context);
           table.name.push_back(row.string_id(6));
         },
         "device, context, stream, start_ns, end_ns, correlation_id, name_id");
   }
-  read_table(database, "memcpys", memcpy_rules(), checks, model.memcpys, [context](const Row& row, MemcpyTable& table) {
+  read_table(database, "memcpys", memcpy_rules(), checks, model.memcpys, [context](const auto& row, MemcpyTable& table) {
     read_gpu_columns(row, table, context);
     table.copy_kind.push_back(static_cast<CopyKind>(row.i64(6)));
     table.src_memory_kind.push_back(static_cast<MemoryKind>(std::max<std::int64_t>(0, row.i64(7))));
@@ -202,14 +200,14 @@ void load_gpu_tables(sqlite::Database& database, TraceModel& model, const LoadOp
     table.dst_device.push_back(row.i32_or_unknown(10));
     table.bytes.push_back(row.i64_or_unknown(11));
   });
-  read_table(database, "memsets", memset_rules(), checks, model.memsets, [context](const Row& row, MemsetTable& table) {
+  read_table(database, "memsets", memset_rules(), checks, model.memsets, [context](const auto& row, MemsetTable& table) {
     read_gpu_columns(row, table, context);
     table.bytes.push_back(row.i64_or_unknown(6));
   });
   // Files before schema 1.2 have no collectives table: nothing is known about collectives.
   if (database.has_table("collectives")) {
     read_table(database, "collectives", collective_rules(), checks, model.collectives,
-               [](const Row& row, CollectiveTable& table) {
+               [](const auto& row, CollectiveTable& table) {
                  table.device.push_back(row.i32(0));
                  table.correlation_id.push_back(row.i64(1));
                  table.name.push_back(row.string_id(2));
@@ -233,7 +231,7 @@ void load_host_tables(sqlite::Database& database, TraceModel& model, const LoadO
   if (options.load_api_calls) {
     const bool return_code = options.load_contexts_and_return_codes;
     read_table(database, "api_calls", api_call_rules(), checks, model.api_calls,
-               [return_code](const Row& row, ApiCallTable& table) {
+               [return_code](const auto& row, ApiCallTable& table) {
                  read_host_columns(row, table);
                  table.correlation_id.push_back(row.i64_or_unknown(4));
                  table.name.push_back(row.string_id(5));
@@ -243,7 +241,7 @@ void load_host_tables(sqlite::Database& database, TraceModel& model, const LoadO
     sort_by_start(model.api_calls);
   }
   if (options.load_syncs) {
-    read_table(database, "syncs", sync_rules(), checks, model.syncs, [](const Row& row, SyncTable& table) {
+    read_table(database, "syncs", sync_rules(), checks, model.syncs, [](const auto& row, SyncTable& table) {
       read_host_columns(row, table);
       table.type.push_back(static_cast<SyncType>(row.i64(4)));
       table.device.push_back(row.i32_or_unknown(5));
@@ -254,7 +252,7 @@ void load_host_tables(sqlite::Database& database, TraceModel& model, const LoadO
     sort_by_start(model.syncs);
   }
   if (options.load_ranges) {
-    read_table(database, "ranges", range_rules(), checks, model.ranges, [](const Row& row, RangeTable& table) {
+    read_table(database, "ranges", range_rules(), checks, model.ranges, [](const auto& row, RangeTable& table) {
       read_host_columns(row, table);
       table.name.push_back(row.string_id(4));
       table.domain.push_back(row.is_null(5) ? kNoString : row.string_id(5));
