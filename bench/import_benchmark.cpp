@@ -7,6 +7,8 @@
 // Each figure is followed by the same input read only (rows checked and counted, no trace written), so the
 // importers' reading side can be judged apart from the trace writer.
 //
+//   gpuprof_import_benchmark read FILE   (reads FILE only, into the storing-nothing sink; for profiling)
+//
 // A size of 0 skips that run. GPUPROF_BENCH_KEEP=DIR writes the inputs (and imports) there and keeps them.
 
 #include <sys/resource.h>
@@ -200,6 +202,13 @@ void sqlite_run(const fs::path& folder, const char* label, long long rows,
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc == 3 && std::string(argv[1]) == "read") {
+    // Reads one existing file into the storing-nothing sink, for a profiler to look at.
+    const auto counts = read_only(argv[2]);
+    std::printf("read %lld kernels, %lld api calls\n", static_cast<long long>(counts.kernels),
+                static_cast<long long>(counts.api_calls));
+    return 0;
+  }
   const std::size_t small_mb = argc > 1 ? std::stoul(argv[1]) : 100;
   const std::size_t large_mb = argc > 2 ? std::stoul(argv[2]) : 400;
   const long long nsys_rows = argc > 3 ? std::stoll(argv[3]) : 2'000'000;
