@@ -174,9 +174,9 @@ void kineto_run(const fs::path& folder, std::size_t megabytes) {
               "peak RSS %6.1f MB\n", size_mb, result.seconds, size_mb / result.seconds, result.cpu_seconds,
               size_mb / result.cpu_seconds, result.kernels, static_cast<double>(result.peak_kib) / 1024.0);
   const auto reading = measure_import(input, "", true);
-  std::printf("  reading only (no trace written)  wall %6.2f s  %7.1f MB/s  cpu %6.2f s  %7.1f MB/cpu-s  %9lld kernels\n",
-              reading.seconds, size_mb / reading.seconds, reading.cpu_seconds, size_mb / reading.cpu_seconds,
-              reading.kernels);
+  std::printf("  reading only (no trace written)  wall %6.2f s  %7.1f MB/s  cpu %6.2f s  %7.1f MB/cpu-s  %9lld kernels  "
+              "peak RSS %6.1f MB\n", reading.seconds, size_mb / reading.seconds, reading.cpu_seconds,
+              size_mb / reading.cpu_seconds, reading.kernels, static_cast<double>(reading.peak_kib) / 1024.0);
   if (std::getenv("GPUPROF_BENCH_KEEP") != nullptr) return;
   fs::remove(input);
   fs::remove(folder / "kineto.sqlite");
