@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "gpuprof/trace/trace_error.hpp"
 #include "gpuprof/trace/trace_model.hpp"
 #include "import_test_support.hpp"
 #include "kineto_base_time.hpp"
@@ -118,6 +119,21 @@ TEST(KinetoBaseTime, TimeOutOfRangeAfterTheBaseIsCounted) {
   bool counted = false;
   for (const auto& stat : plain.model.stats) counted |= stat.name == "import.malformed.kernel" && stat.value == 1;
   EXPECT_TRUE(counted);
+}
+
+// The difference between a wrong guess and the real base may not fit: bad input, one line, no crash.
+TEST(KinetoBaseTime, GuessTooFarFromTheBaseIsBadInput) {
+  TemporaryFolder folder;
+  const std::string json = R"({"baseTimeNanoseconds": 9223372036854775807, "traceEvents": [)" + events() +
+                           R"(, {"ph": "M", "name": "n", "args": {"baseTimeNanoseconds": -9223372036854775808}}]})";
+  testing::write_file(folder.file("trace.json"), json);
+  try {
+    testing::import_file(folder.file("trace.json"), folder.file("out.sqlite"));
+    FAIL() << "imported";
+  } catch (const TraceError& error) {
+    EXPECT_EQ(error.path(), folder.file("trace.json"));
+    EXPECT_NE(error.problem().find("baseTimeNanoseconds"), std::string::npos) << error.problem();
+  }
 }
 
 }  // namespace

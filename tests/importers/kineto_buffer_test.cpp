@@ -73,6 +73,7 @@ TEST(KinetoBuffer, PastTheEndReadsZeroWithoutCountingIt) {
   testing::write_file(folder.file("ab.json"), "ab");
   GzipFile file(folder.file("ab.json"), 1);
   GzipStream stream(file);
+  EXPECT_EQ(stream.Tell(), 0u);  // nothing read yet
   EXPECT_EQ(stream.Take(), 'a');
   EXPECT_EQ(stream.Take(), 'b');
   for (int i = 0; i < 3; ++i) {
@@ -80,6 +81,16 @@ TEST(KinetoBuffer, PastTheEndReadsZeroWithoutCountingIt) {
     EXPECT_EQ(stream.Take(), '\0');
     EXPECT_EQ(stream.Tell(), 2u);
   }
+}
+
+TEST(KinetoBuffer, EmptyFileReadsZeroAtOffsetZero) {
+  TemporaryFolder folder;
+  testing::write_file(folder.file("empty.json"), "");
+  GzipFile file(folder.file("empty.json"));
+  GzipStream stream(file);
+  EXPECT_EQ(stream.Peek(), '\0');
+  EXPECT_EQ(stream.Take(), '\0');
+  EXPECT_EQ(stream.Tell(), 0u);
 }
 
 TEST(KinetoBuffer, EveryBufferSizeReadsTheSameEvents) {

@@ -53,8 +53,9 @@ ImportResult import_kineto(const std::string& input, ImportSink& sink) {
   }
   // Zero when the guess was right; otherwise the rows are shifted by the rest after writing.
   if (__builtin_sub_overflow(base, guessed_base, &result.time_offset_ns)) {
-    throw TraceError::bad_input(input, "has a baseTimeNanoseconds too far from the one its last bytes give: " +
-                                           *header.base_time_ns);
+    throw TraceError::bad_input(input, "has a baseTimeNanoseconds (" + std::to_string(base) +
+                                           ") too far from the one its last bytes give (" +
+                                           std::to_string(guessed_base) + ")");
   }
   return result;
 }
