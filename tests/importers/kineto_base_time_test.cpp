@@ -121,6 +121,21 @@ TEST(KinetoBaseTime, TimeOutOfRangeAfterTheBaseIsCounted) {
   EXPECT_TRUE(counted);
 }
 
+// Without a base too: a start and duration each in range whose sum is not.
+TEST(KinetoBaseTime, EndOutOfRangeIsCountedWithoutABase) {
+  TemporaryFolder folder;
+  const Case c{"overflow", R"({"traceEvents": [)" + events() +
+                               R"(, {"ph": "X", "cat": "kernel", "name": "late", "pid": 0, "tid": 7,
+      "ts": 9000000000000000, "dur": 9000000000000000, "args": {"device": 0}}]})"};
+  for (const bool gzip : {false, true}) {
+    const auto imported = import_as(folder, c, gzip);
+    EXPECT_EQ(imported.model.kernels.size(), 1u);
+    bool counted = false;
+    for (const auto& stat : imported.model.stats) counted |= stat.name == "import.malformed.kernel" && stat.value == 1;
+    EXPECT_TRUE(counted) << (gzip ? "gzip" : "plain");
+  }
+}
+
 // The difference between a wrong guess and the real base may not fit: bad input, one line, no crash.
 TEST(KinetoBaseTime, GuessTooFarFromTheBaseIsBadInput) {
   TemporaryFolder folder;

@@ -138,11 +138,10 @@ std::optional<KinetoConverter::Span> KinetoConverter::span_of(const KinetoEvent&
   const auto start = microseconds_text_to_ns(event.ts.text);
   const auto duration = microseconds_text_to_ns(event.dur.text);
   if (!start || !duration || *duration < 0) return std::nullopt;
-  if (base_ns_ == 0) return Span{*start, *start + *duration};
   Span span;
   if (__builtin_add_overflow(*start, base_ns_, &span.start_ns) ||
       __builtin_add_overflow(span.start_ns, *duration, &span.end_ns)) {
-    return std::nullopt;  // counted as an event without a valid time
+    return std::nullopt;  // past the int64 range: counted as an event without a valid time
   }
   return span;
 }
