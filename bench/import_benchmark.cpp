@@ -4,7 +4,12 @@
 //
 //   gpuprof_import_benchmark [small_mb=100] [large_mb=400] [nsys_rows=2000000] [nvprof_rows=nsys_rows]
 //
-// A size of 0 skips that run.
+// Each figure is followed by the same input read only (rows checked and counted, no trace written), so the
+// importers' reading side can be judged apart from the trace writer.
+//
+//   gpuprof_import_benchmark read FILE   (reads FILE only, into the storing-nothing sink; for profiling)
+//
+// A size of 0 skips that run. GPUPROF_BENCH_KEEP=DIR writes the inputs (and imports) there and keeps them.
 
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -17,7 +22,12 @@
 #include <fstream>
 #include <string>
 
+#include "gpuprof/importers/import_sink.hpp"
 #include "gpuprof/importers/import_trace.hpp"
+#include "gpuprof/importers/kineto_importer.hpp"
+#include "gpuprof/importers/nsys_importer.hpp"
+#include "gpuprof/importers/nvprof_importer.hpp"
+#include "gpuprof/importers/source_format.hpp"
 #include "gpuprof/trace/sqlite_database.hpp"
 
 namespace fs = std::filesystem;
@@ -102,20 +112,39 @@ struct Measurement {
   long long kernels = 0, api_calls = 0;
 };
 
-// Imports in a child process; the parent reads the child's own peak RSS from wait4().
-Measurement measure_import(const std::string& input, const std::string& output) {
+// The reading side alone: the importer runs into a sink that checks and counts rows but stores
+// nothing, so the figure excludes the trace writer (SQLite inserts, indexes, chunks).
+importers::ImportCounts read_only(const std::string& input) {
+  importers::ImportSink sink;
+  switch (importers::detect_source_format(input)) {
+    case importers::SourceFormat::kineto: importers::import_kineto(input, sink); break;
+    case importers::SourceFormat::nsys: importers::import_nsys(input, sink); break;
+    case importers::SourceFormat::nvprof: importers::import_nvprof(input, sink); break;
+    case importers::SourceFormat::gpuprof: break;
+  }
+  return sink.counts();
+}
+
+// Imports (or only reads, see read_only) in a child process; the parent reads the
+// child's own peak RSS from wait4().
+Measurement measure_import(const std::string& input, const std::string& output, bool reading_only = false) {
   int channel[2];
   if (::pipe(channel) != 0) std::exit(1);
   const auto start = std::chrono::steady_clock::now();
   const pid_t child = ::fork();
   if (child == 0) {
     ::close(channel[0]);
-    importers::ImportOptions options;
-    options.input = input;
-    options.output = output;
-    options.overwrite = true;
-    const auto summary = importers::import_trace(options);
-    const long long counts[2] = {summary.counts.kernels, summary.counts.api_calls};
+    importers::ImportCounts imported;
+    if (reading_only) {
+      imported = read_only(input);
+    } else {
+      importers::ImportOptions options;
+      options.input = input;
+      options.output = output;
+      options.overwrite = true;
+      imported = importers::import_trace(options).counts;
+    }
+    const long long counts[2] = {imported.kernels, imported.api_calls};
     if (::write(channel[1], counts, sizeof counts) != sizeof counts) ::_exit(1);
     ::_exit(0);
   }
@@ -144,6 +173,11 @@ void kineto_run(const fs::path& folder, std::size_t megabytes) {
   std::printf("kineto  %7.1f MB JSON  wall %6.2f s  %7.1f MB/s  cpu %6.2f s  %7.1f MB/cpu-s  %9lld kernels  "
               "peak RSS %6.1f MB\n", size_mb, result.seconds, size_mb / result.seconds, result.cpu_seconds,
               size_mb / result.cpu_seconds, result.kernels, static_cast<double>(result.peak_kib) / 1024.0);
+  const auto reading = measure_import(input, "", true);
+  std::printf("  reading only (no trace written)  wall %6.2f s  %7.1f MB/s  cpu %6.2f s  %7.1f MB/cpu-s  %9lld kernels  "
+              "peak RSS %6.1f MB\n", reading.seconds, size_mb / reading.seconds, reading.cpu_seconds,
+              size_mb / reading.cpu_seconds, reading.kernels, static_cast<double>(reading.peak_kib) / 1024.0);
+  if (std::getenv("GPUPROF_BENCH_KEEP") != nullptr) return;
   fs::remove(input);
   fs::remove(folder / "kineto.sqlite");
 }
@@ -158,21 +192,36 @@ void sqlite_run(const fs::path& folder, const char* label, long long rows,
   std::printf("%-7s %9.0f rows  wall %6.2f s  %6.2f M rows/s  cpu %6.2f s  %6.2f M rows/cpu-s  peak RSS %6.1f MB\n",
               label, imported, result.seconds, imported / result.seconds / 1e6, result.cpu_seconds,
               imported / result.cpu_seconds / 1e6, static_cast<double>(result.peak_kib) / 1024.0);
+  const auto reading = measure_import(input, "", true);
+  const double read_rows = static_cast<double>(reading.kernels + reading.api_calls);
+  std::printf("  reading only (no trace written)   wall %6.2f s  %6.2f M rows/s  cpu %6.2f s  %6.2f M rows/cpu-s\n",
+              reading.seconds, read_rows / reading.seconds / 1e6, reading.cpu_seconds,
+              read_rows / reading.cpu_seconds / 1e6);
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc == 3 && std::string(argv[1]) == "read") {
+    // Reads one existing file into the storing-nothing sink, for a profiler to look at.
+    const auto counts = read_only(argv[2]);
+    std::printf("read %lld kernels, %lld api calls\n", static_cast<long long>(counts.kernels),
+                static_cast<long long>(counts.api_calls));
+    return 0;
+  }
   const std::size_t small_mb = argc > 1 ? std::stoul(argv[1]) : 100;
   const std::size_t large_mb = argc > 2 ? std::stoul(argv[2]) : 400;
   const long long nsys_rows = argc > 3 ? std::stoll(argv[3]) : 2'000'000;
   const long long nvprof_rows = argc > 4 ? std::stoll(argv[4]) : nsys_rows;
-  const fs::path folder = fs::temp_directory_path() / ("gpuprof-import-bench-" + std::to_string(::getpid()));
+  // GPUPROF_BENCH_KEEP=DIR keeps the generated inputs there, to profile or compare imports of the same files.
+  const char* keep = std::getenv("GPUPROF_BENCH_KEEP");
+  const fs::path folder =
+      keep != nullptr ? fs::path(keep) : fs::temp_directory_path() / ("gpuprof-import-bench-" + std::to_string(::getpid()));
   fs::create_directories(folder);
   if (small_mb > 0) kineto_run(folder, small_mb);
   if (large_mb > 0) kineto_run(folder, large_mb);
   if (nsys_rows > 0) sqlite_run(folder, "nsys", nsys_rows, write_nsys);
   if (nvprof_rows > 0) sqlite_run(folder, "nvprof", nvprof_rows, write_nvprof);
-  fs::remove_all(folder);
+  if (keep == nullptr) fs::remove_all(folder);
   return 0;
 }

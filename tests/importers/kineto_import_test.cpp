@@ -66,6 +66,9 @@ TEST(KinetoTime, ConvertsMicrosecondTextExactlyWithRounding) {
   EXPECT_EQ(microseconds_text_to_ns("1.0004"), 1000);
   EXPECT_EQ(microseconds_text_to_ns("2"), 2000);
   EXPECT_EQ(microseconds_text_to_ns("1.5e3"), 1500000);
+  // Too many digits for the exact reading: the exponent brings it back into range.
+  EXPECT_EQ(microseconds_text_to_ns("99999999999999999999e-10"), 10000000000000LL);
+  EXPECT_EQ(microseconds_text_to_ns("1.2.3e5"), std::nullopt);
   EXPECT_EQ(microseconds_text_to_ns("abc"), std::nullopt);
   EXPECT_EQ(microseconds_text_to_ns("1."), std::nullopt);
 }

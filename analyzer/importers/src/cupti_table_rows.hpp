@@ -13,6 +13,7 @@
 
 #include "gpuprof/importers/import_sink.hpp"
 #include "gpuprof/trace/records.hpp"
+#include "sqlite_columns.hpp"
 
 namespace gpuprof::importers {
 
@@ -30,20 +31,20 @@ std::string memcpy_select(const std::string& peer_columns, const std::string& ta
 std::string memset_select(const std::string& table);
 
 // Decodes a kernel row except its name (column 6), which each importer resolves.
-trace::KernelRow kernel_from_row(sqlite3_stmt* row);
+trace::KernelRow kernel_from_row(const ForeignRow& row);
 
 using MemoryKindDecoder = std::optional<trace::MemoryKind> (*)(std::int64_t code);
 // Which rows take their source and destination devices from columns 10-11;
 // the others derive them from the copy kind and the device that ran the copy.
 enum class PeerDeviceColumns { none, peer_copies, every_row };
-trace::MemcpyRow memcpy_from_row(sqlite3_stmt* row, MemoryKindDecoder memory_kind, PeerDeviceColumns peer_devices);
-trace::MemsetRow memset_from_row(sqlite3_stmt* row);
+trace::MemcpyRow memcpy_from_row(const ForeignRow& row, MemoryKindDecoder memory_kind, PeerDeviceColumns peer_devices);
+trace::MemsetRow memset_from_row(const ForeignRow& row);
 
 // True when columns 0 and 1 (start, end) are both present, positive and in
 // order. nvprof writes 0 for a timestamp it did not collect; such a row taken
 // as real stretches the trace back to 1970.
-bool has_valid_times(sqlite3_stmt* row);
+bool has_valid_times(const ForeignRow& row);
 // has_valid_times, counting a row without them under `stat` (a warning): such rows are left out.
-bool keep_valid_times(sqlite3_stmt* row, ImportSink& sink, std::string_view stat);
+bool keep_valid_times(const ForeignRow& row, ImportSink& sink, std::string_view stat);
 
 }  // namespace gpuprof::importers

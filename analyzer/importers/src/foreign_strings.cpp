@@ -27,7 +27,7 @@ std::optional<trace::StringId> ForeignStrings::find(std::int64_t foreign_id) {
 
 std::optional<trace::KernelName> ForeignStrings::kernel_name(std::int64_t reported_id,
                                                              std::optional<std::int64_t> demangled_id) {
-  const std::pair key{reported_id, demangled_id};
+  const KernelKey key{reported_id, demangled_id};
   if (const auto found = kernel_names_.find(key); found != kernel_names_.end()) return found->second;
   const auto reported = text(reported_id);
   if (!reported) return std::nullopt;

@@ -1,9 +1,8 @@
 #pragma once
 
 #include <cstdint>
-#include <map>
+#include <functional>
 #include <optional>
-#include <utility>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -35,7 +34,19 @@ class ForeignStrings {
   sqlite::Statement lookup_;
   ImportSink& sink_;
   std::unordered_map<std::int64_t, trace::StringId> cache_;
-  std::map<std::pair<std::int64_t, std::optional<std::int64_t>>, trace::KernelName> kernel_names_;
+  // Looked up once per kernel row, so hashed rather than ordered.
+  struct KernelKey {
+    std::int64_t reported;
+    std::optional<std::int64_t> demangled;
+    friend bool operator==(const KernelKey&, const KernelKey&) = default;
+  };
+  struct KernelKeyHash {
+    std::size_t operator()(const KernelKey& key) const {
+      const auto second = key.demangled ? static_cast<std::uint64_t>(*key.demangled) : 0x9e3779b97f4a7c15ULL;
+      return std::hash<std::uint64_t>()(static_cast<std::uint64_t>(key.reported) * 0x100000001b3ULL ^ second);
+    }
+  };
+  std::unordered_map<KernelKey, trace::KernelName, KernelKeyHash> kernel_names_;
 };
 
 }  // namespace gpuprof::importers

@@ -4,7 +4,7 @@
 #include <limits>
 #include <vector>
 
-#include "gpuprof/trace/trace_writer.hpp"
+#include "event_time_shift.hpp"
 #include "gpuprof/units/units.hpp"
 
 namespace gpuprof::importers {
@@ -69,10 +69,7 @@ void set_meta(sqlite::Database& trace, std::string_view key, std::string_view va
 void apply_shift(sqlite::Database& trace, const GpuClockCheck& check) {
   const std::string shift = std::to_string(check.shift_ns);
   trace.execute("BEGIN");
-  for (const std::string table : {"kernels", "memcpys", "memsets", "ranges"}) {
-    trace.execute("UPDATE " + table + " SET start_ns = start_ns + " + shift + ", end_ns = end_ns + " + shift +
-                  (table == "ranges" ? " WHERE on_gpu = 1" : ""));
-  }
+  shift_event_times(trace, check.shift_ns, ShiftedRows::gpu_side);
   std::string starts, ends;
   for (const char* table : {"kernels", "memcpys", "memsets", "api_calls", "syncs", "ranges"}) {
     starts += std::string(starts.empty() ? "" : " UNION ALL ") + "SELECT min(start_ns) AS t FROM " + table;
@@ -88,8 +85,6 @@ void apply_shift(sqlite::Database& trace, const GpuClockCheck& check) {
   set_meta(trace, "gpu_clock_shift_reason", check.reason);
   insert_stat(trace, "import.gpu_clock_shift_ns", check.shift_ns, "info",
               "GPU timestamps moved onto the host clock: " + check.reason);
-  // The column chunks were written from the unshifted rows; a loader trusting them would undo the shift.
-  trace::rewrite_event_chunks(trace);
   trace.execute("COMMIT");
 }
 

@@ -10,41 +10,41 @@ void ImportSink::span(std::int64_t start_ns, std::int64_t end_ns) {
 }
 
 void ImportSink::add(const trace::DeviceRow& row) {
-  writer_.add(row);
+  if (writer_ != nullptr) writer_->add(row);
   ++counts_.devices;
 }
 void ImportSink::add(const trace::KernelRow& row) {
-  writer_.add(row);
+  if (writer_ != nullptr) writer_->add(row);
   span(row.start_ns, row.end_ns);
   ++counts_.kernels;
 }
 void ImportSink::add(const trace::MemcpyRow& row) {
-  writer_.add(row);
+  if (writer_ != nullptr) writer_->add(row);
   span(row.start_ns, row.end_ns);
   ++counts_.memcpys;
 }
 void ImportSink::add(const trace::MemsetRow& row) {
-  writer_.add(row);
+  if (writer_ != nullptr) writer_->add(row);
   span(row.start_ns, row.end_ns);
   ++counts_.memsets;
 }
 void ImportSink::add(const trace::ApiCallRow& row) {
-  writer_.add(row);
+  if (writer_ != nullptr) writer_->add(row);
   span(row.start_ns, row.end_ns);
   ++counts_.api_calls;
 }
 void ImportSink::add(const trace::SyncRow& row) {
-  writer_.add(row);
+  if (writer_ != nullptr) writer_->add(row);
   span(row.start_ns, row.end_ns);
   ++counts_.syncs;
 }
 void ImportSink::add(const trace::RangeRow& row) {
-  writer_.add(row);
+  if (writer_ != nullptr) writer_->add(row);
   span(row.start_ns, row.end_ns);
   ++counts_.ranges;
 }
 void ImportSink::add(const trace::CollectiveRow& row) {
-  writer_.add(row);
+  if (writer_ != nullptr) writer_->add(row);
   ++counts_.collectives;
 }
 
@@ -59,23 +59,24 @@ void ImportSink::count(const std::string& name, trace::Severity severity, std::i
 }
 
 void ImportSink::write_summary(std::int64_t time_offset_ns) {
+  if (writer_ == nullptr) return;
   for (const auto& [name, stat] : stats_) {
     trace::StatRow row{name, stat.value, stat.severity, std::nullopt};
     if (!stat.detail.empty()) row.detail = stat.detail;
-    writer_.set_stat(row);
+    writer_->set_stat(row);
   }
   const std::pair<const char*, std::int64_t> tables[] = {
       {"import.rows.kernels", counts_.kernels},     {"import.rows.memcpys", counts_.memcpys},
       {"import.rows.memsets", counts_.memsets},     {"import.rows.api_calls", counts_.api_calls},
       {"import.rows.syncs", counts_.syncs},         {"import.rows.ranges", counts_.ranges}};
-  for (const auto& [name, value] : tables) writer_.set_stat({name, value, trace::Severity::info, std::nullopt});
+  for (const auto& [name, value] : tables) writer_->set_stat({name, value, trace::Severity::info, std::nullopt});
   // Only sources that carry collective metadata (Kineto) have this table filled.
   if (counts_.collectives > 0) {
-    writer_.set_stat({"import.rows.collectives", counts_.collectives, trace::Severity::info, std::nullopt});
+    writer_->set_stat({"import.rows.collectives", counts_.collectives, trace::Severity::info, std::nullopt});
   }
   if (first_ns_ && last_ns_) {
-    writer_.set_meta("start_ns", std::to_string(*first_ns_ + time_offset_ns));
-    writer_.set_meta("end_ns", std::to_string(*last_ns_ + time_offset_ns));
+    writer_->set_meta("start_ns", std::to_string(*first_ns_ + time_offset_ns));
+    writer_->set_meta("end_ns", std::to_string(*last_ns_ + time_offset_ns));
   }
 }
 

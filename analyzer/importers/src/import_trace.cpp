@@ -11,6 +11,7 @@
 #include "gpuprof/trace/sqlite_database.hpp"
 #include "gpuprof/trace/temporary_files.hpp"
 #include "gpuprof/trace/trace_error.hpp"
+#include "event_time_shift.hpp"
 
 namespace gpuprof::importers {
 namespace {
@@ -76,17 +77,12 @@ ImportResult run_importer(SourceFormat format, const std::string& input, ImportS
   throw TraceError::bad_input(input, "is already a gpuprof trace; there is nothing to import");
 }
 
-// Applies a time base learned only after the rows were written (see ImportResult).
+// Applies a time base learned only after the rows were written (see ImportResult):
+// Kineto writes baseTimeNanoseconds after traceEvents, so it cannot be added while converting.
 void shift_times(const std::string& path, std::int64_t offset_ns) {
   sqlite::Database database(path, sqlite::OpenMode::read_write);
-  const std::string shift = std::to_string(offset_ns);
-  std::string sql = "BEGIN;";
-  for (const char* table : {"kernels", "memcpys", "memsets", "api_calls", "syncs", "ranges"}) {
-    sql += std::string("UPDATE ") + table + " SET start_ns = start_ns + " + shift + ", end_ns = end_ns + " + shift +
-           ";";
-  }
-  database.execute(sql);
-  trace::rewrite_event_chunks(database);
+  database.execute("BEGIN");
+  shift_event_times(database, offset_ns, ShiftedRows::every_event);
   database.execute("COMMIT");
 }
 

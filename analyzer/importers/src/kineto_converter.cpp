@@ -116,8 +116,9 @@ trace::SyncType sync_type_from_text(std::string_view text) {
 
 }  // namespace
 
-KinetoConverter::KinetoConverter(ImportSink& sink)
+KinetoConverter::KinetoConverter(ImportSink& sink, std::int64_t base_ns)
     : sink_(sink),
+      base_ns_(base_ns),
       cpu_op_domain_(sink.intern("cpu_op")),
       user_annotation_domain_(sink.intern("user_annotation")),
       gpu_annotation_domain_(sink.intern("gpu_user_annotation")) {}
@@ -137,7 +138,12 @@ std::optional<KinetoConverter::Span> KinetoConverter::span_of(const KinetoEvent&
   const auto start = microseconds_text_to_ns(event.ts.text);
   const auto duration = microseconds_text_to_ns(event.dur.text);
   if (!start || !duration || *duration < 0) return std::nullopt;
-  return Span{*start, *start + *duration};
+  Span span;
+  if (__builtin_add_overflow(*start, base_ns_, &span.start_ns) ||
+      __builtin_add_overflow(span.start_ns, *duration, &span.end_ns)) {
+    return std::nullopt;  // past the int64 range: counted as an event without a valid time
+  }
+  return span;
 }
 
 void KinetoConverter::consume(const KinetoEvent& event) {

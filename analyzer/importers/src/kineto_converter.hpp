@@ -13,7 +13,8 @@ namespace gpuprof::importers {
 // categories known to carry nothing the schema holds (flows, metadata) as info.
 class KinetoConverter final : public KinetoEventConsumer {
  public:
-  explicit KinetoConverter(ImportSink& sink);
+  // `base_ns` is added to every time as it is converted (see guess_kineto_base_time).
+  explicit KinetoConverter(ImportSink& sink, std::int64_t base_ns = 0);
 
   void consume(const KinetoEvent& event) override;
   void malformed_element() override;
@@ -33,6 +34,7 @@ class KinetoConverter final : public KinetoEventConsumer {
   void add_range(const KinetoEvent& event, Span span, trace::StringId domain, bool on_gpu);
 
   ImportSink& sink_;
+  std::int64_t base_ns_;
   trace::StringId cpu_op_domain_, user_annotation_domain_, gpu_annotation_domain_;
 };
 

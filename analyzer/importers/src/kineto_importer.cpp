@@ -1,6 +1,7 @@
 #include "gpuprof/importers/kineto_importer.hpp"
 
 #include "gpuprof/trace/trace_error.hpp"
+#include "kineto_base_time.hpp"
 #include "kineto_converter.hpp"
 #include "kineto_reader.hpp"
 #include "kineto_time.hpp"
@@ -36,16 +37,25 @@ void write_meta(const KinetoHeader& header, ImportSink& sink, ImportResult& resu
 }  // namespace
 
 ImportResult import_kineto(const std::string& input, ImportSink& sink) {
-  KinetoConverter converter(sink);
+  // Adding the base while converting spares a second pass over the written rows.
+  const std::int64_t guessed_base = guess_kineto_base_time(input).value_or(0);
+  KinetoConverter converter(sink, guessed_base);
   const KinetoHeader header = read_kineto(input, converter);
   ImportResult result;
   write_meta(header, sink, result);
   for (const auto& device : header.devices) sink.add(device);
+  std::int64_t base = 0;
   if (header.base_time_ns) {
     // Newer Kineto writes timestamps relative to this base to keep them short.
-    const auto base = integer_from_text(*header.base_time_ns);
-    if (!base) throw TraceError::bad_input(input, "has an invalid baseTimeNanoseconds: " + *header.base_time_ns);
-    result.time_offset_ns = *base;
+    const auto parsed = integer_from_text(*header.base_time_ns);
+    if (!parsed) throw TraceError::bad_input(input, "has an invalid baseTimeNanoseconds: " + *header.base_time_ns);
+    base = *parsed;
+  }
+  // Zero when the guess was right; otherwise the rows are shifted by the rest after writing.
+  if (__builtin_sub_overflow(base, guessed_base, &result.time_offset_ns)) {
+    throw TraceError::bad_input(input, "has a baseTimeNanoseconds (" + std::to_string(base) +
+                                           ") too far from the one its last bytes give (" +
+                                           std::to_string(guessed_base) + ")");
   }
   return result;
 }

@@ -16,6 +16,30 @@ namespace {
 // deep in the parts we keep, everything else is skipped by depth alone.
 enum class Section { none, events, distributed_info, device_properties, skipped };
 
+// The keys of a trace event the reader keeps. Matched once per key, by length
+// first, so a scalar is routed by a switch instead of string comparisons.
+enum class EventField { other, ph, cat, name, pid, tid, ts, dur, args };
+
+EventField event_field(std::string_view key) {
+  switch (key.size()) {
+    case 2:
+      if (key == "ph") return EventField::ph;
+      if (key == "ts") return EventField::ts;
+      return EventField::other;
+    case 3:
+      if (key == "cat") return EventField::cat;
+      if (key == "pid") return EventField::pid;
+      if (key == "tid") return EventField::tid;
+      if (key == "dur") return EventField::dur;
+      return EventField::other;
+    case 4:
+      if (key == "name") return EventField::name;
+      if (key == "args") return EventField::args;
+      return EventField::other;
+    default: return EventField::other;
+  }
+}
+
 class KinetoHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, KinetoHandler> {
  public:
   explicit KinetoHandler(KinetoEventConsumer& consumer) : consumer_(consumer) {}
@@ -29,7 +53,7 @@ class KinetoHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Kin
     if (depth_ == 1) {
       top_key_.assign(key);
     } else if (section_ == Section::events && depth_ == 3) {
-      event_key_.assign(key);
+      event_field_ = event_field(key);
     } else if (section_ == Section::events && depth_ == 4 && in_args_) {
       start_arg(key);
     } else if ((section_ == Section::distributed_info && depth_ == 2) ||
@@ -98,7 +122,7 @@ class KinetoHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Kin
       event_open_ = is_object;
       if (is_object) event_.clear();
       else consumer_.malformed_element();
-    } else if (depth_ == 3 && is_object && event_key_ == "args") {
+    } else if (depth_ == 3 && is_object && event_field_ == EventField::args) {
       in_args_ = true;
     } else if (depth_ == 4 && in_args_ && !is_object && event_.arg_count > 0) {
       in_list_ = true;
@@ -141,17 +165,25 @@ class KinetoHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Kin
     if (depth_ == 2) {
       consumer_.malformed_element();
     } else if (depth_ == 3) {
-      if (event_key_ == "ph") event_.ph.assign(text);
-      else if (event_key_ == "cat") event_.cat.assign(text);
-      else if (event_key_ == "name") event_.name.assign(text);
-      else if (event_key_ == "pid") event_.pid.set(text, is_string);
-      else if (event_key_ == "tid") event_.tid.set(text, is_string);
-      else if (event_key_ == "ts") event_.ts.set(text, is_string);
-      else if (event_key_ == "dur") event_.dur.set(text, is_string);
+      event_field_scalar(text, is_string);
     } else if (depth_ == 4 && in_args_ && event_.arg_count > 0) {
       event_.args[event_.arg_count - 1].value.set(text, is_string);
     } else if (depth_ == 5 && in_list_) {
       event_.args[event_.arg_count - 1].items.emplace_back(text);
+    }
+  }
+
+  void event_field_scalar(std::string_view text, bool is_string) {
+    switch (event_field_) {
+      case EventField::ph: return event_.ph.assign(text), void();
+      case EventField::cat: return event_.cat.assign(text), void();
+      case EventField::name: return event_.name.assign(text), void();
+      case EventField::pid: return event_.pid.set(text, is_string);
+      case EventField::tid: return event_.tid.set(text, is_string);
+      case EventField::ts: return event_.ts.set(text, is_string);
+      case EventField::dur: return event_.dur.set(text, is_string);
+      case EventField::other:
+      case EventField::args: return;
     }
   }
 
@@ -179,14 +211,17 @@ class KinetoHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Kin
   int depth_ = 0;
   Section section_ = Section::none;
   bool event_open_ = false, in_args_ = false, in_list_ = false, device_open_ = false;
-  std::string top_key_, event_key_, field_key_;
+  EventField event_field_ = EventField::other;
+  std::string top_key_, field_key_;
   KinetoEvent event_;
 };
 
 }  // namespace
 
-KinetoHeader read_kineto(const std::string& path, KinetoEventConsumer& consumer, std::size_t* bytes_read) {
-  GzipStream stream(path);
+KinetoHeader read_kineto(const std::string& path, KinetoEventConsumer& consumer, std::size_t* bytes_read,
+                         std::size_t buffer_bytes) {
+  GzipFile file(path, buffer_bytes);
+  GzipStream stream(file);
   KinetoHandler handler(consumer);
   rapidjson::Reader reader;
   // Iterative: RapidJSON's recursive parser uses the stack per nesting level,

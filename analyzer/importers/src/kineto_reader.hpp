@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "gzip_stream.hpp"
 #include "kineto_event.hpp"
 
 namespace gpuprof::importers {
@@ -15,7 +16,9 @@ inline constexpr int kMaxKinetoJsonDepth = 512;
 // top-level fields, whichever side of traceEvents they were written on.
 // Throws TraceError::bad_input for invalid JSON, truncated input and JSON that
 // is not a trace (not an object, or no traceEvents array) and for nesting
-// deeper than kMaxKinetoJsonDepth.
-KinetoHeader read_kineto(const std::string& path, KinetoEventConsumer& consumer, std::size_t* bytes_read = nullptr);
+// deeper than kMaxKinetoJsonDepth. `buffer_bytes` is how much of the
+// (uncompressed) file is held at once; tests make it tiny to cross refills.
+KinetoHeader read_kineto(const std::string& path, KinetoEventConsumer& consumer, std::size_t* bytes_read = nullptr,
+                         std::size_t buffer_bytes = GzipFile::kDefaultBufferBytes);
 
 }  // namespace gpuprof::importers

@@ -26,8 +26,11 @@ std::optional<std::int64_t> via_double(std::string_view text, double scale) {
 
 }  // namespace
 
-std::optional<std::int64_t> microseconds_text_to_ns(std::string_view text) {
-  if (text.find_first_of("eE") != std::string_view::npos) return via_double(text, 1000.0);
+namespace {
+
+// Plain decimal microseconds ("1694128201435418", "4458676522690.655") to
+// nanoseconds; nullopt for anything else, exponent notation included.
+std::optional<std::int64_t> decimal_microseconds_to_ns(std::string_view text) {
   bool negative = false;
   std::size_t i = 0;
   if (i < text.size() && text[i] == '-') negative = true, ++i;
@@ -58,6 +61,16 @@ std::optional<std::int64_t> microseconds_text_to_ns(std::string_view text) {
   }
   if (i != text.size()) return std::nullopt;
   return negative ? -nanoseconds : nanoseconds;
+}
+
+}  // namespace
+
+std::optional<std::int64_t> microseconds_text_to_ns(std::string_view text) {
+  // Exponent notation is rare, so it is looked for only when the decimal reading fails
+  // (it cannot succeed on text holding an 'e').
+  if (const auto exact = decimal_microseconds_to_ns(text)) return exact;
+  if (text.find_first_of("eE") != std::string_view::npos) return via_double(text, 1000.0);
+  return std::nullopt;
 }
 
 std::optional<std::int64_t> integer_from_text(std::string_view text) {

@@ -118,12 +118,13 @@ class NsysReader {
     const std::string graph = has_column(database_, table, "graphNodeId") ? "graphNodeId" : "NULL";
     const std::string mangled = has_column(database_, table, "mangledName") ? "mangledName" : "NULL";
     sqlite::Statement query(database_, kernel_select("demangledName", graph, table, mangled));
+    ForeignRow row;
     while (query.step()) {
-      sqlite3_stmt* row = query.raw();
+      row.fetch(query.raw());
       if (!keep_valid_times(row, sink_, "import.nsys.invalid_times.kernels")) continue;
       trace::KernelRow kernel = kernel_from_row(row);
-      const auto demangled_id = column_int(row, 6);
-      const auto mangled_id = column_optional(row, 17);
+      const auto demangled_id = row.integer(6);
+      const auto mangled_id = row.optional(17);
       auto name = mangled_id ? strings_.kernel_name(*mangled_id, demangled_id) : std::nullopt;
       if (!name) name = strings_.kernel_name(demangled_id);
       kernel.name = name ? name->name : name_or_placeholder(demangled_id);
@@ -134,17 +135,21 @@ class NsysReader {
 
   void read_memcpys() {
     sqlite::Statement query(database_, memcpy_select("srcDeviceId, dstDeviceId", "CUPTI_ACTIVITY_KIND_MEMCPY"));
+    ForeignRow row;
     while (query.step()) {
-      if (!keep_valid_times(query.raw(), sink_, "import.nsys.invalid_times.memcpys")) continue;
-      sink_.add(memcpy_from_row(query.raw(), memory_kind_from_nsys, PeerDeviceColumns::peer_copies));
+      row.fetch(query.raw());
+      if (!keep_valid_times(row, sink_, "import.nsys.invalid_times.memcpys")) continue;
+      sink_.add(memcpy_from_row(row, memory_kind_from_nsys, PeerDeviceColumns::peer_copies));
     }
   }
 
   void read_memsets() {
     sqlite::Statement query(database_, memset_select("CUPTI_ACTIVITY_KIND_MEMSET"));
+    ForeignRow row;
     while (query.step()) {
-      if (!keep_valid_times(query.raw(), sink_, "import.nsys.invalid_times.memsets")) continue;
-      sink_.add(memset_from_row(query.raw()));
+      row.fetch(query.raw());
+      if (!keep_valid_times(row, sink_, "import.nsys.invalid_times.memsets")) continue;
+      sink_.add(memset_from_row(row));
     }
   }
 
@@ -163,23 +168,24 @@ class NsysReader {
                             "SELECT start, end, eventClass, globalTid, correlationId, nameId, returnValue "
                             "FROM CUPTI_ACTIVITY_KIND_RUNTIME");
     trace::ApiCallRow call;
+    ForeignRow row;
     while (query.step()) {
-      sqlite3_stmt* row = query.raw();
+      row.fetch(query.raw());
       if (!keep_valid_times(row, sink_, "import.nsys.invalid_times.api_calls")) continue;
-      const std::int64_t event_class = column_int(row, 2);
+      const std::int64_t event_class = row.integer(2);
       if (event_class != 0 && event_class != 1) {
         sink_.count("import.nsys.skipped_event_class." + std::to_string(event_class), Severity::info);
         continue;
       }
-      call.start_ns = column_int(row, 0);
-      call.end_ns = column_int(row, 1);
+      call.start_ns = row.integer(0);
+      call.end_ns = row.integer(1);
       call.kind = event_class == 0 ? trace::ApiKind::runtime : trace::ApiKind::driver;
-      const auto global_thread = column_optional(row, 3);
+      const auto global_thread = row.optional(3);
       call.process_id = global_thread ? std::optional(process_of(*global_thread)) : std::nullopt;
       call.thread_id = global_thread ? std::optional(thread_of(*global_thread)) : std::nullopt;
-      call.correlation_id = column_optional(row, 4);
-      call.name = api_name(column_int(row, 5));
-      call.return_code = column_optional(row, 6);
+      call.correlation_id = row.optional(4);
+      call.name = api_name(row.integer(5));
+      call.return_code = row.optional(6);
       sink_.add(call);
     }
   }
@@ -189,18 +195,19 @@ class NsysReader {
                             "SELECT start, end, deviceId, streamId, correlationId, globalPid, syncType, eventId "
                             "FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION");
     trace::SyncRow sync;
+    ForeignRow row;
     while (query.step()) {
-      sqlite3_stmt* row = query.raw();
+      row.fetch(query.raw());
       if (!keep_valid_times(row, sink_, "import.nsys.invalid_times.syncs")) continue;
-      sync.start_ns = column_int(row, 0);
-      sync.end_ns = column_int(row, 1);
-      sync.device = column_optional32(row, 2);
-      sync.stream = column_optional(row, 3) ? unless_unset(column_int(row, 3)) : std::nullopt;
-      sync.correlation_id = column_optional(row, 4);
-      const auto global_process = column_optional(row, 5);
+      sync.start_ns = row.integer(0);
+      sync.end_ns = row.integer(1);
+      sync.device = row.optional32(2);
+      sync.stream = row.optional(3) ? unless_unset(row.integer(3)) : std::nullopt;
+      sync.correlation_id = row.optional(4);
+      const auto global_process = row.optional(5);
       sync.process_id = global_process ? std::optional(process_of(*global_process)) : std::nullopt;
-      sync.type = sync_type_from_cupti(column_int(row, 6));
-      sync.event = column_optional(row, 7) ? unless_unset(column_int(row, 7)) : std::nullopt;
+      sync.type = sync_type_from_cupti(row.integer(6));
+      sync.event = row.optional(7) ? unless_unset(row.integer(7)) : std::nullopt;
       sink_.add(sync);
     }
   }

@@ -105,11 +105,13 @@ class NvprofReader {
   void read_kernels(const std::string& table) {
     sqlite::Statement query(database_, kernel_select("name", "NULL", table));
     const std::string stat = "import.nvprof.invalid_times.kernels";
+    ForeignRow row;
     while (query.step()) {
-      if (!keep_valid_times(query.raw(), sink_, stat)) continue;
-      trace::KernelRow kernel = kernel_from_row(query.raw());
-      const auto name = strings_.kernel_name(column_int(query.raw(), 6));
-      kernel.name = name ? name->name : name_of(column_int(query.raw(), 6));
+      row.fetch(query.raw());
+      if (!keep_valid_times(row, sink_, stat)) continue;
+      trace::KernelRow kernel = kernel_from_row(row);
+      const auto name = strings_.kernel_name(row.integer(6));
+      kernel.name = name ? name->name : name_of(row.integer(6));
       if (name) kernel.mangled_name = name->mangled;
       sink_.add(kernel);
     }
@@ -120,17 +122,21 @@ class NvprofReader {
     sqlite::Statement query(database_, memcpy_select(peer ? "srcDeviceId, dstDeviceId" : "NULL, NULL", table));
     const auto peer_devices = peer ? PeerDeviceColumns::every_row : PeerDeviceColumns::none;
     const std::string stat = "import.nvprof.invalid_times.memcpys";
+    ForeignRow row;
     while (query.step()) {
-      if (!keep_valid_times(query.raw(), sink_, stat)) continue;
-      sink_.add(memcpy_from_row(query.raw(), memory_kind_from_cupti, peer_devices));
+      row.fetch(query.raw());
+      if (!keep_valid_times(row, sink_, stat)) continue;
+      sink_.add(memcpy_from_row(row, memory_kind_from_cupti, peer_devices));
     }
   }
 
   void read_memsets() {
     sqlite::Statement query(database_, memset_select("CUPTI_ACTIVITY_KIND_MEMSET"));
     const std::string stat = "import.nvprof.invalid_times.memsets";
+    ForeignRow row;
     while (query.step()) {
-      if (keep_valid_times(query.raw(), sink_, stat)) sink_.add(memset_from_row(query.raw()));
+      row.fetch(query.raw());
+      if (keep_valid_times(row, sink_, stat)) sink_.add(memset_from_row(row));
     }
   }
 
@@ -140,16 +146,17 @@ class NvprofReader {
     trace::ApiCallRow call;
     call.kind = kind;
     const std::string stat = "import.nvprof.invalid_times.api_calls";
+    ForeignRow row;
     while (query.step()) {
-      sqlite3_stmt* row = query.raw();
+      row.fetch(query.raw());
       if (!keep_valid_times(row, sink_, stat)) continue;
-      call.start_ns = column_int(row, 0);
-      call.end_ns = column_int(row, 1);
-      call.process_id = column_optional(row, 2);
-      call.thread_id = column_optional(row, 3);
-      call.correlation_id = column_optional(row, 4);
-      call.name = api_name(kind, column_int(row, 5));
-      call.return_code = column_optional(row, 6);
+      call.start_ns = row.integer(0);
+      call.end_ns = row.integer(1);
+      call.process_id = row.optional(2);
+      call.thread_id = row.optional(3);
+      call.correlation_id = row.optional(4);
+      call.name = api_name(kind, row.integer(5));
+      call.return_code = row.optional(6);
       sink_.add(call);
     }
   }
@@ -160,15 +167,16 @@ class NvprofReader {
                             "FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION");
     trace::SyncRow sync;
     const std::string stat = "import.nvprof.invalid_times.syncs";
+    ForeignRow row;
     while (query.step()) {
-      sqlite3_stmt* row = query.raw();
+      row.fetch(query.raw());
       if (!keep_valid_times(row, sink_, stat)) continue;
-      sync.start_ns = column_int(row, 0);
-      sync.end_ns = column_int(row, 1);
-      sync.type = sync_type_from_cupti(column_int(row, 2));
-      sync.stream = column_optional(row, 3) ? unless_unset(column_int(row, 3)) : std::nullopt;
-      sync.event = column_optional(row, 4) ? unless_unset(column_int(row, 4)) : std::nullopt;
-      sync.correlation_id = column_optional(row, 5);
+      sync.start_ns = row.integer(0);
+      sync.end_ns = row.integer(1);
+      sync.type = sync_type_from_cupti(row.integer(2));
+      sync.stream = row.optional(3) ? unless_unset(row.integer(3)) : std::nullopt;
+      sync.event = row.optional(4) ? unless_unset(row.integer(4)) : std::nullopt;
+      sync.correlation_id = row.optional(5);
       sink_.add(sync);
     }
   }
