@@ -7,8 +7,9 @@
 //  3. the memory the GUI adds per event beyond the analyzer's model.
 // Prints figures; never fails on time (targets: docs/performance.md).
 //
-//   gpuprof_gui_benchmark [--open-events N] [--frame-events N] [--frames N]
-// Traces are generated once under the temporary folder and reused.
+//   gpuprof_gui_benchmark [--open-events N] [--frame-events N] [--frames N] [--only open|frames]
+// Traces are generated once under the temporary folder and reused. --only runs
+// one phase, so a profiler's samples come from that phase alone.
 
 #include <malloc.h>
 
@@ -129,11 +130,16 @@ void memory_per_event(const std::string& path) {
               static_cast<double>(timeline.memory_bytes()) / events, grown / events, session->event_count());
 }
 
-std::int64_t option(int argc, char** argv, const std::string& name, std::int64_t fallback) {
+std::string text_option(int argc, char** argv, const std::string& name, const std::string& fallback) {
   for (int i = 1; i + 1 < argc; ++i) {
-    if (argv[i] == name) return std::stoll(argv[i + 1]);
+    if (argv[i] == name) return argv[i + 1];
   }
   return fallback;
+}
+
+std::int64_t option(int argc, char** argv, const std::string& name, std::int64_t fallback) {
+  const auto text = text_option(argc, argv, name, "");
+  return text.empty() ? fallback : std::stoll(text);
 }
 
 }  // namespace
@@ -144,9 +150,13 @@ int main(int argc, char** argv) {
   const auto open_events = option(argc, argv, "--open-events", 1'000'000);
   const auto frame_events = option(argc, argv, "--frame-events", 10'000'000);
   const int frames = static_cast<int>(option(argc, argv, "--frames", 200));
-  const auto small = prepare_trace(open_events);
-  open_and_show(small);
-  memory_per_event(small);
+  const auto only = text_option(argc, argv, "--only", "");
+  if (only != "frames") {
+    const auto small = prepare_trace(open_events);
+    open_and_show(small);
+    memory_per_event(small);
+  }
+  if (only == "open") return 0;
   const auto large = prepare_trace(frame_events);
   const std::atomic<bool> cancel{false};
   const auto start = Clock::now();
