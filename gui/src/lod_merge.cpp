@@ -13,25 +13,51 @@ struct Merger {
 
   bool wide(std::size_t i) const { return axis.x_of(lane.end_at(i)) - axis.x_of(lane.start_at(i)) >= min_px; }
 
-  // Extends a run of narrow events that begins at `first`; returns one past its last event.
-  // Whole stretches of events that start within min_px of the run's end join it in one search.
+  // Events starting before this time join a run that ends at end_ns. One nanosecond short of the exact
+  // point, so that rounding never lets the event after a wide one join the run.
+  std::int64_t reach(std::int64_t end_ns) const { return axis.ns_of(axis.x_of(end_ns) + min_px) - 1; }
+
+  // Extends a run of narrow events that begins at `first`; returns one past its last event and sets the
+  // run's latest end.
   std::size_t run_end(std::size_t first, std::int64_t& end_ns) const {
+    return lane.disjoint ? disjoint_run_end(first, end_ns) : overlapping_run_end(first, end_ns);
+  }
+
+  // Whole stretches of events that start within reach join the run in one search. Disjoint events end
+  // in start order, so the stretch's last event ends it, and a wide event can only be a stretch's last
+  // (whatever follows it starts after its end, beyond reach).
+  std::size_t disjoint_run_end(std::size_t first, std::int64_t& end_ns) const {
     std::size_t next = first + 1;
     end_ns = lane.end_at(first);
     while (next < lane.size) {
-      const std::int64_t reach = axis.ns_of(axis.x_of(end_ns) + min_px);
-      const std::size_t stop = lane.lower_bound_start(reach, next);
+      const std::size_t stop = lane.gallop_start(reach(end_ns), next);
       if (stop == next) break;
       std::size_t last = stop - 1;
       // A wide event ends the run so that it is still drawn (and clickable) on its own.
       if (wide(last)) {
         if (last == next) break;
         --last;
-        end_ns = std::max(end_ns, lane.end_at(last));
+        end_ns = lane.end_at(last);
         return last + 1;
       }
-      end_ns = std::max(end_ns, lane.end_at(last));
+      end_ns = lane.end_at(last);
       next = stop;
+    }
+    return next;
+  }
+
+  // Events that overlap (nested host calls, or a hostile file) are looked at one by one: any of them may
+  // be wide or end last.
+  std::size_t overlapping_run_end(std::size_t first, std::int64_t& end_ns) const {
+    std::size_t next = first + 1;
+    end_ns = lane.end_at(first);
+    std::int64_t limit = reach(end_ns);
+    while (next < lane.size && lane.start_at(next) < limit && !wide(next)) {
+      if (lane.end_at(next) > end_ns) {
+        end_ns = lane.end_at(next);
+        limit = reach(end_ns);
+      }
+      ++next;
     }
     return next;
   }

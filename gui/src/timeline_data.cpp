@@ -10,16 +10,7 @@ namespace {
 
 using trace::TraceModel;
 
-std::int64_t longest(const std::vector<std::int64_t>& start, const std::vector<std::int64_t>& end, std::size_t begin,
-                     std::size_t stop) {
-  std::int64_t result = 0;
-  for (std::size_t i = begin; i < stop; ++i) result = std::max(result, end[i] - start[i]);
-  return result;
-}
-
-Lane slice_lane(LaneKind kind, const trace::GpuColumns& table, const trace::StreamSlice& slice) {
-  return {kind, slice.begin, slice.end, {}, longest(table.start_ns, table.end_ns, slice.begin, slice.end)};
-}
+Lane slice_lane(LaneKind kind, const trace::StreamSlice& slice) { return {kind, slice.begin, slice.end}; }
 
 std::string stream_label(std::int64_t stream) {
   return stream == trace::kUnknown ? std::string("stream ?") : "stream " + std::to_string(stream);
@@ -27,23 +18,22 @@ std::string stream_label(std::int64_t stream) {
 
 using StreamKey = std::pair<std::int32_t, std::int64_t>;
 
-void add_slices(std::map<StreamKey, TimelineRow>& rows, LaneKind kind, const trace::GpuColumns& table,
-                const std::vector<trace::StreamSlice>& slices) {
+void add_slices(std::map<StreamKey, TimelineRow>& rows, LaneKind kind, const std::vector<trace::StreamSlice>& slices) {
   for (const auto& slice : slices) {
     auto& row = rows[{slice.device, slice.stream}];
     row.kind = RowKind::stream;
     row.device = slice.device;
     row.stream = slice.stream;
     row.label = stream_label(slice.stream);
-    row.lanes.push_back(slice_lane(kind, table, slice));
+    row.lanes.push_back(slice_lane(kind, slice));
   }
 }
 
 void add_device_rows(const TraceModel& model, RankTimeline& timeline) {
   std::map<StreamKey, TimelineRow> streams;
-  add_slices(streams, LaneKind::kernels, model.kernels, model.kernel_streams);
-  add_slices(streams, LaneKind::memcpys, model.memcpys, model.memcpy_streams);
-  add_slices(streams, LaneKind::memsets, model.memsets, model.memset_streams);
+  add_slices(streams, LaneKind::kernels, model.kernel_streams);
+  add_slices(streams, LaneKind::memcpys, model.memcpy_streams);
+  add_slices(streams, LaneKind::memsets, model.memset_streams);
   for (const std::int32_t device : model.device_ids()) {
     TimelineRow header;
     header.kind = RowKind::device;
@@ -72,9 +62,7 @@ void add_range_lanes(const trace::RangeTable& ranges, std::map<ThreadKey, Timeli
     ends.push_back(ranges.end_ns[i]);
     auto& row = threads[key];
     while (row.lanes.size() < depth + 2) row.lanes.push_back({LaneKind::ranges});
-    auto& lane = row.lanes[depth + 1];
-    lane.rows.push_back(static_cast<std::uint32_t>(i));
-    lane.max_duration = std::max(lane.max_duration, ranges.end_ns[i] - ranges.start_ns[i]);
+    row.lanes[depth + 1].rows.push_back(static_cast<std::uint32_t>(i));
   }
 }
 
@@ -85,7 +73,6 @@ void add_host_rows(const TraceModel& model, RankTimeline& timeline) {
     auto& row = threads[{api.process_id[i], api.thread_id[i]}];
     if (row.lanes.empty()) row.lanes.push_back({LaneKind::api_calls});
     row.lanes[0].rows.push_back(static_cast<std::uint32_t>(i));
-    row.lanes[0].max_duration = std::max(row.lanes[0].max_duration, api.end_ns[i] - api.start_ns[i]);
   }
   add_range_lanes(model.ranges, threads);
   for (auto& [key, row] : threads) {
@@ -122,6 +109,7 @@ template <typename Table>
 LaneView columns(const Table& table, const Lane& lane) {
   LaneView view;
   view.max_duration = lane.max_duration;
+  view.disjoint = lane.disjoint;
   view.start = table.start_ns.data();
   view.end = table.end_ns.data();
   if (lane.rows.empty()) {
@@ -145,10 +133,25 @@ std::size_t RankTimeline::memory_bytes() const {
   return bytes;
 }
 
+namespace {
+
+// After a lane is complete: its longest event and whether its events are disjoint, for the searches.
+void measure(const TraceModel& model, Lane& lane) {
+  LaneView view = lane_view(model, lane);
+  measure_lane(view);
+  lane.max_duration = view.max_duration;
+  lane.disjoint = view.disjoint;
+}
+
+}  // namespace
+
 RankTimeline build_rank_timeline(const TraceModel& model) {
   RankTimeline timeline;
   add_device_rows(model, timeline);
   add_host_rows(model, timeline);
+  for (auto& row : timeline.rows) {
+    for (auto& lane : row.lanes) measure(model, lane);
+  }
   set_extent(model, timeline);
   return timeline;
 }
@@ -171,9 +174,9 @@ Lane kernel_instances(const TraceModel& model, const TimelineRow& row, trace::St
     for (std::size_t i = lane.begin; i < lane.end; ++i) {
       if (model.kernels.name[i] != name) continue;
       result.rows.push_back(static_cast<std::uint32_t>(i));
-      result.max_duration = std::max(result.max_duration, model.kernels.end_ns[i] - model.kernels.start_ns[i]);
     }
   }
+  measure(model, result);
   return result;
 }
 
