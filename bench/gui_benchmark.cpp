@@ -160,8 +160,17 @@ int main(int argc, char** argv) {
   const auto large = prepare_trace(frame_events);
   const std::atomic<bool> cancel{false};
   const auto start = Clock::now();
-  const auto session = gpuprof::gui::load_session({large}, {}, cancel);
-  std::printf("load_session %zu events: %.0f ms\n", session->event_count(), ms_since(start));
+  std::vector<std::pair<std::string, Clock::time_point>> stages;
+  const auto session = gpuprof::gui::load_session({large}, {}, cancel, [&](const gpuprof::gui::LoadProgress& step) {
+    stages.emplace_back(step.stage, Clock::now());
+  });
+  std::printf("load_session %zu events: %.0f ms (", session->event_count(), ms_since(start));
+  // Each progress report starts a stage: its time runs to the next report.
+  for (std::size_t i = 0; i + 1 < stages.size(); ++i) {
+    const double ms = std::chrono::duration<double, std::milli>(stages[i + 1].second - stages[i].second).count();
+    std::printf("%s%s %.0f ms", i ? ", " : "", stages[i].first.c_str(), ms);
+  }
+  std::printf(")\n");
   frame_times(session, frames);
   const auto& rank = *session->ranks[0];
   std::printf("memory (large): timeline structures %.2f bytes/event (counted)\n",

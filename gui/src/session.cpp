@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <future>
 #include <limits>
 
 #include "gpuprof/importers/foreign_trace.hpp"
@@ -41,17 +42,21 @@ std::unique_ptr<LoadedRank> load_rank(const std::string& path, std::size_t index
   }
   rank->model.path = path;
   stepper.next("Analysing " + file_name(path));
+  // The timeline reads only the model, so it is built on the second core while the analyses run.
+  auto timeline = std::async(std::launch::async, [&model = rank->model] { return build_rank_timeline(model); });
   const auto fallback_rank = static_cast<std::int32_t>(index);
-  // summarize_rank runs analyze_rank and keeps what cross-rank comparisons need.
-  auto summary = job::summarize_rank(rank->model, options, rank->model.rank().value_or(fallback_rank));
+  // summarize_rank runs analyze_rank and keeps what cross-rank comparisons need; the kernel categories
+  // and the correlation index it built are the ones the timeline draws and follows launches with.
+  auto parts = job::summarize_rank_parts(rank->model, options, rank->model.rank().value_or(fallback_rank));
+  auto& summary = parts.summary;
   summary.input = path;
   summary.analysis.path = path;
   rank->analysis = summary.analysis;
   summaries.push_back(std::move(summary));
+  rank->correlations = std::move(parts.correlations);
+  rank->name_categories = std::move(parts.categories);
   stepper.next("Laying out " + file_name(path));
-  rank->correlations = std::make_unique<analysis::CorrelationIndex>(rank->model.api_calls);
-  rank->name_categories = analysis::KernelClassifier(options.comm_patterns).classify_names(rank->model);
-  rank->timeline = build_rank_timeline(rank->model);
+  rank->timeline = timeline.get();
   return rank;
 }
 

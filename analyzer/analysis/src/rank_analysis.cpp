@@ -59,7 +59,8 @@ RankAnalysisParts analyze_rank_parts(const trace::TraceModel& model, const Analy
   result.rank = rank ? *rank : model.rank().value_or(0);
   result.warnings = data_loss_warnings(model);
   const KernelClassifier classifier(options.comm_patterns);
-  const CorrelationIndex correlations(model.api_calls);
+  parts.correlations = std::make_unique<CorrelationIndex>(model.api_calls);
+  const CorrelationIndex& correlations = *parts.correlations;
   if (auto notice = time_base_notice(model, correlations)) result.notices.push_back(std::move(*notice));
   auto classes = classifier.classify_model(model, correlations);
   const auto& categories = classes.categories;

@@ -108,7 +108,13 @@ std::vector<WindowSample> device_windows(const analysis::RankAnalysis& result, c
 
 RankSummary summarize_rank(const trace::TraceModel& model, const analysis::AnalysisOptions& options,
                            std::int32_t rank) {
-  RankSummary summary;
+  return summarize_rank_parts(model, options, rank).summary;
+}
+
+RankSummaryParts summarize_rank_parts(const trace::TraceModel& model, const analysis::AnalysisOptions& options,
+                                      std::int32_t rank) {
+  RankSummaryParts result;
+  RankSummary& summary = result.summary;
   summary.trace_path = model.path;
   summary.input = model.path;
   auto parts = analysis::analyze_rank_parts(model, options, rank);
@@ -126,7 +132,9 @@ RankSummary summarize_rank(const trace::TraceModel& model, const analysis::Analy
                                                                           : std::optional<std::string>(found->second));
   summary.global_batch = analysis::positive_run_fact(model, "global_batch");
   summary.batch_size = analysis::positive_run_fact(model, "batch_size");
-  return summary;
+  result.categories = std::move(parts.categories);
+  result.correlations = std::move(parts.correlations);
+  return result;
 }
 
 }  // namespace gpuprof::job

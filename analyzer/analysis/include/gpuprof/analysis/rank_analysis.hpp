@@ -2,6 +2,7 @@
 
 // Every analysis of one trace file (one rank), run in order over one TraceModel.
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -9,6 +10,7 @@
 #include "gpuprof/analysis/analysis_options.hpp"
 #include "gpuprof/analysis/classification.hpp"
 #include "gpuprof/analysis/collectives.hpp"
+#include "gpuprof/analysis/correlation_index.hpp"
 #include "gpuprof/analysis/device_activity.hpp"
 #include "gpuprof/analysis/gaps.hpp"
 #include "gpuprof/analysis/kernel_summary.hpp"
@@ -48,6 +50,7 @@ struct RankAnalysisParts {
   RankAnalysis analysis;
   std::vector<KernelCategory> categories;  // per StringId, launch context included
   std::vector<DeviceActivity> activity;
+  std::unique_ptr<CorrelationIndex> correlations;  // of the model's API calls
 };
 RankAnalysisParts analyze_rank_parts(const trace::TraceModel& model, const AnalysisOptions& options,
                                      std::optional<std::int32_t> rank = std::nullopt);

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -59,5 +60,16 @@ struct RankSummary {
 // Runs analyze_rank and collects the extra summaries from the same model.
 RankSummary summarize_rank(const trace::TraceModel& model, const analysis::AnalysisOptions& options,
                            std::int32_t rank);
+
+// summarize_rank and what its analysis built on the way that a caller keeping the model also needs: the
+// desktop app draws kernels by these categories and follows launches through this index, so it shows
+// what the reports computed and does not build either a second time.
+struct RankSummaryParts {
+  RankSummary summary;
+  std::vector<analysis::KernelCategory> categories;  // per StringId
+  std::unique_ptr<analysis::CorrelationIndex> correlations;
+};
+RankSummaryParts summarize_rank_parts(const trace::TraceModel& model, const analysis::AnalysisOptions& options,
+                                      std::int32_t rank);
 
 }  // namespace gpuprof::job
