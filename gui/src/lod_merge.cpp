@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "gpuprof/gui/gap_tree.hpp"
+
 namespace gpuprof::gui {
 namespace {
 
@@ -10,6 +12,15 @@ struct Merger {
   const LaneView& lane;
   const TimeAxis& axis;
   double min_px;
+  // Below these a gap surely lets the next event join a run and an event is surely narrow (three
+  // nanoseconds short of the threshold, for the rounding in reach() and x_of()).
+  std::int64_t gap_limit = 0, duration_limit = 0;
+
+  Merger(const LaneView& events, const TimeAxis& view, double threshold_px)
+      : lane(events), axis(view), min_px(threshold_px) {
+    const double threshold_ns = std::floor(threshold_px * view.ns_per_px());
+    gap_limit = duration_limit = threshold_ns > 3 ? static_cast<std::int64_t>(threshold_ns) - 3 : 0;
+  }
 
   bool wide(std::size_t i) const { return axis.x_of(lane.end_at(i)) - axis.x_of(lane.start_at(i)) >= min_px; }
 
@@ -20,7 +31,31 @@ struct Merger {
   // Extends a run of narrow events that begins at `first`; returns one past its last event and sets the
   // run's latest end.
   std::size_t run_end(std::size_t first, std::int64_t& end_ns) const {
-    return lane.disjoint ? disjoint_run_end(first, end_ns) : overlapping_run_end(first, end_ns);
+    if (!lane.disjoint) return overlapping_run_end(first, end_ns);
+    return lane.gaps ? summarised_run_end(first, end_ns) : disjoint_run_end(first, end_ns);
+  }
+
+  // Event by event, except that at each group boundary the gap tree skips every following group whose
+  // gaps and events are all surely under the threshold: those events would join one by one anyway.
+  std::size_t summarised_run_end(std::size_t first, std::int64_t& end_ns) const {
+    constexpr std::size_t group = GapTree::kGroup;
+    std::size_t next = first + 1;
+    end_ns = lane.end_at(first);
+    while (next < lane.size) {
+      if (next % group == 0 && gap_limit > 0) {
+        const std::size_t breaking = lane.gaps->first_breaking_group(next / group, gap_limit, duration_limit);
+        const std::size_t skip_to = std::min(lane.size, breaking * group);
+        if (skip_to > next) {
+          next = skip_to;
+          end_ns = lane.end_at(next - 1);  // disjoint: the last event ends last
+          continue;
+        }
+      }
+      if (lane.start_at(next) >= reach(end_ns) || wide(next)) break;
+      end_ns = lane.end_at(next);
+      ++next;
+    }
+    return next;
   }
 
   // Whole stretches of events that start within reach join the run in one search. Disjoint events end

@@ -110,6 +110,7 @@ LaneView columns(const Table& table, const Lane& lane) {
   LaneView view;
   view.max_duration = lane.max_duration;
   view.disjoint = lane.disjoint;
+  view.gaps = lane.disjoint ? &lane.gaps : nullptr;
   view.start = table.start_ns.data();
   view.end = table.end_ns.data();
   if (lane.rows.empty()) {
@@ -128,7 +129,7 @@ std::size_t RankTimeline::memory_bytes() const {
   std::size_t bytes = sizeof(*this) + rows.capacity() * sizeof(TimelineRow);
   for (const auto& row : rows) {
     bytes += row.label.capacity() + row.lanes.capacity() * sizeof(Lane);
-    for (const auto& lane : row.lanes) bytes += lane.rows.capacity() * sizeof(std::uint32_t);
+    for (const auto& lane : row.lanes) bytes += lane.rows.capacity() * sizeof(std::uint32_t) + lane.gaps.memory_bytes();
   }
   return bytes;
 }
@@ -141,6 +142,7 @@ void measure(const TraceModel& model, Lane& lane) {
   measure_lane(view);
   lane.max_duration = view.max_duration;
   lane.disjoint = view.disjoint;
+  if (lane.disjoint) lane.gaps = GapTree(view);
 }
 
 }  // namespace

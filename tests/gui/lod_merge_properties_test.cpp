@@ -1,8 +1,8 @@
 // What the level-of-detail merge promises on any lane, checked on random lanes at many zooms:
 // every visible event is in exactly one block, a block spans exactly its events' hull and the gaps it
 // fills are narrower than the threshold, and an event at least as wide as the threshold is never merged.
-// Lanes of disjoint events (streams, range depths) take the fast path; overlapping ones (nested host
-// calls, hostile files) the careful one; both must keep these promises.
+// Lanes of disjoint events (streams, nesting depths) take a fast path, through their gap tree or, without
+// one, by galloping searches; overlapping ones (hostile files) the careful one; all must keep them.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -10,6 +10,7 @@
 #include <random>
 #include <vector>
 
+#include "gpuprof/gui/gap_tree.hpp"
 #include "gpuprof/gui/lod_merge.hpp"
 
 namespace gpuprof::gui {
@@ -111,9 +112,21 @@ TEST(LodMergeProperties, DisjointLanesKeepEveryPromise) {
   std::mt19937 random(19);
   for (int lane_number = 0; lane_number < 20; ++lane_number) {
     const Events events = disjoint_events(random, 5000);
-    const LaneView lane = events.view();
-    ASSERT_TRUE(lane.disjoint);
-    for (int zoom = 0; zoom < 30; ++zoom) expect_promises_kept(lane, random_axis(random, events));
+    const LaneView searched = events.view();
+    ASSERT_TRUE(searched.disjoint);
+    const GapTree tree(searched);
+    LaneView summarised = searched;
+    summarised.gaps = &tree;
+    for (int zoom = 0; zoom < 30; ++zoom) {
+      const TimeAxis axis = random_axis(random, events);
+      expect_promises_kept(searched, axis);
+      expect_promises_kept(summarised, axis);
+      // Both paths are shortcuts to the same event-by-event answer.
+      std::vector<DrawBlock> by_search, by_tree;
+      merge_visible(searched, axis, by_search);
+      merge_visible(summarised, axis, by_tree);
+      EXPECT_EQ(by_search, by_tree);
+    }
   }
 }
 
@@ -134,13 +147,15 @@ TEST(LodMergeProperties, AWideEventBetweenNarrowOnesStaysAlone) {
   axis.set_width(100);
   axis.set_limits(0, 100);
   axis.set_view(0, 100);
-  for (const bool disjoint : {true, false}) {
+  const GapTree tree(events.view());
+  for (int path = 0; path < 3; ++path) {
     LaneView lane = events.view();
-    lane.disjoint = disjoint;
+    lane.disjoint = path < 2;
+    lane.gaps = path == 0 ? &tree : nullptr;
     std::vector<DrawBlock> blocks;
     merge_visible(lane, axis, blocks);
     const std::vector<DrawBlock> expected{{0, 3, 0, 2, 0, 3}, {4, 7, 2, 1, 4, 7}, {8, 11, 3, 2, 8, 11}};
-    EXPECT_EQ(blocks, expected) << (disjoint ? "disjoint path" : "overlapping path");
+    EXPECT_EQ(blocks, expected) << "path " << path;
   }
 }
 
@@ -156,6 +171,26 @@ TEST(LodMergeProperties, ANestedCallThatEndsLastExtendsItsBlock) {
   ASSERT_EQ(blocks.size(), 1u);
   EXPECT_EQ(blocks[0].count, 3u);
   EXPECT_EQ(blocks[0].end_ns, 90);
+}
+
+TEST(LaneSearch, GapTreeFindsTheFirstBreakingGroup) {
+  std::mt19937 random(5);
+  const Events events = disjoint_events(random, 40 * GapTree::kGroup + 17);
+  const LaneView lane = events.view();
+  const GapTree tree(lane);
+  ASSERT_EQ(tree.groups(), 41u);
+  std::uniform_int_distribution<std::size_t> group(0, tree.groups());
+  std::uniform_int_distribution<std::int64_t> limit(1, 250'000);
+  for (int probe = 0; probe < 5000; ++probe) {
+    const std::size_t from = group(random);
+    const std::int64_t gap_limit = limit(random), duration_limit = limit(random);
+    std::size_t expected = tree.groups();
+    for (std::size_t i = from * GapTree::kGroup; i < lane.size && expected == tree.groups(); ++i) {
+      const bool gap = i > 0 && lane.start_at(i) - lane.end_at(i - 1) >= gap_limit;
+      if (gap || lane.end_at(i) - lane.start_at(i) >= duration_limit) expected = i / GapTree::kGroup;
+    }
+    ASSERT_EQ(tree.first_breaking_group(from, gap_limit, duration_limit), expected) << "from group " << from;
+  }
 }
 
 TEST(LaneSearch, GallopFindsWhatABinarySearchFinds) {

@@ -10,6 +10,8 @@
 
 namespace gpuprof::gui {
 
+class GapTree;
+
 struct LaneView {
   const std::int64_t* start = nullptr;  // table columns, from the table's first row
   const std::int64_t* end = nullptr;
@@ -20,6 +22,7 @@ struct LaneView {
   // No event overlaps the next (each ends by the next one's start), so ends ascend too: searches by end
   // are binary and a run's last event ends it. Set only where checked (`measure_lane`).
   bool disjoint = false;
+  const GapTree* gaps = nullptr;  // of a disjoint lane, when built (its Lane keeps it)
 
   // The table row of position i: what names, colours and details are looked up by.
   std::size_t row(std::size_t i) const { return index ? index[i] : first_row + i; }

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "gpuprof/gui/gap_tree.hpp"
 #include "gpuprof/gui/lane_view.hpp"
 #include "gpuprof/trace/trace_model.hpp"
 
@@ -23,6 +24,7 @@ struct Lane {
   std::vector<std::uint32_t> rows;    // table rows, by start (host lanes, highlights)
   std::int64_t max_duration = 0;      // measured once the lane is complete (measure_lane)
   bool disjoint = false;              // likewise: no two events overlap
+  GapTree gaps;                       // likewise, for disjoint lanes
 
   std::size_t size() const { return rows.empty() ? end - begin : rows.size(); }
 };
