@@ -49,35 +49,45 @@ void add_device_rows(const TraceModel& model, RankTimeline& timeline) {
 
 using ThreadKey = std::pair<std::int64_t, std::int64_t>;
 
-// Nesting depth of each host range on its thread: depth d holds ranges that
-// start after every range at depth >= d that began earlier has ended.
-void add_range_lanes(const trace::RangeTable& ranges, std::map<ThreadKey, TimelineRow>& threads) {
-  std::map<ThreadKey, std::vector<std::int64_t>> open_ends;
-  for (std::size_t i = 0; i < ranges.size(); ++i) {
-    if (ranges.on_gpu[i]) continue;  // GPU annotations show as steps on the device rows
-    const ThreadKey key{ranges.process_id[i], ranges.thread_id[i]};
-    auto& ends = open_ends[key];
-    while (!ends.empty() && ends.back() <= ranges.start_ns[i]) ends.pop_back();
+struct ThreadLanes {
+  std::vector<std::int64_t> open_ends;  // of the events still open at each depth
+  std::vector<Lane> lanes;              // one per depth
+};
+
+// Lanes by nesting depth for one kind of host event on each thread: depth d holds the events that start
+// after every earlier event at depth >= d has ended, so no two events of a lane overlap (a runtime call
+// and the driver calls inside it, or nested annotations, are drawn one below the other), which is what
+// keeps every lane on the merge's fast path.
+template <typename Table, typename Skip>
+std::map<ThreadKey, ThreadLanes> depth_lanes(const Table& table, LaneKind kind, Skip skip) {
+  std::map<ThreadKey, ThreadLanes> threads;
+  for (std::size_t i = 0; i < table.size(); ++i) {
+    if (skip(i)) continue;
+    auto& thread = threads[{table.process_id[i], table.thread_id[i]}];
+    auto& ends = thread.open_ends;
+    while (!ends.empty() && ends.back() <= table.start_ns[i]) ends.pop_back();
     const std::size_t depth = ends.size();
-    ends.push_back(ranges.end_ns[i]);
-    auto& row = threads[key];
-    while (row.lanes.size() < depth + 2) row.lanes.push_back({LaneKind::ranges});
-    row.lanes[depth + 1].rows.push_back(static_cast<std::uint32_t>(i));
+    ends.push_back(table.end_ns[i]);
+    while (thread.lanes.size() <= depth) thread.lanes.push_back({kind});
+    thread.lanes[depth].rows.push_back(static_cast<std::uint32_t>(i));
   }
+  return threads;
 }
 
+// Each thread's row: its API call lanes (at least one, empty when it made no call), then its range lanes.
 void add_host_rows(const TraceModel& model, RankTimeline& timeline) {
-  std::map<ThreadKey, TimelineRow> threads;
-  const auto& api = model.api_calls;
-  for (std::size_t i = 0; i < api.size(); ++i) {
-    auto& row = threads[{api.process_id[i], api.thread_id[i]}];
+  auto calls = depth_lanes(model.api_calls, LaneKind::api_calls, [](std::size_t) { return false; });
+  // GPU annotations show as steps on the device rows.
+  auto ranges =
+      depth_lanes(model.ranges, LaneKind::ranges, [&](std::size_t i) { return model.ranges.on_gpu[i] != 0; });
+  for (const auto& [key, thread] : ranges) calls[key];  // a thread with ranges only still gets its row
+  for (auto& [key, thread] : calls) {
+    TimelineRow row;
+    row.lanes = std::move(thread.lanes);
     if (row.lanes.empty()) row.lanes.push_back({LaneKind::api_calls});
-    row.lanes[0].rows.push_back(static_cast<std::uint32_t>(i));
-  }
-  add_range_lanes(model.ranges, threads);
-  for (auto& [key, row] : threads) {
-    if (row.lanes.empty()) row.lanes.push_back({LaneKind::api_calls});
-    if (row.lanes[0].kind != LaneKind::api_calls) row.lanes[0].kind = LaneKind::api_calls;
+    if (const auto found = ranges.find(key); found != ranges.end()) {
+      for (auto& lane : found->second.lanes) row.lanes.push_back(std::move(lane));
+    }
     for (auto& lane : row.lanes) lane.rows.shrink_to_fit();
     row.kind = RowKind::host_thread;
     row.process = key.first;

@@ -2,6 +2,8 @@
 // slice: names, colours and details are looked up by them.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "gpuprof/gui/timeline_data.hpp"
 
 namespace gpuprof::gui {
@@ -46,6 +48,54 @@ TEST(LaneView, IndexedLaneGivesTableRows) {
   ASSERT_EQ(view.size, 2U);
   EXPECT_EQ(view.row(0), 4U);
   EXPECT_EQ(view.end_at(1), model.kernels.end_ns[5]);
+}
+
+void add_call(trace::TraceModel& model, std::int64_t thread, std::int64_t start, std::int64_t end) {
+  auto& api = model.api_calls;
+  api.process_id.push_back(1);
+  api.thread_id.push_back(thread);
+  api.start_ns.push_back(start);
+  api.end_ns.push_back(end);
+  api.correlation_id.push_back(static_cast<std::int64_t>(api.name.size()));
+  api.return_code.push_back(0);
+  api.name.push_back(0);
+  api.kind.push_back(trace::ApiKind::runtime);
+}
+
+TEST(LaneView, NestedHostCallsGoOneBelowTheOther) {
+  auto model = two_stream_model();
+  add_call(model, 5, 0, 100);    // runtime call
+  add_call(model, 5, 10, 20);    // driver calls inside it
+  add_call(model, 9, 15, 25);    // another thread
+  add_call(model, 5, 30, 40);
+  add_call(model, 5, 200, 300);  // the next runtime call
+  model.ranges.process_id = {1};
+  model.ranges.thread_id = {5};
+  model.ranges.start_ns = {0};
+  model.ranges.end_ns = {500};
+  model.ranges.name = {0};
+  model.ranges.domain = {trace::kNoString};
+  model.ranges.category = {0};
+  model.ranges.on_gpu = {0};
+  model.ranges.device = {trace::kUnknown32};
+  model.ranges.stream = {trace::kUnknown};
+  model.ranges.correlation_id = {trace::kUnknown};
+  const auto timeline = build_rank_timeline(model);
+  const auto row = std::find_if(timeline.rows.begin(), timeline.rows.end(),
+                                [](const TimelineRow& r) { return r.kind == RowKind::host_thread && r.thread == 5; });
+  ASSERT_NE(row, timeline.rows.end());
+  ASSERT_EQ(row->lanes.size(), 3u);
+  EXPECT_EQ(row->lanes[0].kind, LaneKind::api_calls);
+  EXPECT_EQ(row->lanes[0].rows, (std::vector<std::uint32_t>{0, 4}));
+  EXPECT_EQ(row->lanes[1].kind, LaneKind::api_calls);
+  EXPECT_EQ(row->lanes[1].rows, (std::vector<std::uint32_t>{1, 3}));
+  EXPECT_EQ(row->lanes[2].kind, LaneKind::ranges);
+  // Every lane is disjoint, so every lane takes the merge's fast path.
+  for (const auto& lane : row->lanes) EXPECT_TRUE(lane.disjoint);
+  const std::size_t threads = std::count_if(timeline.rows.begin(), timeline.rows.end(), [](const TimelineRow& r) {
+    return r.kind == RowKind::host_thread;
+  });
+  EXPECT_EQ(threads, 2u);  // 5 and 9
 }
 
 }  // namespace

@@ -38,7 +38,8 @@ struct TimelineRow {
   std::int64_t process = trace::kUnknown, thread = trace::kUnknown;
   std::string label;
   // Stream rows: kernels, memcpys, memsets drawn in one band (a stream runs one thing at a time).
-  // Host rows: API calls, then one lane per nesting depth of ranges, each in its own band.
+  // Host rows: one lane per nesting depth of API calls (at least one), then per depth of ranges, each in its
+  // own band; no two events of a lane overlap.
   std::vector<Lane> lanes;
 };
 
