@@ -38,12 +38,15 @@ double ms_since(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-// CPU time of this thread: on a machine that other work shares, wall time also counts the waits for a core.
-double thread_cpu_ms() {
+// CPU time of this thread, or of the process: on a machine that other work shares, wall time also counts
+// the waits for a core.
+double cpu_ms(clockid_t clock) {
   timespec now{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  clock_gettime(clock, &now);
   return static_cast<double>(now.tv_sec) * 1e3 + static_cast<double>(now.tv_nsec) / 1e6;
 }
+double thread_cpu_ms() { return cpu_ms(CLOCK_THREAD_CPUTIME_ID); }
+double process_cpu_ms() { return cpu_ms(CLOCK_PROCESS_CPUTIME_ID); }
 
 // Heap bytes in use now. Resident size would miss growth that reuses memory
 // the loader freed, so the allocator's own count is used.
@@ -132,13 +135,21 @@ void memory_per_event(const std::string& path) {
   const auto& rank = *session->ranks[0];
   const double events = static_cast<double>(session->event_count());
   const double before = heap_bytes();
+  const double cpu_before = thread_cpu_ms();
   auto timeline = gpuprof::gui::build_rank_timeline(rank.model);
+  const double timeline_cpu = thread_cpu_ms() - cpu_before;
   gpuprof::analysis::CorrelationIndex correlations(rank.model.api_calls);
   const auto categories = gpuprof::analysis::KernelClassifier().classify_names(rank.model);
   const double grown = heap_bytes() - before;
   std::printf("memory: timeline structures %.2f bytes/event (counted); heap growth for timeline + correlation "
               "index + kernel categories %.2f bytes/event; %zu events\n",
               static_cast<double>(timeline.memory_bytes()) / events, grown / events, session->event_count());
+  // The two steps of opening that run side by side, each alone (the analyses use threads of their own).
+  const auto analysis_start = Clock::now();
+  const double analysis_cpu = process_cpu_ms();
+  const auto parts = gpuprof::job::summarize_rank_parts(rank.model, {}, 0);
+  std::printf("alone: build_rank_timeline %.0f ms CPU; summarize_rank_parts %.0f ms wall, %.0f ms CPU\n", timeline_cpu,
+              ms_since(analysis_start), process_cpu_ms() - analysis_cpu);
 }
 
 std::string text_option(int argc, char** argv, const std::string& name, const std::string& fallback) {
