@@ -132,7 +132,6 @@ void TimelinePainter::paint_lane(QPainter& painter, const LoadedRank& rank, cons
                                  QRectF band, const QColor* override_color) {
   const LaneView view = lane_view(rank.model, lane);
   merge_visible(view, axis, blocks_);
-  const QFontMetrics metrics(painter.font());
   for (const auto& block : blocks_) {
     const std::size_t row = view.row(block.first);
     QColor color = override_color ? *override_color : event_color(rank, lane.kind, row);
@@ -140,11 +139,8 @@ void TimelinePainter::paint_lane(QPainter& painter, const LoadedRank& rank, cons
     const QRectF rect = clipped(block.x0, block.x1, band, axis.width());
     painter.fillRect(rect, color);
     if (block.merged() || rect.width() < kMinLabelPx || override_color) continue;
-    const auto name = event_name(rank, {0, lane.kind, row});
     painter.setPen(Qt::white);
-    painter.drawText(rect.adjusted(2, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft,
-                     metrics.elidedText(QString::fromStdString(name), Qt::ElideRight,
-                                        static_cast<int>(rect.width()) - 4));
+    labels_.draw(painter, rect.adjusted(2, 0, -2, 0), event_name(rank, {0, lane.kind, row}));
   }
 }
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "gpuprof/gui/event_details.hpp"
+#include "gpuprof/gui/label_cache.hpp"
 #include "gpuprof/gui/lod_merge.hpp"
 #include "gpuprof/gui/timeline_layout.hpp"
 
@@ -48,6 +49,7 @@ class TimelinePainter {
   void paint_ruler(QPainter& painter, QSize size, const Session& session, const TimeAxis& axis);
 
   std::vector<DrawBlock> blocks_;  // reused between lanes and frames
+  LabelCache labels_;
 };
 
 // Row top in widget coordinates.
