@@ -18,7 +18,8 @@ struct Merger {
 
   Merger(const LaneView& events, const TimeAxis& view, double threshold_px)
       : lane(events), axis(view), min_px(threshold_px) {
-    const double threshold_ns = std::floor(threshold_px * view.ns_per_px());
+    // Bounded so that the cast stays defined for a view of any span.
+    const double threshold_ns = std::min(std::floor(threshold_px * view.ns_per_px()), 1e18);
     gap_limit = duration_limit = threshold_ns > 3 ? static_cast<std::int64_t>(threshold_ns) - 3 : 0;
   }
 

@@ -49,6 +49,9 @@ void add_device_rows(const TraceModel& model, RankTimeline& timeline) {
 
 using ThreadKey = std::pair<std::int64_t, std::int64_t>;
 
+// Deep enough for framework annotations (module within module), bounded against a hostile file.
+constexpr std::size_t kMaxHostDepth = 64;
+
 struct ThreadLanes {
   std::vector<std::int64_t> open_ends;  // of the events still open at each depth
   std::vector<Lane> lanes;              // one per depth
@@ -66,7 +69,8 @@ std::map<ThreadKey, ThreadLanes> depth_lanes(const Table& table, LaneKind kind, 
     auto& thread = threads[{table.process_id[i], table.thread_id[i]}];
     auto& ends = thread.open_ends;
     while (!ends.empty() && ends.back() <= table.start_ns[i]) ends.pop_back();
-    const std::size_t depth = ends.size();
+    // A file may nest without end: the deepest lane takes whatever lies deeper (and may then overlap).
+    const std::size_t depth = std::min(ends.size(), kMaxHostDepth - 1);
     ends.push_back(table.end_ns[i]);
     while (thread.lanes.size() <= depth) thread.lanes.push_back({kind});
     thread.lanes[depth].rows.push_back(static_cast<std::uint32_t>(i));

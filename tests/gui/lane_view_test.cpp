@@ -98,5 +98,21 @@ TEST(LaneView, NestedHostCallsGoOneBelowTheOther) {
   EXPECT_EQ(threads, 2u);  // 5 and 9
 }
 
+TEST(LaneView, EndlessNestingStopsAtADeepestLaneThatKeepsEveryCall) {
+  auto model = two_stream_model();
+  for (std::int64_t i = 0; i < 100; ++i) add_call(model, 5, i, 1000 - i);  // each inside the one before
+  const auto timeline = build_rank_timeline(model);
+  const auto row = std::find_if(timeline.rows.begin(), timeline.rows.end(),
+                                [](const TimelineRow& r) { return r.kind == RowKind::host_thread; });
+  ASSERT_NE(row, timeline.rows.end());
+  ASSERT_EQ(row->lanes.size(), 64u);
+  std::size_t calls = 0;
+  for (const auto& lane : row->lanes) calls += lane.rows.size();
+  EXPECT_EQ(calls, 100u);
+  EXPECT_EQ(row->lanes.back().rows.size(), 37u);
+  EXPECT_FALSE(row->lanes.back().disjoint);  // drawn by the merge's careful path
+  EXPECT_TRUE(row->lanes.front().disjoint);
+}
+
 }  // namespace
 }  // namespace gpuprof::gui
