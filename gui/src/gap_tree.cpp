@@ -4,15 +4,27 @@
 
 namespace gpuprof::gui {
 
-GapTree::GapTree(const LaneView& lane) {
-  if (lane.size == 0) return;
-  std::vector<Node> groups((lane.size + kGroup - 1) / kGroup);
+LaneSummary summarise_lane(const LaneView& lane) {
+  LaneSummary summary;
+  std::vector<GapTree::Node> groups((lane.size + GapTree::kGroup - 1) / GapTree::kGroup);
+  std::int64_t previous_end = INT64_MIN;
   for (std::size_t i = 0; i < lane.size; ++i) {
-    Node& node = groups[i / kGroup];
-    if (i > 0) node.max_gap = std::max(node.max_gap, lane.start_at(i) - lane.end_at(i - 1));
-    node.max_duration = std::max(node.max_duration, lane.end_at(i) - lane.start_at(i));
+    const std::int64_t start = lane.start_at(i), end = lane.end_at(i);
+    GapTree::Node& node = groups[i / GapTree::kGroup];
+    summary.disjoint = summary.disjoint && start >= previous_end && end >= start;
+    if (i > 0) node.max_gap = std::max(node.max_gap, start - previous_end);
+    node.max_duration = std::max(node.max_duration, end - start);
+    summary.max_duration = std::max(summary.max_duration, end - start);
+    previous_end = end;
   }
-  levels_.push_back(std::move(groups));
+  if (summary.disjoint && !groups.empty()) {
+    summary.gaps.levels_.push_back(std::move(groups));
+    summary.gaps.build_levels();
+  }
+  return summary;
+}
+
+void GapTree::build_levels() {
   while (levels_.back().size() > 1) {
     const auto& below = levels_.back();
     std::vector<Node> above((below.size() + 1) / 2);

@@ -152,11 +152,10 @@ namespace {
 
 // After a lane is complete: its longest event and whether its events are disjoint, for the searches.
 void measure(const TraceModel& model, Lane& lane) {
-  LaneView view = lane_view(model, lane);
-  measure_lane(view);
-  lane.max_duration = view.max_duration;
-  lane.disjoint = view.disjoint;
-  if (lane.disjoint) lane.gaps = GapTree(view);
+  auto summary = summarise_lane(lane_view(model, lane));
+  lane.max_duration = summary.max_duration;
+  lane.disjoint = summary.disjoint;
+  lane.gaps = std::move(summary.gaps);
 }
 
 }  // namespace

@@ -14,13 +14,13 @@
 
 namespace gpuprof::gui {
 
+struct LaneSummary;
+
 class GapTree {
  public:
   static constexpr std::size_t kGroup = 64;
 
-  GapTree() = default;
-  // `lane` must be disjoint; the gap before its first event counts as none.
-  explicit GapTree(const LaneView& lane);
+  GapTree() = default;  // of no lane: built by summarise_lane
 
   // The first group at or after `group` holding a gap of at least `gap_limit` ns or an event of at least
   // `duration_limit` ns; the number of groups when there is none.
@@ -38,7 +38,20 @@ class GapTree {
     return node.max_gap >= gap_limit || node.max_duration >= duration_limit;
   }
 
+  friend LaneSummary summarise_lane(const LaneView& lane);
+  void build_levels();
+
   std::vector<std::vector<Node>> levels_;  // [0]: groups; [k + 1][i]: levels_[k][2i] and [2i + 1]
 };
+
+// What one pass over a lane finds: its longest event, whether its events are disjoint (each ends by the next
+// one's start, and none ends before it starts), and for a disjoint lane its gap tree (the gap before the first
+// event counts as none).
+struct LaneSummary {
+  std::int64_t max_duration = 0;
+  bool disjoint = true;
+  GapTree gaps;  // empty unless disjoint
+};
+LaneSummary summarise_lane(const LaneView& lane);
 
 }  // namespace gpuprof::gui

@@ -20,7 +20,7 @@ struct LaneView {
   std::int64_t max_duration = 0;  // longest event: bounds how far back a visible event may start
   std::size_t first_row = 0;
   // No event overlaps the next (each ends by the next one's start), so ends ascend too: searches by end
-  // are binary and a run's last event ends it. Set only where checked (`measure_lane`).
+  // are binary and a run's last event ends it. Set only where checked (`summarise_lane`).
   bool disjoint = false;
   const GapTree* gaps = nullptr;  // of a disjoint lane, when built (its Lane keeps it)
 
@@ -69,19 +69,5 @@ struct LaneView {
     return i;
   }
 };
-
-// Checks a lane in one pass: its longest event and whether its events are disjoint.
-inline void measure_lane(LaneView& view) {
-  std::int64_t longest = 0, previous_end = INT64_MIN;
-  bool disjoint = true;
-  for (std::size_t i = 0; i < view.size; ++i) {
-    const std::int64_t s = view.start_at(i), e = view.end_at(i);
-    longest = std::max(longest, e - s);
-    disjoint = disjoint && s >= previous_end && e >= s;
-    previous_end = e;
-  }
-  view.max_duration = longest;
-  view.disjoint = disjoint;
-}
 
 }  // namespace gpuprof::gui

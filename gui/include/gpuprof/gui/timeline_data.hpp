@@ -22,7 +22,7 @@ struct Lane {
   LaneKind kind = LaneKind::kernels;
   std::size_t begin = 0, end = 0;     // table rows when `rows` is empty
   std::vector<std::uint32_t> rows;    // table rows, by start (host lanes, highlights)
-  std::int64_t max_duration = 0;      // measured once the lane is complete (measure_lane)
+  std::int64_t max_duration = 0;      // measured once the lane is complete (summarise_lane)
   bool disjoint = false;              // likewise: no two events overlap
   GapTree gaps;                       // likewise, for disjoint lanes
 
