@@ -73,7 +73,9 @@ TEST_F(TimelineOptions, GpusWithoutActivityAreHiddenUnlessAskedFor) {
   EXPECT_EQ(hidden.hidden_devices[0], 0);
   EXPECT_EQ(hidden.hidden_devices[1], 1);
   for (const auto& place : hidden.rows) {
-    if (place.row) EXPECT_NE(session_->ranks[place.rank]->timeline.rows[*place.row].device, 7);
+    if (place.row) {
+      EXPECT_NE(session_->ranks[place.rank]->timeline.rows[*place.row].device, 7);
+    }
   }
   LayoutOptions options;
   options.show_idle_devices = true;
