@@ -171,17 +171,18 @@ void read_host_columns(const Row<Values>& row, Table& table) {
 void load_gpu_tables(sqlite::Database& database, TraceModel& model, const LoadOptions& options, RowChecks& checks) {
   const bool context = options.load_contexts_and_return_codes;
   if (options.load_kernel_launch_details) {
-    read_table(database, "kernels", kernel_rules(true), checks, model.kernels, [context](const auto& row, KernelTable& table) {
-      read_gpu_columns(row, table, context);
-      table.name.push_back(row.string_id(6));
-      table.grid.push_back(row.dim3(7));
-      table.block.push_back(row.dim3(10));
-      table.registers_per_thread.push_back(row.i32_or_unknown(13));
-      table.static_shared_bytes.push_back(row.i32_or_unknown(14));
-      table.dynamic_shared_bytes.push_back(row.i32_or_unknown(15));
-      table.graph_node_id.push_back(row.i64_or_unknown(16));
-      table.mangled_name.push_back(row.string_id_or_none(17));  // schema 1.1
-    });
+    read_table(database, "kernels", kernel_rules(true), checks, model.kernels,
+               [context](const auto& row, KernelTable& table) {
+                 read_gpu_columns(row, table, context);
+                 table.name.push_back(row.string_id(6));
+                 table.grid.push_back(row.dim3(7));
+                 table.block.push_back(row.dim3(10));
+                 table.registers_per_thread.push_back(row.i32_or_unknown(13));
+                 table.static_shared_bytes.push_back(row.i32_or_unknown(14));
+                 table.dynamic_shared_bytes.push_back(row.i32_or_unknown(15));
+                 table.graph_node_id.push_back(row.i64_or_unknown(16));
+                 table.mangled_name.push_back(row.string_id_or_none(17));  // schema 1.1
+               });
   } else {
     read_table(
         database, "kernels", kernel_rules(false), checks, model.kernels,
@@ -191,19 +192,21 @@ void load_gpu_tables(sqlite::Database& database, TraceModel& model, const LoadOp
         },
         "device, context, stream, start_ns, end_ns, correlation_id, name_id");
   }
-  read_table(database, "memcpys", memcpy_rules(), checks, model.memcpys, [context](const auto& row, MemcpyTable& table) {
-    read_gpu_columns(row, table, context);
-    table.copy_kind.push_back(static_cast<CopyKind>(row.i64(6)));
-    table.src_memory_kind.push_back(static_cast<MemoryKind>(std::max<std::int64_t>(0, row.i64(7))));
-    table.dst_memory_kind.push_back(static_cast<MemoryKind>(std::max<std::int64_t>(0, row.i64(8))));
-    table.src_device.push_back(row.i32_or_unknown(9));
-    table.dst_device.push_back(row.i32_or_unknown(10));
-    table.bytes.push_back(row.i64_or_unknown(11));
-  });
-  read_table(database, "memsets", memset_rules(), checks, model.memsets, [context](const auto& row, MemsetTable& table) {
-    read_gpu_columns(row, table, context);
-    table.bytes.push_back(row.i64_or_unknown(6));
-  });
+  read_table(database, "memcpys", memcpy_rules(), checks, model.memcpys,
+             [context](const auto& row, MemcpyTable& table) {
+               read_gpu_columns(row, table, context);
+               table.copy_kind.push_back(static_cast<CopyKind>(row.i64(6)));
+               table.src_memory_kind.push_back(static_cast<MemoryKind>(std::max<std::int64_t>(0, row.i64(7))));
+               table.dst_memory_kind.push_back(static_cast<MemoryKind>(std::max<std::int64_t>(0, row.i64(8))));
+               table.src_device.push_back(row.i32_or_unknown(9));
+               table.dst_device.push_back(row.i32_or_unknown(10));
+               table.bytes.push_back(row.i64_or_unknown(11));
+             });
+  read_table(database, "memsets", memset_rules(), checks, model.memsets,
+             [context](const auto& row, MemsetTable& table) {
+               read_gpu_columns(row, table, context);
+               table.bytes.push_back(row.i64_or_unknown(6));
+             });
   // Files before schema 1.2 have no collectives table: nothing is known about collectives.
   if (database.has_table("collectives")) {
     read_table(database, "collectives", collective_rules(), checks, model.collectives,

@@ -99,7 +99,9 @@ struct TraceWriter::Impl {
     set_meta("created_utc", utc_now_iso8601());
   }
 
-  void set_meta(std::string_view key, std::string_view value) { write(MetaEntry{std::string(key), std::string(value)}); }
+  void set_meta(std::string_view key, std::string_view value) {
+    write(MetaEntry{std::string(key), std::string(value)});
+  }
 
   StringId intern(std::string_view text) {
     if (auto found = strings.find(text); found != strings.end()) return found->second;

@@ -59,7 +59,9 @@ void write_sample(TraceWriter& writer) {
   for (int i = 0; i < 150'000; ++i) {
     const auto name = writer.intern("kernel_" + std::to_string(i % 50));
     writer.add(KernelRow{.device = i % 2, .stream = i % 3, .start_ns = 10 * i, .end_ns = 10 * i + 5, .name = name});
-    if (i % 3 == 0) writer.add(ApiCallRow{.start_ns = 10 * i - 2, .end_ns = 10 * i - 1, .correlation_id = i, .name = name});
+    if (i % 3 == 0) {
+      writer.add(ApiCallRow{.start_ns = 10 * i - 2, .end_ns = 10 * i - 1, .correlation_id = i, .name = name});
+    }
     if (i % 1000 == 0) writer.set_stat({.name = "progress", .value = i});
     if (i % 7000 == 0) writer.add(MemcpyRow{.device = 0, .start_ns = i, .end_ns = i + 1, .bytes = i});
   }

@@ -305,7 +305,9 @@ TEST_F(EventChunks, ChunksOfAnUnfinishedFileAreNotUsed) {
   {
     TraceWriter writer({.path = unfinished, .durability = Durability::crash_safe, .tool_version = "test"});
     const auto name = writer.intern("gemm");
-    for (int i = 0; i < 2 * 65536; ++i) writer.add(KernelRow{.stream = 1, .start_ns = i, .end_ns = i + 1, .name = name});
+    for (int i = 0; i < 2 * 65536; ++i) {
+      writer.add(KernelRow{.stream = 1, .start_ns = i, .end_ns = i + 1, .name = name});
+    }
     writer.flush();
   }  // destroyed unfinished, as by a crash after the flush
   ASSERT_EQ(query_int(unfinished, "SELECT sum(row_count) FROM event_chunks WHERE table_name = 'kernels'"), 2 * 65536);

@@ -66,7 +66,9 @@ class NsysReader {
       if (query.step()) sink_.set_meta("source_version", "nsys export schema " + std::string(query.column_text(0)));
       sqlite::Statement product(database_, std::string("SELECT value FROM ") + table +
                                                " WHERE name = 'EXPORT_PRODUCT_VERSION'");
-      if (product.step()) sink_.set_meta("source_tool_version", "Nsight Systems " + std::string(product.column_text(0)));
+      if (product.step()) {
+        sink_.set_meta("source_tool_version", "Nsight Systems " + std::string(product.column_text(0)));
+      }
     }
     if (database_.has_table("TARGET_INFO_SESSION_START_TIME")) {
       const auto utc = database_.query_int("SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME");

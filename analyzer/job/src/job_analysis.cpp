@@ -77,7 +77,9 @@ JobAnalysis analyze_job(const std::vector<std::string>& inputs, const JobOptions
   // Each task holds one trace model; it is freed before the task ends.
   const bool keep_model = options.keep_single_model_until_exit && paths.size() == 1;
   parallel_for(paths.size(), options.threads, [&](std::size_t index) {
-    auto model = trace::load_trace_model(identities[index].trace_path, {.load_kernel_launch_details = false, .load_contexts_and_return_codes = false});
+    auto model = trace::load_trace_model(
+        identities[index].trace_path,
+        {.load_kernel_launch_details = false, .load_contexts_and_return_codes = false});
     summaries[index] = summarize_rank(model, options.analysis, ranks[index]);
     summaries[index].input = identities[index].input;
     summaries[index].analysis.path = identities[index].input;

@@ -66,7 +66,9 @@ std::array<IntervalSet, kCopyKinds> exposed_copies_by_kind(const trace::TraceMod
       stream_rows[kind].push_back({table.start_ns[row], table.end_ns[row]});
     }
     for (std::size_t kind = 0; kind < kCopyKinds; ++kind) {
-      if (!stream_rows[kind].empty()) per_kind[kind] = analysis::unite(per_kind[kind], analysis::merge_sorted(stream_rows[kind]));
+      if (!stream_rows[kind].empty()) {
+        per_kind[kind] = analysis::unite(per_kind[kind], analysis::merge_sorted(stream_rows[kind]));
+      }
     }
   }
   IntervalSet covered = device.compute_or_comm;

@@ -39,7 +39,8 @@ TraceBreakdownResult breakdown_of_traces(const std::vector<std::string>& paths) 
   for (const auto& path : paths) {
     try {
       // One model in memory at a time; launch details are not needed for the breakdown.
-      const auto model = trace::load_trace_model(path, {.load_kernel_launch_details = false, .load_contexts_and_return_codes = false});
+      const auto model = trace::load_trace_model(
+          path, {.load_kernel_launch_details = false, .load_contexts_and_return_codes = false});
       result.totals += totals_of(analysis::analyze_rank(model, analysis::AnalysisOptions{}));
     } catch (const TraceError& error) {
       result.problems.push_back(error.what());
