@@ -11,43 +11,33 @@
 namespace gpuprof::trace {
 namespace {
 
-void insert_chunk_row(sqlite::Statement& insert, const std::string& table, std::int64_t chunk, std::int64_t first_row,
-                  ChunkEncoder& encoder) {
-  insert.bind(1, std::string_view(table));
-  insert.bind(2, chunk);
-  insert.bind(3, first_row);
-  insert.bind(4, encoder.rows());
-  insert.bind(5, std::int64_t{encoder.columns()});
-  insert.bind_blob(6, encoder.take_blob());
-  insert.run();
-}
-
 void write_table_chunks(sqlite::Database& database, sqlite::Statement& insert, const std::string& table) {
   sqlite::Statement rows(database, "SELECT * FROM " + table + " ORDER BY rowid");
-  ChunkEncoder encoder(std::min(sqlite3_column_count(rows.raw()), RowValues::kMaxColumns));
+  TableChunkStream stream(table, std::min(sqlite3_column_count(rows.raw()), RowValues::kMaxColumns));
   RowValues values;
-  std::int64_t chunk = 0, written = 0;
   while (rows.step()) {
     values.fetch(rows.raw());
-    if (!encoder.add(values)) {
+    if (!stream.add(values, insert)) {
       sqlite::Statement drop(database, "DELETE FROM event_chunks WHERE table_name = ?");
       drop.bind(1, std::string_view(table));
       drop.run();
       return;
     }
-    if (encoder.rows() == kChunkRows) {
-      written += kChunkRows;
-      insert_chunk_row(insert, table, chunk++, written - kChunkRows, encoder);
-    }
   }
-  if (encoder.rows() > 0) insert_chunk_row(insert, table, chunk, written, encoder);
+  stream.finish(insert);
 }
 
 }  // namespace
 
 void TableChunkStream::write(sqlite::Statement& insert_chunk) {
   const auto rows = encoder_.rows();
-  insert_chunk_row(insert_chunk, table_, next_chunk_++, first_row_, encoder_);
+  insert_chunk.bind(1, std::string_view(table_));
+  insert_chunk.bind(2, next_chunk_++);
+  insert_chunk.bind(3, first_row_);
+  insert_chunk.bind(4, rows);
+  insert_chunk.bind(5, std::int64_t{encoder_.columns()});
+  insert_chunk.bind_blob(6, encoder_.take_blob());
+  insert_chunk.run();
   first_row_ += rows;
 }
 

@@ -170,9 +170,9 @@ std::string ChunkDecoder::decode(std::span<const std::uint8_t> blob, std::int64_
   rows_ = 0;
   if (rows < 1 || rows > kChunkRows) return "row count out of range";
   if (stored < 1 || stored > kMaxStoredColumns) return "column count out of range";
-  wanted_ = std::clamp(wanted, 0, RowValues::kMaxColumns);
-  stored_ = std::min(stored, wanted_);
-  values_.resize(static_cast<std::size_t>(wanted_));
+  const int used = std::clamp(wanted, 0, RowValues::kMaxColumns);
+  stored_ = std::min(stored, used);
+  values_.resize(static_cast<std::size_t>(used));
   nulls_.resize(values_.size());
   has_nulls_.resize(values_.size());
   if (blob.size() < kChecksumBytes) return "shorter than its checksum";
@@ -185,7 +185,7 @@ std::string ChunkDecoder::decode(std::span<const std::uint8_t> blob, std::int64_
     if (reader.failed || length > reader.left()) return "column section truncated";
     const Reader section{reader.at, reader.at + length};
     reader.at += length;
-    if (column >= wanted_) continue;  // a column this reader does not use
+    if (column >= used) continue;  // a column this reader does not use
     auto problem = decode_column(section, rows, values_[column], nulls_[column], has_nulls_[column]);
     if (!problem.empty()) return "column " + std::to_string(column) + ": " + problem;
   }

@@ -78,7 +78,7 @@ class ChunkRowSink {
   ChunkEncoder& encoder_;
 };
 
-// Decodes one chunk blob into columns, then hands out its rows.
+// Decodes one chunk blob into columns, whose values ChunkRow reads in place.
 class ChunkDecoder {
  public:
   // Decodes the first `wanted` columns of a blob holding `stored` columns of
@@ -95,7 +95,7 @@ class ChunkDecoder {
 
  private:
   std::int64_t rows_ = 0;
-  int wanted_ = 0, stored_ = 0;
+  int stored_ = 0;  // the columns decoded
   std::vector<std::vector<std::int64_t>> values_;
   std::vector<std::vector<std::uint8_t>> nulls_;  // filled only for columns with NULLs
   std::vector<std::uint8_t> has_nulls_;

@@ -8,10 +8,12 @@
 
 namespace gpuprof::trace {
 
-// Encodes one table's rows into its column chunks as the writer adds them, and
-// inserts each chunk once full, so finish() need not read the table back (that
-// re-read was half the CPU of an import). Rows and chunks are added in the same
-// transactions, so the chunks of a finished file hold exactly its rows.
+// Encodes one table's rows into its column chunks and inserts each chunk once
+// full, numbering the chunks. The writer feeds it rows as it adds them, so
+// finish() need not read the table back (that re-read was a third of an nvprof
+// import's CPU); rows and chunks go in the same transactions, so the chunks of
+// a finished file hold exactly its rows. rewrite_event_chunks feeds it the rows
+// read back from SQL.
 class TableChunkStream {
  public:
   TableChunkStream(std::string_view table, int columns) : table_(table), encoder_(columns) {}
@@ -22,6 +24,14 @@ class TableChunkStream {
     bind_row(sink, 1, row);
     encoder_.end_row();
     if (encoder_.rows() == kChunkRows) write(insert_chunk);
+  }
+
+  // A row read back from SQL; false when it holds a value the chunk form cannot
+  // (ChunkEncoder::add), and the stream must then be dropped with its chunks.
+  bool add(const RowValues& row, sqlite::Statement& insert_chunk) {
+    if (!encoder_.add(row)) return false;
+    if (encoder_.rows() == kChunkRows) write(insert_chunk);
+    return true;
   }
 
   // Writes the last, partly filled chunk.
