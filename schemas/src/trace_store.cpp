@@ -73,6 +73,12 @@ struct TraceStore::Statements {
     BatchedInsert<Row> rows;
     TableChunkStream chunks;
   };
+  EventTable<KernelRow>& table_of(const KernelRow&) { return kernels; }
+  EventTable<MemcpyRow>& table_of(const MemcpyRow&) { return memcpys; }
+  EventTable<MemsetRow>& table_of(const MemsetRow&) { return memsets; }
+  EventTable<ApiCallRow>& table_of(const ApiCallRow&) { return api_calls; }
+  EventTable<SyncRow>& table_of(const SyncRow&) { return syncs; }
+  EventTable<RangeRow>& table_of(const RangeRow&) { return ranges; }
 
   sqlite::Statement insert_string, insert_meta, insert_device, insert_device_link, delete_stat, insert_stat,
       insert_chunk;
@@ -125,57 +131,57 @@ void TraceStore::add_single(sqlite::Statement& statement, const Row& row) {
 void TraceStore::apply(const WriteOp& op) {
   if (std::holds_alternative<CommitPoint>(op)) return commit();
   begin_if_needed();
-  auto& s = *statements_;
-  // A chunk goes in before count_row() may commit, so that every commit holds
-  // the chunks of the rows it holds.
-  const auto event = [this, &s](auto& table, const auto& row) {
-    table.add(row, s.insert_chunk);
-    count_row();
-  };
-  std::visit(
-      [&](const auto& value) {
-        using Op = std::decay_t<decltype(value)>;
-        if constexpr (std::is_same_v<Op, InternedString>) {
-          s.insert_string.bind(1, std::int64_t{value.id});
-          s.insert_string.bind(2, std::string_view(value.text));
-          s.insert_string.run();
-        } else if constexpr (std::is_same_v<Op, MetaEntry>) {
-          s.insert_meta.bind(1, std::string_view(value.key));
-          s.insert_meta.bind(2, std::string_view(value.value));
-          s.insert_meta.run();
-        } else if constexpr (std::is_same_v<Op, StatRow>) {
-          s.delete_stat.bind(1, std::string_view(value.name));
-          s.delete_stat.run();
-          s.insert_stat.bind(1, std::string_view(value.name));
-          s.insert_stat.bind(2, value.value);
-          s.insert_stat.bind(3, to_string(value.severity));
-          s.insert_stat.bind(4, value.detail);
-          s.insert_stat.run();
-        } else if constexpr (std::is_same_v<Op, DeviceRow>) {
-          add_single(s.insert_device, value);
-        } else if constexpr (std::is_same_v<Op, DeviceLinkRow>) {
-          add_single(s.insert_device_link, value);
-        } else if constexpr (std::is_same_v<Op, CollectiveRow>) {
-          s.collectives.add(value);
-          count_row();
-        } else if constexpr (std::is_same_v<Op, KernelRow>) {
-          event(s.kernels, value);
-        } else if constexpr (std::is_same_v<Op, MemcpyRow>) {
-          event(s.memcpys, value);
-        } else if constexpr (std::is_same_v<Op, MemsetRow>) {
-          event(s.memsets, value);
-        } else if constexpr (std::is_same_v<Op, ApiCallRow>) {
-          event(s.api_calls, value);
-        } else if constexpr (std::is_same_v<Op, SyncRow>) {
-          event(s.syncs, value);
-        } else if constexpr (std::is_same_v<Op, RangeRow>) {
-          event(s.ranges, value);
-        } else {
-          static_assert(std::is_same_v<Op, CommitPoint>);  // handled above
-        }
-      },
-      op);
+  std::visit([this](const auto& value) { write(value); }, op);
 }
+
+void TraceStore::write(const InternedString& string) {
+  auto& insert = statements_->insert_string;
+  insert.bind(1, std::int64_t{string.id});
+  insert.bind(2, std::string_view(string.text));
+  insert.run();
+}
+
+void TraceStore::write(const MetaEntry& entry) {
+  auto& insert = statements_->insert_meta;
+  insert.bind(1, std::string_view(entry.key));
+  insert.bind(2, std::string_view(entry.value));
+  insert.run();
+}
+
+void TraceStore::write(const StatRow& stat) {
+  auto& s = *statements_;
+  s.delete_stat.bind(1, std::string_view(stat.name));
+  s.delete_stat.run();
+  s.insert_stat.bind(1, std::string_view(stat.name));
+  s.insert_stat.bind(2, stat.value);
+  s.insert_stat.bind(3, to_string(stat.severity));
+  s.insert_stat.bind(4, stat.detail);
+  s.insert_stat.run();
+}
+
+void TraceStore::write(const DeviceRow& row) { add_single(statements_->insert_device, row); }
+void TraceStore::write(const DeviceLinkRow& row) { add_single(statements_->insert_device_link, row); }
+
+void TraceStore::write(const CollectiveRow& row) {
+  statements_->collectives.add(row);
+  count_row();
+}
+
+// A chunk goes in before count_row() may commit, so that every commit holds the
+// chunks of the rows it holds.
+template <typename Row>
+void TraceStore::write_event(const Row& row) {
+  statements_->table_of(row).add(row, statements_->insert_chunk);
+  count_row();
+}
+
+void TraceStore::write(const KernelRow& row) { write_event(row); }
+void TraceStore::write(const MemcpyRow& row) { write_event(row); }
+void TraceStore::write(const MemsetRow& row) { write_event(row); }
+void TraceStore::write(const ApiCallRow& row) { write_event(row); }
+void TraceStore::write(const SyncRow& row) { write_event(row); }
+void TraceStore::write(const RangeRow& row) { write_event(row); }
+void TraceStore::write(const CommitPoint&) { commit(); }
 
 void TraceStore::finish() {
   begin_if_needed();

@@ -34,6 +34,22 @@ class TraceStore {
   void count_row();
   template <typename Row>
   void add_single(sqlite::Statement& statement, const Row& row);
+  // One per kind of WriteOp (apply visits them).
+  void write(const InternedString& string);
+  void write(const MetaEntry& entry);
+  void write(const StatRow& stat);
+  void write(const DeviceRow& row);
+  void write(const DeviceLinkRow& row);
+  void write(const CollectiveRow& row);
+  void write(const KernelRow& row);
+  void write(const MemcpyRow& row);
+  void write(const MemsetRow& row);
+  void write(const ApiCallRow& row);
+  void write(const SyncRow& row);
+  void write(const RangeRow& row);
+  void write(const CommitPoint&);
+  template <typename Row>
+  void write_event(const Row& row);
   void close();
 
   std::uint64_t rows_per_transaction_;
