@@ -45,7 +45,8 @@ class Row {
 struct RowChecks {
   const std::vector<std::uint8_t>& strings_present;
   // Files of schema 1.2 and later may hold column chunks; a file claiming an
-  // older version has none that this writer made.
+  // older version has none that this writer made, and a file without the chunk
+  // guards was not finished (chunk_guards.hpp).
   bool chunks_allowed;
   LeftOutRows left_out;
   std::vector<StatRow> problems;
@@ -87,8 +88,7 @@ ChunkRead read_chunks(sqlite::Database& database, const std::string& table_name,
     if (!blob) return {true, "chunk " + std::to_string(next_chunk) + " data is not a blob"};
     // Chunks of a table since rebuilt with other columns describe other rows.
     if (header.i64(3) != table_columns) return {true, "chunk column count differs from the table's"};
-    const int columns = table_columns;
-    if (auto problem = decoder.decode(*blob, rows, columns, wanted_columns); !problem.empty()) {
+    if (auto problem = decoder.decode(*blob, rows, table_columns, wanted_columns); !problem.empty()) {
       return {true, "chunk " + std::to_string(next_chunk) + ": " + problem};
     }
     for (std::size_t row = 0; row < static_cast<std::size_t>(rows); ++row) store(ChunkRow(decoder, row));
@@ -130,6 +130,7 @@ void read_table(sqlite::Database& database, const char* table_name, std::span<co
       });
     }
   };
+  // Prepared first even when the chunks serve: a file whose table lacks a column read here is refused either way.
   sqlite::Statement statement(database, std::string("SELECT ") + columns + " FROM " + table_name);
   if (checks.chunks_allowed) {
     const LeftOutRows left_out_before = checks.left_out;
