@@ -129,9 +129,7 @@ void TraceStore::add_single(sqlite::Statement& statement, const Row& row) {
 }
 
 void TraceStore::apply(const WriteOp& op) {
-  if (std::holds_alternative<CommitPoint>(op)) return commit();
-  begin_if_needed();
-  std::visit([this](const auto& value) { write(value); }, op);
+  std::visit([this](const auto& value) { apply(value); }, op);
 }
 
 void TraceStore::write(const InternedString& string) {
@@ -181,7 +179,6 @@ void TraceStore::write(const MemsetRow& row) { write_event(row); }
 void TraceStore::write(const ApiCallRow& row) { write_event(row); }
 void TraceStore::write(const SyncRow& row) { write_event(row); }
 void TraceStore::write(const RangeRow& row) { write_event(row); }
-void TraceStore::write(const CommitPoint&) { commit(); }
 
 void TraceStore::finish() {
   begin_if_needed();

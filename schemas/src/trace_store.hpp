@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <type_traits>
 
 #include "gpuprof/trace/sqlite_database.hpp"
 #include "gpuprof/trace/trace_writer.hpp"
@@ -21,6 +22,17 @@ class TraceStore {
   TraceStore& operator=(const TraceStore&) = delete;
 
   void apply(const WriteOp& op);
+  // One write of a known kind, without wrapping it in a WriteOp (the writer's
+  // own thread, where a variant copy per row would be wasted).
+  template <typename Op>
+  void apply(const Op& op) {
+    if constexpr (std::is_same_v<Op, CommitPoint>) {
+      commit();
+    } else {
+      begin_if_needed();
+      write(op);
+    }
+  }
   // Commits every write applied so far.
   void commit();
   // Writes the last chunks, the chunk guards and the indexes, commits and closes.
@@ -34,7 +46,7 @@ class TraceStore {
   void count_row();
   template <typename Row>
   void add_single(sqlite::Statement& statement, const Row& row);
-  // One per kind of WriteOp (apply visits them).
+  // One per kind of WriteOp but CommitPoint.
   void write(const InternedString& string);
   void write(const MetaEntry& entry);
   void write(const StatRow& stat);
@@ -47,7 +59,6 @@ class TraceStore {
   void write(const ApiCallRow& row);
   void write(const SyncRow& row);
   void write(const RangeRow& row);
-  void write(const CommitPoint&);
   template <typename Row>
   void write_event(const Row& row);
   void close();

@@ -73,9 +73,10 @@ struct TraceWriter::Impl {
     }
   }
 
-  void write(WriteOp op) {
+  template <typename Op>
+  void write(Op&& op) {
     if (background) {
-      background->add(std::move(op));
+      background->add(WriteOp(std::forward<Op>(op)));
     } else {
       store.apply(op);
     }
