@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "command.hpp"
+#include "gpuprof/analysis/data_loss.hpp"
 #include "gpuprof/analysis/time_base_notice.hpp"
 #include "gpuprof/importers/foreign_trace.hpp"
 #include "gpuprof/importers/source_format.hpp"
@@ -43,15 +44,13 @@ void describe_stats(trace::TraceFile& file, std::string& out) {
   const auto stats = file.stats();
   if (stats.empty()) return;
   out += "  collector stats\n";
-  std::int64_t dropped = 0;
   for (const auto& stat : stats) {
     out += fmt::format("    {:<28} {:>14}  {}{}\n", stat.name, stat.value, trace::to_string(stat.severity),
                        stat.detail ? "  " + *stat.detail : "");
-    if (stat.name.find("dropped") != std::string::npos) dropped += stat.value;
   }
-  if (dropped > 0) {
-    out += fmt::format("  WARNING: {} records were dropped while recording; totals undercount the real activity\n",
-                       dropped);
+  if (const auto loss = analysis::recording_loss(stats); loss.any()) {
+    out += fmt::format("  WARNING: data was lost while recording ({}); totals undercount the real activity\n",
+                       loss.text());
   }
 }
 

@@ -17,6 +17,7 @@
 #include "gpuprof/launcher/collector_location.hpp"
 #include "gpuprof/launcher/output_claim.hpp"
 #include "gpuprof/launcher/output_pattern.hpp"
+#include "gpuprof/analysis/data_loss.hpp"
 #include "gpuprof/trace/output_guard.hpp"
 #include "gpuprof/trace/temporary_files.hpp"
 #include "gpuprof/trace/trace_error.hpp"
@@ -59,13 +60,15 @@ std::optional<unsigned long long> parse_bytes(std::string text) {
 }
 
 std::string check_trace_list(const std::string& list) {
-  static const std::set<std::string> known = {"cuda", "nvtx", "api", "sync", "driver"};
+  static const std::set<std::string> known = {"cuda", "nvtx", "api", "api-all", "sync", "driver"};
   std::size_t position = 0;
   while (position <= list.size()) {
     auto comma = list.find(',', position);
     if (comma == std::string::npos) comma = list.size();
     const auto item = list.substr(position, comma - position);
-    if (!item.empty() && !known.count(item)) return "--trace: unknown kind '" + item + "' (use cuda,nvtx,api,sync,driver)";
+    if (!item.empty() && !known.count(item)) {
+      return "--trace: unknown kind '" + item + "' (use cuda,nvtx,api,api-all,sync,driver)";
+    }
     position = comma + 1;
   }
   return {};
@@ -118,14 +121,16 @@ std::vector<std::string> read_files_list(const std::string& path) {
 void print_summary(const std::string& path) {
   try {
     trace::TraceFile file(path);
-    std::int64_t events = 0, dropped = 0;
+    std::int64_t events = 0;
     for (const auto& count : file.counts()) events += count.rows;
+    const auto stats = file.stats();
     std::string problems;
-    for (const auto& stat : file.stats()) {
-      if (stat.name == "dropped_records") dropped = stat.value;
+    for (const auto& stat : stats) {
       if (stat.severity == trace::Severity::error) problems += "; " + stat.detail.value_or(stat.name);
     }
-    fmt::print(stderr, "gpuprof: wrote {}: {} events, {} dropped records{}\n", path, events, dropped, problems);
+    const auto loss = analysis::recording_loss(stats);
+    fmt::print(stderr, "gpuprof: wrote {}: {} events, {}{}{}\n", path, events,
+               loss.any() ? "LOST DATA: " : "", loss.text(), problems);
   } catch (const TraceError& error) {
     fmt::print(stderr, "gpuprof: wrote {}, but cannot read it back: {}\n", path, error.problem());
   }
@@ -193,7 +198,7 @@ void add_record_command(CLI::App& app, Action& action) {
   command->add_option("-o,--output", arguments->output,
                       "Trace file pattern: %p pid, %h host, %q{VAR} environment variable, %n unique number")
       ->capture_default_str();
-  command->add_option("--trace", arguments->trace, "What to record: cuda,nvtx,api,sync,driver")->capture_default_str();
+  command->add_option("--trace", arguments->trace, "What to record: cuda,nvtx,api,sync,driver; api-all also records the frequent calls that launch nothing (cudaGetDevice, cudaGetLastError, ...)")->capture_default_str();
   command->add_option("--buffer-size", arguments->buffer_size, "Bytes per CUPTI activity buffer (e.g. 8M)");
   command->add_option("--buffer-count", arguments->buffer_count, "Activity buffers in the pool");
   command->add_option("--flush-interval", arguments->flush_interval_ms, "Milliseconds between flushes (default 1000)");

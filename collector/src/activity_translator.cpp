@@ -132,15 +132,19 @@ void ActivityTranslator::memcpy(const CUpti_ActivityMemcpy6& record) {
   remember_context(record.contextId, record.deviceId);
   auto row = gpu_row<trace::MemcpyRow>(record);
   row.copy_kind = to_copy_kind(record.copyKind);
+  row.bytes = as_signed(record.bytes);
+  row.src_memory_kind = to_memory_kind(record.srcKind);
+  row.dst_memory_kind = to_memory_kind(record.dstKind);
+  if (row.copy_kind == trace::CopyKind::peer_to_peer) {
+    pending_peer_copies_.push_back({row, 0});
+    return;
+  }
   if (row.copy_kind == trace::CopyKind::unknown) {
     problem("unknown_copy_kind", "memcpy copy kind " + std::to_string(record.copyKind));
   }
-  row.src_memory_kind = to_memory_kind(record.srcKind);
-  row.dst_memory_kind = to_memory_kind(record.dstKind);
   // A plain memcpy record names one device: the device side of the copy.
   if (copies_from_device(record.copyKind)) row.src_device = row.device;
   if (copies_to_device(record.copyKind)) row.dst_device = row.device;
-  row.bytes = as_signed(record.bytes);
   writer_.add(row);
   ++counters_.rows;
 }
@@ -158,6 +162,7 @@ void ActivityTranslator::peer_memcpy(const CUpti_ActivityMemcpyPtoP4& record) {
   row.dst_device = static_cast<std::int32_t>(record.dstDeviceId);
   row.bytes = as_signed(record.bytes);
   writer_.add(row);
+  recent_peer_copies_[record.correlationId] = batch_number_;
   ++counters_.rows;
 }
 
@@ -172,6 +177,9 @@ void ActivityTranslator::memset(const CUpti_ActivityMemset4& record) {
 
 void ActivityTranslator::api_call(const CUpti_ActivityAPI& record, trace::ApiKind kind) {
   launches_.api_returned(kind, record.cbid, record.correlationId, record.returnValue == 0);
+  if (kind == trace::ApiKind::runtime && LaunchAccounting::is_kernel_launch(kind, record.cbid)) {
+    ++runtime_launches_recorded_;
+  }
   if (!check_interval(record.start, record.end, "API call")) return;
   const auto key = (std::uint64_t{static_cast<std::uint8_t>(kind)} << 32) | record.cbid;
   auto cached = api_name_ids_.find(key);
@@ -191,7 +199,8 @@ void ActivityTranslator::api_call(const CUpti_ActivityAPI& record, trace::ApiKin
   row.return_code = record.returnValue;
   writer_.add(row);
   ++counters_.rows;
-  caller_by_correlation_[record.correlationId] = {std::int64_t{record.processId}, std::int64_t{record.threadId}};
+  caller_by_correlation_[record.correlationId] = {std::int64_t{record.processId}, std::int64_t{record.threadId}, kind,
+                                                  record.cbid};
 }
 
 void ActivityTranslator::synchronization(const CUpti_ActivitySynchronization2& record) {
@@ -319,8 +328,12 @@ void ActivityTranslator::write_pending_syncs() {
   for (auto& [row, context] : pending_syncs_) {
     if (auto caller = caller_by_correlation_.find(static_cast<std::uint32_t>(*row.correlation_id));
         caller != caller_by_correlation_.end()) {
-      row.process_id = caller->second.first;
-      row.thread_id = caller->second.second;
+      if (is_sync_query(caller->second.kind, caller->second.callback_id)) {
+        ++counters_.sync_queries_left_out;
+        continue;
+      }
+      row.process_id = caller->second.process_id;
+      row.thread_id = caller->second.thread_id;
     }
     if (auto device = device_by_context_.find(context); device != device_by_context_.end()) {
       row.device = device->second;
@@ -350,13 +363,41 @@ void ActivityTranslator::write_completed_ranges() {
   }
 }
 
+// A plain record whose peer record came is the same copy reported twice; one
+// whose peer record never comes is written with the one device it names.
+void ActivityTranslator::write_pending_peer_copies(bool final) {
+  std::vector<PendingPeerCopy> still_waiting;
+  for (auto& pending : pending_peer_copies_) {
+    const auto correlation = static_cast<std::uint32_t>(pending.row.correlation_id.value_or(0));
+    if (recent_peer_copies_.count(correlation) != 0) {
+      ++counters_.peer_copies_reported_twice;
+      continue;
+    }
+    if (!final && pending.batches_waited++ < 1) {
+      still_waiting.push_back(pending);
+      continue;
+    }
+    problem("peer_copy_without_devices",
+            "a peer-to-peer copy came only as a plain memcpy record, which names neither its source nor its "
+            "destination device");
+    writer_.add(pending.row);
+    ++counters_.rows;
+  }
+  pending_peer_copies_ = std::move(still_waiting);
+  // Peer records older than two batches can have no plain twin still waiting.
+  std::erase_if(recent_peer_copies_, [&](const auto& entry) { return entry.second + 2 < batch_number_; });
+}
+
 void ActivityTranslator::end_batch() {
   write_completed_ranges();
   write_pending_syncs();
+  write_pending_peer_copies(false);
+  ++batch_number_;
 }
 
 void ActivityTranslator::finish() {
   end_batch();
+  write_pending_peer_copies(true);
   const auto unclosed = static_cast<std::int64_t>(ranges_.open_count() + ranges_.replaced_count());
   if (unclosed > 0) {
     counters_.problems["unclosed_ranges"] = unclosed;
@@ -388,6 +429,14 @@ void ActivityTranslator::write_counters() {
   }
   for (const auto& [name, count] : counters_.problems) {
     writer_.set_stat({"problem_" + name, count, trace::Severity::warning, counters_.problem_details[name]});
+  }
+  if (counters_.sync_queries_left_out > 0) {
+    writer_.set_stat({"sync_queries_left_out", counters_.sync_queries_left_out, trace::Severity::info,
+                      "event and stream queries CUPTI reported as synchronization; a query is not a wait"});
+  }
+  if (counters_.peer_copies_reported_twice > 0) {
+    writer_.set_stat({"peer_copies_reported_twice", counters_.peer_copies_reported_twice, trace::Severity::info,
+                      "peer copies CUPTI reported as a peer and as a plain memcpy record; written once"});
   }
   if (counters_.overhead_records > 0) {
     writer_.set_stat({"cupti_overhead_ns", counters_.overhead_ns, trace::Severity::info,

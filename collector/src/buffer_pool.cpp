@@ -1,5 +1,8 @@
 #include "gpuprof/collector/buffer_pool.hpp"
 
+#include <algorithm>
+#include <cstring>
+
 namespace gpuprof::collector {
 namespace {
 
@@ -9,18 +12,28 @@ constexpr std::size_t kAlignment = 8;
 }  // namespace
 
 BufferPool::BufferPool(std::size_t buffer_size, std::size_t buffer_count)
-    : buffer_size_((buffer_size + kAlignment - 1) / kAlignment * kAlignment) {
+    : buffer_size_((buffer_size + kAlignment - 1) / kAlignment * kAlignment), buffer_limit_(buffer_count) {
   storage_.reserve(buffer_count);
   free_.reserve(buffer_count);
-  for (std::size_t i = 0; i < buffer_count; ++i) {
-    // new[] of a byte array is aligned for any fundamental type, which covers CUPTI's 8.
-    storage_.push_back(std::make_unique_for_overwrite<std::uint8_t[]>(buffer_size_));
-    free_.push_back(storage_.back().get());
-  }
 }
 
 std::uint8_t* BufferPool::acquire() {
   std::lock_guard lock(mutex_);
+  if (closed_) {
+    ++after_close_;
+    return nullptr;
+  }
+  if (free_.empty() && storage_.size() < buffer_limit_) {
+    // Value-initialised: zero pages from the kernel, touched only as CUPTI writes them.
+    // new[] of a byte array is aligned for any fundamental type, which covers CUPTI's 8.
+    try {
+      storage_.push_back(std::make_unique<std::uint8_t[]>(buffer_size_));
+    } catch (...) {
+      ++refused_;
+      return nullptr;
+    }
+    free_.push_back(storage_.back().get());
+  }
   if (free_.empty()) {
     ++refused_;
     return nullptr;
@@ -31,10 +44,21 @@ std::uint8_t* BufferPool::acquire() {
   return buffer;
 }
 
-void BufferPool::release(std::uint8_t* buffer) {
+void BufferPool::release(std::uint8_t* buffer, std::size_t used) {
   if (buffer == nullptr) return;
+  std::memset(buffer, 0, std::min(used, buffer_size_));
   std::lock_guard lock(mutex_);
   free_.push_back(buffer);
+}
+
+void BufferPool::close() {
+  std::lock_guard lock(mutex_);
+  closed_ = true;
+}
+
+std::size_t BufferPool::buffers_allocated() const {
+  std::lock_guard lock(mutex_);
+  return storage_.size();
 }
 
 std::uint64_t BufferPool::buffers_handed_out() const {
@@ -47,9 +71,19 @@ std::uint64_t BufferPool::requests_refused() const {
   return refused_;
 }
 
+std::uint64_t BufferPool::requests_after_close() const {
+  std::lock_guard lock(mutex_);
+  return after_close_;
+}
+
+std::size_t BufferPool::buffers_outstanding() const {
+  std::lock_guard lock(mutex_);
+  return storage_.size() - free_.size();
+}
+
 std::size_t BufferPool::buffers_free() const {
   std::lock_guard lock(mutex_);
-  return free_.size();
+  return free_.size() + (buffer_limit_ - storage_.size());
 }
 
 }  // namespace gpuprof::collector

@@ -64,8 +64,8 @@ void timer_loop(CollectorSession& session, int wake_descriptor, std::uint32_t in
     }
     unsigned char byte = 0;
     if (::read(wake_descriptor, &byte, 1) != 1 || byte == 0) return;  // 0: stop() asked us to end
-    session.stop_from_timer();
-    reraise_with_previous_action(byte);
+    // Whoever finishes the trace, the program then ends by the signal, as it would have without us.
+    session.stop_for_signal(byte);
     return;
   }
 }
@@ -81,7 +81,12 @@ bool CollectorSession::start() noexcept {
     config_ = read_collector_config(environment_variable);
     for (const auto& warning : config_.warnings) log_line(warning);
     identity_ = current_process_identity(environment_variable);
-    if (!open_trace()) return false;
+    // Before the file exists: a signal from then on finishes it rather than leaving it half written.
+    catch_termination_signals();
+    if (!open_trace()) {
+      remove_termination_handlers();
+      return false;
+    }
     if (!enable_cupti()) {
       stop();
       return false;
@@ -142,7 +147,7 @@ bool CollectorSession::enable_cupti() {
   BatchHandler handler;
   handler.on_buffer = [this](const CompletedBuffer& buffer) { translate_buffer(buffer); };
   handler.on_batch_end = [this] { end_batch(); };
-  handler.release = [this](std::uint8_t* buffer) { pool_->release(buffer); };
+  handler.release = [this](std::uint8_t* buffer, std::size_t used) { pool_->release(buffer, used); };
   handler.on_failure = [this](const std::string& problem) { fail("cannot write the trace: " + problem); };
   writer_thread_ = std::make_unique<WriterThread>(std::move(handler));
 
@@ -154,6 +159,7 @@ bool CollectorSession::enable_cupti() {
   writer_->flush();
 
   const auto failure = enable_activities(config_, subscriber_);
+  subscribed_ = failure.subscribed;
   if (failure.result != CUPTI_SUCCESS) {
     record_cupti_failure(failure.call, failure.result);
     return false;
@@ -168,7 +174,7 @@ bool CollectorSession::enable_cupti() {
 void CollectorSession::buffer_requested(std::uint8_t** buffer, std::size_t* size,
                                         std::size_t* max_records) noexcept {
   *max_records = 0;  // as many as fit
-  std::uint8_t* taken = (pool_ && !failed_) ? pool_->acquire() : nullptr;
+  std::uint8_t* taken = (pool_ && !failed_) ? pool_->acquire() : nullptr;  // closed once stopping
   *buffer = taken;
   *size = taken != nullptr ? pool_->buffer_size() : 0;
 }
@@ -179,16 +185,30 @@ void CollectorSession::buffer_completed(CUcontext context, std::uint32_t stream,
     std::size_t dropped = 0;
     if (cuptiActivityGetNumDroppedRecords(context, stream, &dropped) == CUPTI_SUCCESS) dropped_records_ += dropped;
     if (buffer == nullptr) return;
+    if (stop_state_.load() == stopped) {
+      note_late_buffer(buffer, valid);
+      return;
+    }
     if (writer_thread_) {
       writer_thread_->submit({buffer, valid});
     } else if (pool_) {
-      pool_->release(buffer);
+      pool_->release(buffer, valid);
     }
   } catch (...) {
     // Queueing failed (out of memory): the records of this buffer are lost, the program goes on.
     invalid_buffers_ += 1;
-    if (pool_ && buffer != nullptr) pool_->release(buffer);
+    if (pool_ && buffer != nullptr) pool_->release(buffer, valid);
   }
+}
+
+// The trace is closed: the records can only be counted, and said on stderr.
+void CollectorSession::note_late_buffer(std::uint8_t* buffer, std::size_t valid) {
+  std::size_t records = 0;
+  for_each_record(buffer, valid, [&](const CUpti_Activity&) { ++records; });
+  late_buffers_ += 1;
+  log_line("CUPTI handed over " + std::to_string(records) +
+           " records after the trace was finished; they are not in it");
+  if (pool_) pool_->release(buffer, valid);
 }
 
 void CollectorSession::translate_buffer(const CompletedBuffer& buffer) {
@@ -256,34 +276,33 @@ void CollectorSession::flush(bool forced) noexcept {
   }
 }
 
-void CollectorSession::start_timer() {
+// A signal that arrives before the timer runs waits in the pipe for it.
+void CollectorSession::catch_termination_signals() {
   if (::pipe2(timer_wake_, O_CLOEXEC) != 0) return;  // no timer: flushes happen at exit only
   install_termination_handlers(timer_wake_[1]);
+}
+
+void CollectorSession::start_timer() {
+  if (timer_wake_[0] < 0) return;
   timer_ = std::thread(timer_loop, std::ref(*this), timer_wake_[0], config_.flush_interval_ms);
+  // Never joined: the thread that stops the recording may be this one, or may be
+  // waited for by it (a signal during the exit flush). It ends when told to.
+  timer_.detach();
 }
 
-void CollectorSession::stop_timer(bool joinable) {
+// After the trace is finished: our signal handlers give way to the program's,
+// and the timer ends once it has handled any signal that reached it before.
+void CollectorSession::end_timer() {
   remove_termination_handlers();
-  if (!timer_.joinable()) return;
-  if (joinable) {
-    const unsigned char stop_byte = 0;
-    [[maybe_unused]] auto written = ::write(timer_wake_[1], &stop_byte, 1);
-    timer_.join();
-  } else {
-    timer_.detach();  // the timer thread itself is stopping us
-  }
+  if (timer_wake_[1] < 0) return;
+  const unsigned char stop_byte = 0;
+  [[maybe_unused]] auto written = ::write(timer_wake_[1], &stop_byte, 1);
 }
 
-void CollectorSession::stop_from_timer() noexcept {
-  {
-    std::lock_guard lock(stop_mutex_);
-    if (stopped_) return;
-  }
-  try {
-    stop_timer(false);
-  } catch (...) {
-  }
+void CollectorSession::stop_for_signal(int signal_number) noexcept {
+  pending_signal_ = signal_number;
   stop();
+  reraise_with_previous_action(signal_number);
 }
 
 void CollectorSession::write_final_meta() {
@@ -292,30 +311,99 @@ void CollectorSession::write_final_meta() {
   writer_->set_meta("clock_calibration", format_clock_calibration(calibration_));
 }
 
+// CUPTI counts drops per queue and resets a count when it is read; records
+// dropped after the last buffer completed show up only when asked once more.
+void CollectorSession::read_dropped_records() {
+  std::size_t dropped = 0;
+  if (cuptiActivityGetNumDroppedRecords(nullptr, 0, &dropped) == CUPTI_SUCCESS) dropped_records_ += dropped;
+}
+
+// Launches that CUPTI's callbacks saw but whose API records never reached us,
+// although CUPTI reported no drop: another client took the buffers or turned kinds off.
+void CollectorSession::write_loss_checks() {
+  const auto outstanding = pool_ ? pool_->buffers_outstanding() : 0;
+  if (outstanding > 0) {
+    writer_->set_stat({"buffers_not_returned", static_cast<std::int64_t>(outstanding), trace::Severity::warning,
+                       "activity buffers CUPTI had not handed back when the trace was finished; their records "
+                       "are lost"});
+  }
+  if (!subscribed_ || !config_.trace_api) return;
+  const auto seen = static_cast<std::int64_t>(launches_seen_.load());
+  const auto recorded = translator_->runtime_launches_recorded();
+  const bool lost_elsewhere = dropped_records_ == 0 && (!pool_ || pool_->requests_refused() == 0);
+  writer_->set_stat({"launches_seen_by_callback", seen, trace::Severity::info, std::nullopt});
+  if (seen > recorded && lost_elsewhere) {
+    writer_->set_stat({"activity_buffers_taken", seen - recorded, trace::Severity::error,
+                       "kernel launches without an API record although CUPTI dropped nothing: another CUPTI "
+                       "client in the program (e.g. torch.profiler) took the activity buffers or disabled "
+                       "activity kinds; the trace is incomplete from then on"});
+  }
+}
+
+void CollectorSession::finish_recording() {
+  // Not active: CUPTI never started, and there is nothing to ask it for.
+  if (active_.exchange(false)) {
+    const CUptiResult flushed = cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+    if (flushed != CUPTI_SUCCESS && flushed != CUPTI_ERROR_NOT_INITIALIZED) {
+      fail("cuptiActivityFlushAll failed: " + cupti_result_text(flushed));
+    }
+    read_dropped_records();
+  }
+  // No buffer handed out from now on could be read: CUPTI drops (and counts) instead.
+  if (pool_) pool_->close();
+  if (writer_thread_) writer_thread_->stop();
+  if (failed_) return;
+  write_final_meta();
+  if (dropped_records_ > 0 || invalid_buffers_ > 0 || (pool_ && pool_->requests_refused() > 0)) {
+    translator_->records_were_dropped();
+  }
+  translator_->finish();
+  write_runtime_stats();
+  write_loss_checks();
+  writer_->finish();
+}
+
+void CollectorSession::wait_until_stopped() noexcept {
+  // Bounded: the program must exit even if the thread finishing the trace is stuck inside CUPTI.
+  constexpr auto kLongestWait = std::chrono::seconds(60);
+  std::unique_lock lock(stopped_mutex_);
+  if (!stopped_signal_.wait_for(lock, kLongestWait, [&] { return stop_state_.load() == stopped; })) {
+    log_line("the trace was still being finished after 60 s; the program goes on");
+  }
+}
+
 void CollectorSession::stop() noexcept {
-  std::lock_guard lock(stop_mutex_);
   // A child forked by the program inherits this object but not our threads; the
   // trace belongs to the parent, so the child must leave it alone.
-  if (stopped_ || !writer_ || (owner_pid_ != 0 && ::getpid() != owner_pid_)) return;
-  stopped_ = true;
-  try {
-    flush(true);
-    active_ = false;
-    stop_timer(timer_.joinable() && timer_.get_id() != std::this_thread::get_id());
-    if (writer_thread_) writer_thread_->stop();
-    if (!failed_) {
-      write_final_meta();
-      if (dropped_records_ > 0 || invalid_buffers_ > 0 || (pool_ && pool_->requests_refused() > 0)) {
-        translator_->records_were_dropped();
-      }
-      translator_->finish();
-      write_runtime_stats();
-      writer_->finish();
+  if (!writer_ || (owner_pid_ != 0 && ::getpid() != owner_pid_)) return;
+  int expected = running;
+  if (!stop_state_.compare_exchange_strong(expected, stopping)) {
+    wait_until_stopped();
+    // The program is exiting while a signal's stop finished the trace: it ends by that signal.
+    if (const int signal_number = pending_signal_.load(); signal_number != 0) {
+      reraise_with_previous_action(signal_number);
     }
+    return;
+  }
+  try {
+    finish_recording();
   } catch (const std::exception& error) {
     fail(std::string("cannot finish the trace: ") + error.what());
   } catch (...) {
     fail("cannot finish the trace");
+  }
+  {
+    std::lock_guard lock(stopped_mutex_);
+    stop_state_ = stopped;
+  }
+  stopped_signal_.notify_all();
+  try {
+    end_timer();
+  } catch (...) {
+  }
+  // A signal that arrived while the program's exit finished the trace ends the program, as it would have.
+  if (const int signal_number = termination_signal_accepted(); signal_number != 0) {
+    reraise_with_previous_action(signal_number);
   }
 }
 

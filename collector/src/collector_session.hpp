@@ -4,6 +4,7 @@
 #include <sys/types.h>
 
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -29,13 +30,17 @@ class CollectorSession {
 
   // Called once from InitializeInjection. Returns false when nothing is recorded.
   bool start() noexcept;
-  // Final flush and close; safe to call more than once and from any thread.
+  // Final flush and close; safe to call more than once and from any thread. The
+  // first caller finishes the trace; a later one waits (bounded) until it is finished.
   void stop() noexcept;
   // Asks CUPTI to hand over completed buffers (forced: also unfinished ones).
   void flush(bool forced) noexcept;
   bool active() const { return active_.load(); }
-  // Called by the flush timer when a termination signal was received.
-  void stop_from_timer() noexcept;
+  // Called by the flush timer when a termination signal was received: stop(), then the signal is raised again.
+  void stop_for_signal(int signal_number) noexcept;
+
+  // A kernel launch seen by CUPTI's callback API (the runtime's launch calls).
+  void launch_seen() noexcept { launches_seen_.fetch_add(1, std::memory_order_relaxed); }
 
   void buffer_requested(std::uint8_t** buffer, std::size_t* size, std::size_t* max_records) noexcept;
   void buffer_completed(CUcontext context, std::uint32_t stream, std::uint8_t* buffer, std::size_t valid) noexcept;
@@ -46,13 +51,19 @@ class CollectorSession {
   bool enable_cupti();
   void record_cupti_failure(const std::string& what, CUptiResult result);
   void translate_buffer(const CompletedBuffer& buffer);
+  void note_late_buffer(std::uint8_t* buffer, std::size_t valid);
   void end_batch();
   void probe_driver_once();
   void write_runtime_stats();
   void write_final_meta();
+  void finish_recording();
+  void read_dropped_records();
+  void write_loss_checks();
+  void wait_until_stopped() noexcept;
   void fail(const std::string& problem) noexcept;
+  void catch_termination_signals();
   void start_timer();
-  void stop_timer(bool joinable);
+  void end_timer();
 
   CollectorConfig config_;
   ProcessIdentity identity_;
@@ -67,9 +78,16 @@ class CollectorSession {
   std::atomic<bool> failed_{false};
   std::atomic<std::uint64_t> dropped_records_{0};
   std::atomic<std::uint64_t> invalid_buffers_{0};
+  std::atomic<std::uint64_t> launches_seen_{0};
+  std::atomic<int> pending_signal_{0};
+  // Buffers CUPTI handed back after the trace was finished: their records are lost.
+  std::atomic<std::uint64_t> late_buffers_{0};
   bool driver_probed_ = false;
-  std::mutex stop_mutex_;
-  bool stopped_ = false;
+  bool subscribed_ = false;
+  enum StopState : int { running = 0, stopping = 1, stopped = 2 };
+  std::atomic<int> stop_state_{running};
+  std::mutex stopped_mutex_;
+  std::condition_variable stopped_signal_;
   std::thread timer_;
   int timer_wake_[2] = {-1, -1};
   CUpti_SubscriberHandle subscriber_ = nullptr;

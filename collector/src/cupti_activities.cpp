@@ -4,6 +4,9 @@
 
 #include <cctype>
 
+#include "gpuprof/collector/cupti_kind_mapping.hpp"
+#include "gpuprof/collector/launch_accounting.hpp"
+
 #include "collector_session.hpp"
 
 namespace gpuprof::collector {
@@ -18,12 +21,17 @@ void CUPTIAPI on_buffer_completed(CUcontext context, std::uint32_t stream, std::
   CollectorSession::instance().buffer_completed(context, stream, buffer, valid);
 }
 
-// Records of a context that is being reset or destroyed must be collected before it goes.
-void CUPTIAPI on_callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId, const void* data) {
+// Records of a context that is being reset or destroyed must be collected before
+// it goes. Launches are counted to notice records that never reach us.
+void CUPTIAPI on_callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId callback_id, const void* data) {
   try {
     if (domain == CUPTI_CB_DOMAIN_RUNTIME_API) {
       const auto* call = static_cast<const CUpti_CallbackData*>(data);
       if (call == nullptr || call->callbackSite != CUPTI_API_ENTER) return;
+      if (LaunchAccounting::is_kernel_launch(trace::ApiKind::runtime, callback_id)) {
+        CollectorSession::instance().launch_seen();
+        return;
+      }
     }
     CollectorSession::instance().flush(false);
   } catch (...) {
@@ -47,18 +55,52 @@ struct KindRequest {
   bool required;  // without it there is nothing worth recording
 };
 
-void subscribe_to_flush_points(CUpti_SubscriberHandle& subscriber, EnableResult& result) {
+// First of all, so that a CUPTI client started later in the program (torch.profiler)
+// finds the subscription taken instead of silently taking over.
+bool subscribe_to_flush_points(CUpti_SubscriberHandle& subscriber, EnableResult& result) {
   CUptiResult status = cuptiSubscribe(&subscriber, on_callback, nullptr);
   if (status != CUPTI_SUCCESS) {
     // Another tool holds CUPTI's only subscription; flushing at exit and by timer still works.
     result.warnings.emplace_back("subscribe", "cuptiSubscribe: " + cupti_result_text(status) +
-                                                  "; records are not flushed at cudaDeviceReset");
+                                                  "; records are not flushed at cudaDeviceReset and a take-over "
+                                                  "of the activity buffers cannot be noticed");
     subscriber = nullptr;
-    return;
+    return false;
   }
   cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaDeviceReset_v3020);
   cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStop_v4000);
   cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING);
+  for (CUpti_CallbackId id = 0; id < CUPTI_RUNTIME_TRACE_CBID_SIZE; ++id) {
+    if (LaunchAccounting::is_kernel_launch(trace::ApiKind::runtime, id)) {
+      cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, id);
+    }
+  }
+  return true;
+}
+
+// Buffers come zeroed from our pool (zeroed on the writer thread), so CUPTI need
+// not zero them on the program's threads.
+void use_zeroed_buffers(EnableResult& result) {
+  std::uint8_t zeroed = 1;
+  std::size_t size = sizeof zeroed;
+  if (cuptiActivitySetAttribute(CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER, &size, &zeroed) != CUPTI_SUCCESS) {
+    result.warnings.emplace_back("zeroed_buffers", "CUPTI zeroes each activity buffer on the program's thread");
+  }
+}
+
+void leave_out_frequent_calls(const CollectorConfig& config, EnableResult& result) {
+  if (config.trace_api && !config.trace_frequent_api) {
+    for (const auto id : frequent_runtime_calls()) {
+      if (cuptiActivityEnableRuntimeApi(id, 0) != CUPTI_SUCCESS) {
+        result.warnings.emplace_back("frequent_calls", "frequent runtime calls are recorded (cannot leave them out)");
+        break;
+      }
+    }
+  }
+  // Queries that found the work unfinished are not waits; CUPTI 13 reports them unless told not to.
+  if (config.trace_sync && cuptiActivityEnableAllSyncRecords(0) != CUPTI_SUCCESS) {
+    result.warnings.emplace_back("sync_queries", "unfinished event and stream queries are reported by CUPTI");
+  }
 }
 
 }  // namespace
@@ -86,6 +128,8 @@ ApiNameResolver api_name_resolver() {
 
 EnableResult enable_activities(const CollectorConfig& config, CUpti_SubscriberHandle& subscriber) {
   EnableResult result;
+  result.subscribed = subscribe_to_flush_points(subscriber, result);
+  use_zeroed_buffers(result);
   CUptiResult status = cuptiActivityRegisterCallbacks(on_buffer_requested, on_buffer_completed);
   if (status != CUPTI_SUCCESS) {
     result.call = "cuptiActivityRegisterCallbacks";
@@ -122,7 +166,7 @@ EnableResult enable_activities(const CollectorConfig& config, CUpti_SubscriberHa
     result.warnings.emplace_back(request.name, std::string("cuptiActivityEnable(") + request.name +
                                                    "): " + cupti_result_text(status));
   }
-  subscribe_to_flush_points(subscriber, result);
+  leave_out_frequent_calls(config, result);
   return result;
 }
 

@@ -22,6 +22,7 @@ struct EnableResult {
   CUptiResult result = CUPTI_SUCCESS;
   // Optional parts that could not be enabled: (short name, message).
   std::vector<std::pair<std::string, std::string>> warnings;
+  bool subscribed = false;  // CUPTI's callbacks reach us (flush points, launch counts)
 };
 
 // Registers the buffer callbacks, enables the configured activity kinds and

@@ -1,5 +1,10 @@
 #include "gpuprof/collector/cupti_kind_mapping.hpp"
 
+#include <cupti_driver_cbid.h>
+#include <cupti_runtime_cbid.h>
+
+#include <algorithm>
+#include <array>
 #include <string>
 
 namespace gpuprof::collector {
@@ -55,6 +60,38 @@ trace::SyncType to_sync_type(CUpti_ActivitySynchronizationType type) {
     case CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_CONTEXT_SYNCHRONIZE: return SyncType::context;
     default: return SyncType::unknown;
   }
+}
+
+std::span<const std::uint32_t> frequent_runtime_calls() {
+  static constexpr std::array<std::uint32_t, 15> calls = {
+      CUPTI_RUNTIME_TRACE_CBID_cudaGetDevice_v3020,
+      CUPTI_RUNTIME_TRACE_CBID_cudaSetDevice_v3020,
+      CUPTI_RUNTIME_TRACE_CBID_cudaGetDeviceCount_v3020,
+      CUPTI_RUNTIME_TRACE_CBID_cudaGetLastError_v3020,
+      CUPTI_RUNTIME_TRACE_CBID_cudaPeekAtLastError_v3020,
+      CUPTI_RUNTIME_TRACE_CBID_cudaDeviceGetAttribute_v5000,
+      CUPTI_RUNTIME_TRACE_CBID_cudaDriverGetVersion_v3020,
+      CUPTI_RUNTIME_TRACE_CBID_cudaRuntimeGetVersion_v3020,
+      CUPTI_RUNTIME_TRACE_CBID_cudaPointerGetAttributes_v4000,
+      CUPTI_RUNTIME_TRACE_CBID_cudaStreamIsCapturing_v10000,
+      CUPTI_RUNTIME_TRACE_CBID_cudaStreamIsCapturing_ptsz_v10000,
+      CUPTI_RUNTIME_TRACE_CBID_cudaStreamGetCaptureInfo_v2_v11030,
+      CUPTI_RUNTIME_TRACE_CBID_cudaStreamGetCaptureInfo_v2_ptsz_v11030,
+      CUPTI_RUNTIME_TRACE_CBID_cudaStreamGetCaptureInfo_v12030,
+      CUPTI_RUNTIME_TRACE_CBID_cudaStreamGetCaptureInfo_ptsz_v12030,
+  };
+  return calls;
+}
+
+bool is_sync_query(trace::ApiKind kind, std::uint32_t callback_id) {
+  static constexpr std::array<std::uint32_t, 3> runtime_queries = {
+      CUPTI_RUNTIME_TRACE_CBID_cudaEventQuery_v3020, CUPTI_RUNTIME_TRACE_CBID_cudaStreamQuery_v3020,
+      CUPTI_RUNTIME_TRACE_CBID_cudaStreamQuery_ptsz_v7000};
+  static constexpr std::array<std::uint32_t, 3> driver_queries = {
+      CUPTI_DRIVER_TRACE_CBID_cuEventQuery, CUPTI_DRIVER_TRACE_CBID_cuStreamQuery,
+      CUPTI_DRIVER_TRACE_CBID_cuStreamQuery_ptsz};
+  const auto& list = kind == trace::ApiKind::runtime ? runtime_queries : driver_queries;
+  return std::find(list.begin(), list.end(), callback_id) != list.end();
 }
 
 std::string activity_kind_name(CUpti_ActivityKind kind) {

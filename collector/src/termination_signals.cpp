@@ -1,9 +1,11 @@
 #include "termination_signals.hpp"
 
 #include <signal.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <cstdint>
 
 namespace gpuprof::collector {
 namespace {
@@ -12,7 +14,32 @@ struct sigaction previous_interrupt {};
 struct sigaction previous_terminate {};
 std::atomic<int> wake_target{-1};
 std::atomic<bool> termination_started{false};
+std::atomic<std::int64_t> first_signal_ns{0};
+std::atomic<int> accepted_signal{0};
+pid_t owner = 0;
 bool installed = false;
+
+// `timeout` signals the process group after signalling its child, and `gpuprof
+// record` hands the signal on too: the same request arrives two or three times
+// within moments. Only a repeat from elsewhere, or a later one, means "stop now".
+constexpr std::int64_t kRepeatGraceNs = 2'000'000'000;
+
+std::int64_t monotonic_ns() {
+  timespec now{};
+  ::clock_gettime(CLOCK_MONOTONIC, &now);  // async-signal-safe
+  return std::int64_t{now.tv_sec} * 1'000'000'000 + now.tv_nsec;
+}
+
+bool same_request_again(const siginfo_t* info) {
+  if (monotonic_ns() - first_signal_ns.load() > kRepeatGraceNs) return false;
+  if (info == nullptr || (info->si_code != SI_USER && info->si_code != SI_QUEUE)) return false;
+  return info->si_pid == ::getppid() || ::getpgid(info->si_pid) == ::getpgrp();
+}
+
+void raise_with_previous(int signal_number, const struct sigaction& previous) {
+  ::sigaction(signal_number, &previous, nullptr);
+  ::raise(signal_number);
+}
 
 struct sigaction& previous_for(int signal_number) {
   return signal_number == SIGINT ? previous_interrupt : previous_terminate;
@@ -31,22 +58,26 @@ void on_termination(int signal_number, siginfo_t* info, void* context) {
     return;
   }
   const int target = wake_target.load();
-  // A second signal while the trace is being finished means "stop now".
-  if (target < 0 || termination_started.exchange(true)) {
-    ::sigaction(signal_number, &previous, nullptr);
-    ::raise(signal_number);
+  // A child of fork shares our wake-up pipe: its signal must not end the parent's recording.
+  if (target < 0 || ::getpid() != owner) {
+    raise_with_previous(signal_number, previous);
     return;
   }
-  const unsigned char byte = static_cast<unsigned char>(signal_number);
-  if (::write(target, &byte, 1) != 1) {
-    ::sigaction(signal_number, &previous, nullptr);
-    ::raise(signal_number);
+  if (termination_started.exchange(true)) {
+    // A second signal while the trace is being finished means "stop now", unless it is the same request again.
+    if (!same_request_again(info)) raise_with_previous(signal_number, previous);
+    return;
   }
+  first_signal_ns = monotonic_ns();
+  accepted_signal = signal_number;
+  const unsigned char byte = static_cast<unsigned char>(signal_number);
+  if (::write(target, &byte, 1) != 1) raise_with_previous(signal_number, previous);
 }
 
 }  // namespace
 
 void install_termination_handlers(int wake_descriptor) {
+  owner = ::getpid();
   wake_target = wake_descriptor;
   struct sigaction action {};
   action.sa_sigaction = on_termination;
@@ -70,6 +101,8 @@ void remove_termination_handlers() {
   }
   installed = false;
 }
+
+int termination_signal_accepted() { return accepted_signal.load(); }
 
 void reraise_with_previous_action(int signal_number) {
   ::sigaction(signal_number, &previous_for(signal_number), nullptr);

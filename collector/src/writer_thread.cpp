@@ -78,7 +78,7 @@ void WriterThread::handle_batch(std::deque<CompletedBuffer>& batch) {
         failed = true, problem = "unknown error";
       }
     }
-    if (handler_.release) handler_.release(buffer.data);
+    if (handler_.release) handler_.release(buffer.data, buffer.valid_bytes);
   }
   if (!failed) {
     try {

@@ -52,7 +52,7 @@ TEST(WriterThreadTest, AFloodOfBuffersFromManyThreadsLosesNothing) {
     writer.flush();
     ++batches;
   };
-  handler.release = [&](std::uint8_t* buffer) { pool.release(buffer); };
+  handler.release = [&](std::uint8_t* buffer, std::size_t used) { pool.release(buffer, used); };
   WriterThread thread(handler);
 
   constexpr int kThreads = 8, kBuffersPerThread = 100;
@@ -95,7 +95,7 @@ TEST(WriterThreadTest, AFailingHandlerStopsTranslationButStillReleasesBuffers) {
     ++translated;
     throw std::runtime_error("disk full");
   };
-  handler.release = [&](std::uint8_t* buffer) { pool.release(buffer); };
+  handler.release = [&](std::uint8_t* buffer, std::size_t used) { pool.release(buffer, used); };
   handler.on_failure = [&](const std::string& problem) {
     EXPECT_EQ(problem, "disk full");
     ++failures;
@@ -126,6 +126,31 @@ TEST(BufferPoolTest, HandsOutAtMostItsBuffersAndCountsRefusals) {
   pool.release(first);
   EXPECT_EQ(pool.acquire(), first);
   EXPECT_EQ(pool.buffers_handed_out(), 3u);
+}
+
+// CUPTI is told buffers come zeroed, so it does not zero them on the program's threads.
+TEST(BufferPoolTest, BuffersComeBackZeroedAndAreAllocatedOnlyWhenNeeded) {
+  BufferPool pool(4096, 64);
+  EXPECT_EQ(pool.buffers_allocated(), 0u);
+  auto* buffer = pool.acquire();
+  ASSERT_NE(buffer, nullptr);
+  EXPECT_EQ(pool.buffers_allocated(), 1u);
+  EXPECT_EQ(pool.buffers_outstanding(), 1u);
+  std::memset(buffer, 0xAB, 100);
+  pool.release(buffer, 100);
+  EXPECT_EQ(pool.buffers_outstanding(), 0u);
+  auto* again = pool.acquire();
+  ASSERT_EQ(again, buffer);
+  for (int i = 0; i < 4096; ++i) ASSERT_EQ(again[i], 0) << i;
+  EXPECT_EQ(pool.buffers_allocated(), 1u);
+}
+
+TEST(BufferPoolTest, AClosedPoolHandsOutNothingAndCountsTheRequests) {
+  BufferPool pool(4096, 4);
+  pool.close();
+  EXPECT_EQ(pool.acquire(), nullptr);
+  EXPECT_EQ(pool.requests_after_close(), 1u);
+  EXPECT_EQ(pool.requests_refused(), 0u);
 }
 
 TEST(BufferPoolTest, RoundsSizesToCuptiAlignment) { EXPECT_EQ(BufferPool(1001, 1).buffer_size(), 1008u); }

@@ -1,5 +1,7 @@
 #include "gpuprof/analysis/data_loss.hpp"
 
+#include <algorithm>
+
 namespace gpuprof::analysis {
 
 std::vector<std::string> data_loss_warnings(const trace::TraceModel& model) {
@@ -14,6 +16,41 @@ std::vector<std::string> data_loss_warnings(const trace::TraceModel& model) {
     warnings.push_back(line + " [" + severity + "]: totals may undercount");
   }
   return warnings;
+}
+
+RecordingLoss recording_loss(const std::vector<trace::StatRow>& stats) {
+  RecordingLoss loss;
+  for (const auto& stat : stats) {
+    const auto value = std::max<std::int64_t>(stat.value, 0);
+    if (stat.name == "buffer_requests_refused") {
+      loss.refused_buffer_requests += value;
+    } else if (stat.name == "buffers_not_returned") {
+      loss.buffers_not_returned += value;
+    } else if (stat.name == "activity_buffers_taken") {
+      loss.records_taken += value;
+    } else if (stat.name.find("dropped") != std::string::npos) {
+      loss.dropped_records += value;
+    }
+  }
+  return loss;
+}
+
+std::string RecordingLoss::text() const {
+  if (!any()) return "no loss";
+  std::vector<std::string> parts;
+  if (dropped_records > 0) parts.push_back(std::to_string(dropped_records) + " dropped records");
+  if (refused_buffer_requests > 0) {
+    parts.push_back(std::to_string(refused_buffer_requests) + " refused buffer requests (their records are lost)");
+  }
+  if (buffers_not_returned > 0) {
+    parts.push_back(std::to_string(buffers_not_returned) + " buffers never handed back (their records are lost)");
+  }
+  if (records_taken > 0) {
+    parts.push_back(std::to_string(records_taken) + " launches whose records another CUPTI client took");
+  }
+  std::string text;
+  for (const auto& part : parts) text += (text.empty() ? "" : ", ") + part;
+  return text;
 }
 
 }  // namespace gpuprof::analysis

@@ -32,6 +32,8 @@ struct TranslationCounters {
   std::int64_t overhead_ns = 0;
   std::int64_t overhead_records = 0;
   std::int64_t rows = 0;
+  std::int64_t sync_queries_left_out = 0;
+  std::int64_t peer_copies_reported_twice = 0;
 };
 
 class ActivityTranslator {
@@ -57,6 +59,8 @@ class ActivityTranslator {
   void merge_device(const trace::DeviceRow& device);
 
   const TranslationCounters& counters() const { return counters_; }
+  // Runtime API records of kernel launches seen, to compare with the launches CUPTI's callbacks saw.
+  std::int64_t runtime_launches_recorded() const { return runtime_launches_recorded_; }
 
  private:
   void kernel(const CUpti_ActivityKernel10& record);
@@ -75,6 +79,7 @@ class ActivityTranslator {
   void problem(const std::string& name, const std::string& detail);
   void remember_context(std::uint32_t context, std::uint32_t device);
   void write_pending_syncs();
+  void write_pending_peer_copies(bool final);
   void write_completed_ranges();
   void write_kernels_lost_at_exit();
 
@@ -88,8 +93,24 @@ class ActivityTranslator {
     std::uint32_t context = 0;
   };
   std::vector<PendingSync> pending_syncs_;
-  // Learned from API records: which thread made the call with this correlation id.
-  std::unordered_map<std::uint32_t, std::pair<std::int64_t, std::int64_t>> caller_by_correlation_;
+  // A plain memcpy record of kind PtoP names one device; it waits a batch for its
+  // peer record (same correlation id), which names both and is the one written.
+  struct PendingPeerCopy {
+    trace::MemcpyRow row;
+    int batches_waited = 0;
+  };
+  std::vector<PendingPeerCopy> pending_peer_copies_;
+  std::unordered_map<std::uint32_t, int> recent_peer_copies_;  // correlation id -> batch it arrived in
+  int batch_number_ = 0;
+  std::int64_t runtime_launches_recorded_ = 0;
+  // Learned from API records: which thread made the call with this correlation id, and which call it was.
+  struct Caller {
+    std::int64_t process_id = 0;
+    std::int64_t thread_id = 0;
+    trace::ApiKind kind = trace::ApiKind::runtime;
+    std::uint32_t callback_id = 0;
+  };
+  std::unordered_map<std::uint32_t, Caller> caller_by_correlation_;
   std::unordered_map<std::uint32_t, std::int32_t> device_by_context_;
   std::map<std::int32_t, trace::DeviceRow> devices_;
   std::unordered_map<std::uint64_t, trace::StringId> api_name_ids_;

@@ -23,6 +23,9 @@ struct CollectorConfig {
   bool trace_api = true;     // CUDA runtime API
   bool trace_sync = true;    // synchronization calls
   bool trace_driver = false; // CUDA driver API (many records; off by default)
+  // Also the runtime calls a framework makes thousands of times a step and that
+  // launch nothing (cudaGetDevice, cudaGetLastError, ...); kineto leaves them out too.
+  bool trace_frequent_api = false;
   std::string files_list;    // where to append the written file's path, if set
   // Settings that could not be used, with the reason; the defaults apply instead.
   std::vector<std::string> warnings;
@@ -34,7 +37,7 @@ using EnvironmentLookup = std::function<std::optional<std::string>(const std::st
 // `warnings` and the default is kept, because the host program must run anyway.
 CollectorConfig read_collector_config(const EnvironmentLookup& environment);
 
-// Parses a --trace list ("cuda,nvtx,api,sync,driver") into `config`; returns the
+// Parses a --trace list ("cuda,nvtx,api,sync,driver", "api-all" for api with the frequent calls) into `config`; returns the
 // unknown names.
 std::vector<std::string> apply_trace_list(const std::string& list, CollectorConfig& config);
 

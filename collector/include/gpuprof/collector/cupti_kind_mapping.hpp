@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string_view>
 
 #include "gpuprof/trace/records.hpp"
@@ -20,6 +21,13 @@ std::optional<trace::MemoryKind> to_memory_kind(std::uint8_t cupti_memory_kind);
 trace::SyncType to_sync_type(CUpti_ActivitySynchronizationType type);
 bool copies_from_device(std::uint8_t cupti_copy_kind);
 bool copies_to_device(std::uint8_t cupti_copy_kind);
+
+// Runtime calls a framework makes thousands of times a step that launch and wait
+// for nothing (cudaGetDevice, cudaGetLastError, ...): left out unless asked for.
+std::span<const std::uint32_t> frequent_runtime_calls();
+// cudaEventQuery, cudaStreamQuery and their driver forms: CUPTI 13 reports them as
+// synchronization records, but a query returns at once and is not a wait.
+bool is_sync_query(trace::ApiKind kind, std::uint32_t callback_id);
 
 // Short names used in collector_stats ("kernel", "memcpy", ...); "kind_<n>" otherwise.
 std::string activity_kind_name(CUpti_ActivityKind kind);

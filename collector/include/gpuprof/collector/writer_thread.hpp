@@ -20,7 +20,7 @@ struct CompletedBuffer {
 struct BatchHandler {
   std::function<void(const CompletedBuffer&)> on_buffer;  // translate the records
   std::function<void()> on_batch_end;                     // commit what the batch wrote
-  std::function<void(std::uint8_t*)> release;             // give the buffer back to the pool
+  std::function<void(std::uint8_t*, std::size_t)> release;  // give the buffer (and its used bytes) back
   std::function<void(const std::string&)> on_failure;     // called once; later buffers are only released
 };
 

@@ -1,0 +1,29 @@
+#pragma once
+
+// What one step of standin_host produces on one device, shared by the host and
+// the tests that check the recorded trace row by row.
+
+#include <cstdint>
+
+namespace gpuprof::standin {
+
+inline constexpr int kPlainKernelsPerStep = 4;  // the first through __cudaLaunchKernel, as nvcc 13's <<<>>>
+inline constexpr int kGraphKernelsPerStep = 2;
+inline constexpr int kKernelsPerStep = kPlainKernelsPerStep + kGraphKernelsPerStep + 1;  // + the all-reduce
+inline constexpr std::uint64_t kInputBytes = 1 << 20;
+inline constexpr std::uint64_t kOutputBytes = 4096;
+inline constexpr std::uint64_t kPeerCopyBytes = 8 << 20;
+// HtoD, DtoH, and one peer copy when there is a peer (reported twice by CUPTI, written once).
+inline constexpr int copies_per_step(int devices) { return devices > 1 ? 3 : 2; }
+inline constexpr int kMemsetsPerStep = 1;
+// Only the stream synchronize waits: the unfinished event query is not reported
+// (all sync records off) and the finished one is a query, not a wait.
+inline constexpr int kWaitsPerStep = 1;
+// Recorded calls: 2 copies, the plain launches, the graph launch, the all-reduce
+// launch, the memset, 2 event queries, the stream synchronize, and the peer copy;
+// cudaGetLastError and cudaGetDevice after each plain launch but the first are left out.
+inline constexpr int api_calls_per_step(int devices) { return kPlainKernelsPerStep + 8 + (devices > 1 ? 1 : 0); }
+inline constexpr int kExcludedCallsPerStep = 2 * (kPlainKernelsPerStep - 1);
+inline constexpr int kRangesPerStep = 2;  // "step N" and "forward" in the domain "standin"
+
+}  // namespace gpuprof::standin

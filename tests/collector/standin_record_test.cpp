@@ -1,0 +1,236 @@
+// `gpuprof record` end to end on CPU: the real launcher and collector, with
+// stand-ins for libcupti and libcuda under a host program that plays a
+// data-parallel run (tests/collector/standin). Every row the run produces is
+// known, so every table is checked exactly.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "gpuprof/launcher/child_process.hpp"
+#include "standin_expectations.hpp"
+#include "standin_support.hpp"
+
+namespace gpuprof::testing {
+namespace {
+
+using namespace gpuprof::standin;
+
+std::string per_device(const std::string& table, int device) {
+  return "select count(*) from " + table + " where device = " + std::to_string(device);
+}
+
+TEST(StandinRecord, ATwoDeviceRunIsRecordedRowByRow) {
+  TemporaryFolder folder;
+  constexpr int kSteps = 3;
+  const auto run = record_standin(folder, {"--steps", std::to_string(kSteps), "--exit", "3"});
+  ASSERT_EQ(run.exit_code, 3) << run.errors;  // the program's own exit code
+  ASSERT_EQ(run.traces.size(), 1u) << run.errors;
+  trace::TraceFile file(run.traces[0].string());
+  for (int device = 0; device < 2; ++device) {
+    SCOPED_TRACE("device " + std::to_string(device));
+    EXPECT_EQ(count_rows(file, per_device("kernels", device)), kSteps * kKernelsPerStep);
+    EXPECT_EQ(count_rows(file, per_device("memcpys", device)), kSteps * copies_per_step(2));
+    EXPECT_EQ(count_rows(file, per_device("memsets", device)), kSteps * kMemsetsPerStep);
+    EXPECT_EQ(count_rows(file, per_device("syncs", device)), kSteps * kWaitsPerStep);
+  }
+  // Peer copies name both devices; the plain twin CUPTI also reports is not a second copy.
+  EXPECT_EQ(count_rows(file, "select count(*) from memcpys where copy_kind = 5 and src_device = 0 and dst_device = 1"),
+            kSteps);
+  EXPECT_EQ(count_rows(file, "select count(*) from memcpys where copy_kind = 5 and src_device = 1 and dst_device = 0"),
+            kSteps);
+  EXPECT_EQ(count_rows(file, "select count(*) from memcpys where copy_kind = 5 and "
+                             "(src_device is null or dst_device is null)"),
+            0);
+  EXPECT_EQ(count_rows(file, "select sum(bytes) from memcpys where copy_kind = 5"), 2 * kSteps * kPeerCopyBytes);
+  // Every call but the frequent ones, named without CUPTI's _vNNNN suffix.
+  EXPECT_EQ(count_rows(file, "select count(*) from api_calls"), 2 * kSteps * api_calls_per_step(2));
+  auto calls_named = [&](const std::string& name) {
+    return count_rows(file, "select count(*) from api_calls a join strings s on s.id = a.name_id where s.value = '" +
+                                name + "'");
+  };
+  EXPECT_EQ(calls_named("__cudaLaunchKernel"), 2 * kSteps);
+  EXPECT_EQ(calls_named("cudaEventQuery"), 2 * 2 * kSteps);
+  EXPECT_EQ(calls_named("cudaGetDevice") + calls_named("cudaGetLastError"), 0);
+  EXPECT_EQ(count_rows(file, "select count(*) from api_calls a join strings s on s.id = a.name_id "
+                             "where s.value like '%\\_v%' escape '\\'"),
+            0);
+  // Kernels of a graph launch carry its node ids; every kernel has its launching call.
+  EXPECT_EQ(count_rows(file, "select count(*) from kernels where graph_node_id is not null"),
+            2 * kSteps * kGraphKernelsPerStep);
+  EXPECT_EQ(count_rows(file, "select count(*) from kernels k where not exists "
+                             "(select 1 from api_calls a where a.correlation_id = k.correlation_id)"),
+            0);
+  // NVTX ranges made with the real nvtx3 headers, through the export table, in their domain.
+  EXPECT_EQ(count_rows(file, "select count(*) from ranges r join strings s on s.id = r.name_id "
+                             "where s.value like 'step %' and r.domain_id is null"),
+            2 * kSteps);
+  EXPECT_EQ(count_rows(file, "select count(*) from ranges r join strings s on s.id = r.name_id "
+                             "join strings d on d.id = r.domain_id where s.value = 'forward' and d.value = 'standin'"),
+            2 * kSteps);
+  EXPECT_EQ(count_rows(file, "select count(*) from ranges"), 2 * kSteps * kRangesPerStep);
+  // The driver's view: two GPUs with peer access both ways.
+  const auto devices = file.devices();
+  ASSERT_EQ(devices.size(), 2u);
+  EXPECT_EQ(devices[1].name.value_or(""), "Stand-in GPU 1");
+  EXPECT_EQ(file.device_links().size(), 2u);
+  const auto stats = stats_by_name(file);
+  EXPECT_EQ(stats.at("dropped_records").value, 0);
+  EXPECT_EQ(stats.at("sync_queries_left_out").value, 2 * kSteps);
+  EXPECT_EQ(stats.at("peer_copies_reported_twice").value, 2 * kSteps);
+  EXPECT_EQ(stats.count("activity_buffers_taken"), 0u);
+  EXPECT_EQ(stats.count("buffers_not_returned"), 0u);
+  EXPECT_EQ(stats.at("dropped.in_flight_at_exit").value, 0);
+  EXPECT_TRUE(trace_is_finished(run.traces[0]));
+  EXPECT_NE(run.errors.find("no loss"), std::string::npos) << run.errors;
+}
+
+TEST(StandinRecord, RecordsLargerThanThisCuptiKnowsAreReadAsTheirKnownPart) {
+  TemporaryFolder folder;
+  const auto run = record_standin(folder, {"--steps", "2", "--extra-bytes", "72"});
+  ASSERT_EQ(run.exit_code, 0) << run.errors;
+  ASSERT_EQ(run.traces.size(), 1u);
+  trace::TraceFile file(run.traces[0].string());
+  EXPECT_EQ(count_rows(file, "select count(*) from kernels"), 2 * 2 * kKernelsPerStep);
+  EXPECT_EQ(count_rows(file, "select count(*) from memcpys where copy_kind = 5 and src_device is not null"), 4);
+  EXPECT_EQ(count_rows(file, "select count(*) from ranges"), 2 * 2 * kRangesPerStep);
+}
+
+TEST(StandinRecord, TheFrequentCallsAreRecordedWhenAskedFor) {
+  TemporaryFolder folder;
+  const auto run = record_standin(folder, {"--steps", "1", "--devices", "1"}, {}, {"--trace", "cuda,nvtx,api-all,sync"});
+  ASSERT_EQ(run.exit_code, 0) << run.errors;
+  ASSERT_EQ(run.traces.size(), 1u);
+  trace::TraceFile file(run.traces[0].string());
+  EXPECT_EQ(count_rows(file, "select count(*) from api_calls"), api_calls_per_step(1) + kExcludedCallsPerStep);
+}
+
+// CUPTI reads a drop count only when asked; drops after the last buffer must still be asked for.
+TEST(StandinRecord, DropsAfterTheLastBufferAreCountedAndSaid) {
+  TemporaryFolder folder;
+  const auto run = record_standin(folder, {"--steps", "2", "--drop-at-end", "17"});
+  ASSERT_EQ(run.exit_code, 0) << run.errors;
+  ASSERT_EQ(run.traces.size(), 1u);
+  trace::TraceFile file(run.traces[0].string());
+  EXPECT_EQ(stats_by_name(file).at("dropped_records").value, 17);
+  EXPECT_NE(run.errors.find("LOST DATA: 17 dropped records"), std::string::npos) << run.errors;
+}
+
+// Two device threads and the main thread each hold a buffer (CUDA 13: one per
+// thread); with two buffers in all, requests are refused and records lost.
+TEST(StandinRecord, RefusedBufferRequestsAreLossInTheSummaryAndTheTrace) {
+  TemporaryFolder folder;
+  const auto run = record_standin(folder, {"--steps", "20"}, {{"GPUPROF_BUFFER_COUNT", "2"}});
+  ASSERT_EQ(run.exit_code, 0) << run.errors;
+  ASSERT_EQ(run.traces.size(), 1u);
+  trace::TraceFile file(run.traces[0].string());
+  const auto stats = stats_by_name(file);
+  EXPECT_GT(stats.at("buffer_requests_refused").value, 0);
+  EXPECT_EQ(stats.at("buffer_requests_refused").severity, trace::Severity::warning);
+  EXPECT_NE(run.errors.find("LOST DATA"), std::string::npos) << run.errors;
+  EXPECT_NE(run.errors.find("refused buffer requests"), std::string::npos) << run.errors;
+  EXPECT_TRUE(trace_is_finished(run.traces[0]));
+}
+
+TEST(StandinRecord, ASecondCuptiClientTakingTheBuffersIsAnError) {
+  TemporaryFolder folder;
+  const auto run = record_standin(folder, {"--steps", "3", "--take-over-after", "0"});
+  ASSERT_EQ(run.exit_code, 0) << run.errors;
+  ASSERT_EQ(run.traces.size(), 1u);
+  trace::TraceFile file(run.traces[0].string());
+  const auto stats = stats_by_name(file);
+  ASSERT_EQ(stats.count("activity_buffers_taken"), 1u) << run.errors;
+  EXPECT_EQ(stats.at("activity_buffers_taken").severity, trace::Severity::error);
+  // Two later steps on two devices, each with its plain launches and the all-reduce launch.
+  EXPECT_EQ(stats.at("activity_buffers_taken").value, 2 * 2 * (kPlainKernelsPerStep + 1));
+  EXPECT_NE(run.errors.find("another CUPTI client"), std::string::npos) << run.errors;
+}
+
+TEST(StandinRecord, ASubscriptionTakenByAnotherToolStillRecords) {
+  TemporaryFolder folder;
+  const auto run = record_standin(folder, {"--steps", "1"}, {{"GPUPROF_STANDIN_FAIL", "subscribe"}});
+  ASSERT_EQ(run.exit_code, 0) << run.errors;
+  ASSERT_EQ(run.traces.size(), 1u);
+  trace::TraceFile file(run.traces[0].string());
+  EXPECT_EQ(count_rows(file, "select count(*) from kernels"), 2 * kKernelsPerStep);
+  EXPECT_EQ(stats_by_name(file).count("cupti_warning_subscribe"), 1u);
+}
+
+TEST(StandinRecord, ACuptiThatCannotStartLeavesTheProgramRunning) {
+  TemporaryFolder folder;
+  // 10 is CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, without which nothing is worth recording.
+  const auto run = record_standin(folder, {"--steps", "1", "--exit", "5"}, {{"GPUPROF_STANDIN_FAIL", "enable_10"}});
+  EXPECT_EQ(run.exit_code, 5) << run.errors;
+  ASSERT_EQ(run.traces.size(), 1u);
+  trace::TraceFile file(run.traces[0].string());
+  EXPECT_EQ(stats_by_name(file).at("cupti_initialization").severity, trace::Severity::error);
+}
+
+// CUPTI's thread hands a buffer over after the program's exit handlers finished the trace.
+TEST(StandinRecord, ALateBufferIsSaidNotLostSilently) {
+  TemporaryFolder folder;
+  const auto run = record_standin(folder, {"--steps", "1", "--late-delivery-ms", "200"});
+  ASSERT_EQ(run.exit_code, 0) << run.errors;
+  ASSERT_EQ(run.traces.size(), 1u);
+  trace::TraceFile file(run.traces[0].string());
+  const auto stats = stats_by_name(file);
+  ASSERT_EQ(stats.count("buffers_not_returned"), 1u) << run.errors;
+  EXPECT_GE(stats.at("buffers_not_returned").value, 1);
+  EXPECT_NE(run.errors.find("after the trace was finished"), std::string::npos) << run.errors;
+  EXPECT_NE(run.errors.find("buffers never handed back"), std::string::npos) << run.errors;
+}
+
+TEST(StandinRecord, AForkedChildWritesNothingAndItsSignalLeavesTheParentAlone) {
+  TemporaryFolder folder;
+  const auto run = record_standin(folder, {"--steps", "2", "--fork-child-gets-signal", "--exit", "4"});
+  EXPECT_EQ(run.exit_code, 4) << run.errors;
+  ASSERT_EQ(run.traces.size(), 1u) << run.errors;
+  EXPECT_TRUE(trace_is_finished(run.traces[0]));
+  trace::TraceFile file(run.traces[0].string());
+  EXPECT_EQ(count_rows(file, "select count(*) from kernels k join strings s on s.id = k.name_id "
+                             "where s.value = 'child_kernel'"),
+            0);
+  EXPECT_EQ(count_rows(file, "select count(*) from kernels"), 2 * 2 * kKernelsPerStep);
+}
+
+TEST(StandinRecord, TwoProcessesWriteTwoFiles) {
+  TemporaryFolder folder;
+  const auto pattern = folder.file("t_%p.sqlite");
+  // Both programs run under one `gpuprof record`.
+  const std::string record = std::string(GPUPROF_BINARY) + " record -o " + pattern + " -- sh -c '" + STANDIN_HOST +
+                             " --steps 1 & " + STANDIN_HOST + " --steps 2; wait'";
+  const auto result = launcher::run_child({"/bin/sh", "-c", "timeout -k 5 60 " + record}, standin_environment());
+  ASSERT_EQ(result.exit_code, 0);
+  std::vector<std::int64_t> kernels;
+  for (const auto& entry : std::filesystem::directory_iterator(folder.path())) {
+    if (entry.path().extension() != ".sqlite") continue;
+    trace::TraceFile file(entry.path().string());
+    kernels.push_back(count_rows(file, "select count(*) from kernels"));
+    EXPECT_TRUE(trace_is_finished(entry.path()));
+  }
+  std::sort(kernels.begin(), kernels.end());
+  EXPECT_EQ(kernels, (std::vector<std::int64_t>{2 * kKernelsPerStep, 2 * 2 * kKernelsPerStep}));
+}
+
+// The analyzer reads a stand-in recording of a 2-GPU data-parallel run like any other trace.
+TEST(StandinRecord, TheReportOfATwoGpuRecordingShowsBothDevicesAndTheirCommunication) {
+  TemporaryFolder folder;
+  const auto run = record_standin(folder, {"--steps", "6"});
+  ASSERT_EQ(run.exit_code, 0) << run.errors;
+  ASSERT_EQ(run.traces.size(), 1u);
+  const auto json = folder.file("report.json");
+  const auto result = launcher::run_child(
+      {GPUPROF_BINARY, "report", run.traces[0].string(), "--format", "json", "-o", json}, {});
+  ASSERT_EQ(result.exit_code, 0);
+  const auto text = read_file(json);
+  EXPECT_NE(text.find("\"device\": 1,"), std::string::npos);
+  EXPECT_NE(text.find("\"kind\": \"PtoP\""), std::string::npos);
+  EXPECT_NE(text.find("ncclDevKernel_AllReduce"), std::string::npos);
+  EXPECT_EQ(text.find("\"total_comm_ns\": 0,"), std::string::npos);  // the all-reduce kernels count as communication
+}
+
+}  // namespace
+}  // namespace gpuprof::testing
