@@ -1,5 +1,6 @@
 #include "gpuprof/collector/activity_translator.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <utility>
@@ -12,6 +13,8 @@ namespace {
 // Thread ids remembered for syncs are forgotten beyond this many calls; a sync
 // record arrives next to its API record, never thousands of calls later.
 constexpr std::size_t kMaxRememberedCalls = 1 << 16;
+// CUPTI's activity kinds are small numbers; larger ones are counted under the last slot's name.
+constexpr std::size_t kCountedKinds = 128;
 
 std::int64_t as_signed(std::uint64_t value) { return static_cast<std::int64_t>(value); }
 
@@ -56,10 +59,18 @@ void fill_missing(std::optional<Value>& target, const std::optional<Value>& sour
 }  // namespace
 
 ActivityTranslator::ActivityTranslator(trace::TraceWriter& writer, ApiNameResolver api_names)
-    : writer_(writer), api_names_(std::move(api_names)) {}
+    : writer_(writer),
+      api_names_(std::move(api_names)),
+      recent_callers_(kMaxRememberedCalls),
+      records_by_kind_(kCountedKinds + 1, 0) {}
+
+const ActivityTranslator::Caller* ActivityTranslator::caller_of(std::uint32_t correlation_id) const {
+  const auto& slot = recent_callers_[correlation_id % kMaxRememberedCalls];
+  return slot.correlation_id == correlation_id && correlation_id != 0 ? &slot : nullptr;
+}
 
 void ActivityTranslator::translate(const CUpti_Activity& record) {
-  ++counters_.records_per_kind[activity_kind_name(record.kind)];
+  ++records_by_kind_[std::min<std::size_t>(static_cast<std::size_t>(record.kind), kCountedKinds)];
   switch (record.kind) {
     case CUPTI_ACTIVITY_KIND_KERNEL:
     case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
@@ -199,8 +210,8 @@ void ActivityTranslator::api_call(const CUpti_ActivityAPI& record, trace::ApiKin
   row.return_code = record.returnValue;
   writer_.add(row);
   ++counters_.rows;
-  caller_by_correlation_[record.correlationId] = {std::int64_t{record.processId}, std::int64_t{record.threadId}, kind,
-                                                  record.cbid};
+  recent_callers_[record.correlationId % kMaxRememberedCalls] = {
+      record.correlationId, record.cbid, std::int64_t{record.processId}, std::int64_t{record.threadId}, kind};
 }
 
 void ActivityTranslator::synchronization(const CUpti_ActivitySynchronization2& record) {
@@ -326,14 +337,13 @@ void ActivityTranslator::overhead(const CUpti_ActivityOverhead3& record) {
 
 void ActivityTranslator::write_pending_syncs() {
   for (auto& [row, context] : pending_syncs_) {
-    if (auto caller = caller_by_correlation_.find(static_cast<std::uint32_t>(*row.correlation_id));
-        caller != caller_by_correlation_.end()) {
-      if (is_sync_query(caller->second.kind, caller->second.callback_id)) {
+    if (const auto* caller = caller_of(static_cast<std::uint32_t>(*row.correlation_id))) {
+      if (is_sync_query(caller->kind, caller->callback_id)) {
         ++counters_.sync_queries_left_out;
         continue;
       }
-      row.process_id = caller->second.process_id;
-      row.thread_id = caller->second.thread_id;
+      row.process_id = caller->process_id;
+      row.thread_id = caller->thread_id;
     }
     if (auto device = device_by_context_.find(context); device != device_by_context_.end()) {
       row.device = device->second;
@@ -342,7 +352,6 @@ void ActivityTranslator::write_pending_syncs() {
     ++counters_.rows;
   }
   pending_syncs_.clear();
-  if (caller_by_correlation_.size() > kMaxRememberedCalls) caller_by_correlation_.clear();
 }
 
 void ActivityTranslator::write_completed_ranges() {
@@ -424,6 +433,12 @@ void ActivityTranslator::write_kernels_lost_at_exit() {
 }
 
 void ActivityTranslator::write_counters() {
+  // Kinds that share a name (kernel and concurrent kernel) add up.
+  counters_.records_per_kind.clear();
+  for (std::size_t kind = 0; kind < records_by_kind_.size(); ++kind) {
+    if (records_by_kind_[kind] == 0) continue;
+    counters_.records_per_kind[activity_kind_name(static_cast<CUpti_ActivityKind>(kind))] += records_by_kind_[kind];
+  }
   for (const auto& [kind, count] : counters_.records_per_kind) {
     writer_.set_stat({"records_" + kind, count, trace::Severity::info, std::nullopt});
   }

@@ -197,8 +197,10 @@ extern "C" {
 uint64_t standin_timestamp(void) {
   timespec now{};
   ::clock_gettime(CLOCK_MONOTONIC, &now);
-  const char* shift = std::getenv("GPUPROF_STANDIN_CLOCK_SHIFT_NS");
-  const std::int64_t offset = shift != nullptr ? std::strtoll(shift, nullptr, 10) : 0;
+  static const std::int64_t offset = [] {
+    const char* shift = std::getenv("GPUPROF_STANDIN_CLOCK_SHIFT_NS");
+    return shift != nullptr ? std::strtoll(shift, nullptr, 10) : 0;
+  }();
   return static_cast<std::uint64_t>(now.tv_sec) * 1'000'000'000ull + static_cast<std::uint64_t>(now.tv_nsec) +
          static_cast<std::uint64_t>(offset);
 }

@@ -14,6 +14,8 @@
 #include <dlfcn.h>
 #include <nvtx3/nvToolsExt.h>
 #include <signal.h>
+#include <sys/resource.h>
+#include <time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -48,6 +50,8 @@ struct Options {
   bool fork_child = false;
   bool child_gets_signal = false;
   int run_ms = 0;                  // keep stepping this long (for external signals)
+  long long bench_launches = 0;    // benchmark: this many launches (API + kernel record) per device thread
+  long long bench_rate = 0;        // benchmark: launches per second per thread (0: as fast as possible)
 };
 
 Options options;
@@ -218,6 +222,58 @@ void fork_a_child() {
   ::waitpid(child, &status, 0);
 }
 
+// The collector's benchmark (bench/collector_standin_benchmark.cpp reads these lines): launches
+// as fast as the threads go, then how long the exit took and the peak memory.
+std::chrono::steady_clock::time_point bench_main_returned;
+
+// Paced in slices of 1,000 launches when a rate is given, as a training loop launches steadily.
+void bench_launches(int device) {
+  constexpr long long kSlice = 1000;
+  const auto started = std::chrono::steady_clock::now();
+  for (long long i = 0; i < options.bench_launches; ++i) {
+    if (options.bench_rate > 0 && i % kSlice == 0) {
+      std::this_thread::sleep_until(started + std::chrono::nanoseconds(i * 1'000'000'000 / options.bench_rate));
+    }
+    kernel(device, "bench_kernel", CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000);
+  }
+}
+
+double thread_cpu_seconds() {
+  timespec now{};
+  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) * 1e-9;
+}
+
+void run_benchmark() {
+  const auto started = std::chrono::steady_clock::now();
+  std::vector<std::thread> threads;
+  std::vector<double> cpu(static_cast<std::size_t>(options.devices));
+  for (int device = 0; device < options.devices; ++device) {
+    threads.emplace_back([device, &cpu] {
+      bench_launches(device);
+      cpu[static_cast<std::size_t>(device)] = thread_cpu_seconds();
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - started;
+  double cpu_total = 0;
+  for (const double seconds : cpu) cpu_total += seconds;
+  std::printf("bench launches %lld records %lld launch_wall_s %.6f launch_cpu_s %.6f\n",
+              options.bench_launches * options.devices, 2 * options.bench_launches * options.devices, wall.count(),
+              cpu_total);
+  std::fflush(stdout);
+  bench_main_returned = std::chrono::steady_clock::now();
+}
+
+// Registered before the injection: runs after the collector finished the trace.
+void report_exit() {
+  const std::chrono::duration<double> exit = std::chrono::steady_clock::now() - bench_main_returned;
+  rusage usage{};
+  ::getrusage(RUSAGE_SELF, &usage);
+  std::printf("bench exit_s %.6f peak_rss_kib %ld\n", exit.count(), usage.ru_maxrss);
+  std::fflush(stdout);
+}
+
 bool inject() {
   const char* path = std::getenv("CUDA_INJECTION64_PATH");
   if (path == nullptr) return true;  // run without a collector: the bare program
@@ -267,6 +323,8 @@ bool parse(int argc, char** argv) {
     else if (option == "--take-over-after") options.take_over_after_step = static_cast<int>(number());
     else if (option == "--late-delivery-ms") options.late_delivery_ms = static_cast<std::uint32_t>(number());
     else if (option == "--run-ms") options.run_ms = static_cast<int>(number());
+    else if (option == "--bench-launches") options.bench_launches = number();
+    else if (option == "--bench-rate") options.bench_rate = number();
     else if (option == "--signal-repeats") options.signal_repeats = static_cast<int>(number());
     else if (option == "--fork") options.fork_child = true;
     else if (option == "--fork-child-gets-signal") options.fork_child = options.child_gets_signal = true;
@@ -289,7 +347,12 @@ int main(int argc, char** argv) {
   if (!parse(argc, argv)) return 64;
   if (options.late_delivery_ms > 0) std::atexit(wait_for_late_delivery);
   if (options.signal_stage == "exit") std::atexit(wait_for_exit_signals);
+  if (options.bench_launches > 0) std::atexit(report_exit);
   if (cuInit(0) != CUDA_SUCCESS || !inject()) return 65;
+  if (options.bench_launches > 0) {
+    run_benchmark();
+    return 0;
+  }
   if (options.signal_stage == "exit") std::atexit(signal_during_exit_flush);
   if (options.signal_stage == "start") send_signals();
   nvtxDomainHandle_t domain = nvtxDomainCreateA("standin");

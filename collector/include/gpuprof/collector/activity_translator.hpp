@@ -26,7 +26,7 @@ namespace gpuprof::collector {
 using ApiNameResolver = std::function<std::string(trace::ApiKind kind, std::uint32_t callback_id)>;
 
 struct TranslationCounters {
-  std::map<std::string, std::int64_t> records_per_kind;  // "kernel" -> 12
+  std::map<std::string, std::int64_t> records_per_kind;  // "kernel" -> 12 (filled by write_counters)
   std::map<std::string, std::int64_t> problems;          // "end_before_start" -> 1
   std::map<std::string, std::string> problem_details;    // first example of each problem
   std::int64_t overhead_ns = 0;
@@ -103,14 +103,21 @@ class ActivityTranslator {
   std::unordered_map<std::uint32_t, int> recent_peer_copies_;  // correlation id -> batch it arrived in
   int batch_number_ = 0;
   std::int64_t runtime_launches_recorded_ = 0;
-  // Learned from API records: which thread made the call with this correlation id, and which call it was.
+  // Learned from API records: which thread made the call with this correlation id,
+  // and which call it was. A ring indexed by correlation id: a sync record arrives
+  // next to its API record, never tens of thousands of calls later, and a ring
+  // costs no allocation per call.
   struct Caller {
+    std::uint32_t correlation_id = 0;
+    std::uint32_t callback_id = 0;
     std::int64_t process_id = 0;
     std::int64_t thread_id = 0;
     trace::ApiKind kind = trace::ApiKind::runtime;
-    std::uint32_t callback_id = 0;
   };
-  std::unordered_map<std::uint32_t, Caller> caller_by_correlation_;
+  std::vector<Caller> recent_callers_;
+  const Caller* caller_of(std::uint32_t correlation_id) const;
+  // Records per CUPTI activity kind, by kind number (a map of names per record was a fifth of the cost).
+  std::vector<std::int64_t> records_by_kind_;
   std::unordered_map<std::uint32_t, std::int32_t> device_by_context_;
   std::map<std::int32_t, trace::DeviceRow> devices_;
   std::unordered_map<std::uint64_t, trace::StringId> api_name_ids_;
