@@ -12,7 +12,8 @@
 namespace gpuprof::testing {
 namespace {
 
-std::string make_trace(const TemporaryFolder& folder, const std::string& name, std::int64_t dropped) {
+std::string make_trace(const TemporaryFolder& folder, const std::string& name, std::int64_t dropped,
+                       std::int64_t refused = 0) {
   const auto path = folder.file(name);
   trace::TraceWriter writer({.path = path});
   writer.set_meta("source_format", "collector");
@@ -24,6 +25,9 @@ std::string make_trace(const TemporaryFolder& folder, const std::string& name, s
   writer.add(trace::ApiCallRow{.start_ns = 500, .end_ns = 900, .name = writer.intern("cudaLaunchKernel")});
   writer.set_stat({.name = "dropped_records", .value = dropped,
                    .severity = dropped ? trace::Severity::warning : trace::Severity::info});
+  if (refused > 0) {
+    writer.set_stat({.name = "buffer_requests_refused", .value = refused, .severity = trace::Severity::warning});
+  }
   writer.finish();
   return path;
 }
@@ -48,7 +52,17 @@ TEST(InfoCommand, WarnsWhenRecordsWereDropped) {
   TemporaryFolder folder;
   const auto result = gpuprof({"info", make_trace(folder, "t.sqlite", 12)});
   EXPECT_EQ(result.exit_code, 0);
-  EXPECT_NE(result.out.find("WARNING: 12 records were dropped"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("WARNING: data was lost while recording (12 dropped records)"), std::string::npos)
+      << result.out;
+}
+
+// A refused buffer request loses the records that needed it: loss, though nothing is called "dropped".
+TEST(InfoCommand, WarnsWhenBufferRequestsWereRefused) {
+  TemporaryFolder folder;
+  const auto result = gpuprof({"info", make_trace(folder, "t.sqlite", 0, 3)});
+  EXPECT_EQ(result.exit_code, 0);
+  EXPECT_NE(result.out.find("WARNING: data was lost while recording (3 refused buffer requests"), std::string::npos)
+      << result.out;
 }
 
 TEST(InfoCommand, DescribesSeveralTraces) {

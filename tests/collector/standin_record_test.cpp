@@ -196,6 +196,43 @@ TEST(StandinRecord, AForkedChildWritesNothingAndItsSignalLeavesTheParentAlone) {
   EXPECT_EQ(count_rows(file, "select count(*) from kernels"), 2 * 2 * kKernelsPerStep);
 }
 
+TEST(StandinRecord, BuffersAreCollectedBeforeAContextIsDestroyed) {
+  TemporaryFolder folder;
+  const auto output = folder.file("stdout.txt");
+  const auto result = launcher::run_child(
+      {"/bin/sh", "-c", standin_record_command(folder.file("t.sqlite"), {"--steps", "1", "--destroy-context"}) +
+                            " > " + output + " 2>/dev/null"},
+      standin_environment());
+  ASSERT_EQ(result.exit_code, 0);
+  // Two device threads' buffers, handed over by the flush the callback asked for.
+  EXPECT_NE(read_file(output).find("buffers handed over at the context's destruction: 2"), std::string::npos)
+      << read_file(output);
+}
+
+// CUPTI's clock is not the host's: the calibration pairs say how far apart they are.
+TEST(StandinRecord, AShiftedGpuClockIsCalibratedAgainstTheHostClock) {
+  std::vector<std::int64_t> offsets;
+  for (const char* shift : {"0", "1000000000000"}) {
+    TemporaryFolder folder;
+    const auto run = record_standin(folder, {"--steps", "1"}, {{"GPUPROF_STANDIN_CLOCK_SHIFT_NS", shift}});
+    ASSERT_EQ(run.exit_code, 0) << run.errors;
+    ASSERT_EQ(run.traces.size(), 1u);
+    trace::TraceFile file(run.traces[0].string());
+    const auto meta = file.meta();
+    const auto start = std::stoll(meta.at("start_ns")), end = std::stoll(meta.at("end_ns"));
+    EXPECT_EQ(count_rows(file, "select count(*) from kernels where start_ns < " + std::to_string(start) +
+                                   " or end_ns > " + std::to_string(end) + " + 1000000"),
+              0);
+    // "[[gpu_ns,realtime_ns],...]": the first pair's difference is the offset.
+    const auto calibration = meta.at("clock_calibration");
+    const auto comma = calibration.find(',');
+    ASSERT_EQ(calibration.rfind("[[", 0), 0u) << calibration;
+    ASSERT_NE(comma, std::string::npos) << calibration;
+    offsets.push_back(std::stoll(calibration.substr(2, comma - 2)) - std::stoll(calibration.substr(comma + 1)));
+  }
+  EXPECT_NEAR(static_cast<double>(offsets[1] - offsets[0]), 1e12, 1e9);  // within the second between the runs
+}
+
 TEST(StandinRecord, TwoProcessesWriteTwoFiles) {
   TemporaryFolder folder;
   const auto pattern = folder.file("t_%p.sqlite");

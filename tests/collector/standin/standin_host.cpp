@@ -52,6 +52,7 @@ struct Options {
   int run_ms = 0;                  // keep stepping this long (for external signals)
   long long bench_launches = 0;    // benchmark: this many launches (API + kernel record) per device thread
   long long bench_rate = 0;        // benchmark: launches per second per thread (0: as fast as possible)
+  bool destroy_context = false;    // a context is destroyed after the steps (a flush point)
 };
 
 Options options;
@@ -325,6 +326,7 @@ bool parse(int argc, char** argv) {
     else if (option == "--run-ms") options.run_ms = static_cast<int>(number());
     else if (option == "--bench-launches") options.bench_launches = number();
     else if (option == "--bench-rate") options.bench_rate = number();
+    else if (option == "--destroy-context") options.destroy_context = true;
     else if (option == "--signal-repeats") options.signal_repeats = static_cast<int>(number());
     else if (option == "--fork") options.fork_child = true;
     else if (option == "--fork-child-gets-signal") options.fork_child = options.child_gets_signal = true;
@@ -361,6 +363,13 @@ int main(int argc, char** argv) {
   options.steps = split;
   run_steps(domain);
   if (options.signal_stage == "steady") send_signals();
+  if (options.destroy_context) {
+    // The records of a context about to go must be collected first: the collector flushes at this callback.
+    const auto before = standin_get_counts().buffers_completed;
+    standin_resource_event(CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING);
+    std::printf("buffers handed over at the context's destruction: %llu\n",
+                static_cast<unsigned long long>(standin_get_counts().buffers_completed - before));
+  }
   if (options.fork_child) fork_a_child();
   if (later > 0) {
     standin_second_client_takes_over();

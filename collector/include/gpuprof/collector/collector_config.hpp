@@ -16,7 +16,8 @@ struct CollectorConfig {
   std::string output_pattern;  // default: launcher::kDefaultOutputPattern
   bool force = false;
   std::size_t buffer_size = 4u << 20;
-  std::size_t buffer_count = 32;  // 128 MiB in all by default
+  // At most 256 MiB, allocated as CUPTI asks: CUDA 13 holds one buffer per thread that uses CUDA.
+  std::size_t buffer_count = 64;
   std::uint32_t flush_interval_ms = 1000;
   bool trace_cuda = true;    // kernels, copies, memsets
   bool trace_nvtx = true;    // NVTX ranges
