@@ -258,6 +258,11 @@ void CollectorSession::write_runtime_stats() {
                                                                 "--buffer-size or GPUPROF_BUFFER_COUNT")
                                    : std::nullopt});
   }
+  if (const auto late = pool_ ? static_cast<std::int64_t>(pool_->requests_after_close()) : 0; late > 0) {
+    writer_->set_stat({"buffer_requests_after_stop", late, trace::Severity::warning,
+                       "the program went on using CUDA after the recording ended (a signal or its exit): what it "
+                       "did then is not in the trace"});
+  }
   if (const auto invalid = static_cast<std::int64_t>(invalid_buffers_.load()); invalid > 0) {
     writer_->set_stat({"invalid_buffers", invalid, trace::Severity::warning, "buffers whose records could not be read"});
   }
@@ -330,7 +335,8 @@ void CollectorSession::write_loss_checks() {
   if (!subscribed_ || !config_.trace_api) return;
   const auto seen = static_cast<std::int64_t>(launches_seen_.load());
   const auto recorded = translator_->runtime_launches_recorded();
-  const bool lost_elsewhere = dropped_records_ == 0 && (!pool_ || pool_->requests_refused() == 0);
+  const bool lost_elsewhere =
+      dropped_records_ == 0 && (!pool_ || (pool_->requests_refused() == 0 && pool_->requests_after_close() == 0));
   writer_->set_stat({"launches_seen_by_callback", seen, trace::Severity::info, std::nullopt});
   if (seen > recorded && lost_elsewhere) {
     writer_->set_stat({"activity_buffers_taken", seen - recorded, trace::Severity::error,

@@ -40,7 +40,10 @@ class CollectorSession {
   void stop_for_signal(int signal_number) noexcept;
 
   // A kernel launch seen by CUPTI's callback API (the runtime's launch calls).
-  void launch_seen() noexcept { launches_seen_.fetch_add(1, std::memory_order_relaxed); }
+  // Launches after the recording began to end have no buffer to go to, and are not counted.
+  void launch_seen() noexcept {
+    if (active_.load(std::memory_order_relaxed)) launches_seen_.fetch_add(1, std::memory_order_relaxed);
+  }
 
   void buffer_requested(std::uint8_t** buffer, std::size_t* size, std::size_t* max_records) noexcept;
   void buffer_completed(CUcontext context, std::uint32_t stream, std::uint8_t* buffer, std::size_t valid) noexcept;

@@ -36,6 +36,9 @@ TEST_P(StandinSignal, TheTraceIsFinishedAndTheProgramEndsByTheSignal) {
   EXPECT_EQ(run.exit_code, 128 + signal_number) << run.errors;
   ASSERT_EQ(run.traces.size(), 1u) << run.errors;
   EXPECT_TRUE(trace_is_finished(run.traces[0])) << run.errors;
+  // Launches after the stop have nowhere to go; they are not records another client took.
+  trace::TraceFile file(run.traces[0].string());
+  EXPECT_EQ(stats_by_name(file).count("activity_buffers_taken"), 0u) << run.errors;
 }
 
 INSTANTIATE_TEST_SUITE_P(
