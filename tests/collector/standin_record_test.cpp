@@ -46,6 +46,10 @@ TEST(StandinRecord, ATwoDeviceRunIsRecordedRowByRow) {
                              "(src_device is null or dst_device is null)"),
             0);
   EXPECT_EQ(count_rows(file, "select sum(bytes) from memcpys where copy_kind = 5"), 2 * kSteps * kPeerCopyBytes);
+  // A device-to-device copy stays on its device.
+  EXPECT_EQ(count_rows(file, "select count(*) from memcpys where copy_kind = 3 and src_device = device and "
+                             "dst_device = device and bytes = " + std::to_string(kDeviceCopyBytes)),
+            2 * kSteps);
   // Every call but the frequent ones, named without CUPTI's _vNNNN suffix.
   EXPECT_EQ(count_rows(file, "select count(*) from api_calls"), 2 * kSteps * api_calls_per_step(2));
   auto calls_named = [&](const std::string& name) {
@@ -77,6 +81,13 @@ TEST(StandinRecord, ATwoDeviceRunIsRecordedRowByRow) {
   ASSERT_EQ(devices.size(), 2u);
   EXPECT_EQ(devices[1].name.value_or(""), "Stand-in GPU 1");
   EXPECT_EQ(file.device_links().size(), 2u);
+  // Thread names given through NVTX reach the trace's meta.
+  const auto meta = file.meta();
+  int named_threads = 0;
+  for (const auto& [key, value] : meta) {
+    named_threads += key.rfind("thread_name.", 0) == 0 && value.rfind("device ", 0) == 0;
+  }
+  EXPECT_EQ(named_threads, 2);
   const auto stats = stats_by_name(file);
   EXPECT_EQ(stats.at("dropped_records").value, 0);
   EXPECT_EQ(stats.at("sync_queries_left_out").value, 2 * kSteps);

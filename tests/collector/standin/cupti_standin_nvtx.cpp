@@ -88,6 +88,17 @@ void mark(const char* name, const char* domain) {
   emit_marker(next_marker_id++, CUPTI_ACTIVITY_FLAG_MARKER_INSTANTANEOUS, name, domain);
 }
 
+// CUPTI reports a thread's NVTX name as a NAME record.
+void NVTX_API name_os_thread(std::uint32_t thread_id, const char* name) {
+  CUpti_ActivityName record{};
+  record.kind = CUPTI_ACTIVITY_KIND_NAME;
+  record.objectKind = CUPTI_ACTIVITY_OBJECT_THREAD;
+  record.objectId.pt.processId = static_cast<std::uint32_t>(::getpid());
+  record.objectId.pt.threadId = thread_id;
+  record.name = kept(name);
+  standin_emit(&record, sizeof record);
+}
+
 // Domain handles are the domain's name, kept for the process's life.
 const char* domain_name(nvtxDomainHandle_t domain) { return reinterpret_cast<const char*>(domain); }
 
@@ -134,6 +145,7 @@ bool fill_core(const NvtxExportTableCallbacks& callbacks) {
   fill(table, size, NVTX_CBID_CORE_RangeEnd, end_core);
   fill(table, size, NVTX_CBID_CORE_MarkA, mark_a);
   fill(table, size, NVTX_CBID_CORE_MarkEx, mark_ex);
+  fill(table, size, NVTX_CBID_CORE_NameOsThreadA, name_os_thread);
   return true;
 }
 

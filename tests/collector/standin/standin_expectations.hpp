@@ -13,16 +13,17 @@ inline constexpr int kKernelsPerStep = kPlainKernelsPerStep + kGraphKernelsPerSt
 inline constexpr std::uint64_t kInputBytes = 1 << 20;
 inline constexpr std::uint64_t kOutputBytes = 4096;
 inline constexpr std::uint64_t kPeerCopyBytes = 8 << 20;
-// HtoD, DtoH, and one peer copy when there is a peer (reported twice by CUPTI, written once).
-inline constexpr int copies_per_step(int devices) { return devices > 1 ? 3 : 2; }
+inline constexpr std::uint64_t kDeviceCopyBytes = 2 << 20;
+// HtoD, DtoD, DtoH, and one peer copy when there is a peer (reported twice by CUPTI, written once).
+inline constexpr int copies_per_step(int devices) { return devices > 1 ? 4 : 3; }
 inline constexpr int kMemsetsPerStep = 1;
 // Only the stream synchronize waits: the unfinished event query is not reported
 // (all sync records off) and the finished one is a query, not a wait.
 inline constexpr int kWaitsPerStep = 1;
-// Recorded calls: 2 copies, the plain launches, the graph launch, the all-reduce
+// Recorded calls: 3 copies, the plain launches, the graph launch, the all-reduce
 // launch, the memset, 2 event queries, the stream synchronize, and the peer copy;
 // cudaGetLastError and cudaGetDevice after each plain launch but the first are left out.
-inline constexpr int api_calls_per_step(int devices) { return kPlainKernelsPerStep + 8 + (devices > 1 ? 1 : 0); }
+inline constexpr int api_calls_per_step(int devices) { return kPlainKernelsPerStep + 9 + (devices > 1 ? 1 : 0); }
 inline constexpr int kExcludedCallsPerStep = 2 * (kPlainKernelsPerStep - 1);
 inline constexpr int kRangesPerStep = 2;  // "step N" and "forward" in the domain "standin"
 

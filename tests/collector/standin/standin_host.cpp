@@ -176,6 +176,8 @@ void step(int device, int number, nvtxDomainHandle_t domain) {
   const auto graph = api(CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000);
   for (int node = 1; node <= kGraphKernelsPerStep; ++node) kernel(device, "graph_node_kernel", 0, 1, graph);
   kernel(device, "ncclDevKernel_AllReduce_Sum_f32_RING_LL", CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000);
+  copy(device, CUPTI_ACTIVITY_MEMCPY_KIND_DTOD, CUPTI_ACTIVITY_MEMORY_KIND_DEVICE, CUPTI_ACTIVITY_MEMORY_KIND_DEVICE,
+       kDeviceCopyBytes);
   if (options.devices > 1) peer_copy(device, (device + 1) % options.devices);
   memset_on(device);
   copy(device, CUPTI_ACTIVITY_MEMCPY_KIND_DTOH, CUPTI_ACTIVITY_MEMORY_KIND_DEVICE, CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE,
