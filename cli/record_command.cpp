@@ -21,6 +21,7 @@
 #include "gpuprof/trace/output_guard.hpp"
 #include "gpuprof/trace/temporary_files.hpp"
 #include "gpuprof/trace/trace_error.hpp"
+#include "gpuprof/trace/trace_indexes.hpp"
 #include "gpuprof/trace/trace_file.hpp"
 
 namespace gpuprof::cli {
@@ -118,6 +119,16 @@ std::vector<std::string> read_files_list(const std::string& path) {
   return files;
 }
 
+// The collector leaves the indexes for SQL users to us, off the program's exit path.
+void build_indexes_of(const std::string& path) {
+  try {
+    trace::build_trace_indexes(path);
+  } catch (const TraceError& error) {
+    fmt::print(stderr, "gpuprof: {}: indexes not built ({}); the analyses do not need them\n", path,
+               error.problem());
+  }
+}
+
 void print_summary(const std::string& path) {
   try {
     trace::TraceFile file(path);
@@ -180,7 +191,10 @@ int run_record(const RecordArguments& arguments) {
   const auto files = read_files_list(files_list);
   std::error_code ignored;
   fs::remove_all(folder.path, ignored);
-  for (const auto& file : files) print_summary(file);
+  for (const auto& file : files) {
+    build_indexes_of(file);
+    print_summary(file);
+  }
   if (files.empty() && result.started) {
     fmt::print(stderr, "gpuprof: no trace written (the program made no CUDA calls, or recording could not start)\n");
   }

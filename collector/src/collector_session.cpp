@@ -115,7 +115,9 @@ bool CollectorSession::open_trace() {
     options.durability = trace::Durability::crash_safe;
     options.overwrite = true;  // the file was just reserved for us by claim_output_file
     options.tool_version = GPUPROF_VERSION;
+    options.build_indexes = false;  // `gpuprof record` builds them once the program has exited
     writer_ = std::make_unique<trace::TraceWriter>(options);
+    writer_->set_meta("indexes", "pending");
     write_identity_meta(*writer_, identity_);
     writer_->set_meta("trace_kinds", trace_kinds_text(config_));
     writer_->set_meta("activity_buffer_bytes", std::to_string(config_.buffer_size));

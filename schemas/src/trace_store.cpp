@@ -94,7 +94,8 @@ struct TraceStore::Statements {
 TraceStore::TraceStore(const std::string& path, const WriterOptions& options)
     : rows_per_transaction_(options.rows_per_transaction),
       database_(open_fresh(path, options)),
-      statements_(std::make_unique<Statements>(database_)) {}
+      statements_(std::make_unique<Statements>(database_)),
+      build_indexes_(options.build_indexes) {}
 
 TraceStore::~TraceStore() { close(); }
 
@@ -187,7 +188,7 @@ void TraceStore::finish() {
   database_.execute("BEGIN");
   // The guards mark the chunks complete: readers use chunks only in files that have them.
   install_chunk_guards(database_);
-  database_.execute(index_sql());
+  if (build_indexes_) database_.execute(index_sql());
   database_.execute("COMMIT");
   close();
 }

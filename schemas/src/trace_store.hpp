@@ -70,6 +70,7 @@ class TraceStore {
   std::unique_ptr<Statements> statements_;
   std::uint64_t rows_in_transaction_ = 0;
   bool in_transaction_ = false;
+  bool build_indexes_ = true;
 };
 
 }  // namespace gpuprof::trace

@@ -83,6 +83,11 @@ TEST(StandinRecord, ATwoDeviceRunIsRecordedRowByRow) {
   EXPECT_EQ(file.device_links().size(), 2u);
   // Thread names given through NVTX reach the trace's meta.
   const auto meta = file.meta();
+  // The collector leaves the indexes to gpuprof record, which built them after the program exited.
+  EXPECT_EQ(meta.at("indexes"), "built");
+  EXPECT_EQ(count_rows(file, "select count(*) from sqlite_master where type = 'index' and name in "
+                             "('api_calls_by_correlation', 'ranges_by_start', 'syncs_by_start')"),
+            3);
   int named_threads = 0;
   for (const auto& [key, value] : meta) {
     named_threads += key.rfind("thread_name.", 0) == 0 && value.rfind("device ", 0) == 0;
@@ -242,6 +247,24 @@ TEST(StandinRecord, AShiftedGpuClockIsCalibratedAgainstTheHostClock) {
     offsets.push_back(std::stoll(calibration.substr(2, comma - 2)) - std::stoll(calibration.substr(comma + 1)));
   }
   EXPECT_NEAR(static_cast<double>(offsets[1] - offsets[0]), 1e12, 1e9);  // within the second between the runs
+}
+
+// Injected without gpuprof record (as a job launcher may do): a finished trace without the
+// indexes for SQL users, which the analyses do not need.
+TEST(StandinRecord, WithoutTheLauncherTheTraceIsFinishedAndIndexesArePending) {
+  TemporaryFolder folder;
+  auto environment = standin_environment();
+  environment["CUDA_INJECTION64_PATH"] = COLLECTOR_LIBRARY;
+  environment["GPUPROF_OUTPUT"] = folder.file("direct.sqlite");
+  const auto result = launcher::run_child({STANDIN_HOST, "--steps", "2"}, environment);
+  ASSERT_EQ(result.exit_code, 0);
+  ASSERT_TRUE(trace_is_finished(folder.file("direct.sqlite")));
+  trace::TraceFile file(folder.file("direct.sqlite"));
+  EXPECT_EQ(file.meta().at("indexes"), "pending");
+  EXPECT_EQ(count_rows(file, "select count(*) from kernels"), 2 * 2 * kKernelsPerStep);
+  const auto report = launcher::run_child({GPUPROF_BINARY, "report", folder.file("direct.sqlite"), "-o",
+                                           folder.file("report.txt")}, {});
+  EXPECT_EQ(report.exit_code, 0);
 }
 
 TEST(StandinRecord, TwoProcessesWriteTwoFiles) {

@@ -42,6 +42,10 @@ struct WriterOptions {
   // caller's work (an importer parsing its source). Offline tools only: the
   // collector adds no threads to the program it is injected into.
   bool background_writes = false;
+  // The indexes for SQL users (index.sql) are built by finish(). The collector
+  // leaves them to `gpuprof record`, after the program has exited: building them
+  // took most of the program's exit (build_trace_indexes, trace_indexes.hpp).
+  bool build_indexes = true;
 };
 
 // Creates a trace file and writes rows in large transactions through prepared
