@@ -2,13 +2,35 @@
 
 #include <cstdio>
 #include <exception>
+#include <fstream>
+#include <string_view>
 
+#include "cli_reference.hpp"
 #include "command.hpp"
 #include "gpuprof/trace/sqlite_database.hpp"
 #include "gpuprof/trace/temporary_files.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 
 namespace gpuprof::cli {
+namespace {
+
+int write_cli_reference(const CLI::App& app, const std::string& kind, const std::string& path) {
+  const auto text = cli_reference(app, kind, std::string("gpuprof ") + GPUPROF_VERSION);
+  if (!text) {
+    fmt::print(stderr, "gpuprof: --cli-reference takes bash, zsh or man\n");
+    return kExitBadInput;
+  }
+  std::ofstream file(path, std::ios::binary | std::ios::trunc);
+  file << *text;
+  file.close();
+  if (!file) {
+    fmt::print(stderr, "gpuprof: cannot write {}\n", path);
+    return kExitFailure;
+  }
+  return kExitOk;
+}
+
+}  // namespace
 
 int run_gpuprof(int argc, char** argv) {
   sqlite::configure_for_bulk_work();
@@ -29,6 +51,16 @@ int run_gpuprof(int argc, char** argv) {
   add_sweep_command(app, action);
   add_study_command(app, action);
   add_gui_command(app, action);
+  // Generated at build time from the definitions above (completion, man page); not a user's command.
+  if (argc == 4 && std::string_view(argv[1]) == "--cli-reference") {
+    return write_cli_reference(app, argv[2], argv[3]);
+  }
+  if (argc >= 2) {
+    if (const auto problem = unknown_command(app, argv[1])) {
+      fmt::print(stderr, "gpuprof: {}\nRun 'gpuprof --help' for the commands.\n", *problem);
+      return kExitBadInput;
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& help) {
