@@ -42,7 +42,7 @@ gpu_environment_init "$carry/lib"
 # run's budgets add up to under 570 s, so it ends, tables written and files
 # checked, inside the tool's 600 s limit. Their files stay within 8 per run.
 gpu_runs=(
-  "inventory:80 tests:480"
+  "inventory:90 tests:470"
   "workloads:260 overhead:300"
   "pytorch:300 throughput/gru:260"
   "throughput/lstm:130 throughput/towers:130 throughput/mlp:120 throughput/resnet:180"
@@ -164,14 +164,20 @@ inventory() {
     echo "--- CUDA toolkit ($(gpu_cuda_root))"
     gpu_run_original 30 "$(gpu_cuda_root)/bin/nvcc" --version
     echo "--- CUDA libraries"
-    gpu_run_original 120 find "${roots[@]}" -xdev \( -name 'libcupti.so*' -o -name 'libcudnn.so*' \
-      -o -name 'libcublas*.so*' -o -name 'libnccl.so*' \) 2>/dev/null | sort
+    gpu_run_original 40 find "${roots[@]}" -xdev \( -name 'libcupti.so*' -o -name 'libcudnn.so*' \
+      -o -name 'libcublas*.so*' -o -name 'libnccl.so*' \) 2>/dev/null | sort | tee "$logs/libraries.txt"
     echo "--- library paths"
     gpu_print_environment
     echo "--- libraries of our binaries, with our path"
     gpu_run_ours 60 ldd "$gpuprof" "$workload" "$build/collector/libgpuprof_collector.so" > "$logs/ldd.txt" 2>&1
     echo "ldd: exit $?" >> "$logs/ldd.txt"
     cat "$logs/ldd.txt"
+    # What the next runs need in GPU_CHECK_EXTRA_LIBRARY_PATH: where each missing library is.
+    local missing
+    while IFS= read -r missing; do
+      echo "not found with our path: $missing; on this machine at: $(grep "/$missing\$" "$logs/libraries.txt" |
+        tr '\n' ' ')"
+    done < <(awk '/=> not found/ {print $1}' "$logs/ldd.txt" | sort -u)
     echo "--- libraries torch loads, started as the script was"
     gpu_run_original 120 python3 "$repo/scripts/gpu/torch_libraries.py" | tee "$logs/torch-original.txt"
     echo "--- libraries torch loads with our path (as under gpuprof record)"
@@ -197,7 +203,7 @@ inventory() {
     torch=$(grep -m1 '^torch ' "$logs/torch-$environment.txt")
     note "inventory: torch, $environment path" "${torch:-FAILED: torch did not run (inventory.txt)}"
   done
-  rm -f "$logs"/ldd.txt "$logs"/torch-*.txt  # all in inventory.txt
+  rm -f "$logs"/ldd.txt "$logs"/libraries.txt "$logs"/torch-*.txt  # all in inventory.txt
 }
 
 # The result of one ctest run from its exit status and output: STATUS LOG GPUS
@@ -330,14 +336,19 @@ workloads() {
       note "record $model" "FAILED: gpuprof-workload $model --help failed"
     fi
   done
-  [[ -d "$logs/samples" ]] || return
+  local samples
+  samples=$(find "$logs/samples" -name '*.sqlite' 2> /dev/null | wc -l)
+  if ((samples == 0)); then
+    note "samples.tar.gz" "FAILED: no sample recorded"
+    return
+  fi
   # The samples come back once, in their own file, not again in the logs.
   if ! gpu_tar_within_limit "$out/samples.tar.gz" "$logs/samples"; then
     note "samples.tar.gz" "FAILED: over $(gpu_mib "$gpu_limit_file_bytes") even empty"
   elif left_out=$(grep -c . "$logs/samples/LEFT-OUT.txt" 2> /dev/null); then
     note "samples.tar.gz" "FAILED: $left_out files left out to fit $(gpu_mib "$gpu_limit_file_bytes") (LEFT-OUT.txt)"
   else
-    note "samples.tar.gz" "$(gpu_mib "$(stat -c %s "$out/samples.tar.gz")")"
+    note "samples.tar.gz" "$samples samples, $(gpu_mib "$(stat -c %s "$out/samples.tar.gz")")"
   fi
   rm -rf "$logs/samples"
 }
@@ -426,7 +437,8 @@ pytorch() {
   if ((status == 0)) && [[ -n "$comparison" ]]; then
     note "kernels in the profiler's active steps" "$comparison"
   else
-    note "kernels in the profiler's active steps" "FAILED: ${comparison:-$(gpu_describe_status "$status")} (compare.log)"
+    [[ -n "$comparison" ]] || comparison=$(gpu_describe_status "$status" | sed 's/^FAILED: //')
+    note "kernels in the profiler's active steps" "FAILED: $comparison (compare.log)"
   fi
   # Our Kineto importer on a trace nobody here wrote.
   gpu_run_ours 60 "$gpuprof" import "$logs/torch.pt.trace.json" -o "$logs/torch-profiler.sqlite" --force \
@@ -437,7 +449,7 @@ pytorch() {
   if numbers "$kernels"; then
     note "gpuprof import of the profiler's trace" "kernels $kernels"
   else
-    note "gpuprof import of the profiler's trace" "FAILED: $(gpu_describe_status "$status") (import.log)"
+    note "gpuprof import of the profiler's trace" "FAILED: $(gpu_describe_status "$status" | sed 's/^FAILED: //') (import.log)"
   fi
   summarise_and_delete "$logs/torch.sqlite" "$logs/torch.info.txt"
   summarise_and_delete "$logs/torch-profiler.sqlite" "$logs/torch-profiler.info.txt"

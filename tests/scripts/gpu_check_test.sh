@@ -2,18 +2,21 @@
 # What scripts/gpu-check.sh and scripts/gpu-pack.sh do that needs no GPU, with fake
 # programs on a fake PATH and a fake LD_LIBRARY_PATH:
 #  1. the library path of our binaries is ours, the toolkit's lib64, CUPTI's folder,
-#     then the starting LD_LIBRARY_PATH; python3 gets the starting one (or none);
+#     GPU_CHECK_EXTRA_LIBRARY_PATH, then the starting LD_LIBRARY_PATH; python3 gets
+#     the starting one (or none);
 #  2. in the `pytorch` phase itself, every plain python3 gets the starting path and
 #     our binaries (and the python3 under `gpuprof record`) get ours;
 #  3. without ctest on PATH, the `tests` phase runs the test executables read from
 #     the CTest files, one row each, skips fuzz, and fails when one fails;
-#  4. the inventory is kept in inventory.txt, the table goes to results.txt;
+#  4. the inventory is kept in inventory.txt, the table goes to results.txt, and a
+#     library our binaries cannot resolve fails it, located on the machine;
 #  5. on a machine whose nvidia-smi lists a GPU, a skipped GPU test fails its row
 #     (but a two-GPU test on a one-GPU machine), with and without ctest;
 #  6. `throughput` fails when its runs fail, and when nothing ran;
 #  7. what OUT_DIR keeps fits what the device tool brings back (8 files of 16 MiB):
 #     big traces are summarised and deleted, tarballs stay under the limit, and a
-#     breach is reported loudly;
+#     breach is reported loudly; each recorded workload is checked, its sample
+#     comes back once;
 #  8. the torch.profiler / gpuprof comparison takes the profiler's steps from both;
 #  9. the four runs fit the device tool's 10 minutes, and `run N` runs their phases;
 # 10. the pack carries no glibc, CUDA or C++-runtime library, strips only ELF files,
@@ -80,6 +83,12 @@ GPU_CHECK_CUDA_ROOT=$work/cuda13 LD_LIBRARY_PATH='' gpu_environment_init "$ours"
 check "an empty user path adds no entry (it would mean the current folder)" \
   "$ours:$work/cuda13/lib64" "$(gpu_run_ours 10 show-path)"
 check "an empty user path stays empty for python3" "" "$(gpu_run_original 10 python3)"
+
+GPU_CHECK_CUDA_ROOT=$work/cuda13 GPU_CHECK_EXTRA_LIBRARY_PATH=/wheels/cudnn/lib LD_LIBRARY_PATH=/user/a \
+  gpu_environment_init "$ours"
+check "extra folders (libraries the toolkit lacks) come after the toolkit, before the user's" \
+  "$ours:$work/cuda13/lib64:/wheels/cudnn/lib:/user/a" "$(gpu_run_ours 10 show-path)"
+check "python3 does not get them" "/user/a" "$(gpu_run_original 10 python3)"
 
 gpu_phase_start 60
 gpu_bounded 1 sleep 30
@@ -220,7 +229,8 @@ echo "--- 4. the inventory is kept"
 mkdir -p "$work/fake-root/cuda/lib64" "$work/fake-root/torch/lib"
 : > "$work/fake-root/cuda/lib64/libcupti.so.13"
 : > "$work/fake-root/torch/lib/libcudnn.so.9"
-script "$work/inventory-bin/ldd" 'for f; do echo "$f:"; echo "  libsqlite3.so.0 => /carry/libsqlite3.so.0"; done'
+script "$work/inventory-bin/ldd" 'for f; do echo "$f:"; echo "  libsqlite3.so.0 => /carry/libsqlite3.so.0"; done' \
+  '[ -n "$FAKE_MISSING" ] && echo "  libcudnn.so.9 => not found"; exit 0'
 script "$work/inventory-bin/python3" \
   'case "$1" in -c) exec "$REAL_PYTHON" "$@" ;; esac' \
   'echo "torch 2.11.0 cuda 13.0 NVIDIA H100 80GB HBM3"; echo "/torch/lib/libcudnn.so.9"'
@@ -252,6 +262,15 @@ FAKE_PATH=$(fake_path "$work/inventory-bin" "$work/broken-gpu") REAL_PYTHON=$rea
 check "nvidia-smi failing (its message on stdout): the inventory fails" \
   "1 inventory: GPU, driver FAILED: nvidia-smi lists no GPU (inventory.txt)" \
   "$? $(table "$work/inventory" inventory | head -1)"
+
+rm -rf "$work/inventory"
+FAKE_MISSING=1 FAKE_PATH=$(fake_path "$work/inventory-bin" "$work/one-gpu") REAL_PYTHON=$real_python \
+  GPU_CHECK_LIBRARY_ROOTS=$work/fake-root gpu_check inventory "$work/inventory" > /dev/null 2>&1
+check "a library our binaries cannot resolve fails the inventory, which says where the machine has it" \
+  "1 inventory: libraries our binaries cannot resolve FAILED: 1 not found (inventory.txt)
+not found with our path: libcudnn.so.9; on this machine at: $work/fake-root/torch/lib/libcudnn.so.9 " \
+  "$? $(table "$work/inventory" inventory | sed -n 2p)
+$(grep '^not found with our path' "$work/inventory/inventory.txt")"
 
 echo "--- 5. a skipped GPU test on a machine with a GPU"
 FAKE_PATH=$(fake_path "$work/one-gpu") gpu_check tests "$work/gpu-out" > /dev/null 2>&1
@@ -357,6 +376,43 @@ check "overhead: no trace comes back, their summaries do" "0 6" \
   "$(tar -tzf "$work/overhead/overhead-logs.tar.gz" | grep -c 'sqlite') $(tar -tzf "$work/overhead/overhead-logs.tar.gz" | grep -c 'info.txt$')"
 check "overhead: under the limits, and said so" "2 files no" \
   "$(grep -o '^  2 files' "$work/overhead.out" | sed 's/^ *//') $(grep -q 'LIMIT BROKEN' "$work/overhead.out" && echo yes || echo no)"
+
+# The workloads phase: each recording checked (kernels, step ranges, no loss), the
+# samples in their own tarball and not again in the logs.
+small_trace() {  # PATH STEP_RANGES DROPPED
+  "$real_python" - "$repo/schemas/trace.sql" "$@" << 'EOF'
+import sqlite3, sys
+schema, path, steps, dropped = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+db = sqlite3.connect(path)
+db.executescript(open(schema).read())
+db.execute("insert into strings values (1, 'kernel')")
+for index in range(3):
+    db.execute("insert into kernels (device, context, stream, start_ns, end_ns, correlation_id, name_id) "
+               "values (0, 1, 7, ?, ?, ?, 1)", (index * 10, index * 10 + 5, index))
+for step in range(steps):
+    db.execute("insert into strings values (?, ?)", (10 + step, f"step {step}"))
+    db.execute("insert into ranges (start_ns, end_ns, name_id) values (?, ?, ?)", (step * 10, step * 10 + 9, 10 + step))
+db.execute("insert into collector_stats (name, value, severity) values ('dropped_records', ?, 'info')", (dropped,))
+db.commit()
+EOF
+}
+small_trace "$work/good-sample.sqlite" 2 0
+FAKE_TRACE=$work/good-sample.sqlite FAKE_PATH=$(fake_path "$work/good-bin") REAL_PYTHON=$real_python \
+  gpu_check workloads "$work/workloads" > "$work/workloads.out" 2>&1
+check "workloads: every recording checked, the samples counted" "0 record gru kernels 3, step ranges 2, dropped or refused records 0
+record lstm kernels 3, step ranges 2, dropped or refused records 0
+record towers kernels 3, step ranges 2, dropped or refused records 0
+record mlp kernels 3, step ranges 2, dropped or refused records 0
+record resnet kernels 3, step ranges 2, dropped or refused records 0
+samples.tar.gz 5 samples, 0.0 MiB" "$? $(table "$work/workloads" workloads)"
+check "workloads: the samples come back once" "5 0" \
+  "$(tar -tzf "$work/workloads/samples.tar.gz" | grep -c 'sqlite$') $(tar -tzf "$work/workloads/workloads-logs.tar.gz" | grep -c 'sqlite$')"
+small_trace "$work/lossy-sample.sqlite" 0 7
+FAKE_TRACE=$work/lossy-sample.sqlite FAKE_PATH=$(fake_path "$work/good-bin") REAL_PYTHON=$real_python \
+  gpu_check workloads "$work/workloads-lossy" > /dev/null 2>&1
+check "workloads: no step range and dropped records: FAILED" \
+  "1 record gru FAILED: kernels 3, step ranges 0, dropped or refused records 7" \
+  "$? $(table "$work/workloads-lossy" workloads | head -1)"
 
 echo "--- 8. torch.profiler and gpuprof over the profiler's steps"
 # The profiler kept steps 20 and 21; gpuprof has 19 to 22. One kernel of step 21 is
