@@ -78,7 +78,8 @@ gpu_test_units() {
         fi
       fi
     done < "$file"
-  done < <(find "$build" -type f \( -name CTestTestfile.cmake -o -name '*_tests.cmake' -o -name '*_include.cmake' \) |
+  # -H: on the GPU machine the build folder is a link into .gpu-carry (gpu-check.sh's prepare_paths).
+  done < <(find -H "$build" -type f \( -name CTestTestfile.cmake -o -name '*_tests.cmake' -o -name '*_include.cmake' \) |
              sort)
 
   for unit in "${!name_of[@]}"; do

@@ -176,6 +176,10 @@ missing_test_NOT_BUILT$tab$tests/unit$tab-$tab-$tab
 pass_test$tab$work${tab}gpu${tab}Pass.One;Pass.Two$tab$tests/unit/pass_test
 script_test$tab$tests/unit${tab}scripts$tab-$tab/bin/sh$tab-c${tab}exit 0" "$(gpu_test_units "$build" fuzz)"
 
+ln -s "$build" "$work/build-link"
+check "a build folder reached through a link (as .gpu-carry's is): the same 4 units" "4" \
+  "$(gpu_test_units "$work/build-link" fuzz | wc -l)"
+
 # A PATH with the tools the script uses and no ctest.
 mkdir -p "$work/no-ctest"
 for tool in bash env timeout dirname basename sed cat mkdir mktemp find sort grep tr tar gzip tee readlink rm \
