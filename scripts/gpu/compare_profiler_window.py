@@ -83,7 +83,11 @@ def gpuprof_counts(path, wanted):
     launches = database.execute(
         "select min(a.start_ns), k.end_ns - k.start_ns from kernels k "
         "join api_calls a on a.correlation_id = k.correlation_id group by k.rowid").fetchall()
-    return count_by_step(step_ranges, launches)
+    # Kernels no recorded API call leads to cannot be placed in a step: said, not guessed.
+    unlinked = database.execute(
+        "select count(*) from kernels k where not exists "
+        "(select 1 from api_calls a where a.correlation_id = k.correlation_id)").fetchone()[0]
+    return count_by_step(step_ranges, launches), unlinked
 
 
 def describe(counts):
@@ -98,11 +102,13 @@ def main():
     theirs = profiler_counts(sys.argv[1])
     if not theirs:
         sys.exit("the profiler's trace holds no 'step N' range: no step to compare")
-    ours = gpuprof_counts(sys.argv[2], set(theirs))
+    ours, unlinked = gpuprof_counts(sys.argv[2], set(theirs))
     numbers = sorted(theirs)
     their_kernels, their_text = describe(theirs)
     our_kernels, our_text = describe(ours)
-    print(f"steps {numbers[0]}-{numbers[-1]} ({len(numbers)}): torch.profiler {their_text}, gpuprof {our_text}")
+    unlinked_text = f" ({unlinked} kernels of the run not linked to an API call)" if unlinked else ""
+    print(f"steps {numbers[0]}-{numbers[-1]} ({len(numbers)}): torch.profiler {their_text}, "
+          f"gpuprof {our_text}{unlinked_text}")
     missing = [number for number in numbers if number not in ours]
     if missing:
         print(f"gpuprof's trace has no range for steps {missing}", file=sys.stderr)

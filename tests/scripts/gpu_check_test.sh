@@ -462,6 +462,9 @@ for step in (19, 20, 21, 22):
         launch(start + 30000, 3, 2)
     if str(step) == extra:
         launch(start + 40000, 3, 1)
+if extra == "unlinked":
+    db.execute("insert into kernels (device, context, stream, start_ns, end_ns, correlation_id, name_id) "
+               "values (0, 1, 7, 1, 2, 999, 3)")
 db.commit()
 EOF
 }
@@ -477,6 +480,12 @@ compared=$(python3 "$repo/scripts/gpu/compare_profiler_window.py" "$work/profile
 check "one kernel more in step 21: they differ, and where is said" \
   "1 steps 20-21 (2): torch.profiler 3 kernels 0.006 ms, gpuprof 4 kernels 0.007 ms
 first difference: step 21, torch.profiler 2 kernels, gpuprof 3" "$? $compared"
+
+gpuprof_trace "$work/unlinked.sqlite" unlinked
+compared=$(python3 "$repo/scripts/gpu/compare_profiler_window.py" "$work/profiler.json" "$work/unlinked.sqlite" 2>&1)
+check "a kernel no API call leads to is said, not placed" \
+  "0 steps 20-21 (2): torch.profiler 3 kernels 0.006 ms, gpuprof 3 kernels 0.006 ms (1 kernels of the run not linked to an API call)" \
+  "$? $compared"
 
 echo "--- 9. the runs on the GPU machine"
 runs=$(FAKE_PATH=$work/no-ctest gpu_check runs 2>&1)
