@@ -70,8 +70,14 @@ run_group() {
     echo "gpu-check.sh: no run '$number': runs are 1 to ${#gpu_runs[@]} (gpu-check.sh runs)" >&2
     exit 2
   fi
+  if [[ -n "$seconds" && ! $seconds =~ ^[0-9]+$ ]]; then
+    echo "gpu-check.sh: SECONDS must be a whole number of seconds, not '$seconds'" >&2
+    exit 2
+  fi
   local phases=${gpu_runs[$((number - 1))]} phase total=0 budget status=0
   for phase in $phases; do total=$((total + ${phase##*:})); done
+  # Never more than the run's own budgets: those keep it inside the tool's 600 s.
+  [[ -n "$seconds" ]] && ((seconds >= total)) && seconds=""
   mkdir -p "$out"
   local model
   for phase in $phases; do

@@ -496,6 +496,11 @@ check "every phase and model is in a run" "inventory tests workloads overhead py
   "$(awk '{ for (i = 5; i <= NF; i++) { sub(/:.*/, "", $i); printf "%s%s", separator, $i; separator = " " } }' <<< "$runs")"
 FAKE_PATH=$work/no-ctest gpu_check run 5 "$work/run5" > /dev/null 2>&1
 check "there is no run 5" "2" "$?"
+FAKE_PATH=$work/no-ctest gpu_check run 4 "$work/run4" soon > /dev/null 2>&1
+check "SECONDS must be a number" "2" "$?"
+FAKE_PATH=$(fake_path "$work/fail-bin") REAL_PYTHON=$real_python gpu_check run 3 "$work/run3" 9000 > "$work/run3.out" 2>&1
+check "SECONDS above the run's budgets leave them as they are" "300 260" \
+  "$(sed -n 's/^=== gpu-check.sh .*, \([0-9]*\) s$/\1/p' "$work/run3.out" | tr '\n' ' ' | sed 's/ $//')"
 FAKE_PATH=$(fake_path "$work/fail-bin") REAL_PYTHON=$real_python gpu_check run 4 "$work/run4" 280 > "$work/run4.out" 2>&1
 check "run 4: fails (every run of the fakes fails), one table per model, budgets scaled to 280 s" \
   "1 throughput-lstm throughput-towers throughput-mlp throughput-resnet 65 65 60 90" \
