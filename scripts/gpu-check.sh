@@ -2,19 +2,25 @@
 # The GPU checklist (../shared/GPU-CHECKLIST.md) in one script, run on the GPU
 # machine over a copy of the repository with .gpu-carry/ from scripts/gpu-pack.sh:
 #
-#   scripts/gpu-check.sh PHASE OUT_DIR
+#   scripts/gpu-check.sh run N OUT_DIR [SECONDS]   one device call: run N of `runs`
+#   scripts/gpu-check.sh runs                      the four runs and their phases' budgets
+#   scripts/gpu-check.sh PHASE OUT_DIR             one phase
 #   PHASE: inventory | tests | workloads | overhead | pytorch
 #        | throughput MODEL [PRECISION]   (MODEL: gru | lstm | towers | mlp | resnet)
 #        | all                            (every phase and model; far longer than one device call)
 #   scripts/gpu-check.sh --print-env      (the library path each kind of process gets; no GPU needed)
 #
-# Each phase (and `throughput` per model) fits in one 10-minute device call: every
-# command has its own time limit and none runs past the phase's budget,
-# $GPU_CHECK_PHASE_SECONDS (540 s), so the results are written even after a hang.
-# Each phase writes few files (the device tool returns at most 8): OUT_DIR/<phase>.txt
-# with a short table at its end, and OUT_DIR/<phase>-logs.tar.gz with everything
-# else; `workloads` also writes OUT_DIR/samples.tar.gz, the recorded samples for
-# samples/. The exit status is 1 when any row of the table says FAILED.
+# The device tool runs one command for at most 10 minutes and brings back at most 8
+# files of 16 MiB from $OUT (scripts/lib/gpu-limits.sh). So the phases are grouped
+# into four runs (gpu_runs below, docs/gpu-notes.md), each phase with its own time
+# budget, $GPU_CHECK_PHASE_SECONDS (540 s), that no command of it runs past: the
+# results are written even after a hang. Each phase appends its table to
+# OUT_DIR/results.txt and puts its logs in OUT_DIR/<phase>-logs.tar.gz (the
+# inventory is OUT_DIR/inventory.txt, the test output OUT_DIR/tests.log, the
+# recorded samples for samples/ OUT_DIR/samples.tar.gz); large traces are summarised
+# and deleted. Every invocation ends by listing what OUT_DIR holds and fails loudly
+# when it breaks the device tool's limits. A row that is not a measurement says
+# FAILED, and the exit status is 1 when any row does.
 #
 # Library paths (scripts/lib/gpu-environment.sh, docs/gpu-notes.md): our binaries
 # and `gpuprof record` get our build's libraries, then the CUDA toolkit's lib64 and
@@ -27,35 +33,113 @@ carry=${GPU_CHECK_CARRY:-$repo/.gpu-carry}  # another folder only for tests/scri
 source "$repo/scripts/lib/gpu-environment.sh"
 # shellcheck source=lib/gpu-test-executables.sh
 source "$repo/scripts/lib/gpu-test-executables.sh"
+# shellcheck source=lib/gpu-limits.sh
+source "$repo/scripts/lib/gpu-limits.sh"
 gpu_environment_init "$carry/lib"
 
-usage="usage: gpu-check.sh PHASE OUT_DIR [MODEL [PRECISION]] | gpu-check.sh --print-env"
-if [[ "${1:-}" == --print-env ]]; then
-  gpu_print_environment
-  exit 0
-fi
+# The device calls, in the order to make them (most needed first: the session's
+# device time may run out before the last). Each is PHASE[/MODEL]:SECONDS ...; a
+# run's budgets add up to under 570 s, so it ends, tables written and files
+# checked, inside the tool's 600 s limit. Their files stay within 8 per run.
+gpu_runs=(
+  "inventory:90 tests:470"
+  "workloads:260 overhead:300"
+  "pytorch:300 throughput/gru:260"
+  "throughput/lstm:130 throughput/towers:130 throughput/mlp:120 throughput/resnet:180"
+)
+
+usage="usage: gpu-check.sh run N OUT_DIR [SECONDS] | gpu-check.sh runs | gpu-check.sh PHASE OUT_DIR [MODEL [PRECISION]]
+       | gpu-check.sh --print-env"
+
+# Prints the runs: one line each, its number, then its phases and their budgets.
+print_runs() {
+  local index phase total
+  for index in "${!gpu_runs[@]}"; do
+    total=0
+    for phase in ${gpu_runs[$index]}; do total=$((total + ${phase##*:})); done
+    echo "run $((index + 1)) ($total s): ${gpu_runs[$index]}"
+  done
+}
+
+# One device call: the phases of run N one after the other, each in its own process
+# with its own budget (scaled down to SECONDS in all when given, for when less device
+# time is left than a full run takes), then what OUT_DIR holds. N OUT_DIR [SECONDS]
+run_group() {
+  local number=$1 out=$2 seconds=${3:-}
+  if [[ ! $number =~ ^[0-9]+$ ]] || ((number < 1 || number > ${#gpu_runs[@]})); then
+    echo "gpu-check.sh: no run '$number': runs are 1 to ${#gpu_runs[@]} (gpu-check.sh runs)" >&2
+    exit 2
+  fi
+  if [[ -n "$seconds" && ! $seconds =~ ^[0-9]+$ ]]; then
+    echo "gpu-check.sh: SECONDS must be a whole number of seconds, not '$seconds'" >&2
+    exit 2
+  fi
+  local phases=${gpu_runs[$((number - 1))]} phase total=0 budget status=0
+  for phase in $phases; do total=$((total + ${phase##*:})); done
+  # Never more than the run's own budgets: those keep it inside the tool's 600 s.
+  [[ -n "$seconds" ]] && ((seconds >= total)) && seconds=""
+  mkdir -p "$out"
+  local model
+  for phase in $phases; do
+    budget=${phase##*:}
+    [[ -n "$seconds" ]] && budget=$((budget * seconds / total))
+    phase=${phase%:*}
+    model=""
+    [[ $phase == */* ]] && model=${phase#*/}
+    phase=${phase%/*}
+    echo "=== gpu-check.sh $phase $out${model:+ $model}, $budget s"
+    GPU_CHECK_PHASE_SECONDS=$budget "$BASH" "$repo/scripts/gpu-check.sh" "$phase" "$out" ${model:+"$model"} ||
+      status=1
+  done
+  echo "=== run $number: $(if ((status)); then echo FAILED; else echo passed; fi); results in $out/results.txt"
+  gpu_check_returned_files "$out" || { echo "gpu-check.sh: run $number LEAVES MORE THAN THE DEVICE TOOL BRINGS BACK" >&2; status=1; }
+  exit "$status"
+}
+
+case "${1:-}" in
+  --print-env) gpu_print_environment; exit 0 ;;
+  runs) print_runs; exit 0 ;;
+  run) run_group "${2:?$usage}" "${3:?$usage}" "${4:-}" ;;
+esac
 phase=${1:?$usage}
 out=${2:?$usage}
 throughput_model=${3:-}
 throughput_precision=${4:-}
 phase_seconds=${GPU_CHECK_PHASE_SECONDS:-540}
+name=$phase${throughput_model:+-$throughput_model}${throughput_precision:+-$throughput_precision}
 mkdir -p "$out"
 logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
 results=()
+remarks=""
 failed=0
 
 # A row of the result table; a result starting with FAILED makes the exit status 1.
 note() {
-  results+=("$(printf '%-44s %s' "$1" "$2")")
+  results+=("$(printf '%-48s %s' "$1" "$2")")
   [[ $2 == FAILED* ]] && failed=1
   return 0
 }
-# The GPU image has python3 but no sqlite3 shell: one query, its rows printed.
-sql() { python3 -c 'import sqlite3, sys; print(*sqlite3.connect(sys.argv[1]).execute(sys.argv[2]).fetchall())' "$@"; }
+# Whether every argument is a number: a row whose values are not says FAILED.
+numbers() {
+  local value
+  for value in "$@"; do [[ $value =~ ^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$ ]] || return 1; done
+}
+# The GPU image has python3 but no sqlite3 shell: one query, its values printed
+# separated by spaces (NULL as 0).
+sql() {
+  python3 -c 'import sqlite3, sys
+rows = sqlite3.connect(sys.argv[1]).execute(sys.argv[2]).fetchall()
+print(*[0 if value is None else value for row in rows for value in row])' "$@"
+}
 now() { python3 -c 'import time; print(time.time())'; }
 median() { python3 -c 'import statistics, sys; print(round(statistics.median(map(float, sys.argv[1:])), 3))' "$@"; }
+# How many GPUs nvidia-smi lists here (0 without nvidia-smi): on a machine with
+# one, a skipped GPU test is a failure.
+gpu_count() {
+  gpu_run_original 30 nvidia-smi -L 2>/dev/null | grep -c '^GPU [0-9]'
+}
 
-# The build's absolute paths as they were where it was built.
 prepare_paths() {
   local source_dir
   if [[ ! -s "$carry/source-dir.txt" ]]; then
@@ -73,54 +157,155 @@ prepare_paths() {
   workload=$build/workloads/gpuprof-workload
 }
 
+# Where the CUDA libraries are looked for ($GPU_CHECK_LIBRARY_ROOTS: the test's fake root).
+library_roots=${GPU_CHECK_LIBRARY_ROOTS:-/}
+
 inventory() {
+  local report=$out/inventory.txt roots
+  read -r -a roots <<< "$library_roots"
   {
-    nvidia-smi
-    nvidia-smi --query-gpu=name,driver_version,memory.total,compute_cap --format=csv
+    echo "--- nvidia-smi"
+    gpu_run_original 30 nvidia-smi
+    gpu_run_original 30 nvidia-smi --query-gpu=name,driver_version,memory.total,compute_cap --format=csv
+    echo "--- CUDA toolkit ($(gpu_cuda_root))"
+    gpu_run_original 30 "$(gpu_cuda_root)/bin/nvcc" --version
     echo "--- CUDA libraries"
-    find / -xdev \( -name 'libcupti.so*' -o -name 'libcudnn.so*' -o -name 'libcublas*.so*' -o -name 'libnccl.so*' \) \
-      2>/dev/null | sort
+    gpu_run_original 40 find "${roots[@]}" -xdev \( -name 'libcupti.so*' -o -name 'libcudnn.so*' \
+      -o -name 'libcublas*.so*' -o -name 'libnccl.so*' \) 2>/dev/null | sort | tee "$logs/libraries.txt"
     echo "--- library paths"
     gpu_print_environment
-    echo "--- unresolved libraries of our binaries, with our path"
-    gpu_run_ours 60 ldd "$gpuprof" "$workload" "$build/collector/libgpuprof_collector.so" |
-      grep 'not found' || echo none
+    echo "--- libraries of our binaries, with our path"
+    gpu_run_ours 60 ldd "$gpuprof" "$workload" "$build/collector/libgpuprof_collector.so" > "$logs/ldd.txt" 2>&1
+    echo "ldd: exit $?" >> "$logs/ldd.txt"
+    cat "$logs/ldd.txt"
+    # What the next runs need in GPU_CHECK_EXTRA_LIBRARY_PATH: where each missing library is.
+    local missing
+    while IFS= read -r missing; do
+      echo "not found with our path: $missing; on this machine at: $(grep "/$missing\$" "$logs/libraries.txt" |
+        tr '\n' ' ')"
+    done < <(awk '/=> not found/ {print $1}' "$logs/ldd.txt" | sort -u)
     echo "--- libraries torch loads, started as the script was"
-    gpu_run_original 120 python3 "$repo/scripts/gpu/torch_libraries.py"
+    gpu_run_original 120 python3 "$repo/scripts/gpu/torch_libraries.py" | tee "$logs/torch-original.txt"
     echo "--- libraries torch loads with our path (as under gpuprof record)"
-    gpu_run_ours 120 python3 "$repo/scripts/gpu/torch_libraries.py"
-  } > "$out/inventory.txt" 2>&1
-  note "inventory" "see inventory.txt"
+    gpu_run_ours 120 python3 "$repo/scripts/gpu/torch_libraries.py" | tee "$logs/torch-ours.txt"
+  } > "$report" 2>&1
+  local gpu unresolved environment torch
+  # nvidia-smi prints its errors on stdout: only its exit status tells them from a GPU.
+  if gpu=$(gpu_run_original 30 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null) &&
+    [[ -n "$gpu" ]]; then
+    note "inventory: GPU, driver" "$(head -1 <<< "$gpu")"
+  else
+    note "inventory: GPU, driver" "FAILED: nvidia-smi lists no GPU (inventory.txt)"
+  fi
+  # ldd fails when a file is missing or is no dynamic object: no count then.
+  if [[ $(tail -1 "$logs/ldd.txt") == "ldd: exit 0" ]]; then
+    unresolved=$(grep -c 'not found' "$logs/ldd.txt")
+    ((unresolved == 0)) || unresolved="FAILED: $unresolved not found (inventory.txt)"
+  else
+    unresolved="FAILED: $(tail -1 "$logs/ldd.txt") (inventory.txt)"
+  fi
+  note "inventory: libraries our binaries cannot resolve" "$unresolved"
+  for environment in original ours; do
+    torch=$(grep -m1 '^torch ' "$logs/torch-$environment.txt")
+    note "inventory: torch, $environment path" "${torch:-FAILED: torch did not run (inventory.txt)}"
+  done
+  rm -f "$logs"/ldd.txt "$logs"/libraries.txt "$logs"/torch-*.txt  # all in inventory.txt
+}
+
+# The result of one ctest run from its exit status and output: STATUS LOG GPUS
+# [JUNIT]. "passed (N tests...)", or FAILED with why. With GPUS > 0 (GPU tests on a
+# machine with a GPU) the skipped tests' output, read from JUNIT, decides whether a
+# skip fails (gpu_skipped_result).
+ctest_result() {
+  local status=$1 log=$2 gpus=$3 junit=${4:-} summary='([0-9]+)% tests passed, ([0-9]+) tests? failed out of ([0-9]+)'
+  local line failures total skipped=()
+  line=$(grep -E "$summary" "$log" | tail -1)
+  if [[ ! $line =~ $summary ]]; then
+    echo "FAILED: no ctest summary, $(gpu_describe_status "$status" | sed 's/^FAILED: //')"
+    return
+  fi
+  failures=${BASH_REMATCH[2]}
+  total=${BASH_REMATCH[3]}
+  if ((failures > 0)); then
+    echo "FAILED: $failures of $total tests failed"
+  elif ((status != 0)); then
+    echo "FAILED: $total tests, ctest $(gpu_describe_status "$status" | sed 's/^FAILED: //')"
+  elif ((gpus > 0)); then
+    if ! skipped_outputs "$junit" "$logs/skipped"; then
+      echo "FAILED: $total tests, no readable $junit for the skipped tests' output"
+      return
+    fi
+    ((skipped_count > 0)) && skipped=("$logs"/skipped/*)
+    gpu_skipped_result "$total" "$gpus" "${skipped[@]}"
+  else
+    # Without a GPU nothing is excused or failed for a skip: a count, from ctest's list.
+    mapfile -t skipped < <(grep '\*\*\*Skipped' "$log")
+    gpu_skipped_result "$total" 0 "${skipped[@]}"
+  fi
+}
+
+# Writes the output of each skipped test of ctest's JUnit file JUNIT into FOLDER,
+# one file each; sets skipped_count. Fails when the file cannot be read.
+skipped_outputs() {
+  local junit=$1 folder=$2
+  rm -rf "$folder"
+  mkdir -p "$folder"
+  skipped_count=$(python3 -c 'import os, sys, xml.etree.ElementTree as tree
+count = 0
+for case in tree.parse(sys.argv[1]).getroot().iter("testcase"):
+    if case.find("skipped") is not None:
+        count += 1
+        with open(os.path.join(sys.argv[2], str(count)), "w") as output:
+            output.write(case.findtext("system-out") or "")
+print(count)' "$junit" "$folder" 2>/dev/null) && numbers "$skipped_count"
 }
 
 # The whole suite but fuzz: CPU tests in parallel, then GPU tests one at a time (they share one GPU).
+# On a machine whose nvidia-smi lists a GPU a skipped GPU test is a failure.
 run_tests() {
+  local gpus
+  gpus=$(gpu_count)
+  remarks="nvidia-smi lists $gpus GPUs"
   if ! command -v ctest > /dev/null; then
-    run_test_executables
+    run_test_executables "$gpus"
     return
   fi
   gpu_run_ours 240 ctest --test-dir "$build" --output-on-failure -LE 'gpu|fuzz' -j "$(nproc)" --timeout 120 \
     > "$logs/ctest-cpu.log" 2>&1
-  note "ctest, CPU tests" "$(gpu_describe_status $?) ($(grep -E 'tests passed' "$logs/ctest-cpu.log"))"
+  note "ctest, CPU tests" "$(ctest_result $? "$logs/ctest-cpu.log" 0)"
   gpu_run_ours "$phase_seconds" ctest --test-dir "$build" --output-on-failure -L gpu --timeout 300 \
-    > "$logs/ctest-gpu.log" 2>&1
-  note "ctest, GPU tests" "$(gpu_describe_status $?) ($(grep -E 'tests passed' "$logs/ctest-gpu.log"))"
-  cat "$logs/ctest-cpu.log" "$logs/ctest-gpu.log" > "$out/ctest.log"
+    --no-tests=error --output-junit "$logs/ctest-gpu.xml" > "$logs/ctest-gpu.log" 2>&1
+  note "ctest, GPU tests" "$(ctest_result $? "$logs/ctest-gpu.log" "$gpus" "$logs/ctest-gpu.xml")"
+  cat "$logs/ctest-cpu.log" "$logs/ctest-gpu.log" > "$out/tests.log"
+  rm -rf "$logs"/ctest-*.log "$logs/skipped"
 }
 
-# No ctest on this machine: each test executable run directly, one row each.
+# No ctest on this machine: each test executable run directly, one row each: GPUS.
 run_test_executables() {
-  local name result log
-  note "ctest" "not on this machine: test executables run directly"
+  local gpus=$1 name result log
+  remarks+="; ctest not on this machine: test executables run directly"
   while IFS=$'\t' read -r name result; do
     note "test $name" "$result"
-  done < <(gpu_run_test_units "$build" "$logs/tests" 300)
+  done < <(gpu_run_test_units "$build" "$logs/tests" 300 "$gpus")
   for log in "$logs"/tests/*.log; do
     [[ -e "$log" ]] && { echo "=== $(basename "$log" .log)"; cat "$log"; }
   done > "$out/tests.log"
+  rm -rf "$logs/tests"
+}
+
+# What `gpuprof info` says of TRACE, into LOG; then TRACE is deleted: traces of
+# hundreds of MB cannot come back (gpu-limits.sh) and are not needed back.
+summarise_and_delete() {
+  local trace=$1 log=$2
+  [[ -e "$trace" ]] || return 0
+  gpu_run_ours 60 "$gpuprof" info "$trace" > "$log" 2>&1
+  echo "(the trace, $(gpu_mib "$(stat -c %s "$trace")"), was deleted after this summary)" >> "$log"
+  rm -f "$trace" "$trace-wal" "$trace-shm" "$trace-journal"
 }
 
 # Records one workload as sample NAME, checks the trace: NAME MODEL ARGS...
+# The checklist's conditions: kernels and NVTX step ranges recorded, no record
+# dropped and no buffer request refused.
 record_workload() {
   local name=$1; shift
   local trace=$logs/samples/$name.sqlite
@@ -133,23 +318,45 @@ record_workload() {
   gpu_run_ours 60 "$gpuprof" info "$trace" > "$logs/$name.info.txt" 2>&1
   gpu_run_ours 60 "$gpuprof" report "$trace" --format json -o "$logs/samples/$name.report.json" \
     2>> "$logs/$name.record.log"
-  local dropped steps kernels
-  dropped=$(sql "$trace" "select coalesce(sum(value),0) from collector_stats where name like '%dropped%'")
-  steps=$(sql "$trace" "select count(*) from ranges r join strings s on s.id = r.name_id where s.value like 'step %'")
-  kernels=$(sql "$trace" "select count(*) from kernels")
-  note "record $name" "kernels $kernels, step ranges $steps, dropped $dropped"
+  local kernels steps lost
+  kernels=$(sql "$trace" "select count(*) from kernels" 2>> "$logs/$name.record.log")
+  steps=$(sql "$trace" "select count(*) from ranges r join strings s on s.id = r.name_id where s.value like 'step %'" \
+    2>> "$logs/$name.record.log")
+  lost=$(sql "$trace" "select coalesce(sum(value), 0) from collector_stats
+                       where name like '%dropped%' or name like '%refused%'" 2>> "$logs/$name.record.log")
+  local row="kernels ${kernels:-?}, step ranges ${steps:-?}, dropped or refused records ${lost:-?}"
+  if ! numbers "$kernels" "$steps" "$lost" || ((kernels == 0 || steps == 0 || lost > 0)); then
+    row="FAILED: $row"
+  fi
+  note "record $name" "$row"
 }
 
 workloads() {
   record_workload gru rnn --cell gru --steps 40 --batch 256
   record_workload lstm rnn --cell lstm --steps 40 --batch 256
-  local model
+  local model left_out
   for model in towers mlp resnet; do
     if gpu_run_ours 30 "$workload" "$model" --help > /dev/null 2>&1; then
       record_workload "$model" "$model" --steps 20
+    else
+      note "record $model" "FAILED: gpuprof-workload $model --help failed"
     fi
   done
-  tar -C "$logs" -czf "$out/samples.tar.gz" samples
+  local samples
+  samples=$(find "$logs/samples" -name '*.sqlite' 2> /dev/null | wc -l)
+  if ((samples == 0)); then
+    note "samples.tar.gz" "FAILED: no sample recorded"
+    return
+  fi
+  # The samples come back once, in their own file, not again in the logs.
+  if ! gpu_tar_within_limit "$out/samples.tar.gz" "$logs/samples"; then
+    note "samples.tar.gz" "FAILED: over $(gpu_mib "$gpu_limit_file_bytes") even empty"
+  elif left_out=$(grep -c . "$logs/samples/LEFT-OUT.txt" 2> /dev/null); then
+    note "samples.tar.gz" "FAILED: $left_out files left out to fit $(gpu_mib "$gpu_limit_file_bytes") (LEFT-OUT.txt)"
+  else
+    note "samples.tar.gz" "$samples samples, $(gpu_mib "$(stat -c %s "$out/samples.tar.gz")")"
+  fi
+  rm -rf "$logs/samples"
 }
 
 # One command run with our path: LIMIT CMD ARGS...; sets timed_status and timed_seconds (wall time).
@@ -162,7 +369,20 @@ timed_run() {
   timed_seconds=$(python3 -c "print($end - $start)")
 }
 
+# The kernels/s a launch benchmark printed in LOG, or FAILED with STATUS.
+launch_rate() {
+  local log=$1 status=$2 rate
+  rate=$(grep -oE '[0-9.]+ kernels/s' "$log" | tail -1)
+  if ((status == 0)) && [[ -n "$rate" ]]; then
+    echo "$rate"
+  else
+    gpu_describe_status "$status" | sed 's/^passed/FAILED: no kernels\/s printed/'
+  fi
+}
+
 # Median wall time of the same run with and without the collector, interleaved.
+# The recorded traces are summarised and deleted: the launch benchmark's alone
+# holds millions of kernels, hundreds of MB.
 overhead() {
   local args=(rnn --steps 200 --batch 256)
   local with=() without=() repeat
@@ -171,6 +391,7 @@ overhead() {
     ((timed_status == 0)) || { note "overhead run $repeat, bare" "$(gpu_describe_status "$timed_status")"; break; }
     without+=("$timed_seconds")
     timed_run 90 "$gpuprof" record -o "$logs/overhead-$repeat.sqlite" --force -- "$workload" "${args[@]}"
+    summarise_and_delete "$logs/overhead-$repeat.sqlite" "$logs/overhead-$repeat.info.txt"
     ((timed_status == 0)) || { note "overhead run $repeat, recorded" "$(gpu_describe_status "$timed_status")"; break; }
     with+=("$timed_seconds")
   done
@@ -178,40 +399,96 @@ overhead() {
     note "overhead rnn 200 steps (median of ${#with[@]})" \
       "with $(median "${with[@]}")s, without $(median "${without[@]:0:${#with[@]}}")s"
   fi
-  if [[ -x "$build/bench/gpuprof_launch_benchmark" ]]; then
-    gpu_run_ours 60 "$build/bench/gpuprof_launch_benchmark" > "$logs/launch-bare.txt" 2>&1
-    gpu_run_ours 90 "$gpuprof" record -o "$logs/launch.sqlite" --force -- "$build/bench/gpuprof_launch_benchmark" \
-      > "$logs/launch-recorded.txt" 2>&1
-    note "launch-bound, bare" "$(tail -1 "$logs/launch-bare.txt")"
-    note "launch-bound, recorded" "$(grep 'kernels/s' "$logs/launch-recorded.txt" | tail -1)"
+  local benchmark=$build/bench/gpuprof_launch_benchmark status kernels lost
+  if [[ ! -x "$benchmark" ]]; then
+    note "launch-bound benchmark" "FAILED: $benchmark not built"
+    return
   fi
+  gpu_run_ours 60 "$benchmark" > "$logs/launch-bare.txt" 2>&1
+  note "launch-bound, bare" "$(launch_rate "$logs/launch-bare.txt" $?)"
+  gpu_run_ours 90 "$gpuprof" record -o "$logs/launch.sqlite" --force -- "$benchmark" > "$logs/launch-recorded.txt" 2>&1
+  status=$?
+  note "launch-bound, recorded" "$(launch_rate "$logs/launch-recorded.txt" "$status")"
+  if [[ -e "$logs/launch.sqlite" ]]; then
+    kernels=$(sql "$logs/launch.sqlite" "select count(*) from kernels" 2>> "$logs/launch-recorded.txt")
+    lost=$(sql "$logs/launch.sqlite" "select coalesce(sum(value), 0) from collector_stats
+                                      where name like '%dropped%' or name like '%refused%'" 2>> "$logs/launch-recorded.txt")
+    if numbers "$kernels" "$lost"; then
+      note "launch-bound, recorded trace" "kernels $kernels, dropped or refused records $lost"
+    else
+      note "launch-bound, recorded trace" "FAILED: unreadable (launch-recorded.txt)"
+    fi
+  fi
+  summarise_and_delete "$logs/launch.sqlite" "$logs/launch.info.txt"
 }
 
 pytorch() {
-  local script=$repo/scripts/gpu/torch_small_training.py
-  gpu_run_original 180 python3 "$script" --profile "$logs/torch.pt.trace.json" > "$logs/torch-profiled.log" 2>&1
-  note "torch.profiler run" "$(gpu_describe_status $?)"
+  local script=$repo/scripts/gpu/torch_small_training.py status
+  # The same 40 steps twice: under torch.profiler, which keeps only its schedule's
+  # active steps, and under gpuprof record, which keeps all; both mark each step with
+  # a "step N" range, so the comparison takes the profiler's steps from both.
+  gpu_run_original 180 python3 "$script" --steps 40 --profile "$logs/torch.pt.trace.json" \
+    > "$logs/torch-profiled.log" 2>&1
+  status=$?
+  note "torch.profiler run" "$(gpu_describe_status "$status")"
   # python3 under gpuprof record gets our path: see gpu_run_ours in scripts/lib/gpu-environment.sh.
-  gpu_run_ours 180 "$gpuprof" record -o "$logs/torch.sqlite" --force -- python3 "$script" \
+  gpu_run_ours 180 "$gpuprof" record -o "$logs/torch.sqlite" --force -- python3 "$script" --steps 40 \
     > "$logs/torch-recorded.log" 2>&1
-  note "gpuprof record run" "$(gpu_describe_status $?)"
+  status=$?
+  note "gpuprof record run" "$(gpu_describe_status "$status")"
+  local comparison
+  comparison=$(gpu_run_original 120 python3 "$repo/scripts/gpu/compare_profiler_window.py" \
+    "$logs/torch.pt.trace.json" "$logs/torch.sqlite" 2> "$logs/compare.log")
+  status=$?
+  if ((status == 0)) && [[ -n "$comparison" ]]; then
+    note "kernels in the profiler's active steps" "$comparison"
+  else
+    [[ -n "$comparison" ]] || comparison=$(gpu_describe_status "$status" | sed 's/^FAILED: //')
+    note "kernels in the profiler's active steps" "FAILED: $comparison (compare.log)"
+  fi
+  # Our Kineto importer on a trace nobody here wrote.
   gpu_run_ours 60 "$gpuprof" import "$logs/torch.pt.trace.json" -o "$logs/torch-profiler.sqlite" --force \
-    > /dev/null 2>&1
-  local trace cell
-  for trace in torch torch-profiler; do
-    note "pytorch kernels ($trace)" \
-      "$(sql "$logs/$trace.sqlite" 'select count(*), sum(end_ns - start_ns) from kernels' 2>&1)"
-  done
+    > "$logs/import.log" 2>&1
+  status=$?
+  local kernels
+  kernels=$( ((status == 0)) && sql "$logs/torch-profiler.sqlite" "select count(*) from kernels" 2>> "$logs/import.log")
+  if numbers "$kernels"; then
+    note "gpuprof import of the profiler's trace" "kernels $kernels"
+  else
+    note "gpuprof import of the profiler's trace" "FAILED: $(gpu_describe_status "$status" | sed 's/^FAILED: //') (import.log)"
+  fi
+  summarise_and_delete "$logs/torch.sqlite" "$logs/torch.info.txt"
+  summarise_and_delete "$logs/torch-profiler.sqlite" "$logs/torch-profiler.info.txt"
   # Throughput of the same GRU classifier, sizes, batch and precision, in one run.
+  local cell ours theirs
   for cell in gru lstm; do
     gpu_run_ours 90 "$workload" rnn --cell "$cell" --batch 256 --steps 300 --quiet \
       --summary "$logs/$cell-throughput.json" > "$logs/$cell-workload.log" 2>&1
+    status=$?
+    ours=$(samples_per_second "$logs/$cell-throughput.json" "$status")
     gpu_run_original 120 python3 "$script" --cell "$cell" --batch 256 --steps 300 > "$logs/$cell-torch.log" 2>&1
-    note "$cell fp32 batch 256: gpuprof-workload samples/s" \
-      "$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["samples_per_second"])' \
-        "$logs/$cell-throughput.json" 2>&1)"
-    note "$cell fp32 batch 256: PyTorch samples/s" "$(grep 'samples/s' "$logs/$cell-torch.log")"
+    status=$?
+    theirs=$(awk '$1 == "samples/s" {print $2}' "$logs/$cell-torch.log")
+    numbers "$theirs" || theirs=$(gpu_describe_status "$status")
+    throughput_row "$cell fp32 batch 256 (torch_small_training.py)" "$ours" "$theirs"
   done
+}
+
+# The samples/s in a gpuprof-workload --summary FILE, or what went wrong: FILE STATUS.
+samples_per_second() {
+  local value
+  value=$(python3 -c 'import json, sys; print(round(json.load(open(sys.argv[1]))["samples_per_second"], 1))' \
+    "$1" 2>/dev/null)
+  if numbers "$value" && (($2 == 0)); then echo "$value"; else gpu_describe_status "$2"; fi
+}
+
+# One throughput row, FAILED unless both are numbers: NAME OURS THEIRS.
+throughput_row() {
+  if numbers "$2" "$3"; then
+    note "$1" "gpuprof-workload $2 samples/s, PyTorch $3 samples/s"
+  else
+    note "$1" "FAILED: gpuprof-workload ${2#FAILED: }, PyTorch ${3#FAILED: }"
+  fi
 }
 
 # The workload arguments of each model in the throughput comparison.
@@ -224,7 +501,7 @@ throughput_models=(gru lstm towers mlp resnet)
 # same model sizes, batch and precision, one after the other on the same GPU: MODEL [PRECISION].
 compare_throughput() {
   local model=$1 only_precision=${2:-}
-  local run=${throughput_runs[$model]} precision name ours theirs
+  local run=${throughput_runs[$model]} precision name ours theirs status
   for precision in fp32 tf32 bf16; do
     [[ -n "$only_precision" && $precision != "$only_precision" ]] && continue
     [[ $model == resnet && $precision == fp32 ]] && continue  # minutes per run without tensor cores
@@ -232,16 +509,15 @@ compare_throughput() {
     # shellcheck disable=SC2086  # $run is a list of words
     gpu_run_ours 120 "$workload" $run --precision "$precision" --steps 100 --prefetch 2 --host-memory pinned --quiet \
       --summary "$logs/$name.json" > "$logs/$name-workload.log" 2>&1
-    local ours_status=$?
+    status=$?
+    ours=$(samples_per_second "$logs/$name.json" "$status")
     # shellcheck disable=SC2086
     gpu_run_original 150 python3 "$repo/scripts/gpu/torch_reference_models.py" $run --precision "$precision" \
       --steps 100 > "$logs/$name-torch.log" 2>&1
-    local theirs_status=$?
-    ours=$(python3 -c 'import json, sys; print(round(json.load(open(sys.argv[1]))["samples_per_second"], 1))' \
-      "$logs/$name.json" 2>/dev/null || gpu_describe_status "$ours_status")
-    theirs=$(awk '/samples\/s/ {print $2}' "$logs/$name-torch.log")
-    [[ -n "$theirs" ]] || theirs=$(gpu_describe_status "$theirs_status")
-    note "$run $precision" "gpuprof-workload ${ours} samples/s, PyTorch ${theirs} samples/s"
+    status=$?
+    theirs=$(awk '/samples\/s/ {print $2}' "$logs/$name-torch.log" | tail -1)
+    numbers "$theirs" && ((status == 0)) || theirs=$(gpu_describe_status "$status")
+    throughput_row "$run $precision" "$ours" "$theirs"
   done
 }
 
@@ -274,6 +550,25 @@ all_phases() {
   done
 }
 
+# The phase's ending: its table appended to OUT_DIR/results.txt (and printed), its
+# logs in one tarball that fits a returned file, and OUT_DIR checked against what
+# the device tool brings back. A phase in which nothing ran has failed.
+finish() {
+  ((${#results[@]} > 0)) || note "$name" "FAILED: nothing ran"
+  if [[ -n "$(ls -A "$logs")" ]] && ! gpu_tar_within_limit "$out/$name-logs.tar.gz" "$logs"; then
+    note "$name-logs.tar.gz" "FAILED: over $(gpu_mib "$gpu_limit_file_bytes") even empty"
+  fi
+  gpu_compress_oversized "$out"
+  {
+    echo "== $name${remarks:+ ($remarks)}"
+    printf '%s\n' "${results[@]}"
+  } | tee -a "$out/results.txt"
+  if ! gpu_check_returned_files "$out"; then
+    echo "FAILED: $out breaks the device tool's limits (see the phase's output)" | tee -a "$out/results.txt" >&2
+    failed=1
+  fi
+}
+
 prepare_paths
 gpu_phase_start "$phase_seconds"
 case $phase in
@@ -286,7 +581,5 @@ case $phase in
   all) all_phases ;;
   *) echo "gpu-check.sh: unknown phase '$phase'" >&2; exit 2 ;;
 esac
-name=$phase${throughput_model:+-$throughput_model}${throughput_precision:+-$throughput_precision}
-tar -C "$logs" -czf "$out/$name-logs.tar.gz" . 2>/dev/null
-printf '%s\n' "${results[@]}" | tee "$out/$name.txt"
+finish
 exit "$failed"

@@ -1,11 +1,20 @@
 #!/usr/bin/env bash
 # Builds the binaries for the GPU machine (preset `gpu`: sm_90, no GUI) and packs
-# what scripts/gpu-check.sh needs into .gpu-carry/ (at most 64 MiB), to be named
-# in the device tool's `carry`. The GPU machine has CUDA and PyTorch but none of
-# our Debian libraries, so the shared libraries the binaries need beyond the CUDA
-# toolkit and glibc travel along.
+# what scripts/gpu-check.sh needs into .gpu-carry/, to be named in the device
+# tool's `carry`. The GPU machine has CUDA and PyTorch but none of our Debian
+# libraries, so the shared libraries the binaries need beyond the CUDA toolkit, the
+# C++ runtime and glibc travel along (scripts/lib/gpu-pack-libraries.sh says which).
+#
+# The device tool takes the repository's files (tracked and untracked-not-ignored)
+# and the carried folder together, 64 MiB at most: the pack strips its binaries and
+# fails, saying by how much, when the two do not fit. The build's parallelism is
+# cmake's: CMAKE_BUILD_PARALLEL_LEVEL=2 on a shared machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=lib/gpu-limits.sh
+source scripts/lib/gpu-limits.sh
+# shellcheck source=lib/gpu-pack-libraries.sh
+source scripts/lib/gpu-pack-libraries.sh
 
 # In a worktree .git is a file: ask git where the exclude file is.
 exclude=$(git rev-parse --git-path info/exclude)
@@ -23,16 +32,14 @@ rsync -a --exclude '*.o' --exclude '*.a' --exclude 'CMakeFiles/' --exclude '.nin
 # Where the build lives here: CTest files hold absolute paths, recreated there by gpu-check.sh.
 pwd > "$carry/source-dir.txt"
 
-# Shared libraries that are neither glibc nor the CUDA toolkit's (found there on the machine).
 find "$carry/$build" -type f -perm -u+x \( -name '*.so' -o ! -name '*.*' \) -print0 |
-  xargs -0 ldd 2>/dev/null | awk '/=> \// {print $3}' | sort -u |
-  grep -v -E '/(libc|libm|libdl|libpthread|librt|libgcc_s|libstdc\+\+|ld-linux[^/]*)\.so' |
-  grep -v -E '/usr/local/cuda|libcu|libnccl|libnvrtc|libnvJitLink|libnvToolsExt|libcudnn' |
+  xargs -0 ldd 2>/dev/null | awk '/=> \// {print $3}' | sort -u | gpu_travelling_libraries |
   while read -r library; do cp -L "$library" "$carry/lib/"; done
 
-size=$(du -sm "$carry" | cut -f1)
-echo "gpuprof: packed $carry (${size} MiB): $(find "$carry/lib" -mindepth 1 -printf "%f ")"
-if ((size > 64)); then
-  echo "gpuprof: $carry is over the 64 MiB the device tool carries" >&2
-  exit 1
-fi
+unstripped=$(gpu_tree_bytes "$carry")
+gpu_strip_tree "$carry"
+carried=$(gpu_tree_bytes "$carry")
+repository=$(gpu_travelling_repository_bytes)
+echo "gpuprof: carried libraries: $(find "$carry/lib" -mindepth 1 -printf "%f " | sed 's/ $//')"
+echo "gpuprof: $carry: $(gpu_mib "$unstripped") before strip --strip-unneeded, $(gpu_mib "$carried") after"
+gpu_check_travel "$repository" "$carried"

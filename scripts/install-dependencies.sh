@@ -11,6 +11,9 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   clang libclang-rt-dev
   qt6-base-dev qt6-charts-dev libqt6svg6-dev libqt6opengl6-dev libgl-dev
+  # tests/scripts/gpu_check_test.sh: gpu-check.sh's helpers and the profiler comparison are python3 (with sqlite3),
+  # as on the GPU machine.
+  python3
 )
 # Headless Chromium renders the HTML reports in the tests (label html). Ubuntu ships it only
 # as a snap, which does not run in containers or chroots: there that test says it skipped.

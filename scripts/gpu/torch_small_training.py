@@ -1,7 +1,11 @@
 """A short PyTorch training run, for two GPU checks (scripts/gpu-check.sh):
 
 1. a program nobody here wrote, recorded by `gpuprof record` and by torch.profiler
-   (--profile PATH), so kernel counts and kernel time can be compared;
+   (--profile PATH), so kernel counts and kernel time can be compared. The profiler
+   keeps only the active steps of its schedule, gpuprof all of them: every step is
+   marked "step N" (an NVTX range for gpuprof, a record_function for the profiler,
+   N counted from the first warm-up step) so that scripts/gpu/compare_profiler_window.py
+   can take the same steps from both;
 2. the baseline for `gpuprof-workload rnn`: the same GRU/LSTM classifier, sizes,
    batch and precision, fed from pageable host memory one batch at a time as
    gpuprof-workload does with its defaults. Prints one line: samples/s.
@@ -37,7 +41,11 @@ def parse_arguments():
     parser.add_argument("--steps", type=int, default=200)
     parser.add_argument("--warmup-steps", type=int, default=10)
     parser.add_argument("--precision", choices=["fp32", "tf32"], default="fp32")
-    parser.add_argument("--profile", help="write a torch.profiler Chrome trace here")
+    parser.add_argument("--profile", help="write a torch.profiler Chrome trace of the active steps here")
+    parser.add_argument("--profile-wait", type=int, default=5,
+                        help="timed steps the profiler skips before its warm-up")
+    parser.add_argument("--profile-warmup", type=int, default=5, help="steps the profiler runs but does not keep")
+    parser.add_argument("--profile-active", type=int, default=10, help="steps the profiler keeps")
     return parser.parse_args()
 
 
@@ -55,31 +63,44 @@ def main():
     labels = torch.randint(0, arguments.classes, (16, arguments.batch))
 
     def step(index):
-        with torch.cuda.nvtx.range(f"step {index}"):
-            batch = inputs[index % 16].to(device)
-            target = labels[index % 16].to(device)
-            optimizer.zero_grad(set_to_none=True)
-            loss = loss_function(model(batch), target)
-            loss.backward()
-            optimizer.step()
-            return loss.item()
+        # The same name for both tools: gpuprof reads the NVTX range, torch.profiler
+        # the record_function (a no-op while no profiler runs).
+        torch.cuda.nvtx.range_push(f"step {index}")
+        try:
+            with torch.profiler.record_function(f"step {index}"):
+                batch = inputs[index % 16].to(device)
+                target = labels[index % 16].to(device)
+                optimizer.zero_grad(set_to_none=True)
+                loss = loss_function(model(batch), target)
+                loss.backward()
+                optimizer.step()
+                return loss.item()
+        finally:
+            torch.cuda.nvtx.range_pop()
 
+    # One numbering for warm-up and timed steps: a step's name is the same in both runs.
     for index in range(arguments.warmup_steps):
         step(index)
     torch.cuda.synchronize()
     profiler = None
     if arguments.profile:
+        schedule = torch.profiler.schedule(wait=arguments.profile_wait, warmup=arguments.profile_warmup,
+                                           active=arguments.profile_active, repeat=1)
         profiler = torch.profiler.profile(
-            activities=[torch.profiler.ProfilerActivity.CPU, torch.profiler.ProfilerActivity.CUDA])
+            activities=[torch.profiler.ProfilerActivity.CPU, torch.profiler.ProfilerActivity.CUDA],
+            schedule=schedule, on_trace_ready=lambda done: done.export_chrome_trace(arguments.profile))
         profiler.__enter__()
+        first = arguments.warmup_steps + arguments.profile_wait + arguments.profile_warmup
+        print(f"profiled steps {first}-{first + arguments.profile_active - 1}")
     started = time.perf_counter()
-    for index in range(arguments.steps):
+    for index in range(arguments.warmup_steps, arguments.warmup_steps + arguments.steps):
         loss = step(index)
+        if profiler is not None:
+            profiler.step()
     torch.cuda.synchronize()
     elapsed = time.perf_counter() - started
     if profiler is not None:
         profiler.__exit__(None, None, None)
-        profiler.export_chrome_trace(arguments.profile)
     print(f"final loss {loss:.4f}")
     print(f"samples/s {arguments.steps * arguments.batch / elapsed:.1f}")
 

@@ -9,7 +9,10 @@
 #   1. our build's libraries (.gpu-carry/lib: the Debian libraries gpu-pack.sh packs),
 #   2. the CUDA toolkit's lib64, then CUPTI's lib folder (each once: lib64 is often
 #      a link to lib, and CUDA 13 keeps CUPTI there too),
-#   3. the LD_LIBRARY_PATH the script was started with, if any.
+#   3. $GPU_CHECK_EXTRA_LIBRARY_PATH, if set: folders of the machine that hold a
+#      library the toolkit lacks (the inventory names them: cuDNN or NCCL may live
+#      only in the PyTorch wheels there),
+#   4. the LD_LIBRARY_PATH the script was started with, if any.
 # Everything else, python3 above all, runs with the environment the script was
 # started with, so that torch loads the cuDNN, NCCL, cuBLAS and CUPTI of its own
 # wheels through their RUNPATH (LD_LIBRARY_PATH is searched before RUNPATH).
@@ -43,12 +46,14 @@ gpu_cuda_library_folders() {
   done
 }
 
-# The library path of our binaries: OURS, the toolkit's folders, then ORIGINAL.
-# An empty ORIGINAL adds nothing: an empty entry would mean the current folder.
+# The library path of our binaries: OURS, the toolkit's folders, EXTRA, then
+# ORIGINAL. An empty EXTRA or ORIGINAL adds nothing: an empty entry would mean the
+# current folder.
 gpu_our_library_path() {
-  local ours=$1 cuda_root=$2 original=$3
+  local ours=$1 cuda_root=$2 original=$3 extra=${4:-}
   local parts=("$ours") folder
   while IFS= read -r folder; do parts+=("$folder"); done < <(gpu_cuda_library_folders "$cuda_root")
+  [[ -n "$extra" ]] && parts+=("$extra")
   [[ -n "$original" ]] && parts+=("$original")
   local IFS=:
   echo "${parts[*]}"
@@ -59,7 +64,8 @@ gpu_environment_init() {
   local ours=$1
   gpu_original_set=${LD_LIBRARY_PATH+1}
   gpu_original_library_path=${LD_LIBRARY_PATH-}
-  gpu_our_library_path=$(gpu_our_library_path "$ours" "$(gpu_cuda_root)" "$gpu_original_library_path")
+  gpu_our_library_path=$(gpu_our_library_path "$ours" "$(gpu_cuda_root)" "$gpu_original_library_path" \
+    "${GPU_CHECK_EXTRA_LIBRARY_PATH:-}")
 }
 
 # Prints what each kind of process gets (gpu-check.sh --print-env, and the inventory).

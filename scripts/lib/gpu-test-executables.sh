@@ -7,7 +7,8 @@
 #    writes at build time): tests may rely on a fresh process; one row per executable;
 #  - each other test (add_test in CTestTestfile.cmake) with its own arguments;
 #  - a GoogleTest executable without its *_tests.cmake (not built, or its test listing
-#    failed) shows as NAME_NOT_BUILT, and fails, as it does under ctest.
+#    failed) shows as NAME_NOT_BUILT, and fails, as it does under ctest;
+#  - on a machine with a GPU, a skipped test of a unit labelled gpu fails it.
 # Of the test properties only LABELS and WORKING_DIRECTORY are used (ENVIRONMENT is
 # set only by the GUI tests, which the `gpu` preset does not build).
 
@@ -77,7 +78,8 @@ gpu_test_units() {
         fi
       fi
     done < "$file"
-  done < <(find "$build" -type f \( -name CTestTestfile.cmake -o -name '*_tests.cmake' -o -name '*_include.cmake' \) |
+  # -H: on the GPU machine the build folder is a link into .gpu-carry (gpu-check.sh's prepare_paths).
+  done < <(find -H "$build" -type f \( -name CTestTestfile.cmake -o -name '*_tests.cmake' -o -name '*_include.cmake' \) |
              sort)
 
   for unit in "${!name_of[@]}"; do
@@ -89,11 +91,46 @@ gpu_test_units() {
   done | sort
 }
 
+# Whether the skip a test printed in OUTPUT (a file) is one a machine whose
+# nvidia-smi lists GPUS GPUs explains: a two-GPU test on a one-GPU machine, which
+# says "needs two GPUs, this machine has 1". On a machine with a GPU every other
+# skip of a GPU test is a failure: it means the tests did not find the GPU.
+gpu_skip_excused() {
+  local output=$1 gpus=$2
+  ((gpus == 1)) && grep -q 'needs two GPUs, this machine has 1$' "$output"
+}
+
+# The result of a run of TOTAL tests of which the files SKIPPED... hold the output
+# of each skipped one: TOTAL GPUS SKIPPED... With GPUS > 0 (a GPU test on a machine
+# with a GPU) a skip not excused by gpu_skip_excused fails, with the count.
+gpu_skipped_result() {
+  local total=$1 gpus=$2; shift 2
+  local output excused=0 unexplained=0
+  for output in "$@"; do
+    if ((gpus > 0)) && gpu_skip_excused "$output" "$gpus"; then
+      excused=$((excused + 1))
+    else
+      unexplained=$((unexplained + 1))
+    fi
+  done
+  if ((gpus > 0 && unexplained > 0)); then
+    echo "FAILED: $unexplained of $total tests skipped on a machine with a GPU"
+  elif ((excused > 0)); then
+    echo "passed ($total tests, $excused skipped: need two GPUs, nvidia-smi lists $gpus)"
+  elif ((unexplained > 0)); then
+    echo "passed ($total tests, $unexplained skipped)"
+  else
+    echo "passed ($total tests)"
+  fi
+}
+
 # Runs every unit of BUILD except those labelled fuzz, one after the other, each test
 # in its working directory with our library path and at most LIMIT seconds, the
 # output in LOGS/NAME.log. Prints "NAME<TAB>RESULT" per unit; returns 1 if any failed.
+# GPUS: how many GPUs nvidia-smi lists; with one or more, a skipped test of a unit
+# labelled gpu fails it (gpu_skipped_result).
 gpu_run_test_units() {
-  local build=$1 logs=$2 limit=$3
+  local build=$1 logs=$2 limit=$3 gpus=${4:-0}
   local name directory labels filters words failed=0
   mkdir -p "$logs"
   while IFS=$'\t' read -r name directory labels filters words; do
@@ -102,13 +139,15 @@ gpu_run_test_units() {
       failed=1
       continue
     fi
-    local command=() result
+    local command=() result unit_gpus=0
+    [[ ";$labels;" == *";gpu;"* ]] && unit_gpus=$gpus
     IFS=$'\t' read -r -a command <<< "$words"
     if [[ "$filters" == - ]]; then
       (cd "$directory" && gpu_run_ours "$limit" "${command[@]}") > "$logs/$name.log" 2>&1
       result=$(gpu_describe_status $?)
+      [[ $result == passed ]] && result="passed (1 test)"
     else
-      result=$(gpu_run_filtered "$directory" "$limit" "$filters" "${command[@]}" 2> "$logs/$name.log")
+      result=$(gpu_run_filtered "$directory" "$limit" "$filters" "$unit_gpus" "${command[@]}" 2> "$logs/$name.log")
     fi
     printf '%s\t%s\n' "$name" "$result"
     [[ $result == passed* ]] || failed=1
@@ -117,23 +156,33 @@ gpu_run_test_units() {
 }
 
 # Each test of a GoogleTest executable in its own process: DIRECTORY LIMIT FILTERS
-# COMMAND... Their output goes to stderr; prints "passed (N tests)" or what failed.
+# GPUS COMMAND... Their output goes to stderr; prints "passed (N tests...)" or what
+# failed. A test that printed "[  SKIPPED ]" was skipped (gpu_skipped_result).
 gpu_run_filtered() {
-  local directory=$1 limit=$2 filters=$3; shift 3
-  local filter status count=0 failures=0 first=""
-  local -a list
+  local directory=$1 limit=$2 filters=$3 gpus=$4; shift 4
+  local filter status count=0 failures=0 first="" first_skipped="" outputs result
+  local -a list skipped=()
   IFS=';' read -r -a list <<< "$filters"
+  outputs=$(mktemp -d)
   for filter in "${list[@]}"; do
     count=$((count + 1))
-    (cd "$directory" && gpu_run_ours "$limit" "$@" "--gtest_filter=$filter") >&2
+    (cd "$directory" && gpu_run_ours "$limit" "$@" "--gtest_filter=$filter") > "$outputs/$count" 2>&1
     status=$?
+    cat "$outputs/$count" >&2
+    if ((status == 0)) && grep -q '^\[  SKIPPED \]' "$outputs/$count"; then
+      skipped+=("$outputs/$count")
+      [[ -n "$first_skipped" ]] || first_skipped=$filter
+    fi
     ((status == 0)) && continue
     failures=$((failures + 1))
     [[ -n "$first" ]] || first="$filter ($(gpu_describe_status "$status" | sed 's/^FAILED: //'))"
   done
-  if ((failures == 0)); then
-    echo "passed ($count tests)"
-  else
+  if ((failures > 0)); then
     echo "FAILED: $failures of $count tests, first $first"
+  else
+    result=$(gpu_skipped_result "$count" "$gpus" "${skipped[@]}")
+    [[ $result == FAILED* ]] && result+=", first $first_skipped"
+    echo "$result"
   fi
+  rm -rf "$outputs"
 }

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <map>
 #include <set>
+#include <string_view>
 
 #include "gpuprof/launcher/child_process.hpp"
 #include "gpuprof/trace/trace_file.hpp"
@@ -19,6 +20,12 @@ namespace {
 namespace fs = std::filesystem;
 using trace::CopyKind;
 using trace::MemoryKind;
+
+// The API call behind a `<<<>>>` launch: cudaLaunchKernel…, or, with nvcc 13,
+// __cudaLaunchKernel (CUPTI's __cudaLaunchKernel_v13000, stored without the suffix).
+bool is_kernel_launch(std::string_view api) {
+  return api.starts_with("cudaLaunchKernel") || api.starts_with("__cudaLaunchKernel");
+}
 
 std::size_t count_named(const trace::TraceModel& model, const std::string& name) {
   return static_cast<std::size_t>(std::count_if(model.kernels.name.begin(), model.kernels.name.end(),
@@ -80,11 +87,25 @@ TEST_F(GpuRecordTest, EveryGpuActivityLinksToTheApiCallThatLaunchedIt) {
     const auto found = api_by_correlation.find(model_.kernels.correlation_id[i]);
     ASSERT_NE(found, api_by_correlation.end());
     const bool in_graph = model_.string(model_.kernels.name[i]) == "graph_kernel";
-    EXPECT_EQ(found->second.rfind(in_graph ? "cudaGraphLaunch" : "cudaLaunchKernel", 0), 0u) << found->second;
+    if (in_graph) {
+      EXPECT_TRUE(found->second.starts_with("cudaGraphLaunch")) << found->second;
+    } else {
+      EXPECT_TRUE(is_kernel_launch(found->second)) << found->second;
+    }
   }
   for (std::size_t i = 0; i < model_.memcpys.size(); ++i) {
     EXPECT_TRUE(api_by_correlation.count(model_.memcpys.correlation_id[i]));
   }
+}
+
+// Runs without a GPU: the launch names the test above accepts, and what it refuses.
+TEST(GpuRecordLaunchNames, BothRuntimeLaunchEntryPointsAreKernelLaunches) {
+  EXPECT_TRUE(is_kernel_launch("cudaLaunchKernel"));
+  EXPECT_TRUE(is_kernel_launch("cudaLaunchKernel_ptsz"));
+  EXPECT_TRUE(is_kernel_launch("__cudaLaunchKernel"));
+  EXPECT_FALSE(is_kernel_launch("cudaMemcpyAsync"));
+  EXPECT_FALSE(is_kernel_launch("cudaGraphLaunch"));
+  EXPECT_FALSE(is_kernel_launch("_cudaLaunchKernel"));
 }
 
 TEST_F(GpuRecordTest, NvtxRangesInTwoDomainsAndSyncs) {
