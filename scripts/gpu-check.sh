@@ -303,6 +303,12 @@ summarise_and_delete() {
   rm -f "$trace" "$trace-wal" "$trace-shm" "$trace-journal"
 }
 
+# Every kind of loss the collector writes down (docs/collector.md): records CUPTI
+# dropped, buffer requests refused, buffers never handed back, launches whose
+# records another CUPTI client took. Any of them makes a recording row FAILED.
+lost_sql="select coalesce(sum(value), 0) from collector_stats where name like '%dropped%'
+          or name in ('buffer_requests_refused', 'buffers_not_returned', 'activity_buffers_taken')"
+
 # Records one workload as sample NAME, checks the trace: NAME MODEL ARGS...
 # The checklist's conditions: kernels and NVTX step ranges recorded, no record
 # dropped and no buffer request refused.
@@ -322,9 +328,8 @@ record_workload() {
   kernels=$(sql "$trace" "select count(*) from kernels" 2>> "$logs/$name.record.log")
   steps=$(sql "$trace" "select count(*) from ranges r join strings s on s.id = r.name_id where s.value like 'step %'" \
     2>> "$logs/$name.record.log")
-  lost=$(sql "$trace" "select coalesce(sum(value), 0) from collector_stats
-                       where name like '%dropped%' or name like '%refused%'" 2>> "$logs/$name.record.log")
-  local row="kernels ${kernels:-?}, step ranges ${steps:-?}, dropped or refused records ${lost:-?}"
+  lost=$(sql "$trace" "$lost_sql" 2>> "$logs/$name.record.log")
+  local row="kernels ${kernels:-?}, step ranges ${steps:-?}, lost ${lost:-?}"
   if ! numbers "$kernels" "$steps" "$lost" || ((kernels == 0 || steps == 0 || lost > 0)); then
     row="FAILED: $row"
   fi
@@ -411,10 +416,9 @@ overhead() {
   note "launch-bound, recorded" "$(launch_rate "$logs/launch-recorded.txt" "$status")"
   if [[ -e "$logs/launch.sqlite" ]]; then
     kernels=$(sql "$logs/launch.sqlite" "select count(*) from kernels" 2>> "$logs/launch-recorded.txt")
-    lost=$(sql "$logs/launch.sqlite" "select coalesce(sum(value), 0) from collector_stats
-                                      where name like '%dropped%' or name like '%refused%'" 2>> "$logs/launch-recorded.txt")
+    lost=$(sql "$logs/launch.sqlite" "$lost_sql" 2>> "$logs/launch-recorded.txt")
     if numbers "$kernels" "$lost"; then
-      note "launch-bound, recorded trace" "kernels $kernels, dropped or refused records $lost"
+      note "launch-bound, recorded trace" "kernels $kernels, lost $lost"
     else
       note "launch-bound, recorded trace" "FAILED: unreadable (launch-recorded.txt)"
     fi

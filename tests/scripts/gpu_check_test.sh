@@ -374,7 +374,7 @@ script "$build/workloads/gpuprof-workload" 'exit 0'
 script "$build/bench/gpuprof_launch_benchmark" 'echo "5000000 kernels in 10.00 s: 500000 kernels/s"'
 FAKE_TRACE=$work/big-trace.sqlite FAKE_PATH=$(fake_path "$work/good-bin") REAL_PYTHON=$real_python \
   gpu_check overhead "$work/overhead" > "$work/overhead.out" 2>&1
-check "overhead: passes, and the recorded launch trace is read before it goes" "0 kernels 2, dropped or refused records 0" \
+check "overhead: passes, and the recorded launch trace is read before it goes" "0 kernels 2, lost 0" \
   "$? $(table "$work/overhead" overhead | grep '^launch-bound, recorded trace' | sed 's/^launch-bound, recorded trace //')"
 check "overhead: no trace comes back, their summaries do" "0 6" \
   "$(tar -tzf "$work/overhead/overhead-logs.tar.gz" | grep -c 'sqlite') $(tar -tzf "$work/overhead/overhead-logs.tar.gz" | grep -c 'info.txt$')"
@@ -383,10 +383,11 @@ check "overhead: under the limits, and said so" "2 files no" \
 
 # The workloads phase: each recording checked (kernels, step ranges, no loss), the
 # samples in their own tarball and not again in the logs.
-small_trace() {  # PATH STEP_RANGES DROPPED
+small_trace() {  # PATH STEP_RANGES LOST [LOSS_STATISTIC]
   "$real_python" - "$repo/schemas/trace.sql" "$@" << 'EOF'
 import sqlite3, sys
 schema, path, steps, dropped = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+loss_name = sys.argv[5] if len(sys.argv) > 5 else "dropped_records"
 db = sqlite3.connect(path)
 db.executescript(open(schema).read())
 db.execute("insert into strings values (1, 'kernel')")
@@ -396,18 +397,18 @@ for index in range(3):
 for step in range(steps):
     db.execute("insert into strings values (?, ?)", (10 + step, f"step {step}"))
     db.execute("insert into ranges (start_ns, end_ns, name_id) values (?, ?, ?)", (step * 10, step * 10 + 9, 10 + step))
-db.execute("insert into collector_stats (name, value, severity) values ('dropped_records', ?, 'info')", (dropped,))
+db.execute("insert into collector_stats (name, value, severity) values (?, ?, 'info')", (loss_name, dropped))
 db.commit()
 EOF
 }
 small_trace "$work/good-sample.sqlite" 2 0
 FAKE_TRACE=$work/good-sample.sqlite FAKE_PATH=$(fake_path "$work/good-bin") REAL_PYTHON=$real_python \
   gpu_check workloads "$work/workloads" > "$work/workloads.out" 2>&1
-check "workloads: every recording checked, the samples counted" "0 record gru kernels 3, step ranges 2, dropped or refused records 0
-record lstm kernels 3, step ranges 2, dropped or refused records 0
-record towers kernels 3, step ranges 2, dropped or refused records 0
-record mlp kernels 3, step ranges 2, dropped or refused records 0
-record resnet kernels 3, step ranges 2, dropped or refused records 0
+check "workloads: every recording checked, the samples counted" "0 record gru kernels 3, step ranges 2, lost 0
+record lstm kernels 3, step ranges 2, lost 0
+record towers kernels 3, step ranges 2, lost 0
+record mlp kernels 3, step ranges 2, lost 0
+record resnet kernels 3, step ranges 2, lost 0
 samples.tar.gz 5 samples, 0.0 MiB" "$? $(table "$work/workloads" workloads)"
 check "workloads: the samples come back once" "5 0" \
   "$(tar -tzf "$work/workloads/samples.tar.gz" | grep -c 'sqlite$') $(tar -tzf "$work/workloads/workloads-logs.tar.gz" | grep -c 'sqlite$')"
@@ -415,8 +416,15 @@ small_trace "$work/lossy-sample.sqlite" 0 7
 FAKE_TRACE=$work/lossy-sample.sqlite FAKE_PATH=$(fake_path "$work/good-bin") REAL_PYTHON=$real_python \
   gpu_check workloads "$work/workloads-lossy" > /dev/null 2>&1
 check "workloads: no step range and dropped records: FAILED" \
-  "1 record gru FAILED: kernels 3, step ranges 0, dropped or refused records 7" \
+  "1 record gru FAILED: kernels 3, step ranges 0, lost 7" \
   "$? $(table "$work/workloads-lossy" workloads | head -1)"
+# Records another CUPTI client took are loss too, though nothing is called "dropped".
+small_trace "$work/taken-sample.sqlite" 2 4 activity_buffers_taken
+FAKE_TRACE=$work/taken-sample.sqlite FAKE_PATH=$(fake_path "$work/good-bin") REAL_PYTHON=$real_python \
+  gpu_check workloads "$work/workloads-taken" > /dev/null 2>&1
+check "workloads: launches another CUPTI client took: FAILED" \
+  "1 record gru FAILED: kernels 3, step ranges 2, lost 4" \
+  "$? $(table "$work/workloads-taken" workloads | head -1)"
 
 echo "--- 8. torch.profiler and gpuprof over the profiler's steps"
 # The profiler kept steps 20 and 21; gpuprof has 19 to 22. One kernel of step 21 is
