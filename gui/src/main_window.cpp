@@ -220,6 +220,10 @@ void MainWindow::build_menus() {
                                                      tr("Traces (*.sqlite *.json *.json.gz *.gz *.nsys-rep *);;All files (*)"));
     if (!paths.isEmpty()) open_files(paths);
   });
+  file->addAction(tr("Open &job folder..."), this, [this] {
+    const auto folder = QFileDialog::getExistingDirectory(this, tr("Open a job: a folder with one trace per rank"));
+    if (!folder.isEmpty()) open_files({folder});
+  });
   file->addAction(tr("&Compare runs..."), this, &MainWindow::choose_compare);
   recent_menu_ = file->addMenu(tr("Open &recent"));
   rebuild_recent_menu();
@@ -242,9 +246,11 @@ void MainWindow::build_menus() {
       options.*option = on;
       timeline_->set_layout_options(options);
     });
+    return action;
   };
   add_layout_toggle(tr("Show GPUs without &activity"), &LayoutOptions::show_idle_devices);
   add_layout_toggle(tr("Draw ranks on their own &clocks"), &LayoutOptions::raw_clocks);
+  compact_action_ = add_layout_toggle(tr("&Compact: one row per GPU"), &LayoutOptions::compact);
   for (auto* dock : docks_) view->addAction(dock->toggleViewAction());
 }
 
@@ -322,6 +328,8 @@ void MainWindow::show_error(const QString& message) {
 void MainWindow::show_session(std::shared_ptr<const Session> session) {
   session_ = std::move(session);
   setWindowTitle(tr("gpuprof: %1").arg(file_names(pending_paths_)));
+  // Many ranks open compact, so the whole job (and its straggler) is on the first screen.
+  compact_action_->setChecked(session_->ranks.size() >= kCompactFromRanks);
   timeline_->set_session(session_);
   summary_->setPlainText(QString::fromStdString(gui::summary_text(*session_)));
   breakdown_->set_session(session_.get());

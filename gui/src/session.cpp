@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "gpuprof/importers/foreign_trace.hpp"
+#include "gpuprof/job/job_inputs.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 
 namespace gpuprof::gui {
@@ -78,11 +79,13 @@ std::shared_ptr<Session> load_session(const std::vector<std::string>& paths, con
                                       const std::atomic<bool>& cancel,
                                       const std::function<void(const LoadProgress&)>& progress) {
   if (paths.empty()) throw TraceError::bad_input("", "no trace files given");
-  Stepper stepper{cancel, progress, 0, static_cast<int>(paths.size()) * kStagesPerFile};
+  // A job folder opens as the trace files in it, as `gpuprof report FOLDER` reads them.
+  const auto files = job::expand_inputs(paths);
+  Stepper stepper{cancel, progress, 0, static_cast<int>(files.size()) * kStagesPerFile};
   auto session = std::make_shared<Session>();
   std::vector<job::RankSummary> summaries;
-  for (std::size_t i = 0; i < paths.size(); ++i) {
-    session->ranks.push_back(load_rank(paths[i], i, options, stepper, summaries));
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    session->ranks.push_back(load_rank(files[i], i, options, stepper, summaries));
   }
   session->job = job::assemble_job(std::move(summaries));
   std::stable_sort(session->ranks.begin(), session->ranks.end(),

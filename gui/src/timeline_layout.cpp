@@ -44,8 +44,29 @@ bool idle_device(const std::vector<TimelineRow>& rows, std::size_t row) {
          (row + 1 == rows.size() || rows[row + 1].kind != RowKind::stream || rows[row + 1].device != rows[row].device);
 }
 
+// Device rows only; the painter draws each GPU's streams inside its row.
+void add_compact_rows(const LoadedRank& rank, std::size_t index, const LayoutOptions& options, TimelineLayout& layout,
+                      int& y) {
+  const auto& rows = rank.timeline.rows;
+  int hidden = 0;
+  for (std::size_t row = 0; row < rows.size(); ++row) {
+    if (rows[row].kind != RowKind::device) continue;
+    if (!options.show_idle_devices && idle_device(rows, row)) {
+      ++hidden;
+      continue;
+    }
+    layout.rows.push_back({index, row, y, kCompactRowHeight});
+    y += kCompactRowHeight + kCompactRowGap;
+  }
+  layout.hidden_devices.push_back(hidden);
+}
+
 void add_rank_rows(const LoadedRank& rank, std::size_t index, const LayoutOptions& options, TimelineLayout& layout,
                    int& y) {
+  if (options.compact) {
+    add_compact_rows(rank, index, options, layout, y);
+    return;
+  }
   layout.rows.push_back({index, std::nullopt, y, kRankHeaderHeight});
   y += kRankHeaderHeight + kRowGap;
   const auto& rows = rank.timeline.rows;

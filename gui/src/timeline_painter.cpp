@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "gpuprof/gui/rank_marks.hpp"
 #include "gpuprof/gui/timeline_colors.hpp"
 #include "gpuprof/units/units.hpp"
 
@@ -33,6 +34,15 @@ QString rank_note(const Session& session, const TimelineLayout& layout, std::siz
   const int hidden = rank < layout.hidden_devices.size() ? layout.hidden_devices[rank] : 0;
   if (hidden > 0) parts << QStringLiteral("%1 GPU(s) without activity hidden").arg(hidden);
   return parts.join(QStringLiteral(" · "));
+}
+
+QColor mark_color(RankMarkKind kind) {
+  switch (kind) {
+    case RankMarkKind::slowest: return QColor(190, 20, 20);
+    case RankMarkKind::straggler: return QColor(200, 100, 0);
+    case RankMarkKind::none: break;
+  }
+  return Qt::black;
 }
 
 QColor event_color(const LoadedRank& rank, LaneKind kind, std::size_t row) {
@@ -93,6 +103,11 @@ void TimelinePainter::paint(QPainter& painter, QSize size, const Session& sessio
       painter.setPen(QColor(90, 90, 90));
       painter.drawText(QRect(kLabelWidth + 6, y, size.width() - kLabelWidth - 12, place.height),
                        Qt::AlignVCenter | Qt::AlignLeft, rank_note(session, layout, place.rank));
+      continue;
+    }
+    if (layout.options.compact) {
+      const QRectF band(kLabelWidth, top + place.y, axis.width(), place.height);
+      paint_compact_device(painter, rank, *place.row, layout.rank_axis(axis, place.rank), band);
       continue;
     }
     paint_row(painter, rank, rank.timeline.rows[*place.row], place, layout.rank_axis(axis, place.rank), top);
@@ -157,7 +172,7 @@ void TimelinePainter::paint_device_row(QPainter& painter, const LoadedRank& rank
     painter.fillRect(rect, fill);
     painter.setPen(QColor(60, 60, 90));
     painter.drawRect(rect.adjusted(0, 0, -1, -1));
-    if (rect.width() > kMinLabelPx) {
+    if (rect.width() > kMinLabelPx && band.height() >= kStreamRowHeight) {
       const QString text = QStringLiteral("step %1 · %2%3")
                                .arg(step.step)
                                .arg(QString::fromStdString(units::format_duration(step.end_ns - step.start_ns)))
@@ -165,6 +180,20 @@ void TimelinePainter::paint_device_row(QPainter& painter, const LoadedRank& rank
       painter.drawText(rect.adjusted(3, 0, -3, 0), Qt::AlignVCenter | Qt::AlignLeft,
                        metrics.elidedText(text, Qt::ElideRight, static_cast<int>(rect.width()) - 6));
     }
+  }
+}
+
+// One row for a GPU: its steps in the top third, below them the work of all its
+// streams drawn over each other (communication in its own colour), as a heat strip.
+void TimelinePainter::paint_compact_device(QPainter& painter, const LoadedRank& rank, std::size_t device_row,
+                                           const TimeAxis& axis, QRectF band) {
+  const auto& rows = rank.timeline.rows;
+  const QRectF steps(band.left(), band.top(), band.width(), band.height() / 3);
+  const QRectF work(band.left(), steps.bottom(), band.width(), band.height() - steps.height());
+  paint_device_row(painter, rank, rows[device_row], axis, steps);
+  painter.fillRect(work, QColor(248, 248, 248));
+  for (std::size_t row = device_row + 1; row < rows.size() && rows[row].kind == RowKind::stream; ++row) {
+    for (const auto& lane : rows[row].lanes) paint_lane(painter, rank, lane, axis, work);
   }
 }
 
@@ -248,9 +277,15 @@ void TimelinePainter::paint_labels(QPainter& painter, QSize size, const Session&
     const auto& rank = *session.ranks[place.rank];
     QString text;
     int indent = 4;
+    const auto mark = rank_mark(session, place.rank);
+    const QString marked = mark.text.empty() ? QString() : QStringLiteral(" · ") + QString::fromStdString(mark.text);
     if (!place.row) {
-      text = QStringLiteral("Rank %1").arg(rank.analysis.rank);
-      painter.setPen(Qt::black);
+      text = QStringLiteral("Rank %1").arg(rank.analysis.rank) + marked;
+      painter.setPen(mark_color(mark.kind));
+    } else if (layout.options.compact) {
+      text = QStringLiteral("r%1 %2").arg(rank.analysis.rank).arg(QString::fromStdString(rank.timeline.rows[*place.row].label)) +
+             marked;
+      painter.setPen(mark_color(mark.kind));
     } else {
       const auto& row = rank.timeline.rows[*place.row];
       text = QString::fromStdString(row.label);

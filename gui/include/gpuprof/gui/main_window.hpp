@@ -111,6 +111,7 @@ class MainWindow : public QMainWindow {
   QSortFilterProxyModel* collective_proxy_ = nullptr;
   QPlainTextEdit* details_ = nullptr;
   QPlainTextEdit* summary_ = nullptr;
+  QAction* compact_action_ = nullptr;
   QMenu* recent_menu_ = nullptr;
   CompareView* compare_view_ = nullptr;
   std::vector<QDockWidget*> docks_;

@@ -20,13 +20,21 @@ inline constexpr int kDeviceRowHeight = 22;
 inline constexpr int kStreamRowHeight = 18;
 inline constexpr int kHostLaneHeight = 14;
 inline constexpr int kRowGap = 2;
+// Compact mode: one row per GPU (steps above, every stream's work below), so 32 ranks fit in 1000 pixels.
+inline constexpr int kCompactRowHeight = 24;
+inline constexpr int kCompactRowGap = 1;
 
 struct LayoutOptions {
   // A rank of a job often drives one of a machine's eight GPUs: the others would be empty rows.
   bool show_idle_devices = false;
   // Each rank on its own clock instead of the reference rank's (the job analysis's clock offsets).
   bool raw_clocks = false;
+  // One summary row per GPU and no rank headers, streams or host threads: a job of many ranks on one screen.
+  bool compact = false;
 };
+
+// Jobs of this many ranks open in compact mode.
+inline constexpr std::size_t kCompactFromRanks = 8;
 
 struct LayoutRow {
   std::size_t rank = 0;

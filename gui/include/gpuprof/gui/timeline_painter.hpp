@@ -41,6 +41,8 @@ class TimelinePainter {
                   const QColor* override_color = nullptr);
   void paint_device_row(QPainter& painter, const LoadedRank& rank, const TimelineRow& row, const TimeAxis& axis,
                         QRectF band);
+  void paint_compact_device(QPainter& painter, const LoadedRank& rank, std::size_t device_row, const TimeAxis& axis,
+                            QRectF band);
   void paint_gaps(QPainter& painter, const Session& session, const TimelineLayout& layout, const TimeAxis& axis,
                   int top, int bottom);
   void paint_decorations(QPainter& painter, const Session& session, const TimelineLayout& layout,

@@ -1,0 +1,94 @@
+// A job of many ranks on one screen: compact mode draws one row per GPU, marks the
+// slowest rank and the stragglers, and opens a job folder as `report` reads it.
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <filesystem>
+#include <set>
+
+#include "gpuprof/gui/rank_marks.hpp"
+#include "gpuprof/gui/timeline_layout.hpp"
+#include "gpuprof/gui/timeline_view.hpp"
+#include "gui_fixtures.hpp"
+#include "job_test_support.hpp"
+#include "temporary_folder.hpp"
+
+namespace gpuprof::gui {
+namespace {
+
+constexpr int kRanks = 32;
+constexpr int kLateRank = 7;
+
+class CompactJob : public ::testing::Test {
+ protected:
+  // 32 one-GPU ranks in a folder; rank 7 starts every step 2 ms late.
+  static void SetUpTestSuite() {
+    folder_ = std::make_unique<gpuprof::testing::TemporaryFolder>();
+    synthetic::SynthOptions options;
+    options.devices = 1;
+    options.steps = 5;
+    options.kernels_per_step = 4;
+    for (int rank = 0; rank < kRanks; ++rank) {
+      const auto path = folder_->file("rank" + std::to_string(rank) + ".sqlite");
+      gpuprof::testing::write_rank(path, rank, kRanks, options);
+      if (rank == kLateRank) gpuprof::testing::shift_times(path, 2'000'000);
+    }
+    const std::atomic<bool> cancel{false};
+    session_ = load_session({folder_->path().string()}, {}, cancel);
+  }
+  static void TearDownTestSuite() {
+    session_.reset();
+    folder_.reset();
+  }
+  static std::unique_ptr<gpuprof::testing::TemporaryFolder> folder_;
+  static std::shared_ptr<const Session> session_;
+};
+std::unique_ptr<gpuprof::testing::TemporaryFolder> CompactJob::folder_;
+std::shared_ptr<const Session> CompactJob::session_;
+
+TEST_F(CompactJob, AFolderOpensAsTheJobItHolds) {
+  ASSERT_EQ(session_->ranks.size(), static_cast<std::size_t>(kRanks));
+  std::set<std::int32_t> ranks;
+  for (const auto& rank : session_->ranks) ranks.insert(rank->analysis.rank);
+  EXPECT_EQ(ranks.size(), static_cast<std::size_t>(kRanks));
+}
+
+TEST_F(CompactJob, ThirtyTwoRanksFitOnAThousandPixelScreen) {
+  const auto full = layout_timeline(*session_, {});
+  const auto compact = layout_timeline(*session_, {.compact = true});
+  EXPECT_GT(kRulerHeight + full.height, 1000);
+  EXPECT_LE(kRulerHeight + compact.height, 1000);
+  EXPECT_EQ(compact.rows.size(), static_cast<std::size_t>(kRanks));  // one GPU each, no headers
+}
+
+// The ranks `gpuprof report` of these files calls stragglers (the job analysis's list) are marked on their
+// rows, and only they; the late rank among them, with its lateness.
+TEST_F(CompactJob, TheStragglersAndTheSlowestRankAreMarked) {
+  const auto& job = session_->job.stragglers.job;
+  const std::set<std::int32_t> stragglers(job.stragglers.begin(), job.stragglers.end());
+  EXPECT_TRUE(stragglers.count(kLateRank));
+  for (std::size_t index = 0; index < session_->ranks.size(); ++index) {
+    const auto rank = session_->ranks[index]->analysis.rank;
+    const auto mark = rank_mark(*session_, index);
+    SCOPED_TRACE("rank " + std::to_string(rank) + ": " + mark.text);
+    EXPECT_EQ(mark.text.find("straggler") != std::string::npos, stragglers.count(rank) == 1);
+    EXPECT_EQ(mark.text.find("slowest") != std::string::npos, rank == job.slowest_rank);
+    if (rank == kLateRank) {
+      EXPECT_NE(mark.text.find("straggler, 2."), std::string::npos);  // about 2 ms late
+    }
+  }
+}
+
+TEST_F(CompactJob, ScreenshotOfThirtyTwoRanks) {
+  TimelineView view;
+  view.resize(1280, 1000);
+  auto options = view.layout_options();
+  options.compact = true;
+  view.set_layout_options(options);
+  view.set_session(session_);
+  testing::save_and_check(view.render_image({1280, 1000}), QStringLiteral("timeline_32_ranks_compact"));
+}
+
+}  // namespace
+}  // namespace gpuprof::gui
