@@ -35,7 +35,7 @@ TableCell bandwidth(const std::optional<double>& value) { return value ? real(*v
 }  // namespace
 
 TableModel* make_kernel_model(const Session& session, QObject* parent) {
-  auto* model = new TableModel({"Total", "Time (%)", "Instances", "Avg", "Med", "Min", "Max", "StdDev", "Name",
+  auto* model = new TableModel({"Name", "Total", "Time (%)", "Instances", "Avg", "Med", "Min", "Max", "StdDev",
                                 "Category", "Rank", "Comm rule", "Full name"},
                                parent);
   TableRows rows;
@@ -43,9 +43,9 @@ TableModel* make_kernel_model(const Session& session, QObject* parent) {
   for (const auto& rank : session.ranks) {
     for (const auto& kernel : rank->analysis.kernels.kernels) {
       const auto& stats = kernel.stats;
-      rows.push_back({duration(stats.total_ns), real(kernel.percent, 1), count(stats.instances),
-                      duration(stats.avg_ns), duration(stats.med_ns), duration(stats.min_ns), duration(stats.max_ns),
-                      duration(stats.stddev_ns), text(kernel.short_name), text(kernel.category),
+      rows.push_back({text(kernel.short_name), duration(stats.total_ns), real(kernel.percent, 1),
+                      count(stats.instances), duration(stats.avg_ns), duration(stats.med_ns), duration(stats.min_ns),
+                      duration(stats.max_ns), duration(stats.stddev_ns), text(kernel.category),
                       count(rank->analysis.rank), text(kernel.rule), text(kernel.name)});
       payloads.push_back(QString::fromStdString(kernel.name));
     }

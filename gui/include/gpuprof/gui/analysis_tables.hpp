@@ -20,8 +20,9 @@ TableModel* make_transfer_model(const Session& session, QObject* parent);
 // the analyzer's CollectiveReport, one row per group; "-" where the trace does not say.
 TableModel* make_collective_model(const Session& session, QObject* parent);
 
-inline constexpr int kKernelTotalColumn = 0;
-inline constexpr int kKernelInstancesColumn = 2;
-inline constexpr int kKernelNameColumn = 8;
+// The name comes first: in a narrow dock a name scrolled out of view left rows of bare numbers.
+inline constexpr int kKernelNameColumn = 0;
+inline constexpr int kKernelTotalColumn = 1;
+inline constexpr int kKernelInstancesColumn = 3;
 
 }  // namespace gpuprof::gui
