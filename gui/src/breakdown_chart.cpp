@@ -43,7 +43,7 @@ void BreakdownChart::set_session(const Session* session, const QString& title, b
     auto* comm = bar_set(tr("exposed comm"), colors::exposed_comm());
     auto* memcpy = bar_set(tr("exposed memcpy"), colors::exposed_memcpy());
     auto* idle = bar_set(tr("idle in steps"), colors::idle());
-    auto* gaps = bar_set(tr("batch gaps"), colors::idle().darker(130));
+    auto* gaps = bar_set(tr("batch gaps"), colors::batch_gaps());
     QStringList categories;
     double highest = 0;
     for (const auto& rank : session->ranks) {
@@ -62,6 +62,12 @@ void BreakdownChart::set_session(const Session* session, const QString& title, b
     }
     auto* series = new QStackedBarSeries;
     series->append({computation, comm, memcpy, idle, gaps});
+    // Each part's milliseconds on the bar, as the HTML report's chart writes them.
+    series->setLabelsVisible(true);
+    series->setLabelsFormat(QStringLiteral("@value"));
+    series->setLabelsPrecision(3);
+    for (auto* set : {computation, comm, memcpy, gaps}) set->setLabelColor(Qt::white);
+    idle->setLabelColor(QColor(34, 34, 34));
     chart->addSeries(series);
     auto* x = new QBarCategoryAxis;
     x->append(categories);

@@ -1,5 +1,7 @@
 #include "gpuprof/gui/timeline_colors.hpp"
 
+#include "gpuprof/report/part_colors.hpp"
+
 namespace gpuprof::gui::colors {
 
 QColor kernel(analysis::KernelCategory category) {
@@ -23,9 +25,11 @@ QColor api_call() { return {188, 189, 34}; }
 QColor range() { return {247, 182, 210}; }
 QColor merged(const QColor& color) { return color.darker(130); }
 
-QColor computation() { return kernel(analysis::KernelCategory::computation); }
-QColor exposed_comm() { return kernel(analysis::KernelCategory::communication); }
-QColor exposed_memcpy() { return copy(trace::CopyKind::peer_to_peer); }
-QColor idle() { return {210, 210, 210}; }
+// The step-period parts in the HTML report's colours (one set for both).
+QColor computation() { return QColor(report::colors::kComputation); }
+QColor exposed_comm() { return QColor(report::colors::kExposedComm); }
+QColor exposed_memcpy() { return QColor(report::colors::kExposedMemcpy); }
+QColor idle() { return QColor(report::colors::kIdleInSteps); }
+QColor batch_gaps() { return QColor(report::colors::kBatchGaps); }
 
 }  // namespace gpuprof::gui::colors

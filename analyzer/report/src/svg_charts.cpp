@@ -7,6 +7,7 @@
 
 #include "escaping.hpp"
 #include "gpuprof/report/chart_scale.hpp"
+#include "gpuprof/report/part_colors.hpp"
 #include "gpuprof/units/units.hpp"
 
 namespace gpuprof::report {
@@ -17,11 +18,11 @@ constexpr int kLabelWidth = 140;
 constexpr int kValueWidth = 90;  // right of the plot: each bar's total
 constexpr int kAxisHeight = 30;
 constexpr double kMinValueLabelPx = 36;  // narrower segments show their value in the tooltip only
-constexpr const char* kComputeColor = "#4e79a7";
-constexpr const char* kCommColor = "#59a14f";
-constexpr const char* kMemcpyColor = "#b07aa1";
-constexpr const char* kIdleColor = "#d9d9d9";
-constexpr const char* kWarningColor = "#e15759";
+constexpr const char* kComputeColor = colors::kComputation;
+constexpr const char* kCommColor = colors::kExposedComm;
+constexpr const char* kMemcpyColor = colors::kExposedMemcpy;
+constexpr const char* kIdleColor = colors::kIdleInSteps;
+constexpr const char* kWarningColor = colors::kBatchGaps;
 constexpr const char* kSameDeviceColor = "#eeeeee";
 
 }  // namespace

@@ -21,5 +21,6 @@ QColor computation();
 QColor exposed_comm();
 QColor exposed_memcpy();
 QColor idle();
+QColor batch_gaps();
 
 }  // namespace gpuprof::gui::colors
