@@ -91,7 +91,7 @@ void add_compare_command(CLI::App& app, Action& action) {
   command->add_option("--warmup-steps", arguments->warmup_steps, "Leading steps left out of steady state")
       ->capture_default_str();
   command->add_flag("--full-names", arguments->full_names, "Show whole kernel names instead of short base names");
-  command->add_flag("--force", arguments->force, "Overwrite an existing output file");
+  command->add_flag("-f,--force", arguments->force, "Overwrite an existing output file");
   command->add_option("--top", arguments->top, "Kernel rows to show, largest change first (0: all)")
       ->capture_default_str();
   command->callback([arguments, base_text, other_text, &action] {

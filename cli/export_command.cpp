@@ -40,7 +40,7 @@ void add_export_command(CLI::App& app, Action& action) {
   command->add_option("--chrome-trace", arguments->chrome_trace,
                       "Output JSON file; a name ending in .gz is gzip-compressed")
       ->required();
-  command->add_flag("--force", arguments->force, "Overwrite an existing output file");
+  command->add_flag("-f,--force", arguments->force, "Overwrite an existing output file");
   command->callback([arguments, &action] {
     action = [arguments](const Invocation&) { return run_export(*arguments); };
   });

@@ -88,7 +88,7 @@ void add_import_command(CLI::App& app, Action& action) {
                       "Output trace; with several inputs, a folder receiving <input stem>.sqlite each")
       ->required();
   command->add_option("--format", arguments->format, "Force the input format: kineto, nsys or nvprof");
-  command->add_flag("--force", arguments->force, "Overwrite existing output files");
+  command->add_flag("-f,--force", arguments->force, "Overwrite existing output files");
   command->callback([arguments, &action] {
     action = [arguments](const Invocation&) { return run_import(*arguments); };
   });

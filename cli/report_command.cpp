@@ -153,7 +153,7 @@ void add_report_command(CLI::App& app, Action& action) {
   command->add_flag("--wide", arguments->wide,
                     "Text and md: every breakdown column (wider than 120 columns), as in CSV and JSON");
   command->add_flag("--full-names", arguments->full_names, "Show whole kernel names instead of short base names");
-  command->add_flag("--force", arguments->force, "Overwrite an existing output file");
+  command->add_flag("-f,--force", arguments->force, "Overwrite an existing output file");
   command->add_flag("--save", arguments->save, "Write the steps and gaps back into the trace files");
   command->callback([arguments, &action] {
     action = [arguments](const Invocation&) { return run_report(*arguments); };

@@ -18,6 +18,7 @@ struct StudyArguments {
   std::string folder;
   std::string format = "text";
   std::string output;
+  bool force = false;
 };
 
 int run_study_command(const StudyArguments& arguments) {
@@ -43,7 +44,7 @@ int run_study_command(const StudyArguments& arguments) {
     std::fwrite(text.data(), 1, text.size(), stdout);
   } else {
     // The study folder holds every file the study reads: none may be written over.
-    report::write_files({{arguments.output, text}}, {.overwrite = true, .inputs = {arguments.folder}});
+    report::write_files({{arguments.output, text}}, {.overwrite = arguments.force, .inputs = {arguments.folder}});
   }
   return kExitOk;
 }
@@ -56,6 +57,7 @@ void add_study_command(CLI::App& app, Action& action) {
   command->add_option("study", arguments->folder, "Study folder written by gpuprof sweep")->required();
   command->add_option("--format", arguments->format, "text, md, html, csv or json")->capture_default_str();
   command->add_option("-o,--output", arguments->output, "Output file (default: standard output)");
+  command->add_flag("-f,--force", arguments->force, "Overwrite an existing output file");
   command->callback([arguments, &action] {
     action = [arguments](const Invocation&) { return run_study_command(*arguments); };
   });

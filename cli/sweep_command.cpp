@@ -195,7 +195,7 @@ void add_sweep_command(CLI::App& app, Action& action) {
                     "Sweep the grid on gpuprof synth traces instead of a GPU (labelled synthetic everywhere)");
   command->add_flag("--calibrate", settings.calibrate, "Run each configuration once more without the collector");
   command->add_flag("--resume", arguments->resume, "Continue an interrupted study: finished runs are kept");
-  command->add_flag("--force", arguments->force, "Replace an existing study");
+  command->add_flag("-f,--force", arguments->force, "Replace an existing study");
   command->add_option("-o,--output", arguments->output, "Study folder")->required();
   command->add_option("workload_arguments", settings.extra_arguments, "Extra workload arguments, after --");
   command->callback([arguments, &action] {
