@@ -1,0 +1,97 @@
+#include <gtest/gtest.h>
+
+#include "gpuprof/analysis/correlation_index.hpp"
+#include "gpuprof/summaries/host_summaries.hpp"
+#include "gpuprof/summaries/launch_queue.hpp"
+#include "model_builder.hpp"
+
+namespace gpuprof::summaries {
+namespace {
+
+using gpuprof::testing::ModelBuilder;
+
+const NamedDurations& row_named(const std::vector<NamedDurations>& rows, const std::string& name) {
+  for (const auto& row : rows) {
+    if (row.name == name) return row;
+  }
+  ADD_FAILURE() << "no row " << name;
+  static const NamedDurations none;
+  return none;
+}
+
+TEST(RangeSummary, PerDomainAndNameWithNsysStatistics) {
+  ModelBuilder builder;
+  builder.range(1, 0, 100, "forward").range(1, 200, 500, "forward").range(1, 600, 700, "backward");
+  builder.range(1, 800, 810, "forward");
+  builder.gpu_range(0, 0, 1'000'000, "forward");  // a GPU-side annotation is not a host range
+  const auto rows = range_summary(builder.build());
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0].name, "forward");  // largest total first
+  EXPECT_EQ(rows[0].stats.instances, 3);
+  EXPECT_EQ(rows[0].stats.total_ns, 410);
+  EXPECT_EQ(rows[0].stats.min_ns, 10);
+  EXPECT_EQ(rows[0].stats.max_ns, 300);
+  EXPECT_DOUBLE_EQ(rows[0].stats.med_ns, 100);
+  EXPECT_NEAR(rows[0].percent, 100.0 * 410 / 510, 1e-9);
+  EXPECT_NEAR(rows[0].percent + rows[1].percent, 100.0, 1e-9);
+}
+
+TEST(ApiSummary, PerCallName) {
+  ModelBuilder builder;
+  builder.api_call(1, 0, 10, 1).api_call(1, 20, 40, 2).api_call(2, 50, 1050, 3, "cudaStreamSynchronize");
+  const auto rows = api_summary(builder.build());
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0].name, "cudaStreamSynchronize");
+  EXPECT_EQ(row_named(rows, "cudaLaunchKernel").stats.instances, 2);
+  EXPECT_EQ(row_named(rows, "cudaLaunchKernel").stats.total_ns, 30);
+}
+
+// Two kernels launched at 0 and 10 start at 100 and 300: latency 100 and 290; the
+// queue holds 1 from 0 to 10, 2 from 10 to 100, 1 until 300.
+TEST(LaunchQueue, LatencyPerKernelAndTheQueueOverTime) {
+  ModelBuilder builder;
+  builder.api_call(1, 0, 5, 1).api_call(1, 10, 15, 2);
+  builder.kernel(0, 7, 100, 250, "gemm", 1).kernel(0, 7, 300, 400, "gemm", 2);
+  builder.kernel(0, 7, 500, 600, "orphan");  // no launching call: in neither figure
+  const auto model = builder.build();
+  const analysis::CorrelationIndex index(model.api_calls);
+  const auto latency = launch_latency_by_kernel(model, index);
+  ASSERT_EQ(latency.size(), 1u);
+  EXPECT_EQ(latency[0].name, "gemm");
+  EXPECT_EQ(latency[0].stats.instances, 2);
+  EXPECT_EQ(latency[0].stats.min_ns, 100);
+  EXPECT_EQ(latency[0].stats.max_ns, 290);
+  const auto queues = launch_queues(model, index);
+  ASSERT_EQ(queues.size(), 1u);
+  EXPECT_EQ(queues[0].kernels, 2);
+  EXPECT_EQ(queues[0].max_depth, 2);
+  EXPECT_NEAR(queues[0].mean_depth, (1.0 * 10 + 2.0 * 90 + 1.0 * 200) / 300, 1e-9);
+  EXPECT_DOUBLE_EQ(queues[0].share_empty, 0);
+  ASSERT_EQ(queues[0].series.size(), 4u);
+  EXPECT_EQ(queues[0].series[1].time_ns, 10);
+  EXPECT_EQ(queues[0].series[1].depth, 2);
+  EXPECT_EQ(queues[0].series.back().depth, 0);
+}
+
+// A series thinned to a few points keeps every peak: the deepest point of each slice.
+TEST(LaunchQueue, AThinnedSeriesKeepsThePeaks) {
+  ModelBuilder builder;
+  std::int64_t correlation = 1;
+  for (int burst = 0; burst < 50; ++burst) {
+    const std::int64_t t = burst * 10'000;
+    for (int k = 0; k < 5; ++k) builder.api_call(1, t + k, t + k + 1, correlation++);
+    for (int k = 0; k < 5; ++k) builder.kernel(0, 7, t + 1'000 + k * 100, t + 1'000 + k * 100 + 50, "k", correlation - 5 + k);
+  }
+  const auto model = builder.build();
+  const analysis::CorrelationIndex index(model.api_calls);
+  const auto queue = launch_queues(model, index, 20).at(0);
+  EXPECT_LE(queue.series.size(), 20u);
+  EXPECT_EQ(queue.max_depth, 5);
+  std::int64_t deepest = 0;
+  for (const auto& point : queue.series) deepest = std::max(deepest, point.depth);
+  EXPECT_EQ(deepest, 5);
+  EXPECT_GT(queue.share_empty, 0.5);  // the GPU ran 5 short kernels a burst and waited in between
+}
+
+}  // namespace
+}  // namespace gpuprof::summaries
