@@ -19,6 +19,7 @@ struct StudyArguments {
   std::string format = "text";
   std::string output;
   bool force = false;
+  bool wide = false;
 };
 
 int run_study_command(const StudyArguments& arguments) {
@@ -39,7 +40,7 @@ int run_study_command(const StudyArguments& arguments) {
   auto report = study::build_study_report(data, breakdowns);
   report.waterfalls = study::waterfalls_of_study(data, arguments.folder, notices);
   report.notices.insert(report.notices.end(), notices.begin(), notices.end());
-  const auto text = study::render_study(*format, report);
+  const auto text = study::render_study(*format, report, arguments.wide);
   if (arguments.output.empty() || arguments.output == "-") {
     std::fwrite(text.data(), 1, text.size(), stdout);
   } else {
@@ -58,6 +59,7 @@ void add_study_command(CLI::App& app, Action& action) {
   command->add_option("--format", arguments->format, "text, md, html, csv or json")->capture_default_str();
   command->add_option("-o,--output", arguments->output, "Output file (default: standard output)");
   command->add_flag("-f,--force", arguments->force, "Overwrite an existing output file");
+  command->add_flag("--wide", arguments->wide, "Text: every column, one line per row (otherwise 120 columns)");
   command->callback([arguments, &action] {
     action = [arguments](const Invocation&) { return run_study_command(*arguments); };
   });

@@ -105,6 +105,27 @@ TEST(StudyReport, TextMatchesGolden) {
   EXPECT_EQ(text, golden("study.txt", text));
 }
 
+// Every line of the text fits 120 columns (it reached 290); --wide keeps one line per row.
+TEST(StudyReport, TextFitsTheScreenUnlessWide) {
+  const auto report = build_study_report(synthetic_study(), synthetic_breakdowns());
+  std::size_t widest = 0, widest_wide = 0;
+  const auto measure = [](const std::string& text, std::size_t& widest_line) {
+    std::size_t start = 0;
+    while (start < text.size()) {
+      const auto end = text.find('\n', start);
+      const auto line = text.substr(start, end - start);
+      std::size_t characters = 0;
+      for (const char c : line) characters += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+      widest_line = std::max(widest_line, characters);
+      start = end == std::string::npos ? text.size() : end + 1;
+    }
+  };
+  measure(render_study_text(report), widest);
+  measure(render_study_text(report, true), widest_wide);
+  EXPECT_LE(widest, kTextWidth);
+  EXPECT_GT(widest_wide, kTextWidth);
+}
+
 TEST(StudyReport, JsonMatchesGolden) {
   const auto report = build_study_report(synthetic_study(), synthetic_breakdowns());
   const auto json = render_study_json(report);

@@ -13,11 +13,14 @@ namespace gpuprof::study {
 enum class StudyFormat { text, markdown, csv, json, html };
 std::optional<StudyFormat> study_format_from_string(std::string_view name);
 
-std::string render_study_text(const StudyReport& report);
+// Text fits kTextWidth columns: columns without any value are left out and the
+// last column's text wraps under itself. `wide`: every column, one line per row.
+inline constexpr std::size_t kTextWidth = 120;
+std::string render_study_text(const StudyReport& report, bool wide = false);
 std::string render_study_markdown(const StudyReport& report);
 std::string render_study_csv(const StudyReport& report);
 std::string render_study_json(const StudyReport& report);
 std::string render_study_html(const StudyReport& report);
-std::string render_study(StudyFormat format, const StudyReport& report);
+std::string render_study(StudyFormat format, const StudyReport& report, bool wide = false);
 
 }  // namespace gpuprof::study
