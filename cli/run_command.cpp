@@ -29,6 +29,7 @@ int run_gpuprof(int argc, char** argv) {
   add_sweep_command(app, action);
   add_study_command(app, action);
   add_gui_command(app, action);
+  add_predict_command(app, action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& help) {
