@@ -90,7 +90,9 @@ std::string verdict(const GpuCountPrediction& row, const Prediction& prediction)
 GpuCountPrediction predict_count(const Inputs& inputs, const PredictOptions& options, const Prediction& prediction,
                                  std::int32_t gpus) {
   const auto nominal = replay_stages(inputs, options, gpus, prediction.gradient_bytes, {});
-  const double sync = gpus > 1 ? step_spread_ns(inputs.graph) * std::sqrt(2.0 * std::log(gpus)) : 0.0;
+  // A split model has no replicas to wait for.
+  const bool replicas = options.strategy != Strategy::placement;
+  const double sync = gpus > 1 && replicas ? step_spread_ns(inputs.graph) * std::sqrt(2.0 * std::log(gpus)) : 0.0;
   GpuCountPrediction row;
   row.gpus = gpus;
   row.step_ns = nominal.copies + sync;
