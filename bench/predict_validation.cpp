@@ -16,7 +16,8 @@
 namespace {
 
 void print_collectives(const std::string& dir) {
-  fmt::print("All-reduce model, held-out sources (median |predicted/measured - 1|; bounds 10 % >= 1 MiB, 25 % below)\n");
+  fmt::print(
+      "All-reduce model, held-out sources (median |predicted/measured - 1|; bounds 10 % >= 1 MiB, 25 % below)\n");
   fmt::print("{:<48} {:>6} {:>9} {:>9} {:>6} {:>9} {:>9}\n", "train -> test", ">=1MiB", "median", "worst", "<1MiB",
              "median", "worst");
   for (const auto& check : gpuprof::predict::run_collective_checks(dir))

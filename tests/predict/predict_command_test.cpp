@@ -21,26 +21,27 @@ class PredictCommand : public ::testing::Test {
 };
 
 TEST_F(PredictCommand, PrintsVerdictBandAndTermsAndWritesJsonIntoPlace) {
-  const auto text = run_process({GPUPROF_BINARY, "predict", trace_, "--gpus", "2,4", "--link", "pcie3",
-                                 "--grad-bytes", "100000000"});
+  const auto text =
+      run_process({GPUPROF_BINARY, "predict", trace_, "--gpus", "2,4", "--link", "pcie3", "--grad-bytes", "100000000"});
   ASSERT_EQ(text.exit_code, 0) << text.err;
   EXPECT_NE(text.out.find("2 GPUs: "), std::string::npos) << text.out;
   EXPECT_NE(text.out.find("exposed all-reduce over pcie3"), std::string::npos) << text.out;
   EXPECT_NE(text.out.find("band"), std::string::npos);
   const auto json = folder_.file("p.json");
-  const auto written = run_process({GPUPROF_BINARY, "predict", trace_, "--gpus", "2", "--grad-bytes", "1000000",
-                                    "--format", "json", "-o", json});
+  const auto written = run_process(
+      {GPUPROF_BINARY, "predict", trace_, "--gpus", "2", "--grad-bytes", "1000000", "--format", "json", "-o", json});
   ASSERT_EQ(written.exit_code, 0) << written.err;
   EXPECT_NE(gpuprof::testing::read_file(json).find("\"format\":\"gpuprof.predict/1\""), std::string::npos);
   // An existing output is refused without --force.
-  EXPECT_EQ(run_process({GPUPROF_BINARY, "predict", trace_, "--gpus", "2", "--grad-bytes", "1", "-o", json}).exit_code, 2);
+  EXPECT_EQ(run_process({GPUPROF_BINARY, "predict", trace_, "--gpus", "2", "--grad-bytes", "1", "-o", json}).exit_code,
+            2);
 }
 
 TEST_F(PredictCommand, BadInputIsOneLineAndExitTwo) {
   const std::vector<std::vector<std::string>> cases = {
-      {"--gpus", "2"},                                            // no gradient size
-      {"--gpus", "2", "--grad-bytes", "1", "--link", "nvlink9"},  // unknown link
-      {"--gpus", "0", "--grad-bytes", "1"},                       // N < 1
+      {"--gpus", "2"},                                                      // no gradient size
+      {"--gpus", "2", "--grad-bytes", "1", "--link", "nvlink9"},            // unknown link
+      {"--gpus", "0", "--grad-bytes", "1"},                                 // N < 1
       {"--gpus", "2", "--grad-bytes", "1", "--step-pattern", "^nothing$"},  // no steps
   };
   for (const auto& extra : cases) {

@@ -52,7 +52,8 @@ TEST(Replay, AnInsertedWaitDelaysWhatDependsOnIt) {
   // A 1 ms piece of work on its own stream after the first op of every window, which the next op waits for.
   std::vector<std::int32_t> firsts(graph.windows.size(), kNone);
   for (std::size_t o = 0; o < graph.ops.size(); ++o)
-    if (graph.ops[o].window != kNone && firsts[graph.ops[o].window] == kNone) firsts[graph.ops[o].window] = static_cast<std::int32_t>(o);
+    if (graph.ops[o].window != kNone && firsts[graph.ops[o].window] == kNone)
+      firsts[graph.ops[o].window] = static_cast<std::int32_t>(o);
   const auto stream = graph.add_stream();
   for (const auto first : firsts) {
     ReplayOp wait;

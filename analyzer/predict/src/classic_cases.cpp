@@ -43,8 +43,8 @@ GruPrediction predict_gru(const GruTimes& times, const std::string& work, std::i
   options.gradient_bytes = bytes;
   const auto trace = fmt::format("{}/gru_b{}.sqlite", work, batch);
   const auto half = times.seconds.find(batch / 2);
-  const auto per_gpu = half != times.seconds.end() ? std::optional(fmt::format("{}/gru_b{}.sqlite", work, batch / 2))
-                                                   : std::nullopt;
+  const auto per_gpu =
+      half != times.seconds.end() ? std::optional(fmt::format("{}/gru_b{}.sqlite", work, batch / 2)) : std::nullopt;
   const auto prediction = predict_files(trace, per_gpu, options);
   const auto& row = prediction.rows.front();
   const double one_gpu = times.seconds.at(batch).first;
@@ -70,7 +70,8 @@ double break_even(const std::vector<std::pair<std::int64_t, double>>& ratios) {
     const auto [b1, r1] = ratios[i];
     if ((r0 - 1.0) * (r1 - 1.0) > 0) continue;
     const double w = (1.0 - r0) / (r1 - r0);
-    return std::exp2(std::log2(static_cast<double>(b0)) + w * (std::log2(static_cast<double>(b1)) - std::log2(static_cast<double>(b0))));
+    return std::exp2(std::log2(static_cast<double>(b0)) +
+                     w * (std::log2(static_cast<double>(b1)) - std::log2(static_cast<double>(b0))));
   }
   return 0.0;
 }
@@ -89,8 +90,9 @@ GruSummary run_gru_case(const std::string& dir, const std::string& work) {
   std::vector<std::pair<std::int64_t, double>> predicted_ratios, measured_ratios;
   for (const auto& [batch, seconds] : times.seconds) {
     const auto p = predict_gru(times, work, batch, summary.fitted_gradient_bytes);
-    CaseResult row{"gru", fmt::format("GRU batch {}, 2 GPUs (s / 15 epochs)", batch), p.seconds, seconds.second,
-                   p.low, p.high, "s"};
+    CaseResult row{
+        "gru", fmt::format("GRU batch {}, 2 GPUs (s / 15 epochs)", batch), p.seconds, seconds.second, p.low, p.high,
+        "s"};
     row.verdict_right = (p.seconds < seconds.first) == (seconds.second < seconds.first);
     row.note = batch == kFitBatch ? "gradient size fitted here" : fmt::format("top term: {}", p.top_term);
     summary.rows.push_back(row);
@@ -119,8 +121,13 @@ CaseResult run_towers_case(const std::string& dir, const std::string& work) {
   const auto prediction = predict_files(trace, std::nullopt, options);
   const auto& row = prediction.rows.front();
   const double scale = one / prediction.measured_step_ns;
-  CaseResult result{"towers", "DeepCoNN two towers on 2 GPUs (s / epoch)", row.step_ns * scale, two,
-                    row.low_ns * scale, row.high_ns * scale, "s"};
+  CaseResult result{"towers",
+                    "DeepCoNN two towers on 2 GPUs (s / epoch)",
+                    row.step_ns * scale,
+                    two,
+                    row.low_ns * scale,
+                    row.high_ns * scale,
+                    "s"};
   result.verdict_right = row.step_ns > prediction.measured_step_ns && two > one;
   result.note = fmt::format("top term: {}", row.terms.front().name);
   return result;

@@ -15,7 +15,8 @@ constexpr std::int64_t kMiB = 1 << 20;
 
 std::vector<AllReduceTable> echo_tables(const std::string& dir, const std::vector<int>& gpus) {
   std::vector<AllReduceTable> tables;
-  for (const int n : gpus) tables.push_back(read_allreduce_file(fmt::format("{}/nccl-tests/echo-a100/nccl_{}.log", dir, n)));
+  for (const int n : gpus)
+    tables.push_back(read_allreduce_file(fmt::format("{}/nccl-tests/echo-a100/nccl_{}.log", dir, n)));
   return tables;
 }
 
@@ -61,10 +62,12 @@ std::vector<CollectiveCheck> run_collective_checks(const std::string& dir) {
   const auto echo = echo_tables(dir, {2, 4, 8});
   const auto vtrain = vtrain_tables(dir, "a100");
   std::vector<CollectiveCheck> checks;
-  checks.push_back(check("Echo A100 logs -> vTrain A100 LUT", "Echo nccl_{2,4,8}.log", "vTrain AR_GPU{2..8} (3,5-7 "
-                         "interpolated in N)", echo, vtrain));
-  checks.push_back(check("vTrain A100 LUT -> Echo A100 logs", "vTrain AR_GPU{2..8}", "Echo nccl_{2,4,8}.log",
-                         vtrain, echo));
+  checks.push_back(check("Echo A100 logs -> vTrain A100 LUT", "Echo nccl_{2,4,8}.log",
+                         "vTrain AR_GPU{2..8} (3,5-7 "
+                         "interpolated in N)",
+                         echo, vtrain));
+  checks.push_back(
+      check("vTrain A100 LUT -> Echo A100 logs", "vTrain AR_GPU{2..8}", "Echo nccl_{2,4,8}.log", vtrain, echo));
   // No second public source measures A100 below 1 MiB, so the small sizes are checked on a GPU count held out
   // of the fit: 4 GPUs from the 2- and 8-GPU logs.
   checks.push_back(check("Echo 2+8 GPUs -> Echo 4 GPUs (held-out count)", "Echo nccl_{2,8}.log", "Echo nccl_4.log",

@@ -64,8 +64,8 @@ LinkProfile nvlink2() {
 
 LinkProfile pcie(const char* name, double scale, const char* scale_note) {
   const std::string source = fmt::format("{}{}", kPcie3Source, scale_note);
-  LinkProfile link{name, fmt::format("PCIe, no P2P (measured on 2x RTX 2080 Ti, PCIe 3.0 x16){}", scale_note),
-                   source, tables_of(kRtx2080TiPcie3, source, scale)};
+  LinkProfile link{name, fmt::format("PCIe, no P2P (measured on 2x RTX 2080 Ti, PCIe 3.0 x16){}", scale_note), source,
+                   tables_of(kRtx2080TiPcie3, source, scale)};
   link.hop_latency_ns = kPciHopNs;
   // Same post: bandwidthTest pinned H2D 12.2 GB/s; p2pBandwidthLatencyTest staged 5.71 GB/s, 14.76 us.
   link.host_gbps = 12.2 * scale, link.host_latency_ns = 10'000.0;

@@ -61,8 +61,10 @@ std::optional<Columns> header_columns(const std::vector<std::string>& words) {
 // The header's words without the leading '#', so that they line up with data rows.
 std::vector<std::string> header_words(std::string_view line) {
   auto words = split_words(line);
-  if (!words.empty() && words.front() == "#") words.erase(words.begin());
-  else if (!words.empty() && words.front().starts_with("#")) words.front().erase(0, 1);
+  if (!words.empty() && words.front() == "#")
+    words.erase(words.begin());
+  else if (!words.empty() && words.front().starts_with("#"))
+    words.front().erase(0, 1);
   return words;
 }
 

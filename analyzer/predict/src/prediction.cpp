@@ -18,8 +18,8 @@ constexpr double kContention = 1.4;
 
 struct Inputs {
   const trace::TraceModel* model;
-  ReplayGraph graph;        // the 1-GPU trace
-  ReplayGraph per_gpu;      // the replica's work: the per-GPU-batch trace, else the 1-GPU trace
+  ReplayGraph graph;    // the 1-GPU trace
+  ReplayGraph per_gpu;  // the replica's work: the per-GPU-batch trace, else the 1-GPU trace
   bool second_trace = false;
 };
 
@@ -27,14 +27,16 @@ GradientSize gradient_size(const trace::TraceModel& model, const PredictOptions&
   if (const auto from_trace = gradient_size_from_trace(model)) return *from_trace;
   if (options.gradient_bytes) return {*options.gradient_bytes, "--grad-bytes"};
   if (options.strategy == Strategy::placement) return {0, "not needed for placement"};
-  throw TraceError::bad_input(model.path, "no gradient size: the trace does not state gradient_bytes or "
-                                          "parameter_count; give --grad-bytes");
+  throw TraceError::bad_input(model.path,
+                              "no gradient size: the trace does not state gradient_bytes or "
+                              "parameter_count; give --grad-bytes");
 }
 
 double step_spread_ns(const ReplayGraph& graph) {
   std::vector<double> periods;
   for (std::size_t w = 0; w + 1 < graph.windows.size(); ++w)
-    if (!graph.windows[w].warmup) periods.push_back(static_cast<double>(graph.windows[w + 1].start_ns - graph.windows[w].start_ns));
+    if (!graph.windows[w].warmup)
+      periods.push_back(static_cast<double>(graph.windows[w + 1].start_ns - graph.windows[w].start_ns));
   if (periods.size() < 2) return 0.0;
   double mean = 0, square = 0;
   for (const double p : periods) mean += p;
@@ -51,7 +53,8 @@ struct Stages {
 Stages replay_stages(const Inputs& inputs, const PredictOptions& options, std::int32_t gpus, std::int64_t bytes,
                      const TransferScale& scale) {
   auto graph = inputs.per_gpu;
-  const bool split_batch = options.scaling == Scaling::strong && !inputs.second_trace && options.strategy != Strategy::placement;
+  const bool split_batch =
+      options.scaling == Scaling::strong && !inputs.second_trace && options.strategy != Strategy::placement;
   if (split_batch) scale_work(graph, 1.0 / gpus, options.strategy == Strategy::host_staged);
   Stages stages;
   stages.work = steady_step_period(graph, replay(graph)).mean_ns;
@@ -60,7 +63,8 @@ Stages replay_stages(const Inputs& inputs, const PredictOptions& options, std::i
     add_all_reduces(graph, shapes, options.link.curve(), gpus, bytes, options.schedule, scale);
   stages.collectives = steady_step_period(graph, replay(graph)).mean_ns;
   if (options.strategy == Strategy::host_staged) add_host_staging(graph, shapes, options.link, gpus, bytes, scale);
-  if (options.strategy == Strategy::placement) add_split_copies(graph, shapes, options.link, gpus, *options.split_bytes, scale);
+  if (options.strategy == Strategy::placement)
+    add_split_copies(graph, shapes, options.link, gpus, *options.split_bytes, scale);
   stages.copies = steady_step_period(graph, replay(graph)).mean_ns;
   return stages;
 }
@@ -73,9 +77,9 @@ std::string verdict(const GpuCountPrediction& row, const Prediction& prediction)
     if (term.ns < 0 && (!saved || term.ns < saved->ns)) saved = &term;
   }
   const bool weak = prediction.scaling == Scaling::weak;
-  auto sentence = fmt::format("{} GPUs: {:.2f}x {} ({:.0f} % efficiency)", row.gpus, row.speedup,
-                              weak ? "the 1-GPU throughput" : (row.speedup >= 1.0 ? "faster" : "slower"),
-                              100.0 * row.efficiency);
+  auto sentence =
+      fmt::format("{} GPUs: {:.2f}x {} ({:.0f} % efficiency)", row.gpus, row.speedup,
+                  weak ? "the 1-GPU throughput" : (row.speedup >= 1.0 ? "faster" : "slower"), 100.0 * row.efficiency);
   if (cost && saved)
     sentence += fmt::format("; {} ({} per step) {} the work saved ({})", cost->name,
                             units::format_duration(static_cast<std::int64_t>(cost->ns)),
@@ -106,7 +110,8 @@ GpuCountPrediction predict_count(const Inputs& inputs, const PredictOptions& opt
     row.terms.push_back({copy_name, nominal.copies - nominal.collectives});
   row.terms.push_back({"synchronization (waiting for the slowest replica)", sync});
   row.terms.push_back({"host pipeline shared by the replicas (see the warning)", 0.0});
-  std::stable_sort(row.terms.begin(), row.terms.end(), [](const auto& a, const auto& b) { return std::abs(a.ns) > std::abs(b.ns); });
+  std::stable_sort(row.terms.begin(), row.terms.end(),
+                   [](const auto& a, const auto& b) { return std::abs(a.ns) > std::abs(b.ns); });
   const auto low = replay_stages(inputs, options, gpus, prediction.gradient_bytes, {options.link.faster, 1.0});
   const auto high = replay_stages(inputs, options, gpus, prediction.gradient_bytes, {options.link.slower, kContention});
   row.low_ns = std::min(row.step_ns, low.copies + sync);
@@ -125,7 +130,8 @@ Prediction predict(const std::vector<const trace::TraceModel*>& models, const Pr
   for (const auto gpus : options.gpus)
     if (gpus < 1) throw TraceError::bad_input("", fmt::format("--gpus must be at least 1 (got {})", gpus));
   if (options.strategy == Strategy::placement && !options.split_bytes)
-    throw TraceError::bad_input(models.front()->path, "placement needs --split-bytes (bytes crossing each split point)");
+    throw TraceError::bad_input(models.front()->path,
+                                "placement needs --split-bytes (bytes crossing each split point)");
   Inputs inputs{models.front(), build_replay_graph(*models.front(), options.analysis), {}, models.size() > 1};
   inputs.per_gpu = inputs.second_trace ? build_replay_graph(*models[1], options.analysis) : inputs.graph;
   Prediction prediction;
@@ -142,20 +148,25 @@ Prediction predict(const std::vector<const trace::TraceModel*>& models, const Pr
   prediction.host_data_ns = host.data_ns, prediction.host_launch_ns = host.launch_ns;
   prediction.notes = inputs.graph.notices;
   if (options.scaling == Scaling::strong && !inputs.second_trace && options.strategy != Strategy::placement)
-    prediction.notes.push_back("optimistic: assumes the per-GPU work scales with the batch (one trace; give a second "
-                               "trace recorded at the per-GPU batch for a measured per-GPU step)");
+    prediction.notes.push_back(
+        "optimistic: assumes the per-GPU work scales with the batch (one trace; give a second "
+        "trace recorded at the per-GPU batch for a measured per-GPU step)");
   if (!inputs.graph.backward_from_ranges)
-    prediction.notes.push_back("no range named like 'backward': the last two thirds of each step's computation are "
-                               "taken as backward");
+    prediction.notes.push_back(
+        "no range named like 'backward': the last two thirds of each step's computation are "
+        "taken as backward");
   for (const auto gpus : options.gpus) prediction.rows.push_back(predict_count(inputs, options, prediction, gpus));
   return prediction;
 }
 
 std::string_view to_string(Strategy strategy) {
   switch (strategy) {
-    case Strategy::data_parallel: return "data-parallel";
-    case Strategy::host_staged: return "host-staged";
-    case Strategy::placement: return "placement";
+    case Strategy::data_parallel:
+      return "data-parallel";
+    case Strategy::host_staged:
+      return "host-staged";
+    case Strategy::placement:
+      return "placement";
   }
   return "?";
 }

@@ -18,9 +18,10 @@ std::string duration(double ns) {
 std::string render_text(const Prediction& p) {
   std::string out = fmt::format("gpuprof predict\n\n{}\n", p.trace);
   if (!p.per_gpu_trace.empty()) out += fmt::format("per-GPU batch: {}\n", p.per_gpu_trace);
-  out += fmt::format("strategy {}, {} scaling, link {} ({})\n", to_string(p.strategy), to_string(p.scaling), p.link_name,
-                     p.link_source);
-  if (p.gradient_bytes > 0) out += fmt::format("gradients {} ({})\n", units::format_bytes(p.gradient_bytes), p.gradient_source);
+  out += fmt::format("strategy {}, {} scaling, link {} ({})\n", to_string(p.strategy), to_string(p.scaling),
+                     p.link_name, p.link_source);
+  if (p.gradient_bytes > 0)
+    out += fmt::format("gradients {} ({})\n", units::format_bytes(p.gradient_bytes), p.gradient_source);
   out += fmt::format("1-GPU step {} measured over {} steady steps (replayed {})\n\n", duration(p.measured_step_ns),
                      p.steady_steps, duration(p.replayed_step_ns));
   for (const auto& row : p.rows) out += "  " + row.verdict + "\n";
@@ -33,9 +34,10 @@ std::string render_text(const Prediction& p) {
   }
   out += "\n";
   for (const auto& note : p.notes) out += fmt::format("note: {}\n", note);
-  out += fmt::format("warning: the replicas share the host: the 1-GPU host spent {} per step in data loading and {} in "
-                     "launch calls; if N replicas cannot do this in parallel, the step grows by up to N-1 times that\n",
-                     duration(p.host_data_ns), duration(p.host_launch_ns));
+  out += fmt::format(
+      "warning: the replicas share the host: the 1-GPU host spent {} per step in data loading and {} in "
+      "launch calls; if N replicas cannot do this in parallel, the step grows by up to N-1 times that\n",
+      duration(p.host_data_ns), duration(p.host_launch_ns));
   return out;
 }
 
@@ -107,9 +109,12 @@ PredictFormat predict_format_from_string(std::string_view name) {
 
 std::string render_prediction(PredictFormat format, const Prediction& prediction) {
   switch (format) {
-    case PredictFormat::json: return render_json(prediction);
-    case PredictFormat::csv: return render_csv(prediction);
-    case PredictFormat::text: break;
+    case PredictFormat::json:
+      return render_json(prediction);
+    case PredictFormat::csv:
+      return render_csv(prediction);
+    case PredictFormat::text:
+      break;
   }
   return render_text(prediction);
 }

@@ -40,8 +40,8 @@ std::vector<CaseResult> run_published_cases(const std::string& dir, const std::s
   std::map<Key, std::map<std::string, CsvRow>> groups;
   for (const auto& row : read_csv_table(dir + "/published-scaling.csv")) {
     if (!in_scope(row)) continue;
-    const Key key{row.at("model"), row.at("framework"), row.at("system"), row.at("gpu"), row.at("precision"),
-                  row.at("batch_per_gpu"), row.at("variant")};
+    const Key key{row.at("model"),     row.at("framework"),     row.at("system"), row.at("gpu"),
+                  row.at("precision"), row.at("batch_per_gpu"), row.at("variant")};
     groups[key].emplace(row.at("gpus"), row);
   }
   std::vector<CaseResult> results;
@@ -64,8 +64,11 @@ std::vector<CaseResult> run_published_cases(const std::string& dir, const std::s
     CaseResult result{"published",
                       fmt::format("{} {} {} {} b{} {}", std::get<0>(key), std::get<1>(key), std::get<2>(key),
                                   std::get<4>(key), std::get<5>(key), std::get<6>(key).substr(0, 24)),
-                      per_step / row.step_ns, std::stod(rows.at("8").at("throughput")), per_step / row.high_ns,
-                      per_step / row.low_ns, rows.at("8").at("unit")};
+                      per_step / row.step_ns,
+                      std::stod(rows.at("8").at("throughput")),
+                      per_step / row.high_ns,
+                      per_step / row.low_ns,
+                      rows.at("8").at("unit")};
     results.push_back(result);
   }
   return results;

@@ -32,9 +32,8 @@ std::vector<Item> schedule(const ReplayGraph& graph) {
     const auto type = op.kind == OpKind::inserted ? ItemType::inserted_op : ItemType::op;
     items.push_back({key, type, static_cast<std::int32_t>(o)});
   }
-  std::stable_sort(items.begin(), items.end(), [](const Item& a, const Item& b) {
-    return a.key != b.key ? a.key < b.key : a.type < b.type;
-  });
+  std::stable_sort(items.begin(), items.end(),
+                   [](const Item& a, const Item& b) { return a.key != b.key ? a.key < b.key : a.type < b.type; });
   return items;
 }
 
@@ -50,9 +49,12 @@ class Replayer {
 
   ReplayTimes run() {
     for (const auto& item : schedule(graph_)) {
-      if (item.type == ItemType::call_start) start_call(static_cast<std::size_t>(item.index));
-      else if (item.type == ItemType::call_end) end_blocking_call(static_cast<std::size_t>(item.index));
-      else run_op(static_cast<std::size_t>(item.index));  // inserted or recorded work
+      if (item.type == ItemType::call_start)
+        start_call(static_cast<std::size_t>(item.index));
+      else if (item.type == ItemType::call_end)
+        end_blocking_call(static_cast<std::size_t>(item.index));
+      else
+        run_op(static_cast<std::size_t>(item.index));  // inserted or recorded work
     }
     return std::move(times_);
   }
@@ -62,9 +64,9 @@ class Replayer {
   void start_call(std::size_t c) {
     const auto& call = graph_.calls[c];
     const bool same_thread = c > 0 && graph_.calls[c - 1].thread == call.thread;
-    const double start = same_thread ? times_.call_end[c - 1] + static_cast<double>(call.start_ns -
-                                                                                     graph_.calls[c - 1].end_ns)
-                                     : static_cast<double>(call.start_ns);
+    const double start = same_thread
+                             ? times_.call_end[c - 1] + static_cast<double>(call.start_ns - graph_.calls[c - 1].end_ns)
+                             : static_cast<double>(call.start_ns);
     times_.call_start[c] = start;
     times_.call_end[c] = start + static_cast<double>(call.end_ns - call.start_ns);
   }
@@ -83,8 +85,8 @@ class Replayer {
   void run_op(std::size_t o) {
     const auto& op = graph_.ops[o];
     double ready = stream_free_[static_cast<std::size_t>(op.stream)];
-    if (op.launch != kNone) ready = std::max(ready, times_.call_start[static_cast<std::size_t>(op.launch)] +
-                                                        op.launch_latency_ns);
+    if (op.launch != kNone)
+      ready = std::max(ready, times_.call_start[static_cast<std::size_t>(op.launch)] + op.launch_latency_ns);
     if (op.after != kNone) ready = std::max(ready, times_.op_end[static_cast<std::size_t>(op.after)] + op.after_lag_ns);
     for (const auto input : op.inputs) ready = std::max(ready, times_.op_end[static_cast<std::size_t>(input)]);
     // Work with nothing before it in the replay keeps its recorded start.

@@ -25,8 +25,8 @@ std::vector<RawCall> calls_of_launching_threads(const trace::TraceModel& model, 
   const auto& api = model.api_calls;
   for (std::size_t i = 0; i < api.size(); ++i)
     if (threads.contains(api.thread_id[i]))
-      calls.push_back({api.thread_id[i], api.start_ns[i], std::max(api.start_ns[i], api.end_ns[i]),
-                       static_cast<std::int64_t>(i)});
+      calls.push_back(
+          {api.thread_id[i], api.start_ns[i], std::max(api.start_ns[i], api.end_ns[i]), static_cast<std::int64_t>(i)});
   const auto& syncs = model.syncs;
   for (std::size_t i = 0; i < syncs.size(); ++i)
     if (threads.contains(syncs.thread_id[i]))
@@ -49,7 +49,8 @@ void merge_calls(const std::vector<RawCall>& raw, std::size_t api_rows, ReplayGr
     } else {
       calls.back().end_ns = std::max(calls.back().end_ns, call.end);
     }
-    if (call.api_row >= 0) call_of_api[static_cast<std::size_t>(call.api_row)] = static_cast<std::int32_t>(calls.size() - 1);
+    if (call.api_row >= 0)
+      call_of_api[static_cast<std::size_t>(call.api_row)] = static_cast<std::int32_t>(calls.size() - 1);
   }
 }
 
@@ -66,8 +67,8 @@ void find_awaited_work(ReplayGraph& graph) {
       const auto& op = graph.ops[*--it];
       if (op.end_ns <= call.start_ns || call.end_ns - op.end_ns > kReturnSlackNs) break;
       // Work launched later by another thread cannot be what this call waited for.
-      const bool launched_before = op.launch == kNone ? op.start_ns < call.end_ns
-                                                      : graph.calls[op.launch].start_ns <= call.start_ns;
+      const bool launched_before =
+          op.launch == kNone ? op.start_ns < call.end_ns : graph.calls[op.launch].start_ns <= call.start_ns;
       if (launched_before) {
         call.awaits = *it;
         break;

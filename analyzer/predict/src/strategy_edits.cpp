@@ -69,7 +69,8 @@ std::int32_t insert_after(ReplayGraph& graph, std::int32_t stream, std::vector<s
   ReplayOp op;
   op.kind = OpKind::inserted;
   op.stream = stream;
-  for (const auto input : inputs) op.start_ns = std::max(op.start_ns, graph.ops[static_cast<std::size_t>(input)].end_ns);
+  for (const auto input : inputs)
+    op.start_ns = std::max(op.start_ns, graph.ops[static_cast<std::size_t>(input)].end_ns);
   op.end_ns = op.start_ns;
   op.duration_ns = duration_ns;
   op.window = graph.ops[static_cast<std::size_t>(inputs.front())].window;
@@ -95,8 +96,10 @@ std::vector<std::int64_t> ddp_buckets(std::int64_t bytes) {
 
 std::vector<StepShape> step_shapes(const ReplayGraph& graph) {
   std::vector<StepShape> shapes(graph.windows.size());
-  if (graph.backward_from_ranges) split_by_ranges(graph, shapes);
-  else split_by_share(graph, shapes);
+  if (graph.backward_from_ranges)
+    split_by_ranges(graph, shapes);
+  else
+    split_by_share(graph, shapes);
   find_consumers(graph, shapes);
   return shapes;
 }
@@ -114,8 +117,8 @@ void add_all_reduces(ReplayGraph& graph, const std::vector<StepShape>& shapes, c
                      std::int32_t gpus, std::int64_t gradient_bytes, AllReduceSchedule schedule,
                      const TransferScale& scale) {
   const auto stream = graph.add_stream();
-  const auto buckets = schedule == AllReduceSchedule::bucketed ? ddp_buckets(gradient_bytes)
-                                                               : std::vector<std::int64_t>{gradient_bytes};
+  const auto buckets =
+      schedule == AllReduceSchedule::bucketed ? ddp_buckets(gradient_bytes) : std::vector<std::int64_t>{gradient_bytes};
   for (const auto& shape : shapes) {
     if (shape.backward.empty()) continue;
     std::int64_t ready_bytes = 0;
@@ -124,8 +127,8 @@ void add_all_reduces(ReplayGraph& graph, const std::vector<StepShape>& shapes, c
       ready_bytes += buckets[b];
       const bool overlapped = b + 1 < buckets.size();
       const double share = static_cast<double>(ready_bytes) / static_cast<double>(gradient_bytes);
-      const auto producer = schedule == AllReduceSchedule::bucketed ? op_at_share(graph, shape.backward, share)
-                                                                    : shape.backward.back();
+      const auto producer =
+          schedule == AllReduceSchedule::bucketed ? op_at_share(graph, shape.backward, share) : shape.backward.back();
       const double alpha = curve.alpha_ns(gpus);
       double time = alpha + (curve.time_ns(buckets[b], gpus) - alpha) / scale.bandwidth;
       if (overlapped) time *= scale.overlapped_slowdown;
@@ -141,7 +144,8 @@ void add_host_staging(ReplayGraph& graph, const std::vector<StepShape>& shapes, 
                       std::int32_t gpus, std::int64_t gradient_bytes, const TransferScale& scale) {
   if (gpus <= 1) return;
   const auto stream = graph.add_stream();
-  const double one_way = link.host_latency_ns + static_cast<double>(gradient_bytes) / (link.host_gbps * scale.bandwidth);
+  const double one_way =
+      link.host_latency_ns + static_cast<double>(gradient_bytes) / (link.host_gbps * scale.bandwidth);
   for (const auto& shape : shapes) {
     if (shape.backward.empty()) continue;
     const auto staged = insert_after(graph, stream, {shape.backward.back()}, 2.0 * gpus * one_way);
@@ -163,9 +167,9 @@ void add_split_copies(ReplayGraph& graph, const std::vector<StepShape>& shapes, 
         const auto copied = insert_after(graph, stream, {producer}, copy);
         // The work after the split runs on the other GPU and needs the copied tensor first.
         const auto next = std::find(part->begin(), part->end(), producer) + 1;
-        const auto after_part = part == &shape.backward ? shape.consumer
-                                : shape.backward.empty()  ? kNone
-                                                          : shape.backward.front();
+        const auto after_part = part == &shape.backward  ? shape.consumer
+                                : shape.backward.empty() ? kNone
+                                                         : shape.backward.front();
         make_wait(graph, next != part->end() ? *next : after_part, copied);
       }
     }

@@ -9,16 +9,15 @@ namespace gpuprof::predict {
 namespace {
 
 bool contains_word(std::string_view name, std::string_view word) {
-  return std::search(name.begin(), name.end(), word.begin(), word.end(), [](char a, char b) {
-           return std::tolower(static_cast<unsigned char>(a)) == b;
-         }) != name.end();
+  return std::search(name.begin(), name.end(), word.begin(), word.end(),
+                     [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == b; }) != name.end();
 }
-
 
 }  // namespace
 
 std::optional<GradientSize> gradient_size_from_trace(const trace::TraceModel& model) {
-  if (const auto bytes = analysis::positive_run_fact(model, "gradient_bytes")) return GradientSize{*bytes, "trace meta gradient_bytes"};
+  if (const auto bytes = analysis::positive_run_fact(model, "gradient_bytes"))
+    return GradientSize{*bytes, "trace meta gradient_bytes"};
   if (const auto count = analysis::positive_run_fact(model, "parameter_count"))
     return GradientSize{*count * 4, "trace meta parameter_count x 4 bytes (fp32 gradients)"};
   return std::nullopt;

@@ -18,7 +18,7 @@ struct CaseResult {
   double predicted = 0, measured = 0;  // the case's figure (seconds, ratio or throughput)
   double low = 0, high = 0;            // the band, same unit
   std::string unit;
-  bool verdict_right = true;           // faster/slower as measured (gru, towers)
+  bool verdict_right = true;  // faster/slower as measured (gru, towers)
   std::string note;
 
   double error() const { return measured != 0 ? predicted / measured - 1.0 : 0.0; }

@@ -12,10 +12,10 @@
 namespace gpuprof::predict {
 
 struct CollectiveCheck {
-  std::string name;     // "train Echo A100 -> test vTrain A100"
-  std::string trained;  // what the curve was built from
-  std::string tested;   // what it predicted
-  std::int64_t large_points = 0, small_points = 0;  // >= 1 MiB, < 1 MiB
+  std::string name;                                       // "train Echo A100 -> test vTrain A100"
+  std::string trained;                                    // what the curve was built from
+  std::string tested;                                     // what it predicted
+  std::int64_t large_points = 0, small_points = 0;        // >= 1 MiB, < 1 MiB
   double large_median_error = 0, small_median_error = 0;  // |predicted/measured - 1|
   double large_worst_error = 0, small_worst_error = 0;
 };

@@ -23,17 +23,17 @@ inline constexpr std::int32_t kNone = -1;
 
 struct ReplayOp {
   OpKind kind = OpKind::compute;
-  std::int32_t stream = 0;       // dense index into ReplayGraph::stream_ids (inserted ops get their own)
+  std::int32_t stream = 0;                // dense index into ReplayGraph::stream_ids (inserted ops get their own)
   std::int64_t start_ns = 0, end_ns = 0;  // as recorded; inserted ops: when their inputs were ready
-  double duration_ns = 0;        // what the replay uses; edits change it
-  std::int32_t launch = kNone;   // host call that launched it
-  double launch_latency_ns = 0;  // from the call's start to the earliest start
-  std::int32_t after = kNone;    // work on another stream it waited for (or its stream predecessor)
+  double duration_ns = 0;                 // what the replay uses; edits change it
+  std::int32_t launch = kNone;            // host call that launched it
+  double launch_latency_ns = 0;           // from the call's start to the earliest start
+  std::int32_t after = kNone;             // work on another stream it waited for (or its stream predecessor)
   double after_lag_ns = 0;
   std::vector<std::int32_t> inputs;  // edits: ops that must end before it starts
-  std::int32_t window = kNone;   // step window (index into ReplayGraph::windows), by recorded start
-  bool backward = false;         // launched inside a host range named like "backward"
-  std::int64_t bytes = 0;        // copies
+  std::int32_t window = kNone;       // step window (index into ReplayGraph::windows), by recorded start
+  bool backward = false;             // launched inside a host range named like "backward"
+  std::int64_t bytes = 0;            // copies
   trace::CopyKind copy_kind = trace::CopyKind::unknown;
 };
 
@@ -48,8 +48,8 @@ struct ReplayGraph {
   std::int32_t device = 0;
   std::int64_t origin_ns = 0;  // every time below is relative to this trace time
   std::vector<std::int64_t> stream_ids;
-  std::vector<ReplayOp> ops;       // sorted by recorded start
-  std::vector<HostCall> calls;     // per thread in start order, threads one after another
+  std::vector<ReplayOp> ops;               // sorted by recorded start
+  std::vector<HostCall> calls;             // per thread in start order, threads one after another
   std::vector<analysis::GpuStep> windows;  // the device's step windows, from the analysis
   double median_launch_latency_ns = 0;
   bool backward_from_ranges = false;  // false: no range named like "backward" was found
