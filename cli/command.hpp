@@ -31,6 +31,7 @@ void add_compare_command(CLI::App& app, Action& action);
 void add_sweep_command(CLI::App& app, Action& action);
 void add_study_command(CLI::App& app, Action& action);
 void add_gui_command(CLI::App& app, Action& action);
+void add_predict_command(CLI::App& app, Action& action);
 
 // Parses argv and runs the chosen subcommand, turning every error into one
 // line on stderr and an exit code (2 for bad input or usage).

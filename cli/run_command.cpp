@@ -51,6 +51,7 @@ int run_gpuprof(int argc, char** argv) {
   add_sweep_command(app, action);
   add_study_command(app, action);
   add_gui_command(app, action);
+  add_predict_command(app, action);
   // Generated at build time from the definitions above (completion, man page); not a user's command.
   if (argc == 4 && std::string_view(argv[1]) == "--cli-reference") {
     return write_cli_reference(app, argv[2], argv[3]);

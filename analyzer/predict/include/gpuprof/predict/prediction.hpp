@@ -1,0 +1,66 @@
+#pragma once
+
+// `gpuprof predict`: the step time of one replica on N GPUs, from 1-GPU traces,
+// by editing the replay of the 1-GPU steps (DESIGN.md, "Prediction"). The terms
+// add up: predicted step - measured 1-GPU step = per-GPU work saved + exposed
+// collectives + copies + synchronization + host pipeline (0 here: shown as a risk).
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gpuprof/predict/link_profile.hpp"
+#include "gpuprof/predict/strategy_edits.hpp"
+#include "gpuprof/trace/trace_model.hpp"
+
+namespace gpuprof::predict {
+
+enum class Scaling { weak, strong };
+
+struct PredictOptions {
+  std::vector<std::int32_t> gpus;
+  Strategy strategy = Strategy::data_parallel;
+  AllReduceSchedule schedule = AllReduceSchedule::bucketed;
+  Scaling scaling = Scaling::weak;
+  LinkProfile link;
+  std::optional<std::int64_t> gradient_bytes;  // --grad-bytes: used when the trace does not say
+  std::optional<std::int64_t> split_bytes;     // placement: bytes crossing each split point per step
+  analysis::AnalysisOptions analysis;
+};
+
+struct Term {
+  std::string name;
+  double ns = 0;  // per step; negative saves time
+};
+
+struct GpuCountPrediction {
+  std::int32_t gpus = 1;
+  double step_ns = 0, low_ns = 0, high_ns = 0;
+  double speedup = 0, efficiency = 0;  // throughput against the 1-GPU run
+  std::vector<Term> terms;             // largest magnitude first; they add up to step_ns - measured
+  std::string verdict;
+};
+
+struct Prediction {
+  std::string trace, per_gpu_trace;  // the 1-GPU trace; the trace at the per-GPU batch (strong scaling)
+  Strategy strategy = Strategy::data_parallel;
+  Scaling scaling = Scaling::weak;
+  std::string link_name, link_source;
+  std::int64_t gradient_bytes = 0;
+  std::string gradient_source;
+  double measured_step_ns = 0, replayed_step_ns = 0;
+  std::int64_t steady_steps = 0;
+  double host_data_ns = 0, host_launch_ns = 0;  // per step, on the 1-GPU host: the shared-host risk
+  std::vector<GpuCountPrediction> rows;
+  std::vector<std::string> notes;
+};
+
+// `models`: the 1-GPU trace, and optionally the trace at the per-GPU batch (strong scaling).
+// Throws TraceError::bad_input (naming the file) for no steps, no GPU work, no gradient size or N < 1.
+Prediction predict(const std::vector<const trace::TraceModel*>& models, const PredictOptions& options);
+
+std::string_view to_string(Strategy strategy);
+std::string_view to_string(Scaling scaling);
+
+}  // namespace gpuprof::predict

@@ -1,0 +1,54 @@
+#pragma once
+
+// Edits of a replay graph that turn one GPU's steps into one replica's steps on
+// N GPUs (DESIGN.md, "Prediction"): shorter per-GPU work, gradient all-reduces
+// in buckets that start when their last gradient is ready, copies through the
+// host or between GPUs, each with the dependency that makes later work wait.
+
+#include <cstdint>
+#include <vector>
+
+#include "gpuprof/predict/allreduce_curve.hpp"
+#include "gpuprof/predict/link_profile.hpp"
+#include "gpuprof/predict/replay_graph.hpp"
+
+namespace gpuprof::predict {
+
+enum class Strategy { data_parallel, host_staged, placement };
+// PyTorch DDP: buckets in reverse parameter order, the first 1 MB, then 25 MB, overlapping backward.
+// Keras / TensorFlow 1.x strategies: one all-reduce of every gradient after backward.
+enum class AllReduceSchedule { bucketed, after_backward };
+
+// Per window: the backward work in order and the first work after it (which consumes the gradients).
+struct StepShape {
+  std::vector<std::int32_t> forward, backward;
+  std::int32_t consumer = kNone;
+};
+// Without ranges named like "backward", the last two thirds of each step's computation (by time) are
+// taken as backward (the usual 2:1 backward:forward cost).
+std::vector<StepShape> step_shapes(const ReplayGraph& graph);
+
+// Multiplies the duration of computation and copies (not collectives already there) by `factor`;
+// `keep_host_copies` leaves host<->device copies as they are (host-staged inputs are split but serialized).
+void scale_work(ReplayGraph& graph, double factor, bool keep_host_copies);
+
+// Multipliers on inserted transfer times for the band: `bandwidth` divides the transfer part,
+// `overlapped_slowdown` lengthens collectives that overlap backward (contention).
+struct TransferScale {
+  double bandwidth = 1.0;
+  double overlapped_slowdown = 1.0;
+};
+
+void add_all_reduces(ReplayGraph& graph, const std::vector<StepShape>& shapes, const AllReduceCurve& curve,
+                     std::int32_t gpus, std::int64_t gradient_bytes, AllReduceSchedule schedule,
+                     const TransferScale& scale);
+// Host-staged (Keras multi_gpu_model, make_parallel): each GPU's gradients down to the host and the
+// updated weights back up, one GPU after another, after backward.
+void add_host_staging(ReplayGraph& graph, const std::vector<StepShape>& shapes, const LinkProfile& link,
+                      std::int32_t gpus, std::int64_t gradient_bytes, const TransferScale& scale);
+// Placement: N-1 split points; at each, the activations forward and their gradients backward cross
+// between GPUs (peer-to-peer, or staged through the host), and the next work waits for them.
+void add_split_copies(ReplayGraph& graph, const std::vector<StepShape>& shapes, const LinkProfile& link,
+                      std::int32_t gpus, std::int64_t split_bytes, const TransferScale& scale);
+
+}  // namespace gpuprof::predict

@@ -1,0 +1,133 @@
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <functional>
+
+#include "gpuprof/predict/link_profile.hpp"
+#include "gpuprof/predict/nccl_tests_reader.hpp"
+#include "gpuprof/trace/trace_error.hpp"
+#include "link_preset_tables.hpp"
+
+namespace gpuprof::predict {
+namespace {
+
+constexpr double kNsPerUs = 1'000.0;
+
+// `bandwidth_scale` > 1 makes the transfer part of every time shorter: presets for links
+// without a public all-reduce log borrow the shape of a measured curve and rescale it by
+// the ratio of the two links' stated bandwidths, and say so in their source.
+std::vector<AllReduceTable> tables_of(const std::vector<RawTable>& raw, const std::string& source,
+                                      double bandwidth_scale = 1.0) {
+  std::vector<AllReduceTable> tables;
+  for (const auto& table : raw) {
+    AllReduceTable converted{table.gpus, {}, source};
+    const double alpha_ns = table.points.front().second * kNsPerUs;
+    for (const auto& [bytes, time_us] : table.points) {
+      const double time_ns = time_us * kNsPerUs;
+      converted.points.push_back({bytes, alpha_ns + (time_ns - alpha_ns) / bandwidth_scale});
+    }
+    tables.push_back(std::move(converted));
+  }
+  return tables;
+}
+
+const char* const kEchoSource = "NetX-lab/Echo:nccl-test-log/nccl_{2,4,8}.log@15f0d12c (all_reduce_perf, measured)";
+const char* const kVtrainSource = "VIA-Research/vTrain:trace/v100/AR_GPU{2..8}_1M_1024M_LUT@f8dda847 (measured)";
+const char* const kPcie3Source =
+    "Anthony-Hoo/Anthony-Hoo.github.io:posts/AutoDL_Multi-GPU_Interconnection_Test.md@74cc3588#L288-315 "
+    "(all_reduce_perf -g2, measured)";
+// NVIDIA/nccl:src/graph/tuning.cc@01afd20a, ring Simple protocol hwLat.
+constexpr double kNvlinkHopNs = 3'400.0, kPciHopNs = 5'700.0;
+
+LinkProfile nvlink3() {
+  LinkProfile link{"nvlink3", "A100-SXM4-40GB, NVLink 3, one node (Azure ND A100 v4)", kEchoSource,
+                   tables_of(kEchoA100, kEchoSource)};
+  link.hop_latency_ns = kNvlinkHopNs;
+  // Host: NCCL's PCI Gen4 model (nccl-tests#307); peer: the measured 2-GPU all-reduce busbw at 1 GiB.
+  link.host_gbps = 24.0, link.host_latency_ns = 8'000.0;
+  link.peer_gbps = 207.0, link.peer_latency_ns = 8'500.0, link.peer_access = true;
+  // vTrain's A100 tables run up to 25 % faster at 1-4 MiB and 5 % slower at 1 GiB than Echo's logs.
+  link.faster = 1.25, link.slower = 0.95;
+  return link;
+}
+
+LinkProfile nvlink2() {
+  LinkProfile link{"nvlink2", "V100-SXM2, NVLink 2, one node (system not stated by vTrain)", kVtrainSource,
+                   tables_of(kVtrainV100, kVtrainSource)};
+  link.hop_latency_ns = kNvlinkHopNs;
+  link.host_gbps = 12.0, link.host_latency_ns = 10'000.0;  // NCCL's PCI_BW 12.0 (Gen3 x16), topo.h@069a3d4f
+  link.peer_gbps = 22.55, link.peer_latency_ns = 10'000.0, link.peer_access = true;  // 2-GPU busbw, 1 GiB
+  link.faster = 1.15, link.slower = 0.85;
+  return link;
+}
+
+LinkProfile pcie(const char* name, double scale, const char* scale_note) {
+  const std::string source = fmt::format("{}{}", kPcie3Source, scale_note);
+  LinkProfile link{name, fmt::format("PCIe, no P2P (measured on 2x RTX 2080 Ti, PCIe 3.0 x16){}", scale_note), source,
+                   tables_of(kRtx2080TiPcie3, source, scale)};
+  link.hop_latency_ns = kPciHopNs;
+  // Same post: bandwidthTest pinned H2D 12.2 GB/s; p2pBandwidthLatencyTest staged 5.71 GB/s, 14.76 us.
+  link.host_gbps = 12.2 * scale, link.host_latency_ns = 10'000.0;
+  link.peer_gbps = 5.71 * scale, link.peer_latency_ns = 14'760.0, link.peer_access = false;
+  link.faster = scale > 1.0 ? 1.3 : 1.1, link.slower = scale > 1.0 ? 0.6 : 0.8;
+  return link;
+}
+
+LinkProfile nvlink4() {
+  // The maintainer's effective NVLink 4 bandwidth without NVLS (nccl-tests#212) over Echo's measured NVLink 3 busbw.
+  constexpr double kScale = 370.0 / 230.86;
+  const std::string source = fmt::format("{}, scaled by 370/230.86 (nccl-tests#212, stated)", kEchoSource);
+  LinkProfile link{"nvlink4", "H100/H200 SXM, NVLink 4 + NVSwitch (A100 curve rescaled)", source,
+                   tables_of(kEchoA100, source, kScale)};
+  link.hop_latency_ns = kNvlinkHopNs;
+  link.host_gbps = 48.0, link.host_latency_ns = 8'000.0;
+  link.peer_gbps = 380.0, link.peer_latency_ns = 8'000.0, link.peer_access = true;  // nccl#1264, measured
+  link.faster = 480.0 / 370.0, link.slower = 215.0 / 370.0;  // NVLS (stated) and an H800 node (nccl#1374)
+  return link;
+}
+
+struct Preset {
+  const char* name;
+  std::function<LinkProfile()> make;
+};
+
+const std::vector<Preset>& presets() {
+  static const std::vector<Preset> all = {
+      {"pcie3", [] { return pcie("pcie3", 1.0, ""); }},
+      {"pcie4", [] { return pcie("pcie4", 2.0, ", rescaled x2 by NCCL's PCI Gen4/Gen3 model (24/12 GB/s)"); }},
+      {"pcie5", [] { return pcie("pcie5", 4.0, ", rescaled x4 by PCIe 5.0/3.0 peak (64/16 GB/s)"); }},
+      {"nvlink2", nvlink2},
+      {"nvlink3", nvlink3},
+      {"nvlink4", nvlink4},
+  };
+  return all;
+}
+
+}  // namespace
+
+std::vector<std::string> link_preset_names() {
+  std::vector<std::string> names;
+  for (const auto& preset : presets()) names.emplace_back(preset.name);
+  return names;
+}
+
+LinkProfile link_preset(const std::string& name) {
+  for (const auto& preset : presets())
+    if (name == preset.name) return preset.make();
+  throw TraceError::bad_input("", fmt::format("unknown link '{}' (presets: {}; or --link-file with nccl-tests output)",
+                                              name, fmt::join(link_preset_names(), ", ")));
+}
+
+LinkProfile with_link_files(LinkProfile preset, const std::vector<std::string>& files) {
+  if (files.empty()) return preset;
+  preset.tables.clear();
+  for (const auto& file : files) preset.tables.push_back(read_allreduce_file(file));
+  preset.source = fmt::format("{} (the user's measurements)", fmt::join(files, ", "));
+  preset.description = "as measured in " + fmt::format("{}", fmt::join(files, ", "));
+  // The user's own measurements of their link: the band keeps only run-to-run noise.
+  preset.faster = 1.05, preset.slower = 0.95;
+  return preset;
+}
+
+}  // namespace gpuprof::predict

@@ -1,0 +1,176 @@
+#include "gpuprof/predict/prediction.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "gpuprof/predict/replay.hpp"
+#include "gpuprof/trace/trace_error.hpp"
+#include "gpuprof/units/units.hpp"
+#include "trace_facts.hpp"
+
+namespace gpuprof::predict {
+namespace {
+
+// Measured slowdown of DDP's overlapped all-reduce on A100 (1.38-1.48x): the band's high end.
+constexpr double kContention = 1.4;
+
+struct Inputs {
+  const trace::TraceModel* model;
+  ReplayGraph graph;    // the 1-GPU trace
+  ReplayGraph per_gpu;  // the replica's work: the per-GPU-batch trace, else the 1-GPU trace
+  bool second_trace = false;
+};
+
+GradientSize gradient_size(const trace::TraceModel& model, const PredictOptions& options) {
+  if (const auto from_trace = gradient_size_from_trace(model)) return *from_trace;
+  if (options.gradient_bytes) return {*options.gradient_bytes, "--grad-bytes"};
+  if (options.strategy == Strategy::placement) return {0, "not needed for placement"};
+  throw TraceError::bad_input(model.path,
+                              "no gradient size: the trace does not state gradient_bytes or "
+                              "parameter_count; give --grad-bytes");
+}
+
+double step_spread_ns(const ReplayGraph& graph) {
+  std::vector<double> periods;
+  for (std::size_t w = 0; w + 1 < graph.windows.size(); ++w)
+    if (!graph.windows[w].warmup)
+      periods.push_back(static_cast<double>(graph.windows[w + 1].start_ns - graph.windows[w].start_ns));
+  if (periods.size() < 2) return 0.0;
+  double mean = 0, square = 0;
+  for (const double p : periods) mean += p;
+  mean /= static_cast<double>(periods.size());
+  for (const double p : periods) square += (p - mean) * (p - mean);
+  return std::sqrt(square / static_cast<double>(periods.size() - 1));
+}
+
+// One replica's step with every edit of the strategy, at one end of the band.
+struct Stages {
+  double work = 0, collectives = 0, copies = 0;  // replayed step after each edit
+};
+
+Stages replay_stages(const Inputs& inputs, const PredictOptions& options, std::int32_t gpus, std::int64_t bytes,
+                     const TransferScale& scale) {
+  auto graph = inputs.per_gpu;
+  const bool split_batch =
+      options.scaling == Scaling::strong && !inputs.second_trace && options.strategy != Strategy::placement;
+  if (split_batch) scale_work(graph, 1.0 / gpus, options.strategy == Strategy::host_staged);
+  Stages stages;
+  stages.work = steady_step_period(graph, replay(graph)).mean_ns;
+  const auto shapes = step_shapes(graph);
+  if (options.strategy == Strategy::data_parallel && gpus > 1)
+    add_all_reduces(graph, shapes, options.link.curve(), gpus, bytes, options.schedule, scale);
+  stages.collectives = steady_step_period(graph, replay(graph)).mean_ns;
+  if (options.strategy == Strategy::host_staged) add_host_staging(graph, shapes, options.link, gpus, bytes, scale);
+  if (options.strategy == Strategy::placement)
+    add_split_copies(graph, shapes, options.link, gpus, *options.split_bytes, scale);
+  stages.copies = steady_step_period(graph, replay(graph)).mean_ns;
+  return stages;
+}
+
+std::string verdict(const GpuCountPrediction& row, const Prediction& prediction) {
+  const Term* cost = nullptr;
+  const Term* saved = nullptr;
+  for (const auto& term : row.terms) {
+    if (term.ns > 0 && (!cost || term.ns > cost->ns)) cost = &term;
+    if (term.ns < 0 && (!saved || term.ns < saved->ns)) saved = &term;
+  }
+  const bool weak = prediction.scaling == Scaling::weak;
+  auto sentence =
+      fmt::format("{} GPUs: {:.2f}x {} ({:.0f} % efficiency)", row.gpus, row.speedup,
+                  weak ? "the 1-GPU throughput" : (row.speedup >= 1.0 ? "faster" : "slower"), 100.0 * row.efficiency);
+  if (cost && saved)
+    sentence += fmt::format("; {} ({} per step) {} the work saved ({})", cost->name,
+                            units::format_duration(static_cast<std::int64_t>(cost->ns)),
+                            cost->ns > -saved->ns ? "exceeds" : "is less than",
+                            units::format_duration(static_cast<std::int64_t>(-saved->ns)));
+  else if (cost)
+    sentence += fmt::format("; the largest cost is {} ({} per step)", cost->name,
+                            units::format_duration(static_cast<std::int64_t>(cost->ns)));
+  return sentence;
+}
+
+GpuCountPrediction predict_count(const Inputs& inputs, const PredictOptions& options, const Prediction& prediction,
+                                 std::int32_t gpus) {
+  const auto nominal = replay_stages(inputs, options, gpus, prediction.gradient_bytes, {});
+  // A split model has no replicas to wait for.
+  const bool replicas = options.strategy != Strategy::placement;
+  const double sync = gpus > 1 && replicas ? step_spread_ns(inputs.graph) * std::sqrt(2.0 * std::log(gpus)) : 0.0;
+  GpuCountPrediction row;
+  row.gpus = gpus;
+  row.step_ns = nominal.copies + sync;
+  const auto copy_name = options.strategy == Strategy::host_staged ? "host-staged gradient and weight copies"
+                                                                   : "peer copies at the split points";
+  row.terms = {{"per-GPU work saved", nominal.work - prediction.measured_step_ns}};
+  // Each strategy shows the terms it can have; the sum stays exact since the others are 0.
+  if (options.strategy == Strategy::data_parallel)
+    row.terms.push_back({"exposed all-reduce over " + options.link.name, nominal.collectives - nominal.work});
+  else
+    row.terms.push_back({copy_name, nominal.copies - nominal.collectives});
+  row.terms.push_back({"synchronization (waiting for the slowest replica)", sync});
+  row.terms.push_back({"host pipeline shared by the replicas (see the warning)", 0.0});
+  std::stable_sort(row.terms.begin(), row.terms.end(),
+                   [](const auto& a, const auto& b) { return std::abs(a.ns) > std::abs(b.ns); });
+  const auto low = replay_stages(inputs, options, gpus, prediction.gradient_bytes, {options.link.faster, 1.0});
+  const auto high = replay_stages(inputs, options, gpus, prediction.gradient_bytes, {options.link.slower, kContention});
+  row.low_ns = std::min(row.step_ns, low.copies + sync);
+  row.high_ns = std::max(row.step_ns, high.copies + sync);
+  const double per_step_gain = prediction.measured_step_ns / row.step_ns;
+  row.speedup = options.scaling == Scaling::weak ? gpus * per_step_gain : per_step_gain;
+  row.efficiency = row.speedup / gpus;
+  row.verdict = verdict(row, prediction);
+  return row;
+}
+
+}  // namespace
+
+Prediction predict(const std::vector<const trace::TraceModel*>& models, const PredictOptions& options) {
+  if (models.empty()) throw TraceError::bad_input("", "no trace to predict from");
+  for (const auto gpus : options.gpus)
+    if (gpus < 1) throw TraceError::bad_input("", fmt::format("--gpus must be at least 1 (got {})", gpus));
+  if (options.strategy == Strategy::placement && !options.split_bytes)
+    throw TraceError::bad_input(models.front()->path,
+                                "placement needs --split-bytes (bytes crossing each split point)");
+  Inputs inputs{models.front(), build_replay_graph(*models.front(), options.analysis), {}, models.size() > 1};
+  inputs.per_gpu = inputs.second_trace ? build_replay_graph(*models[1], options.analysis) : inputs.graph;
+  Prediction prediction;
+  prediction.trace = models.front()->path;
+  if (inputs.second_trace) prediction.per_gpu_trace = models[1]->path;
+  prediction.strategy = options.strategy, prediction.scaling = options.scaling;
+  prediction.link_name = options.link.name, prediction.link_source = options.link.source;
+  const auto gradients = gradient_size(*models.front(), options);
+  prediction.gradient_bytes = gradients.bytes, prediction.gradient_source = gradients.source;
+  const auto measured = steady_step_period(inputs.graph, recorded_times(inputs.graph));
+  prediction.measured_step_ns = measured.mean_ns, prediction.steady_steps = measured.steps;
+  prediction.replayed_step_ns = steady_step_period(inputs.graph, replay(inputs.graph)).mean_ns;
+  const auto host = host_pipeline(*models.front(), inputs.graph);
+  prediction.host_data_ns = host.data_ns, prediction.host_launch_ns = host.launch_ns;
+  prediction.notes = inputs.graph.notices;
+  if (options.scaling == Scaling::strong && !inputs.second_trace && options.strategy != Strategy::placement)
+    prediction.notes.push_back(
+        "optimistic: assumes the per-GPU work scales with the batch (one trace; give a second "
+        "trace recorded at the per-GPU batch for a measured per-GPU step)");
+  if (!inputs.graph.backward_from_ranges)
+    prediction.notes.push_back(
+        "no range named like 'backward': the last two thirds of each step's computation are "
+        "taken as backward");
+  for (const auto gpus : options.gpus) prediction.rows.push_back(predict_count(inputs, options, prediction, gpus));
+  return prediction;
+}
+
+std::string_view to_string(Strategy strategy) {
+  switch (strategy) {
+    case Strategy::data_parallel:
+      return "data-parallel";
+    case Strategy::host_staged:
+      return "host-staged";
+    case Strategy::placement:
+      return "placement";
+  }
+  return "?";
+}
+
+std::string_view to_string(Scaling scaling) { return scaling == Scaling::weak ? "weak" : "strong"; }
+
+}  // namespace gpuprof::predict

@@ -1,0 +1,122 @@
+#include "gpuprof/predict/prediction_writers.hpp"
+
+#include <fmt/format.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include "gpuprof/trace/trace_error.hpp"
+#include "gpuprof/units/units.hpp"
+
+namespace gpuprof::predict {
+namespace {
+
+std::string duration(double ns) {
+  const auto text = units::format_duration(static_cast<std::int64_t>(std::llround(std::abs(ns))));
+  return ns < 0 ? "-" + text : text;
+}
+
+std::string render_text(const Prediction& p) {
+  std::string out = fmt::format("gpuprof predict\n\n{}\n", p.trace);
+  if (!p.per_gpu_trace.empty()) out += fmt::format("per-GPU batch: {}\n", p.per_gpu_trace);
+  out += fmt::format("strategy {}, {} scaling, link {} ({})\n", to_string(p.strategy), to_string(p.scaling),
+                     p.link_name, p.link_source);
+  if (p.gradient_bytes > 0)
+    out += fmt::format("gradients {} ({})\n", units::format_bytes(p.gradient_bytes), p.gradient_source);
+  out += fmt::format("1-GPU step {} measured over {} steady steps (replayed {})\n\n", duration(p.measured_step_ns),
+                     p.steady_steps, duration(p.replayed_step_ns));
+  for (const auto& row : p.rows) out += "  " + row.verdict + "\n";
+  for (const auto& row : p.rows) {
+    out += fmt::format("\n{} GPUs: step {} (band {} to {}), speedup {:.2f}x, efficiency {:.0f} %\n", row.gpus,
+                       duration(row.step_ns), duration(row.low_ns), duration(row.high_ns), row.speedup,
+                       100 * row.efficiency);
+    out += fmt::format("  {:<58} {:>12}\n", "term (predicted - measured 1-GPU step)", "per step");
+    for (const auto& term : row.terms) out += fmt::format("  {:<58} {:>12}\n", term.name, duration(term.ns));
+  }
+  out += "\n";
+  for (const auto& note : p.notes) out += fmt::format("note: {}\n", note);
+  out += fmt::format(
+      "warning: the replicas share the host: the 1-GPU host spent {} per step in data loading and {} in "
+      "launch calls; if N replicas cannot do this in parallel, the step grows by up to N-1 times that\n",
+      duration(p.host_data_ns), duration(p.host_launch_ns));
+  return out;
+}
+
+std::string render_json(const Prediction& p) {
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
+  const auto string = [&](const char* key, const std::string& value) { w.Key(key), w.String(value.c_str()); };
+  w.StartObject();
+  string("format", "gpuprof.predict/1");
+  string("trace", p.trace);
+  string("per_gpu_trace", p.per_gpu_trace);
+  string("strategy", std::string(to_string(p.strategy)));
+  string("scaling", std::string(to_string(p.scaling)));
+  string("link", p.link_name);
+  string("link_source", p.link_source);
+  w.Key("gradient_bytes"), w.Int64(p.gradient_bytes);
+  string("gradient_source", p.gradient_source);
+  w.Key("measured_step_ns"), w.Double(p.measured_step_ns);
+  w.Key("replayed_step_ns"), w.Double(p.replayed_step_ns);
+  w.Key("host_data_ns_per_step"), w.Double(p.host_data_ns);
+  w.Key("host_launch_ns_per_step"), w.Double(p.host_launch_ns);
+  w.Key("predictions"), w.StartArray();
+  for (const auto& row : p.rows) {
+    w.StartObject();
+    w.Key("gpus"), w.Int(row.gpus);
+    w.Key("step_ns"), w.Double(row.step_ns);
+    w.Key("low_ns"), w.Double(row.low_ns);
+    w.Key("high_ns"), w.Double(row.high_ns);
+    w.Key("speedup"), w.Double(row.speedup);
+    w.Key("efficiency"), w.Double(row.efficiency);
+    string("verdict", row.verdict);
+    w.Key("terms"), w.StartArray();
+    for (const auto& term : row.terms) {
+      w.StartObject();
+      string("name", term.name);
+      w.Key("ns"), w.Double(term.ns);
+      w.EndObject();
+    }
+    w.EndArray();
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("notes"), w.StartArray();
+  for (const auto& note : p.notes) w.String(note.c_str());
+  w.EndArray();
+  w.EndObject();
+  return std::string(buffer.GetString()) + "\n";
+}
+
+std::string csv_cell(const std::string& text) { return "\"" + fmt::format("{}", text) + "\""; }
+
+std::string render_csv(const Prediction& p) {
+  std::string out = "gpus,step_ns,low_ns,high_ns,speedup,efficiency,term,term_ns\n";
+  for (const auto& row : p.rows)
+    for (const auto& term : row.terms)
+      out += fmt::format("{},{:.0f},{:.0f},{:.0f},{:.4f},{:.4f},{},{:.0f}\n", row.gpus, row.step_ns, row.low_ns,
+                         row.high_ns, row.speedup, row.efficiency, csv_cell(term.name), term.ns);
+  return out;
+}
+
+}  // namespace
+
+PredictFormat predict_format_from_string(std::string_view name) {
+  if (name == "text") return PredictFormat::text;
+  if (name == "json") return PredictFormat::json;
+  if (name == "csv") return PredictFormat::csv;
+  throw TraceError::bad_input("", fmt::format("unknown format '{}' (text, json or csv)", name));
+}
+
+std::string render_prediction(PredictFormat format, const Prediction& prediction) {
+  switch (format) {
+    case PredictFormat::json:
+      return render_json(prediction);
+    case PredictFormat::csv:
+      return render_csv(prediction);
+    case PredictFormat::text:
+      break;
+  }
+  return render_text(prediction);
+}
+
+}  // namespace gpuprof::predict
