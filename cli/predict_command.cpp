@@ -108,7 +108,7 @@ void add_predict_command(CLI::App& app, Action& action) {
   command->add_option("--step-pattern", arguments->step_pattern,
                       "Regex of step annotations (default: ProfilerStep#N, step N, batch N)");
   command->add_option("--warmup-steps", arguments->warmup_steps, "Leading steps left out")->capture_default_str();
-  command->add_flag("--force", arguments->force, "Overwrite an existing output file");
+  command->add_flag("-f,--force", arguments->force, "Overwrite an existing output file");
   command->callback(
       [arguments, &action] { action = [arguments](const Invocation&) { return run_predict(*arguments); }; });
 }

@@ -11,7 +11,8 @@ namespace gpuprof::testing {
 namespace {
 
 TEST(ForceFlag, EveryCommandThatWritesTakesTheShortForm) {
-  for (const char* command : {"synth", "record", "report", "import", "export", "compare", "sweep", "study"}) {
+  for (const char* command :
+       {"synth", "record", "report", "import", "export", "compare", "sweep", "study", "predict"}) {
     const auto help = gpuprof({command, "--help"});
     EXPECT_EQ(help.exit_code, 0) << command;
     EXPECT_NE(help.out.find("-f,--force"), std::string::npos) << command << ":\n" << help.out;
