@@ -67,7 +67,7 @@ TEST(ReportSummary, GapsTransfersAndDataLoss) {
   EXPECT_EQ(summary.gaps.count, count);
   EXPECT_EQ(summary.gaps.idle_ns, idle);
   ASSERT_EQ(summary.gaps.causes.size(), 1U);
-  EXPECT_EQ(summary.gaps.causes[0].cause, analysis::GapCause::data_loading);
+  EXPECT_EQ(summary.gaps.causes[0].cause, analysis::IdleCause::data_loading);
   EXPECT_EQ(summary.gaps.causes[0].idle_ns, idle);
   ASSERT_EQ(summary.gaps.largest.size(), kLargestGaps);
   for (std::size_t i = 1; i < summary.gaps.largest.size(); ++i) {

@@ -16,10 +16,12 @@ constexpr std::int64_t kThread = 1000;
 
 // Five host steps on one thread, one kernel each on GPU 0; the host does
 // something different in each gap:
-//   after 0: stream synchronize            -> sync
-//   after 1: a DataLoader range (and a short sync) -> data_loading (covers most)
-//   after 2: blocking pageable upload that starts step 3 -> pageable_copy
-//   after 3: nothing on this thread (a sync on another thread) -> host_bound
+//   after 0: stream synchronize            -> sync_wait (300 of 500 ns)
+//   after 1: a DataLoader range (and a short sync) -> data_loading (350 of 500 ns)
+//   after 2: blocking pageable upload that starts step 3 -> blocking_copy (420 of 450 ns)
+//   after 3: only the step range on this thread (a sync on another thread, which
+//            launches nothing) -> host_bound (410 of 500 ns)
+// Each next kernel is launched 90 ns before it starts: launch_latency.
 trace::TraceModel step_fixture() {
   ModelBuilder builder;
   const std::int64_t host_starts[] = {0, 1000, 2000, 2620, 4000};
@@ -67,7 +69,9 @@ TEST(Gaps, EachCause) {
   const auto model = step_fixture();
   const auto gaps = analyze_rank(model, AnalysisOptions{}).gaps;
   ASSERT_EQ(gaps.size(), 4U);
-  const GapCause causes[] = {GapCause::sync, GapCause::data_loading, GapCause::pageable_copy, GapCause::host_bound};
+  const IdleCause causes[] = {IdleCause::sync_wait, IdleCause::data_loading, IdleCause::blocking_copy,
+                              IdleCause::host_bound};
+  const std::int64_t covered[] = {300, 350, 420, 410};
   const std::int64_t starts[] = {600, 1600, 2600, 3600};
   const std::int64_t ends[] = {1100, 2100, 3050, 4100};
   for (std::size_t i = 0; i < 4; ++i) {
@@ -76,6 +80,8 @@ TEST(Gaps, EachCause) {
     EXPECT_EQ(gaps[i].end_ns, ends[i]);
     EXPECT_EQ(gaps[i].idle_ns, ends[i] - starts[i]);
     EXPECT_EQ(gaps[i].cause, causes[i]) << i << ": " << to_string(gaps[i].cause);
+    EXPECT_DOUBLE_EQ(gaps[i].coverage(), static_cast<double>(covered[i]) / static_cast<double>(gaps[i].idle_ns)) << i;
+    EXPECT_EQ(idle::total_of(gaps[i].causes), gaps[i].idle_ns) << i;
     EXPECT_EQ(gaps[i].after_warmup, i == 0);
   }
 }
@@ -108,7 +114,8 @@ TEST(Steps, GpuAnnotationsUsedDirectly) {
   ASSERT_EQ(gaps.size(), 1U);
   EXPECT_EQ(gaps[0].start_ns, 500);
   EXPECT_EQ(gaps[0].end_ns, 800);
-  EXPECT_EQ(gaps[0].cause, GapCause::host_bound);
+  // The issuing thread 5 is inside its step range all along and launches nothing: the queue ran dry.
+  EXPECT_EQ(gaps[0].cause, IdleCause::host_bound);
 
   ASSERT_EQ(rank.devices.size(), 1U);
   // [100, 800) holds step 7 and the batch gap after it; [800, 900) is step 8.

@@ -9,6 +9,7 @@
 #include "gpuprof/analysis/data_loss.hpp"
 #include "gpuprof/analysis/device_activity.hpp"
 #include "gpuprof/analysis/steps.hpp"
+#include "gpuprof/idle/host_blockers.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 
 namespace gpuprof::analysis {
@@ -84,12 +85,13 @@ RankAnalysisParts analyze_rank_parts(const trace::TraceModel& model, const Analy
                                  : "the step pattern '" + options.step_pattern +
                                        "' matches no annotation; using each device's activity span as the window");
   }
-  auto breakdown = compute_breakdown(activity, detection.steps, use_steps);
+  const idle::HostCauses host(model, correlations);
+  auto breakdown = compute_breakdown(activity, detection.steps, use_steps, &host,
+                                     options.keep_idle_intervals ? &result.idle_intervals : nullptr);
   result.devices = std::move(breakdown.devices);
   result.steps = std::move(breakdown.steps);
-  if (use_steps) {
-    result.gaps = find_batch_gaps(model, result.steps, correlations);
-  }
+  if (use_steps) result.gaps = find_batch_gaps(result.steps);
+  result.host_blockers = idle::find_host_blockers(model, correlations, host, activity);
   add_steady_state_notice(result);
   result.transfers = analyze_transfers(model, activity);
   result.collectives = analyze_collectives(model);

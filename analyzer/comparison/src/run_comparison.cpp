@@ -37,7 +37,7 @@ void find_batch(const job::JobAnalysis& job, const std::optional<std::int64_t>& 
 
 std::string gap_cause_name(std::size_t slot) {
   if (slot == kUnattributedGapSlot) return "unattributed";
-  auto name = std::string(analysis::to_string(static_cast<analysis::GapCause>(slot)));
+  auto name = std::string(analysis::to_string(static_cast<idle::IdleCause>(slot)));
   std::replace(name.begin(), name.end(), '_', ' ');
   return name;
 }

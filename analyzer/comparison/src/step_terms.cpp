@@ -31,7 +31,7 @@ void add_window(const job::WindowSample& window, std::int64_t sync_wait_ns, Term
   sums.sync_wait_ns += sync_wait_ns;
   sums.exposed_comm_ns += b.exposed_comm_ns - sync_wait_ns;
   sums.batch_gap_ns += b.batch_gap_ns;
-  static_assert(static_cast<std::size_t>(analysis::GapCause::host_bound) < kUnattributedGapSlot);
+  static_assert(static_cast<std::size_t>(idle::IdleCause::mixed) < kUnattributedGapSlot);
   const auto cause = window.gap_cause ? static_cast<std::size_t>(*window.gap_cause) : kUnattributedGapSlot;
   sums.batch_gap_by_cause_ns[cause] += b.batch_gap_ns;
   sums.other_ns += b.idle_in_steps_ns;

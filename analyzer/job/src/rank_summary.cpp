@@ -93,7 +93,7 @@ std::vector<WindowSample> device_windows(const analysis::RankAnalysis& result, c
     windows.push_back({device.device, 0, false, false, device.first_start(), device.last_end(), breakdown, {}});
   }
   // Windows tile a device's timeline, so a gap is found by the end of the window it closes.
-  std::map<std::int64_t, analysis::GapCause> gap_causes;
+  std::map<std::int64_t, idle::IdleCause> gap_causes;
   for (const auto& gap : result.gaps) {
     if (gap.device == device.device) gap_causes[gap.end_ns] = gap.cause;
   }

@@ -62,7 +62,9 @@ std::string summary_html(const ReportInput& input) {
   };
   std::string out = fmt::format("<section class=\"summary\">\n<h2>{}</h2>\n{}<ul>\n{}</ul>\n",
                                 escape_html(layout.title), summary_cards(summary), item(layout.period));
-  out += html_table(layout.split) + "<ul>\n";
+  out += html_table(layout.split);
+  if (!layout.idle.rows.empty()) out += html_table(layout.idle);
+  out += "<ul>\n";
   for (const auto& line : layout.findings) out += item(line);
   return out + "</ul>\n</section>\n";
 }

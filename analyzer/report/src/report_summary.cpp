@@ -64,7 +64,7 @@ PeriodSummary summarize_period(const ReportInput& input) {
 GapsSummary summarize_gaps(const ReportInput& input) {
   GapsSummary summary;
   std::array<analysis::GapCauseTotal, analysis::kGapCauses> causes{};
-  for (std::size_t i = 0; i < causes.size(); ++i) causes[i].cause = static_cast<analysis::GapCause>(i);
+  for (std::size_t i = 0; i < causes.size(); ++i) causes[i].cause = static_cast<analysis::IdleCause>(i);
   for (const auto& rank : input.ranks) {
     for (const auto& stats : analysis::summarize_gaps(rank.gaps)) {
       summary.count += stats.count;
@@ -72,6 +72,7 @@ GapsSummary summarize_gaps(const ReportInput& input) {
       for (std::size_t i = 0; i < causes.size(); ++i) {
         causes[i].count += stats.by_cause[i].count;
         causes[i].idle_ns += stats.by_cause[i].idle_ns;
+        causes[i].covered_ns += stats.by_cause[i].covered_ns;
       }
     }
     for (const auto& gap : rank.gaps) summary.largest.push_back({rank.rank, gap});
@@ -175,6 +176,7 @@ std::string_view to_string(PeriodPartKind kind) {
 ReportSummary summarize_report(const ReportInput& input) {
   ReportSummary summary;
   summary.period = summarize_period(input);
+  summary.idle = summarize_idle(input);
   summary.gaps = summarize_gaps(input);
   summary.transfers = summarize_transfers(input);
   if (input.job) summary.job = summarize_job(input);

@@ -56,18 +56,74 @@ Table split_table(const PeriodSummary& period) {
   return table;
 }
 
+Table idle_table(const IdleSummary& idle) {
+  Table table{Section::devices, "summary_idle",
+              "Why the GPU is idle (all steady windows; an interval takes the cause covering half of it or more, else "
+              "mixed)",
+              {"Cause", "Idle in steps", "Batch gaps", "Share%", "Coverage%"}, {}};
+  for (const auto& line : idle_lines(idle.in_steps, idle.gaps)) {
+    table.rows.push_back({text_cell(std::string(idle::to_string(line.label))), duration_cell(line.in_steps_ns),
+                          duration_cell(line.gaps_ns), percent_cell(line.share), percent_cell(line.coverage)});
+  }
+  return table;
+}
+
+std::string top_causes(const idle::IdleTally& in_steps, const idle::IdleTally& gaps, std::size_t count) {
+  std::string out;
+  for (const auto& line : idle_lines(in_steps, gaps)) {
+    if (count-- == 0) break;
+    out += fmt::format("{}{} {} (coverage {})", out.empty() ? "" : ", ", idle::to_string(line.label),
+                       percent(line.share), percent(line.coverage));
+  }
+  return out;
+}
+
+std::vector<SummaryLine> idle_lines_of(const IdleSummary& idle, const PeriodSummary& period) {
+  std::vector<SummaryLine> lines;
+  if (idle.in_steps.total_ns() + idle.gaps.total_ns() == 0) return lines;
+  if (idle.in_steps.total_ns() > 0) {
+    lines.push_back({"Idle in steps explained",
+                     fmt::format("{} of the idle time inside steps has a cause other than mixed or unrecorded",
+                                 percent(idle.explained_in_steps()))});
+  }
+  if (idle.devices.size() > 1) {
+    std::string text;
+    for (const auto& device : idle.devices) {
+      const auto total = device.in_steps.total_ns() + device.gaps.total_ns();
+      if (total == 0) continue;
+      text += fmt::format("{}{} idle {} of its windows: {}", text.empty() ? "" : "; ",
+                          where(period, {device.rank, device.device}),
+                          percent(static_cast<double>(total) / static_cast<double>(std::max<std::int64_t>(device.window_ns, 1))),
+                          top_causes(device.in_steps, device.gaps, 2));
+    }
+    lines.push_back({"Idle per device", text});
+  }
+  std::string blockers;
+  for (const auto& entry : idle.blockers) {
+    const auto& b = entry.blocker;
+    blockers += fmt::format("{}the host was in {}{} for {} ({}) while {} idled {}", blockers.empty() ? "" : "; ",
+                            b.call, b.detail.empty() ? std::string() : " (" + b.detail + ")",
+                            format_duration(b.end_ns - b.start_ns), idle::to_string(b.cause),
+                            where(period, {entry.rank, b.device}), format_duration(b.idle_ns));
+  }
+  if (!blockers.empty()) lines.push_back({"Longest host blocks", blockers});
+  return lines;
+}
+
 SummaryLine gaps_line(const GapsSummary& gaps, const PeriodSummary& period) {
   if (gaps.count == 0) return {"Batch gaps", period.from_steps ? "none" : "none (no step windows)"};
   auto text = fmt::format("{} gaps, {} idle in all (warm-up included); by cause:", gaps.count,
                           format_duration(gaps.idle_ns));
   for (const auto& cause : gaps.causes) {
-    text += fmt::format(" {} {} ({}),", analysis::to_string(cause.cause), cause.count, format_duration(cause.idle_ns));
+    text += fmt::format(" {} {} ({}, coverage {}),", analysis::to_string(cause.cause), cause.count,
+                        format_duration(cause.idle_ns), percent(cause.coverage()));
   }
   text.back() = '.';
   text += " Largest:";
   for (const auto& entry : gaps.largest) {
-    text += fmt::format(" {} after step {} on {} ({});", format_duration(entry.gap.idle_ns), entry.gap.after_step,
-                        where(period, {entry.rank, entry.gap.device}), analysis::to_string(entry.gap.cause));
+    text += fmt::format(" {} after step {} on {} ({} {});", format_duration(entry.gap.idle_ns), entry.gap.after_step,
+                        where(period, {entry.rank, entry.gap.device}), analysis::to_string(entry.gap.cause),
+                        percent(entry.gap.coverage()));
   }
   text.back() = '.';
   return {"Batch gaps", text};
@@ -150,6 +206,8 @@ SummaryLayout layout_summary(const ReportSummary& summary) {
   }
   layout.period = period_line(summary.period);
   layout.split = split_table(summary.period);
+  layout.idle = idle_table(summary.idle);
+  for (auto& line : idle_lines_of(summary.idle, summary.period)) layout.findings.push_back(std::move(line));
   layout.findings.push_back(gaps_line(summary.gaps, summary.period));
   layout.findings.push_back(transfers_line(summary.transfers, summary.period));
   if (summary.job) {

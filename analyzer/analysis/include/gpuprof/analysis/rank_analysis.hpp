@@ -13,6 +13,7 @@
 #include "gpuprof/analysis/correlation_index.hpp"
 #include "gpuprof/analysis/device_activity.hpp"
 #include "gpuprof/analysis/gaps.hpp"
+#include "gpuprof/idle/host_blockers.hpp"
 #include "gpuprof/analysis/kernel_summary.hpp"
 #include "gpuprof/analysis/launch_stats.hpp"
 #include "gpuprof/analysis/time_breakdown.hpp"
@@ -31,6 +32,9 @@ struct RankAnalysis {
   std::vector<DeviceBreakdown> devices;
   std::vector<StepBreakdown> steps;
   std::vector<BatchGap> gaps;
+  // Every idle interval with its causes, by device and time; only with AnalysisOptions::keep_idle_intervals.
+  std::vector<idle::IdleInterval> idle_intervals;
+  std::vector<idle::HostBlocker> host_blockers;  // the host calls under which the GPUs idled longest
   TransferReport transfers;
   CollectiveReport collectives;
   KernelSummary kernels;

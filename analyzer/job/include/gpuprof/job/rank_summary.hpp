@@ -44,7 +44,7 @@ struct WindowSample {
   // so the entries add up to breakdown.exposed_memcpy_ns.
   std::array<std::int64_t, kCopyKinds> exposed_copy_ns{};
   // Cause of the batch gap that ends the window (breakdown.batch_gap_ns), when it has one.
-  std::optional<analysis::GapCause> gap_cause;
+  std::optional<idle::IdleCause> gap_cause;
 };
 
 struct RankSummary {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "gpuprof/analysis/gap_summary.hpp"
+#include "gpuprof/report/idle_summary.hpp"
 #include "gpuprof/report/report_model.hpp"
 
 namespace gpuprof::report {
@@ -102,6 +103,7 @@ struct DataLossSummary {
 
 struct ReportSummary {
   PeriodSummary period;
+  IdleSummary idle;
   GapsSummary gaps;
   TransfersSummary transfers;
   std::optional<JobSummaryLines> job;  // several ranks only
