@@ -85,7 +85,8 @@ RankAnalysisParts analyze_rank_parts(const trace::TraceModel& model, const Analy
                                  : "the step pattern '" + options.step_pattern +
                                        "' matches no annotation; using each device's activity span as the window");
   }
-  const idle::HostCauses host(model, correlations);
+  parts.host = std::make_unique<idle::HostCauses>(model, correlations);
+  const auto& host = *parts.host;
   auto breakdown = compute_breakdown(activity, detection.steps, use_steps, &host,
                                      options.keep_idle_intervals ? &result.idle_intervals : nullptr);
   result.devices = std::move(breakdown.devices);

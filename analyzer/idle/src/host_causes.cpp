@@ -173,7 +173,9 @@ HostCauses::HostCauses(const trace::TraceModel& model, const CorrelationIndex& c
     entry.threads.assign(threads[device].begin(), threads[device].end());
     issuing.insert(entry.threads.begin(), entry.threads.end());
     fill_sets(per_thread, entry.threads, data_loading, entry);
+    all_.launches.insert(all_.launches.end(), entry.launches.begin(), entry.launches.end());
   }
+  std::sort(all_.launches.begin(), all_.launches.end());
   all_.threads.assign(issuing.begin(), issuing.end());
   fill_sets(per_thread, all_.threads, data_loading, all_);
   none_.sets[kData] = data_loading;

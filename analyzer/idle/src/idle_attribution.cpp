@@ -67,9 +67,17 @@ void IdleAttributor::window(std::int64_t step, std::int64_t start, std::int64_t 
   }
 }
 
-CauseTimes host_causes_within(const DeviceHostCauses& host, std::int64_t start, std::int64_t end) {
+CauseTimes causes_before(const DeviceHostCauses& host, std::int64_t start, std::int64_t gpu_start) {
   CauseTimes causes{};
-  if (end <= start) return causes;
+  if (gpu_start <= start) return causes;
+  const auto& launches = host.launches;
+  const auto found = std::lower_bound(launches.begin(), launches.end(), std::make_pair(gpu_start, std::int64_t{0}),
+                                      [](const auto& a, const auto& b) { return a.first < b.first; });
+  auto end = gpu_start;
+  if (found != launches.end() && found->first == gpu_start && found->second >= start && found->second < gpu_start) {
+    end = found->second;
+  }
+  causes[index_of(IdleCause::launch_latency)] = gpu_start - end;
   std::int64_t covered = 0;
   for (std::size_t cause = 0; cause < host.sets.size(); ++cause) {
     causes[cause] = analysis::length_within(host.sets[cause], start, end);

@@ -20,9 +20,8 @@ std::string_view to_string(IdleCause cause) {
 
 std::int64_t total_of(const CauseTimes& times) { return std::accumulate(times.begin(), times.end(), std::int64_t{0}); }
 
-CauseTimes& operator+=(CauseTimes& sum, const CauseTimes& more) {
+void add_times(CauseTimes& sum, const CauseTimes& more) {
   for (std::size_t i = 0; i < sum.size(); ++i) sum[i] += more[i];
-  return sum;
 }
 
 IdleVerdict judge(const CauseTimes& times) {
@@ -43,7 +42,7 @@ void IdleTally::add(const CauseTimes& times) {
   const auto label = static_cast<std::size_t>(verdict.label);
   label_ns[label] += total;
   covered_ns[label] += verdict.covered_ns;
-  cause_ns += times;
+  add_times(cause_ns, times);
   ++intervals;
 }
 
@@ -61,7 +60,7 @@ std::int64_t IdleTally::explained_ns() const {
 
 IdleTally& IdleTally::operator+=(const IdleTally& other) {
   for (std::size_t i = 0; i < kIdleLabels; ++i) label_ns[i] += other.label_ns[i], covered_ns[i] += other.covered_ns[i];
-  cause_ns += other.cause_ns;
+  add_times(cause_ns, other.cause_ns);
   intervals += other.intervals;
   return *this;
 }

@@ -134,6 +134,7 @@ RankSummaryParts summarize_rank_parts(const trace::TraceModel& model, const anal
                                                                           : std::optional<std::string>(found->second));
   summary.global_batch = analysis::positive_run_fact(model, "global_batch");
   summary.batch_size = analysis::positive_run_fact(model, "batch_size");
+  summary.host_activity = parts.host->any_device();
   result.categories = std::move(parts.categories);
   result.correlations = std::move(parts.correlations);
   return result;

@@ -525,6 +525,14 @@ void write_summary_job(Writer& w, const JobSummaryLines& job) {
     field(w, "rank", std::int64_t{straggler.rank});
     field(w, "mean_lateness_ns", straggler.mean_lateness_ns);
     field(w, "share_of_step", straggler.share_of_step);
+    field(w, "cause", idle::to_string(straggler.cause));
+    field(w, "before_trace_ns", straggler.before_trace_ns);
+    key(w, "lateness_causes_ns");
+    w.StartObject();
+    for (std::size_t i = 0; i < straggler.lateness_causes_ns.size(); ++i) {
+      field(w, std::string(idle::to_string(static_cast<idle::IdleCause>(i))).c_str(), straggler.lateness_causes_ns[i]);
+    }
+    w.EndObject();
     w.EndObject();
   }
   w.EndArray();

@@ -136,7 +136,15 @@ JobSummaryLines summarize_job(const ReportInput& input) {
     }
     if (!timing.straggler) continue;
     const auto late_share = report.job.mean_step_ns > 0 ? timing.mean_lateness_ns / report.job.mean_step_ns : 0.0;
-    lines.stragglers.push_back({timing.rank, timing.mean_lateness_ns, late_share});
+    auto& line = lines.stragglers.emplace_back(StragglerLine{timing.rank, timing.mean_lateness_ns, late_share});
+    for (std::size_t i = 0; i < idle::kCoveringCauses && timing.steps > 0; ++i) {
+      line.lateness_causes_ns[i] = static_cast<double>(timing.lateness_causes[i]) / static_cast<double>(timing.steps);
+    }
+    line.before_trace_ns = timing.steps > 0 ? static_cast<double>(timing.lateness_before_trace_ns) /
+                                                  static_cast<double>(timing.steps)
+                                            : 0.0;
+    line.cause = idle::total_of(timing.lateness_causes) > 0 ? idle::judge(timing.lateness_causes).label
+                                                           : idle::IdleCause::unrecorded;
   }
   std::stable_sort(lines.stragglers.begin(), lines.stragglers.end(),
                    [](const StragglerLine& a, const StragglerLine& b) { return a.mean_lateness_ns > b.mean_lateness_ns; });

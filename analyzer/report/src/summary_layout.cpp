@@ -94,7 +94,7 @@ std::vector<SummaryLine> idle_lines_of(const IdleSummary& idle, const PeriodSumm
       text += fmt::format("{}{} idle {} of its windows: {}", text.empty() ? "" : "; ",
                           where(period, {device.rank, device.device}),
                           percent(static_cast<double>(total) / static_cast<double>(std::max<std::int64_t>(device.window_ns, 1))),
-                          top_causes(device.in_steps, device.gaps, 2));
+                          top_causes(device.in_steps, device.gaps, idle.devices.size() > 4 ? 1 : 2));
     }
     lines.push_back({"Idle per device", text});
   }
@@ -151,6 +151,37 @@ SummaryLine transfers_line(const TransfersSummary& transfers, const PeriodSummar
   return {"Exposed transfers", text};
 }
 
+// "its host was in data_loading for 6.90 ms", or the causes by time when none covers half of the lateness.
+std::string lateness_reason(const StragglerLine& straggler) {
+  std::vector<std::pair<double, idle::IdleCause>> causes;
+  for (std::size_t i = 0; i < straggler.lateness_causes_ns.size(); ++i) {
+    if (straggler.lateness_causes_ns[i] > 0) causes.emplace_back(straggler.lateness_causes_ns[i], static_cast<idle::IdleCause>(i));
+  }
+  if (causes.empty()) return "nothing recorded on its host";
+  std::stable_sort(causes.begin(), causes.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  // Time before the host trace begins is unrecorded for want of a trace, not of activity: say so, then what
+  // the recorded rest shows.
+  if (2 * straggler.before_trace_ns >= straggler.mean_lateness_ns) {
+    std::string text = fmt::format("its host recorded nothing for the first {} (its trace starts that late)",
+                                   duration(straggler.before_trace_ns));
+    std::size_t shown = 0;
+    for (const auto& [ns, cause] : causes) {
+      const auto rest = cause == idle::IdleCause::unrecorded ? ns - straggler.before_trace_ns : ns;
+      if (rest < 500 || shown == 3) continue;  // under half a microsecond is rounding, not a reason
+      text += fmt::format("{} {} {}", shown++ == 0 ? ", then" : ",", idle::to_string(cause), duration(rest));
+    }
+    return text;
+  }
+  if (straggler.cause != idle::IdleCause::mixed) {
+    return fmt::format("its host was in {} for {}", idle::to_string(causes.front().second), duration(causes.front().first));
+  }
+  std::string text = "its host was in mixed activity:";
+  for (std::size_t i = 0; i < causes.size() && i < 3; ++i) {
+    text += fmt::format("{} {} {}", i == 0 ? "" : ",", idle::to_string(causes[i].second), duration(causes[i].first));
+  }
+  return text;
+}
+
 std::vector<SummaryLine> job_lines(const JobSummaryLines& lines) {
   const auto& job = lines.job;
   std::vector<SummaryLine> out;
@@ -161,12 +192,17 @@ std::vector<SummaryLine> job_lines(const JobSummaryLines& lines) {
                              job.fastest_rank, percent(job.imbalance), job.ranks)});
   std::string stragglers;
   for (const auto& straggler : lines.stragglers) {
-    stragglers += stragglers.empty() ? fmt::format("rank {} starts its steps {} late on average ({} of the mean step)",
+    stragglers += stragglers.empty() ? fmt::format("rank {} starts its steps {} late on average ({} of the mean step): {}",
                                                    straggler.rank, duration(straggler.mean_lateness_ns),
-                                                   percent(straggler.share_of_step))
-                                     : fmt::format("; rank {} {} ({})", straggler.rank,
+                                                   percent(straggler.share_of_step), lateness_reason(straggler))
+                                     : fmt::format("; rank {} {} ({}): {}", straggler.rank,
                                                    duration(straggler.mean_lateness_ns),
-                                                   percent(straggler.share_of_step));
+                                                   percent(straggler.share_of_step), lateness_reason(straggler));
+  }
+  if (!stragglers.empty()) {
+    stragglers += fmt::format(". Lateness is when a rank's first GPU work of a step starts after the earliest rank's; "
+                              "the slowest rank (above) is the one with the most work inside its steps, so they "
+                              "can differ");
   }
   if (stragglers.empty()) {
     stragglers = fmt::format("none (no rank starts its steps later than the typical rank by more than {} of the "

@@ -55,6 +55,7 @@ struct RankAnalysisParts {
   std::vector<KernelCategory> categories;  // per StringId, launch context included
   std::vector<DeviceActivity> activity;
   std::unique_ptr<CorrelationIndex> correlations;  // of the model's API calls
+  std::unique_ptr<idle::HostCauses> host;          // what the host threads did, per device
 };
 RankAnalysisParts analyze_rank_parts(const trace::TraceModel& model, const AnalysisOptions& options,
                                      std::optional<std::int32_t> rank = std::nullopt);

@@ -36,7 +36,8 @@ class HostCauses {
   HostCauses(const trace::TraceModel& model, const analysis::CorrelationIndex& correlations);
   // Empty sets for a device nothing was launched on.
   const DeviceHostCauses& device(std::int32_t device) const;
-  // The same sets over every thread that issues any device's work: what the rank's host did.
+  // The same sets over every thread that issues any device's work, and every device's launches: what the
+  // rank's host did.
   const DeviceHostCauses& any_device() const { return all_; }
 
  private:

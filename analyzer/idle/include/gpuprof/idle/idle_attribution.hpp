@@ -46,7 +46,8 @@ class IdleAttributor {
   std::size_t next_launch_ = 0;
 };
 
-// The causes of host time [start, end) on its own, without a launch: a straggler's lateness.
-CauseTimes host_causes_within(const DeviceHostCauses& host, std::int64_t start, std::int64_t end);
+// The causes of [start, gpu_start), the time before GPU work that starts at gpu_start: a straggler's
+// lateness. launch_latency after that work's launch when it was made inside, the host's sets before.
+CauseTimes causes_before(const DeviceHostCauses& host, std::int64_t start, std::int64_t gpu_start);
 
 }  // namespace gpuprof::idle

@@ -30,7 +30,8 @@ std::string_view to_string(IdleCause cause);
 using CauseTimes = std::array<std::int64_t, kCoveringCauses>;
 
 std::int64_t total_of(const CauseTimes& times);
-CauseTimes& operator+=(CauseTimes& sum, const CauseTimes& more);
+// Adds `more` into `sum`, cause by cause (a function, not +=, so that callers in any namespace find it).
+void add_times(CauseTimes& sum, const CauseTimes& more);
 
 struct IdleVerdict {
   IdleCause label = IdleCause::unrecorded;

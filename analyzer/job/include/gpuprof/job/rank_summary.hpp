@@ -55,6 +55,8 @@ struct RankSummary {
   std::vector<WindowSample> windows;    // sorted by (device, start)
   std::vector<CalibrationPair> calibration;
   std::optional<std::int64_t> global_batch, batch_size;  // from meta, when recorded
+  // What the rank's host did (every issuing thread, every launch): explains a straggler's lateness.
+  idle::DeviceHostCauses host_activity;
 };
 
 // Runs analyze_rank and collects the extra summaries from the same model.
