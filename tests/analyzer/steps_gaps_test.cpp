@@ -125,6 +125,43 @@ TEST(Steps, GpuAnnotationsUsedDirectly) {
   EXPECT_EQ(rank.devices[0].steady.window_ns, 100);
 }
 
+// DESIGN.md, "Step": a GPU annotation that holds under 90 % of the GPU work its host step launched (ROCm
+// traces truncate them) gives way to the host step's projection, with a notice naming the device.
+TEST(Steps, TruncatedGpuAnnotationGivesWayToTheProjection) {
+  ModelBuilder builder;
+  builder.range(5, 0, 2000, "ProfilerStep#1").range(5, 2000, 4000, "ProfilerStep#2");
+  builder.api_call(5, 10, 20, 1).kernel(2, 0, 100, 200, "a", 1);
+  builder.api_call(5, 30, 40, 2).kernel(2, 0, 1000, 1100, "b", 2);  // outside the truncated annotation
+  builder.api_call(5, 2010, 2020, 3).kernel(2, 0, 2100, 2200, "c", 3);
+  // 150 ns of the 1000 ns step 1 launched, nothing of the 100 ns of step 2 (no annotation): 150 of 1100.
+  builder.gpu_range(2, 100, 250, "ProfilerStep#1");
+  const auto truncated = builder.build();
+  const CorrelationIndex correlations(truncated.api_calls);
+  const auto detection = find_steps(truncated, AnalysisOptions{}, correlations);
+  ASSERT_EQ(detection.rejected.size(), 1U);
+  EXPECT_EQ(detection.rejected[0].device, 2);
+  EXPECT_DOUBLE_EQ(detection.rejected[0].coverage, 150.0 / 1100.0);
+  ASSERT_EQ(detection.steps.size(), 2U);
+  EXPECT_FALSE(detection.steps[0].from_gpu_annotation);
+  EXPECT_EQ(detection.steps[0].start_ns, 100);
+  EXPECT_EQ(detection.steps[0].last_work_ns, 1100);  // both kernels of step 1 inside its window
+  const auto rank = analyze_rank(truncated, AnalysisOptions{});
+  ASSERT_FALSE(rank.notices.empty());
+  EXPECT_NE(rank.notices.front().find("GPU 2"), std::string::npos);
+  EXPECT_NE(rank.notices.front().find("13.6%"), std::string::npos);
+
+  ModelBuilder whole;
+  whole.range(5, 0, 2000, "ProfilerStep#1");
+  whole.api_call(5, 10, 20, 1).kernel(2, 0, 100, 200, "a", 1);
+  whole.api_call(5, 30, 40, 2).kernel(2, 0, 1000, 1100, "b", 2);
+  whole.gpu_range(2, 90, 1100, "ProfilerStep#1");
+  const auto model = whole.build();
+  const auto kept = find_steps(model, AnalysisOptions{}, CorrelationIndex(model.api_calls));
+  EXPECT_TRUE(kept.rejected.empty());
+  ASSERT_EQ(kept.steps.size(), 1U);
+  EXPECT_TRUE(kept.steps[0].from_gpu_annotation);
+}
+
 TEST(Steps, PatternWithoutNumberUsesOrdinals) {
   const auto model = step_fixture();
   AnalysisOptions options;

@@ -4,6 +4,8 @@
 #include <future>
 #include <optional>
 
+#include <fmt/format.h>
+
 #include "gpuprof/analysis/correlation_index.hpp"
 #include "gpuprof/analysis/time_base_notice.hpp"
 #include "gpuprof/analysis/data_loss.hpp"
@@ -77,6 +79,12 @@ RankAnalysisParts analyze_rank_parts(const trace::TraceModel& model, const Analy
       std::async(std::launch::async, [&model, &correlations] { return analyze_launches(model, correlations); });
   result.trace_start_ns = first_gpu_activity(activity);
   const auto detection = find_steps(model, options, correlations);
+  for (const auto& rejected : detection.rejected) {
+    result.notices.push_back(fmt::format("GPU {}: its GPU-side step annotations hold {:.1f}% of the GPU work their "
+                                         "host steps launched (under {:.0f}%); the host steps projected onto the GPU "
+                                         "are its steps instead",
+                                         rejected.device, 100.0 * rejected.coverage, 100.0 * kAnnotationCoverage));
+  }
   const bool use_steps = options.window == WindowMode::steps && !detection.steps.empty();
   if (options.window == WindowMode::steps && detection.steps.empty()) {
     result.notices.push_back(detection.pattern_matched

@@ -27,8 +27,8 @@ std::string copy_detail(const trace::MemcpyTable& copies, std::size_t row) {
                       : host_side == trace::MemoryKind::pinned ? " pinned memory"
                                                                : std::string_view{};
   const auto direction = copies.copy_kind[row] == trace::CopyKind::device_to_host ? " to" : " from";
-  return memory.empty() ? fmt::format("{}, {} B", kind, copies.bytes[row])
-                        : fmt::format("{}{}{}, {} B", kind, direction, memory, copies.bytes[row]);
+  const auto size = copies.bytes[row] == trace::kUnknown ? std::string() : fmt::format(", {} B", copies.bytes[row]);
+  return memory.empty() ? fmt::format("{}{}", kind, size) : fmt::format("{}{}{}{}", kind, direction, memory, size);
 }
 
 std::vector<Candidate> candidates(const trace::TraceModel& model) {
