@@ -6,6 +6,7 @@
 #include "gpuprof/comparison/comparison_writers.hpp"
 #include "gpuprof/comparison/run_comparison.hpp"
 #include "gpuprof/comparison/step_terms.hpp"
+#include "gpuprof/report/report_summary.hpp"
 #include "gpuprof/synthetic/synthetic_trace.hpp"
 #include "temporary_folder.hpp"
 
@@ -51,6 +52,25 @@ class Comparison : public ::testing::Test {
   TemporaryFolder folder_;
   job::JobAnalysis one_, two_;
 };
+
+// One set of windows per figure (issue 28): the report summary's per-step parts are compare's waterfall terms.
+TEST_F(Comparison, ReportSummaryPerStepEqualsCompareTerms) {
+  for (auto* job : {&one_, &two_}) {
+    const auto sums = sum_step_terms(*job);
+    const auto samples = static_cast<double>(sums.samples);
+    const auto summary = report::summarize_report(report::report_input(job::JobAnalysis(*job)));
+    const auto& parts = summary.period.parts;
+    using Kind = report::PeriodPartKind;
+    EXPECT_EQ(summary.period.windows, sums.samples);
+    EXPECT_DOUBLE_EQ(summary.period.step_ns, static_cast<double>(sums.period_ns) / samples);
+    EXPECT_DOUBLE_EQ(parts[static_cast<std::size_t>(Kind::computation)].per_step_ns,
+                     static_cast<double>(sums.computation_ns) / samples);
+    EXPECT_DOUBLE_EQ(parts[static_cast<std::size_t>(Kind::batch_gaps)].per_step_ns,
+                     static_cast<double>(sums.batch_gap_ns) / samples);
+    EXPECT_DOUBLE_EQ(parts[static_cast<std::size_t>(Kind::idle_in_steps)].per_step_ns,
+                     static_cast<double>(sums.other_ns) / samples);
+  }
+}
 
 TEST_F(Comparison, PartsAddUpToStepTimeExactlyInIntegerSums) {
   for (const auto* job : {&one_, &two_}) {

@@ -43,7 +43,7 @@ void add_step_windows(const DeviceActivity& device, const std::vector<GpuStep>& 
     if (out[index].step.warmup && !all_warmup) continue;
     entry.steady += window;
     ++entry.steady_steps;
-    if (index + 1 < out.size()) entry.period_ns += window.window_ns, ++entry.period_steps;
+    if (index + 1 < out.size()) entry.period_ns += window.window_ns, ++entry.period_steps, entry.period += window;
   }
 }
 
@@ -71,6 +71,11 @@ double Breakdown::memcpy_hidden_share() const { return share_hidden(total_memcpy
 double DeviceBreakdown::average_step_ns() const {
   if (period_steps > 0) return static_cast<double>(period_ns) / static_cast<double>(period_steps);
   return steady_steps > 0 ? static_cast<double>(steady.window_ns) / static_cast<double>(steady_steps) : 0.0;
+}
+
+std::int64_t DeviceBreakdown::step_basis_windows() const {
+  if (period_steps > 0) return period_steps;
+  return source == WindowSource::steps ? steady_steps : 1;
 }
 
 Breakdown breakdown_in(const DeviceActivity& activity, std::int64_t start_ns, std::int64_t end_ns) {

@@ -37,7 +37,7 @@ std::string summary_cards(const ReportSummary& summary) {
   std::string out = "<div class=\"cards\">\n";
   out += period.from_steps
              ? card("#222", "step period", duration(period.step_ns),
-                    fmt::format("mean over {} steady windows", period.windows))
+                    fmt::format("mean over {} steady step periods", period.windows))
              : card("#222", "step period", "no steps",
                     fmt::format("activity spans, {} in all", units::format_duration(period.window_ns)));
   for (const auto& part : period.parts) {

@@ -15,7 +15,7 @@ IdleSummary summarize_idle(const ReportInput& input) {
   IdleSummary summary;
   for (const auto& rank : input.ranks) {
     for (const auto& device : rank.devices) {
-      const auto& steady = device.steady;
+      const auto& steady = device.step_basis();
       summary.devices.push_back({rank.rank, device.device, steady.window_ns, steady.idle_in_steps_causes,
                                  steady.batch_gap_causes});
       summary.window_ns += steady.window_ns;

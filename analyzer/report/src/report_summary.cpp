@@ -13,11 +13,11 @@ std::array<std::int64_t, kPeriodParts> parts_of(const analysis::Breakdown& b) {
   return {b.computation_ns, b.exposed_comm_ns, b.exposed_memcpy_ns, b.idle_in_steps_ns, b.batch_gap_ns};
 }
 
-// Span windows have no warm-up, so `steady` is every window of every device.
+// Over the windows the step period is the mean of (whole periods; span windows have no warm-up), so that
+// share x period is the mean over those windows, as the steps table and compare show it.
 void add_device(PeriodSummary& period, std::int32_t rank, const analysis::DeviceBreakdown& device, bool first) {
-  const auto& b = device.steady;
-  const bool steps = device.source == analysis::WindowSource::steps;
-  period.windows += steps ? device.steady_steps : 1;
+  const auto& b = device.step_basis();
+  period.windows += device.step_basis_windows();
   period.window_ns += b.window_ns;
   period.all_warmup = period.all_warmup || device.steady_is_all_steps;
   const auto values = parts_of(b);
@@ -56,7 +56,10 @@ PeriodSummary summarize_period(const ReportInput& input) {
   period.step_ns = analysis::mean_step_period_ns(stepped);
   for (auto& part : period.parts) {
     part.share = share(part.total_ns, period.window_ns);
-    part.per_step_ns = period.from_steps ? part.share * period.step_ns : 0.0;
+    // The mean over the windows the period is the mean of, as the steps table and compare take it.
+    part.per_step_ns = period.from_steps && period.windows > 0
+                           ? static_cast<double>(part.total_ns) / static_cast<double>(period.windows)
+                           : 0.0;
   }
   return period;
 }

@@ -28,7 +28,7 @@ SummaryLine period_line(const PeriodSummary& period) {
     return {"Step period", fmt::format("none: no step annotations, so each device's activity span is its window "
                                        "({} in all over {})", format_duration(period.window_ns), scope)};
   }
-  auto text = fmt::format("{} (mean of {} over {} steady step windows, {} in all)", duration(period.step_ns), scope,
+  auto text = fmt::format("{} (mean of {} over {} steady step periods, {} in all)", duration(period.step_ns), scope,
                           period.windows, format_duration(period.window_ns));
   if (period.devices > 1) {
     text += fmt::format("; per device {} ({}) to {} ({})", duration(period.min_step_ns),
@@ -40,7 +40,7 @@ SummaryLine period_line(const PeriodSummary& period) {
 }
 
 Table split_table(const PeriodSummary& period) {
-  Table table{Section::devices, "summary", "Where the step period goes (shares of the steady windows)",
+  Table table{Section::devices, "summary", "Where the step period goes (shares of the steady step periods)",
               {"Part", "Share%", period.from_steps ? "Per step" : "Time", "Lowest device", "Highest device"}, {}};
   if (!period.from_steps) table.title = "Where the time goes (shares of the activity spans)";
   const bool spread = period.devices > 1;  // one device has no spread to show
@@ -58,7 +58,7 @@ Table split_table(const PeriodSummary& period) {
 
 Table idle_table(const IdleSummary& idle) {
   Table table{Section::devices, "summary_idle",
-              "Why the GPU is idle (all steady windows; an interval takes the cause covering half of it or more, else "
+              "Why the GPU is idle (steady step periods; an interval takes the cause covering half of it or more, else "
               "mixed)",
               {"Cause", "Idle in steps", "Batch gaps", "Share%", "Coverage%"}, {}};
   for (const auto& line : idle_lines(idle.in_steps, idle.gaps)) {

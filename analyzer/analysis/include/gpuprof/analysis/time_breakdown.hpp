@@ -55,8 +55,13 @@ struct DeviceBreakdown {
   // Steady windows that another step follows: whole step periods, batch gap included. The last
   // window ends with the last GPU work, so it is a period only when no other step is there.
   std::int64_t period_steps = 0, period_ns = 0;
+  Breakdown period;  // summed over those period_steps windows
   // Mean step period over period_steps, else over every steady window; 0 without windows.
   double average_step_ns() const;
+  // The windows per-step figures are taken over (the summary, compare): the whole periods when there are
+  // any, else every steady window; and how many there are (an activity span counts 1).
+  const Breakdown& step_basis() const { return period_steps > 0 ? period : steady; }
+  std::int64_t step_basis_windows() const;
 };
 
 // Mean step period pooled over several devices (of one or several ranks): each

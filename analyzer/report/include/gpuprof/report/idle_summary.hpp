@@ -18,7 +18,7 @@ struct ReportInput;
 struct DeviceIdle {
   std::int32_t rank = 0, device = 0;
   std::int64_t window_ns = 0;
-  idle::IdleTally in_steps, gaps;  // over the device's steady windows
+  idle::IdleTally in_steps, gaps;  // over the device's step-period windows (DeviceBreakdown::step_basis)
 };
 
 struct RankedBlocker {
@@ -27,7 +27,7 @@ struct RankedBlocker {
 };
 
 struct IdleSummary {
-  std::int64_t window_ns = 0;      // steady windows of every device
+  std::int64_t window_ns = 0;      // step-period windows of every device
   idle::IdleTally in_steps, gaps;  // pooled over them
   std::vector<DeviceIdle> devices;
   std::vector<RankedBlocker> blockers;  // most idle time first, at most idle::kHostBlockers
