@@ -1,5 +1,7 @@
 #include "gpuprof/job/rank_summary.hpp"
 
+#include "gpuprof/job/step_kernels.hpp"
+
 #include <algorithm>
 #include <map>
 
@@ -135,6 +137,12 @@ RankSummaryParts summarize_rank_parts(const trace::TraceModel& model, const anal
   summary.global_batch = analysis::positive_run_fact(model, "global_batch");
   summary.batch_size = analysis::positive_run_fact(model, "batch_size");
   summary.host_activity = parts.host->any_device();
+  auto kernels = step_kernels(model, parts.categories, summary.windows);
+  summary.step_basis_windows = kernels.windows;
+  summary.step_kernels = std::move(kernels.kernels);
+  for (const auto& device : model.devices) {
+    if (device.name && !device.name->empty()) summary.gpu_models.push_back(*device.name);
+  }
   result.categories = std::move(parts.categories);
   result.correlations = std::move(parts.correlations);
   return result;
