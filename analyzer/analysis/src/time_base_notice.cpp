@@ -28,6 +28,17 @@ std::optional<std::string> clock_shift_notice(const std::map<std::string, std::s
   return notice;
 }
 
+std::optional<std::string> clock_fit_notice(const std::map<std::string, std::string>& meta) {
+  const auto segments = meta.find("gpu_clock_segments");
+  if (segments == meta.end()) return std::nullopt;
+  std::string notice = segments->second + (segments->second == "1" ? " segment" : " segments") +
+                       " (host-to-GPU offset fitted piecewise to launches, synchronous copies and synchronizes)";
+  if (const auto violations = meta.find("gpu_clock_violations"); violations != meta.end()) {
+    notice += "; bounds broken: " + violations->second;
+  }
+  return notice;
+}
+
 namespace {
 
 template <typename Table>
