@@ -11,6 +11,11 @@ namespace gpuprof::analysis {
 
 std::optional<std::string> clock_shift_notice(const std::map<std::string, std::string>& meta) {
   const auto shift = meta.find("gpu_clock_shift_ns");
+  if (const auto segments = meta.find("gpu_clock_segments"); shift == meta.end() && segments != meta.end() &&
+                                                             segments->second != "1") {
+    return "GPU timestamps were moved onto the host clock piecewise at import (its host clock steps): " +
+           *clock_fit_notice(meta);
+  }
   if (shift == meta.end()) return std::nullopt;
   std::int64_t value = 0;
   const auto& text = shift->second;
