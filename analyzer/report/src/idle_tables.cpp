@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "gpuprof/report/cells.hpp"
+#include "gpuprof/idle/idle_description.hpp"
 #include "gpuprof/report/idle_summary.hpp"
 
 namespace gpuprof::report {
@@ -53,6 +54,23 @@ void add_idle_step_table(const ReportInput& input, std::vector<Table>& tables) {
       table.rows.push_back({integer_cell(rank.rank), integer_cell(entry.step.device), integer_cell(entry.step.step),
                             duration_cell(b.idle_in_steps_ns), text_cell(main_cause(b.idle_in_steps_causes)),
                             duration_cell(b.batch_gap_ns), text_cell(main_cause(b.batch_gap_causes))});
+    }
+  }
+  if (!table.rows.empty()) tables.push_back(std::move(table));
+}
+
+void add_idle_interval_table(const ReportInput& input, const TableView& view, std::vector<Table>& tables) {
+  Table table{Section::gaps, "idle_intervals", "Idle intervals (each with its causes, as the app shows on hover)",
+              {"Rank", "Device", "Step", "Part", view.relative_times ? "Start" : "Start (ns)", "Idle", "Description"},
+              {}};
+  for (const auto& rank : input.ranks) {
+    for (const auto& interval : rank.idle_intervals) {
+      table.rows.push_back({integer_cell(rank.rank), integer_cell(interval.device), integer_cell(interval.step),
+                            text_cell(interval.in_gap ? "batch gap" : "in step"),
+                            view.relative_times ? time_point_cell(interval.start_ns, rank.trace_start_ns)
+                                                : integer_cell(interval.start_ns),
+                            duration_cell(interval.end_ns - interval.start_ns),
+                            text_cell(idle::describe_idle(interval))});
     }
   }
   if (!table.rows.empty()) tables.push_back(std::move(table));

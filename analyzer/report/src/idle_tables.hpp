@@ -11,5 +11,7 @@ namespace gpuprof::report {
 
 void add_idle_device_table(const ReportInput& input, std::vector<Table>& tables);
 void add_idle_step_table(const ReportInput& input, std::vector<Table>& tables);
+// Every idle interval with its causes, when the analysis kept them (`--gaps all`): what the app shows on hover.
+void add_idle_interval_table(const ReportInput& input, const TableView& view, std::vector<Table>& tables);
 
 }  // namespace gpuprof::report

@@ -376,7 +376,10 @@ std::vector<Table> build_tables(const ReportInput& input, const TableView& view)
         add_steps(input, view, tables);
         add_idle_step_table(input, tables);
         break;
-      case Section::gaps: add_gaps(input, view, tables); break;
+      case Section::gaps:
+        add_gaps(input, view, tables);
+        add_idle_interval_table(input, view, tables);
+        break;
       case Section::launches: add_launches(input, tables); break;
       case Section::job: add_job_tables(input, view, tables); break;
     }
