@@ -101,6 +101,30 @@ TEST(IdleAttribution, HostBlockerNamesThePageableCopy) {
   EXPECT_EQ(blocker.call, "cudaMemcpyAsync");
   EXPECT_EQ(blocker.detail, "DtoH to pageable memory, 704 B");
   EXPECT_EQ(blocker.idle_ns, 190);  // 400..590 of 380..590 the GPU was idle
+  EXPECT_EQ(blocker.count, 1);
+  EXPECT_EQ(blocker.longest_ns, 210);
+}
+
+// The same call blocking the host again and again is one kind of blocker: counted, with its shortest and
+// longest instance and the idle time under all of them.
+TEST(IdleAttribution, HostBlockersOfOneKindAddUp) {
+  ModelBuilder builder;
+  builder.api_call(1, 0, 10, 1).kernel(0, 7, 20, 100, "a", 1);
+  builder.api_call(1, 100, 300, 2, "cudaMemcpyAsync");
+  builder.memcpy(0, 7, 300, 310, trace::CopyKind::device_to_host, 704, 0, trace::kUnknown32, trace::MemoryKind::device, 2);
+  builder.api_call(1, 310, 320, 3).kernel(0, 7, 330, 400, "b", 3);
+  builder.api_call(1, 400, 500, 4, "cudaMemcpyAsync");
+  builder.memcpy(0, 7, 500, 510, trace::CopyKind::device_to_host, 704, 0, trace::kUnknown32, trace::MemoryKind::device, 4);
+  builder.api_call(1, 510, 520, 5).kernel(0, 7, 530, 600, "c", 5);
+  auto model = builder.build();
+  for (auto& kind : model.memcpys.dst_memory_kind) kind = trace::MemoryKind::pageable;
+  const auto rank = analysis::analyze_rank(model, {});
+  ASSERT_EQ(rank.host_blockers.size(), 1U);
+  const auto& blocker = rank.host_blockers.front();
+  EXPECT_EQ(blocker.count, 2);
+  EXPECT_EQ(blocker.shortest_ns, 100);
+  EXPECT_EQ(blocker.longest_ns, 200);
+  EXPECT_EQ(blocker.idle_ns, 200 + 100);  // 100..300 and 400..500: the GPU did nothing under either call
 }
 
 TEST(IdleAttribution, BatchGapSplitsFromIdleInStep) {

@@ -1,6 +1,8 @@
 #include "gpuprof/idle/host_blockers.hpp"
 
 #include <algorithm>
+#include <map>
+#include <tuple>
 #include <unordered_map>
 
 #include <fmt/format.h>
@@ -85,6 +87,20 @@ HostBlocker describe(const trace::TraceModel& model, const Candidate& candidate,
   return blocker;
 }
 
+void add_instance(HostBlocker& kind, HostBlocker instance, std::int32_t device, std::int64_t idle) {
+  const auto length = instance.end_ns - instance.start_ns;
+  if (kind.count == 0) {
+    kind = std::move(instance);
+    kind.device = device;
+    kind.shortest_ns = kind.longest_ns = length;
+  } else if (length > kind.longest_ns) {
+    kind.start_ns = instance.start_ns, kind.end_ns = instance.end_ns, kind.longest_ns = length;
+  }
+  kind.shortest_ns = std::min(kind.shortest_ns, length);
+  ++kind.count;
+  kind.idle_ns += idle;
+}
+
 }  // namespace
 
 std::vector<HostBlocker> find_host_blockers(const trace::TraceModel& model, const analysis::CorrelationIndex& correlations,
@@ -92,7 +108,7 @@ std::vector<HostBlocker> find_host_blockers(const trace::TraceModel& model, cons
   auto found = candidates(model);
   std::unordered_map<std::size_t, std::size_t> copy_of_call;
   add_pageable_copies(model, correlations, found, copy_of_call);
-  std::vector<std::pair<std::int64_t, HostBlocker>> best;  // (idle time, blocker)
+  std::map<std::tuple<std::int32_t, IdleCause, std::string, std::string>, HostBlocker> kinds;
   for (const auto& device : activity) {
     if (device.empty()) continue;
     const auto& threads = host.device(device.device).threads;
@@ -107,16 +123,15 @@ std::vector<HostBlocker> find_host_blockers(const trace::TraceModel& model, cons
       if (end <= start) continue;
       const auto idle = (end - start) - analysis::length_within(device.busy, start, end);
       if (idle <= 0) continue;
-      if (best.size() == kHostBlockers && idle <= best.back().first) continue;
-      auto blocker = describe(model, candidate, copy_of_call);
-      blocker.device = device.device, blocker.idle_ns = idle;
-      best.emplace_back(idle, std::move(blocker));
-      std::stable_sort(best.begin(), best.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
-      if (best.size() > kHostBlockers) best.pop_back();
+      auto instance = describe(model, candidate, copy_of_call);
+      auto& kind = kinds[{device.device, instance.cause, instance.call, instance.detail}];
+      add_instance(kind, std::move(instance), device.device, idle);
     }
   }
   std::vector<HostBlocker> result;
-  for (auto& entry : best) result.push_back(std::move(entry.second));
+  for (auto& [key, kind] : kinds) result.push_back(std::move(kind));
+  std::stable_sort(result.begin(), result.end(), [](const HostBlocker& a, const HostBlocker& b) { return a.idle_ns > b.idle_ns; });
+  if (result.size() > kHostBlockers) result.resize(kHostBlockers);
   return result;
 }
 

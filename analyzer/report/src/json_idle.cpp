@@ -74,6 +74,9 @@ void write_summary_idle(JsonWriter& w, const IdleSummary& idle) {
     w.Key("cause"), w.String(std::string(idle::to_string(b.cause)).c_str());
     w.Key("call"), w.String(b.call.c_str(), static_cast<rapidjson::SizeType>(b.call.size()));
     w.Key("detail"), w.String(b.detail.c_str(), static_cast<rapidjson::SizeType>(b.detail.size()));
+    w.Key("count"), w.Int64(b.count);
+    w.Key("shortest_ns"), w.Int64(b.shortest_ns);
+    w.Key("longest_ns"), w.Int64(b.longest_ns);
     w.Key("start_ns"), w.Int64(b.start_ns);
     w.Key("end_ns"), w.Int64(b.end_ns);
     w.Key("idle_ns"), w.Int64(b.idle_ns);

@@ -101,12 +101,15 @@ std::vector<SummaryLine> idle_lines_of(const IdleSummary& idle, const PeriodSumm
   std::string blockers;
   for (const auto& entry : idle.blockers) {
     const auto& b = entry.blocker;
-    blockers += fmt::format("{}the host was in {}{} for {} ({}) while {} idled {}", blockers.empty() ? "" : "; ",
-                            b.call, b.detail.empty() ? std::string() : " (" + b.detail + ")",
-                            format_duration(b.end_ns - b.start_ns), idle::to_string(b.cause),
-                            where(period, {entry.rank, b.device}), format_duration(b.idle_ns));
+    const auto shortest = format_duration(b.shortest_ns), longest = format_duration(b.longest_ns);
+    const auto lengths = b.count == 1          ? longest
+                         : shortest == longest ? fmt::format("{} times, {} each", b.count, longest)
+                                               : fmt::format("{} times, {} to {} each", b.count, shortest, longest);
+    blockers += fmt::format("{}the host was in {}{} ({}; {}) while {} idled {}", blockers.empty() ? "" : "; ", b.call,
+                            b.detail.empty() ? std::string() : ", " + b.detail, lengths,
+                            idle::to_string(b.cause), where(period, {entry.rank, b.device}), format_duration(b.idle_ns));
   }
-  if (!blockers.empty()) lines.push_back({"Longest host blocks", blockers});
+  if (!blockers.empty()) lines.push_back({"Host calls the GPU waited on most", blockers});
   return lines;
 }
 
