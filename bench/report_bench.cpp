@@ -61,10 +61,13 @@ void print_phases(const gpuprof::trace::TraceModel& model) {
   const auto steps = analysis::find_steps(model, options, correlations).steps;
   fmt::print("  steps            {:.3f} s\n", seconds_since(start));
   start = Clock::now();
-  const auto breakdown = analysis::compute_breakdown(activity, steps, true);
-  fmt::print("  breakdown        {:.3f} s\n", seconds_since(start));
+  const gpuprof::idle::HostCauses host(model, correlations);
+  fmt::print("  host causes      {:.3f} s\n", seconds_since(start));
   start = Clock::now();
-  const auto gaps = analysis::find_batch_gaps(model, breakdown.steps, correlations);
+  const auto breakdown = analysis::compute_breakdown(activity, steps, true, &host);
+  fmt::print("  breakdown, idle  {:.3f} s\n", seconds_since(start));
+  start = Clock::now();
+  const auto gaps = analysis::find_batch_gaps(breakdown.steps);
   fmt::print("  gaps             {:.3f} s\n", seconds_since(start));
   start = Clock::now();
   const auto transfers = analysis::analyze_transfers(model, activity);

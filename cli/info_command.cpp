@@ -81,6 +81,7 @@ std::string describe(const std::string& shown_path, const std::string& path) {
                      value_or(meta, "pid"), value_or(meta, "rank"), value_or(meta, "world_size"));
   if (meta.count("command_line")) out += fmt::format("  command         {}\n", meta.at("command_line"));
   if (const auto notice = analysis::clock_shift_notice(meta)) out += fmt::format("  time base       {}\n", *notice);
+  if (const auto fit = analysis::clock_fit_notice(meta)) out += fmt::format("  clock fit       {}\n", *fit);
   const auto [start, end] = file.time_span();
   if (start && end) {
     out += fmt::format("  time span       {}  ({} .. {} ns)\n", units::format_duration(*end - *start), *start,

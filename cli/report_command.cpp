@@ -44,6 +44,7 @@ analysis::AnalysisOptions analysis_options(const ReportArguments& arguments) {
   options.step_pattern = arguments.step_pattern;
   options.comm_patterns = arguments.comm_patterns;
   options.warmup_steps = arguments.warmup_steps;
+  options.keep_idle_intervals = arguments.gaps == "all";  // --gaps all lists every idle interval too
   return options;
 }
 

@@ -7,7 +7,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build pkgconf git rsync
-  libsqlite3-dev sqlite3 zlib1g-dev libfmt-dev libcli11-dev rapidjson-dev
+  libsqlite3-dev sqlite3 zlib1g-dev libfmt-dev libcli11-dev rapidjson-dev libiberty-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   clang libclang-rt-dev
   qt6-base-dev qt6-charts-dev libqt6svg6-dev libqt6opengl6-dev libgl-dev

@@ -48,7 +48,10 @@ std::unique_ptr<LoadedRank> load_rank(const std::string& path, std::size_t index
   const auto fallback_rank = static_cast<std::int32_t>(index);
   // summarize_rank runs analyze_rank and keeps what cross-rank comparisons need; the kernel categories
   // and the correlation index it built are the ones the timeline draws and follows launches with.
-  auto parts = job::summarize_rank_parts(rank->model, options, rank->model.rank().value_or(fallback_rank));
+  // The app shows each idle interval's causes on hover, so it keeps them (reports need only their sums).
+  auto with_intervals = options;
+  with_intervals.keep_idle_intervals = true;
+  auto parts = job::summarize_rank_parts(rank->model, with_intervals, rank->model.rank().value_or(fallback_rank));
   auto& summary = parts.summary;
   summary.input = path;
   summary.analysis.path = path;

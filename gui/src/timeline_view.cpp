@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "gpuprof/idle/idle_description.hpp"
 #include "gpuprof/analysis/kernel_names.hpp"
 #include "gpuprof/trace/symbol_names.hpp"
 
@@ -164,6 +165,19 @@ std::optional<EventRef> TimelineView::event_at(QPoint position) const {
   return std::nullopt;
 }
 
+std::optional<std::string> TimelineView::idle_at(QPoint position) const {
+  if (!session_ || position.x() < kLabelWidth || position.y() < kRulerHeight) return std::nullopt;
+  const auto* place = layout_.row_at(position.y() - kRulerHeight + decorations_.scroll_y);
+  if (!place || !place->row) return std::nullopt;
+  const auto& rank = *session_->ranks[place->rank];
+  const auto& row = rank.timeline.rows[*place->row];
+  if (row.kind == RowKind::host_thread) return std::nullopt;
+  const std::int64_t t = layout_.rank_axis(axis_, place->rank).ns_of(position.x() - kLabelWidth);
+  const auto* interval = idle::idle_interval_at(rank.analysis.idle_intervals, row.device, t);
+  if (interval == nullptr) return std::nullopt;
+  return idle::describe_idle(*interval);
+}
+
 QImage TimelineView::render_image(QSize size) {
   QImage image(size, QImage::Format_RGB32);
   const double saved_width = axis_.width();
@@ -268,6 +282,8 @@ bool TimelineView::event(QEvent* event) {
     if (const auto ref = event_at(help->pos())) {
       QToolTip::showText(help->globalPos(), QString::fromStdString(describe_event(*session_->ranks[ref->rank], *ref)),
                          this);
+    } else if (const auto idle = idle_at(help->pos())) {
+      QToolTip::showText(help->globalPos(), QString::fromStdString(*idle), this);
     } else {
       QToolTip::hideText();
     }

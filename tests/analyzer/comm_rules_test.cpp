@@ -26,6 +26,11 @@ TEST(CommRules, LibraryFamiliesByName) {
       {"void deep_ep::intranode::dispatch<8, 768, 8192>(int4*, float*, int*)", "DeepEP"},
       {"void deep_ep::internode_ll::combine<false>(void*, int)", "DeepEP"},
       {"void deep_ep::intranode::notify_dispatch<8>(int const*, int*)", "DeepEP"},
+      // Forks rename the top namespace and keep the rest.
+      {"void uccl_ep::internode::dispatch<true, 8, 4>(int4*, float*, int*)", "DeepEP"},
+      {"void my_ep::internode_ll::combine<false>(void*, int)", "DeepEP"},
+      {"void pplx::dispatchKernel<float>(pplx::DispatchArgs)", "pplx"},
+      {"_all_to_all_triton_kernel", "all-to-all"},
       {"void c10d::symmetric_memory::multimem_all_reduce_kernel<float, 16, 4>(float*, unsigned long)",
        "symmetric-memory"},
       {"void c10d::symmetric_memory::one_shot_all_reduce_kernel<c10::BFloat16, 8>(c10::BFloat16**, unsigned long)",
@@ -53,7 +58,8 @@ TEST(CommRules, LibraryCallsByPrefixInAnyCase) {
 
 TEST(CommRules, ComputationStaysComputation) {
   for (const auto* name : {"volta_sgemm_128x64_nn", "gemm_nccl_fused", "void at::native::dispatch_kernel<float>()",
-                           "void cutlass::combine_heads<float>(float*)", "all_reduce_sum_kernel"}) {
+                           "void cutlass::combine_heads<float>(float*)", "all_reduce_sum_kernel",
+                           "void deep_ep::layout::get_dispatch_layout<256, 32, 8>(long const*, int*, int*)"}) {
     EXPECT_EQ(rule_of(name), "") << name;
   }
 }

@@ -63,7 +63,7 @@ TEST_F(ExternalAnalysis, ResNetDataLoaderGapsShrinkWithWorkers) {
   EXPECT_EQ(serial.devices[0].source, WindowSource::steps);
   EXPECT_EQ(serial.devices[0].steps, 6);
   ASSERT_EQ(serial.gaps.size(), 5U);
-  for (const auto& gap : serial.gaps) EXPECT_EQ(gap.cause, GapCause::data_loading);
+  for (const auto& gap : serial.gaps) EXPECT_EQ(gap.cause, IdleCause::data_loading);
   EXPECT_GT(mean_steady_gap(serial), 10.0 * mean_steady_gap(parallel));
   expect_consistent(serial.devices[0].total);
   expect_consistent(parallel.devices[0].total);

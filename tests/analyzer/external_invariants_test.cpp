@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <numeric>
 
 #include "gpuprof/analysis/rank_analysis.hpp"
 #include "gpuprof/importers/import_trace.hpp"
@@ -67,6 +68,12 @@ void expect_parts_add_up(const Breakdown& b) {
   EXPECT_GE(b.batch_gap_ns, 0);
   EXPECT_LE(b.exposed_comm_ns, b.total_comm_ns);
   EXPECT_LE(b.exposed_memcpy_ns, b.total_memcpy_ns);
+  // Idle by cause adds up to idle, inside the step and in its batch gap (DESIGN.md, "Idle causes").
+  EXPECT_EQ(b.idle_in_steps_causes.total_ns(), b.idle_in_steps_ns);
+  EXPECT_EQ(b.batch_gap_causes.total_ns(), b.batch_gap_ns);
+  for (const auto* tally : {&b.idle_in_steps_causes, &b.batch_gap_causes}) {
+    EXPECT_EQ(std::accumulate(tally->label_ns.begin(), tally->label_ns.end(), std::int64_t{0}), tally->total_ns());
+  }
 }
 
 void expect_invariants(const trace::TraceModel& model) {
@@ -105,6 +112,8 @@ void expect_invariants(const trace::TraceModel& model) {
   for (const auto& gap : rank.gaps) {
     EXPECT_GT(gap.idle_ns, 0);
     EXPECT_LE(gap.idle_ns, gap.end_ns - gap.start_ns);
+    EXPECT_EQ(idle::total_of(gap.causes), gap.idle_ns);
+    EXPECT_TRUE(gap.cause == IdleCause::mixed || 2 * idle::judge(gap.causes).covered_ns >= gap.idle_ns);
   }
 }
 

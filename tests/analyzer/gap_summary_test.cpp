@@ -5,7 +5,7 @@
 namespace gpuprof::analysis {
 namespace {
 
-BatchGap gap(std::int32_t device, std::int64_t idle, GapCause cause) {
+BatchGap gap(std::int32_t device, std::int64_t idle, IdleCause cause) {
   BatchGap result;
   result.device = device;
   result.idle_ns = idle;
@@ -24,9 +24,9 @@ TEST(GapSummary, NearestRankPercentiles) {
 }
 
 TEST(GapSummary, PerDeviceFiguresAndCauses) {
-  const std::vector<BatchGap> gaps = {gap(1, 400, GapCause::sync),         gap(0, 100, GapCause::data_loading),
-                                      gap(0, 300, GapCause::data_loading), gap(0, 200, GapCause::host_bound),
-                                      gap(0, 1000, GapCause::sync)};
+  const std::vector<BatchGap> gaps = {gap(1, 400, IdleCause::sync_wait),         gap(0, 100, IdleCause::data_loading),
+                                      gap(0, 300, IdleCause::data_loading), gap(0, 200, IdleCause::host_bound),
+                                      gap(0, 1000, IdleCause::sync_wait)};
   const auto stats = summarize_gaps(gaps);
   ASSERT_EQ(stats.size(), 2U);
   const auto& first = stats[0];
@@ -44,11 +44,11 @@ TEST(GapSummary, PerDeviceFiguresAndCauses) {
   EXPECT_EQ(idle, first.total_ns);
   const auto causes = causes_by_idle(first.by_cause);
   ASSERT_EQ(causes.size(), 3U);  // pageable_copy has no gap and is left out
-  EXPECT_EQ(causes[0].cause, GapCause::sync);
-  EXPECT_EQ(causes[1].cause, GapCause::data_loading);
+  EXPECT_EQ(causes[0].cause, IdleCause::sync_wait);
+  EXPECT_EQ(causes[1].cause, IdleCause::data_loading);
   EXPECT_EQ(causes[1].count, 2);
   EXPECT_EQ(causes[1].idle_ns, 400);
-  EXPECT_EQ(causes[2].cause, GapCause::host_bound);
+  EXPECT_EQ(causes[2].cause, IdleCause::host_bound);
   EXPECT_EQ(stats[1].device, 1);
   EXPECT_EQ(stats[1].p50_ns, 400);
   EXPECT_TRUE(summarize_gaps({}).empty());

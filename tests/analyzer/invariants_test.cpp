@@ -16,6 +16,7 @@ void expect_consistent(const Breakdown& b) {
   EXPECT_EQ(b.computation_ns + b.exposed_comm_ns + b.exposed_memcpy_ns, b.busy_ns);
   EXPECT_LE(b.exposed_comm_ns, b.total_comm_ns);
   EXPECT_LE(b.exposed_memcpy_ns, b.total_memcpy_ns);
+  EXPECT_EQ(b.idle_in_steps_causes.total_ns() + b.batch_gap_causes.total_ns(), b.idle_ns);
 }
 
 class SyntheticInvariants : public ::testing::TestWithParam<synthetic::InputMemory> {};

@@ -27,6 +27,29 @@ TEST(KernelNames, MangledNamesAreDemangledFirst) {
   EXPECT_EQ(short_kernel_name("_Z10dgemv_kernILi128EEviiPKdS1_Pd"), "dgemv_kern");
 }
 
+// A template nested 400 deep: past the C++ runtime demangler's recursion limit, as long composable-kernel
+// and CUTLASS names are. The short name never shows `_Z…` (DESIGN.md, "Kernel names").
+TEST(KernelNames, DeeplyNestedNamesGetAShortNameEvenPastTheRecursionLimit) {
+  std::string mangled = "_Z1fI";
+  for (int i = 0; i < 400; ++i) mangled += "1AI";
+  mangled += "i";
+  for (int i = 0; i < 400; ++i) mangled += "E";
+  mangled += "EvT_";
+  EXPECT_EQ(short_kernel_name(mangled), "f");
+  const auto readable = readable_kernel_name(mangled);
+#ifdef GPUPROF_TEST_HAVE_LIBIBERTY
+  EXPECT_TRUE(readable.starts_with("void f<A<A<")) << readable.substr(0, 40);
+#else
+  EXPECT_EQ(readable, mangled);
+#endif
+}
+
+TEST(KernelNames, UndemangleableNamesKeepTheirInnermostIdentifier) {
+  EXPECT_EQ(short_kernel_name("_ZN2ns6KernelIiEEvT_Q!"), "Kernel");  // a corrupt tail defeats every demangler
+  EXPECT_EQ(short_kernel_name("_ZN5outer5innerILi128EEEvv!"), "inner");  // a literal's digits are no length
+  EXPECT_EQ(short_kernel_name("_Z!!"), "(undemangled kernel)");
+}
+
 TEST(KernelNames, OddInputComesBackWhole) {
   EXPECT_EQ(short_kernel_name(""), "");
   EXPECT_EQ(short_kernel_name("<>"), "<>");

@@ -108,7 +108,7 @@ TEST_F(ReportCli, TwoRanksJsonAndSave) {
   const auto second = synthetic("b.sqlite", 1);
   EXPECT_EQ(report(first + " " + second + " --format json --save -o " + folder_.file("out.json")), 0) << error_text();
   const auto json = gpuprof::testing::read_file(folder_.file("out.json"));
-  EXPECT_NE(json.find("\"format\": \"gpuprof.report/2\""), std::string::npos);
+  EXPECT_NE(json.find("\"format\": \"gpuprof.report/3\""), std::string::npos);
   EXPECT_NE(json.find("\"rank\": 1"), std::string::npos);
   trace::TraceFile file(second);
   const auto steps = file.steps();

@@ -14,7 +14,7 @@ namespace {
 using testing::golden_input;
 using testing::golden_job_input;
 
-TEST(ReportSummary, PeriodPartsAddUpToTheSteadyWindows) {
+TEST(ReportSummary, PeriodPartsAddUpToTheSteadyStepPeriods) {
   const auto input = golden_input();
   const auto summary = summarize_report(input);
   const auto& period = summary.period;
@@ -26,8 +26,9 @@ TEST(ReportSummary, PeriodPartsAddUpToTheSteadyWindows) {
   std::vector<const analysis::DeviceBreakdown*> devices;
   for (const auto& rank : input.ranks) {
     for (const auto& device : rank.devices) {
-      windows += device.steady_steps;
-      window_ns += device.steady.window_ns;
+      // The steady windows another step follows: the step periods compare and the steps table use too.
+      windows += device.period_steps;
+      window_ns += device.period.window_ns;
       devices.push_back(&device);
     }
   }
@@ -46,12 +47,13 @@ TEST(ReportSummary, PeriodPartsAddUpToTheSteadyWindows) {
   EXPECT_EQ(parts, period.window_ns);
   EXPECT_NEAR(shares, 1.0, 1e-9);
   EXPECT_NEAR(per_step, period.step_ns, 1e-6);
-  // Steady windows of device 0: 9.10 us computation of 16.0 us; device 1: 10.0 us of 16.0 us.
+  // Step periods (step 1) of device 0: 4.60 us computation of 9.90 us; device 1: 5.00 us of 10.0 us.
   const auto& computation = period.parts[static_cast<std::size_t>(PeriodPartKind::computation)];
-  EXPECT_EQ(computation.total_ns, 2 * (9'100 + 10'000));
-  EXPECT_DOUBLE_EQ(computation.min_share, 9'100.0 / 16'000.0);
+  EXPECT_EQ(computation.total_ns, 2 * (4'600 + 5'000));
+  EXPECT_DOUBLE_EQ(computation.per_step_ns, (4'600.0 + 5'000.0) / 2.0);
+  EXPECT_DOUBLE_EQ(computation.min_share, 4'600.0 / 9'900.0);
   EXPECT_EQ(computation.min_device.device, 0);
-  EXPECT_DOUBLE_EQ(computation.max_share, 10'000.0 / 16'000.0);
+  EXPECT_DOUBLE_EQ(computation.max_share, 5'000.0 / 10'000.0);
   EXPECT_EQ(computation.max_device.device, 1);
   EXPECT_EQ(period.min_step_ns, 9'900);
   EXPECT_EQ(period.max_step_ns, 10'000);
@@ -67,7 +69,7 @@ TEST(ReportSummary, GapsTransfersAndDataLoss) {
   EXPECT_EQ(summary.gaps.count, count);
   EXPECT_EQ(summary.gaps.idle_ns, idle);
   ASSERT_EQ(summary.gaps.causes.size(), 1U);
-  EXPECT_EQ(summary.gaps.causes[0].cause, analysis::GapCause::data_loading);
+  EXPECT_EQ(summary.gaps.causes[0].cause, analysis::IdleCause::data_loading);
   EXPECT_EQ(summary.gaps.causes[0].idle_ns, idle);
   ASSERT_EQ(summary.gaps.largest.size(), kLargestGaps);
   for (std::size_t i = 1; i < summary.gaps.largest.size(); ++i) {

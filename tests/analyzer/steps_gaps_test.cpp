@@ -16,10 +16,12 @@ constexpr std::int64_t kThread = 1000;
 
 // Five host steps on one thread, one kernel each on GPU 0; the host does
 // something different in each gap:
-//   after 0: stream synchronize            -> sync
-//   after 1: a DataLoader range (and a short sync) -> data_loading (covers most)
-//   after 2: blocking pageable upload that starts step 3 -> pageable_copy
-//   after 3: nothing on this thread (a sync on another thread) -> host_bound
+//   after 0: stream synchronize            -> sync_wait (300 of 500 ns)
+//   after 1: a DataLoader range (and a short sync) -> data_loading (350 of 500 ns)
+//   after 2: blocking pageable upload that starts step 3 -> blocking_copy (420 of 450 ns)
+//   after 3: only the step range on this thread (a sync on another thread, which
+//            launches nothing) -> host_bound (410 of 500 ns)
+// Each next kernel is launched 90 ns before it starts: launch_latency.
 trace::TraceModel step_fixture() {
   ModelBuilder builder;
   const std::int64_t host_starts[] = {0, 1000, 2000, 2620, 4000};
@@ -67,7 +69,9 @@ TEST(Gaps, EachCause) {
   const auto model = step_fixture();
   const auto gaps = analyze_rank(model, AnalysisOptions{}).gaps;
   ASSERT_EQ(gaps.size(), 4U);
-  const GapCause causes[] = {GapCause::sync, GapCause::data_loading, GapCause::pageable_copy, GapCause::host_bound};
+  const IdleCause causes[] = {IdleCause::sync_wait, IdleCause::data_loading, IdleCause::blocking_copy,
+                              IdleCause::host_bound};
+  const std::int64_t covered[] = {300, 350, 420, 410};
   const std::int64_t starts[] = {600, 1600, 2600, 3600};
   const std::int64_t ends[] = {1100, 2100, 3050, 4100};
   for (std::size_t i = 0; i < 4; ++i) {
@@ -76,6 +80,8 @@ TEST(Gaps, EachCause) {
     EXPECT_EQ(gaps[i].end_ns, ends[i]);
     EXPECT_EQ(gaps[i].idle_ns, ends[i] - starts[i]);
     EXPECT_EQ(gaps[i].cause, causes[i]) << i << ": " << to_string(gaps[i].cause);
+    EXPECT_DOUBLE_EQ(gaps[i].coverage(), static_cast<double>(covered[i]) / static_cast<double>(gaps[i].idle_ns)) << i;
+    EXPECT_EQ(idle::total_of(gaps[i].causes), gaps[i].idle_ns) << i;
     EXPECT_EQ(gaps[i].after_warmup, i == 0);
   }
 }
@@ -108,7 +114,8 @@ TEST(Steps, GpuAnnotationsUsedDirectly) {
   ASSERT_EQ(gaps.size(), 1U);
   EXPECT_EQ(gaps[0].start_ns, 500);
   EXPECT_EQ(gaps[0].end_ns, 800);
-  EXPECT_EQ(gaps[0].cause, GapCause::host_bound);
+  // The issuing thread 5 is inside its step range all along and launches nothing: the queue ran dry.
+  EXPECT_EQ(gaps[0].cause, IdleCause::host_bound);
 
   ASSERT_EQ(rank.devices.size(), 1U);
   // [100, 800) holds step 7 and the batch gap after it; [800, 900) is step 8.
@@ -116,6 +123,43 @@ TEST(Steps, GpuAnnotationsUsedDirectly) {
   EXPECT_EQ(rank.devices[0].total.batch_gap_ns, 300);
   EXPECT_EQ(rank.devices[0].total.busy_ns, 360);
   EXPECT_EQ(rank.devices[0].steady.window_ns, 100);
+}
+
+// DESIGN.md, "Step": a GPU annotation that holds under 90 % of the GPU work its host step launched (ROCm
+// traces truncate them) gives way to the host step's projection, with a notice naming the device.
+TEST(Steps, TruncatedGpuAnnotationGivesWayToTheProjection) {
+  ModelBuilder builder;
+  builder.range(5, 0, 2000, "ProfilerStep#1").range(5, 2000, 4000, "ProfilerStep#2");
+  builder.api_call(5, 10, 20, 1).kernel(2, 0, 100, 200, "a", 1);
+  builder.api_call(5, 30, 40, 2).kernel(2, 0, 1000, 1100, "b", 2);  // outside the truncated annotation
+  builder.api_call(5, 2010, 2020, 3).kernel(2, 0, 2100, 2200, "c", 3);
+  // 150 ns of the 1000 ns step 1 launched, nothing of the 100 ns of step 2 (no annotation): 150 of 1100.
+  builder.gpu_range(2, 100, 250, "ProfilerStep#1");
+  const auto truncated = builder.build();
+  const CorrelationIndex correlations(truncated.api_calls);
+  const auto detection = find_steps(truncated, AnalysisOptions{}, correlations);
+  ASSERT_EQ(detection.rejected.size(), 1U);
+  EXPECT_EQ(detection.rejected[0].device, 2);
+  EXPECT_DOUBLE_EQ(detection.rejected[0].coverage, 150.0 / 1100.0);
+  ASSERT_EQ(detection.steps.size(), 2U);
+  EXPECT_FALSE(detection.steps[0].from_gpu_annotation);
+  EXPECT_EQ(detection.steps[0].start_ns, 100);
+  EXPECT_EQ(detection.steps[0].last_work_ns, 1100);  // both kernels of step 1 inside its window
+  const auto rank = analyze_rank(truncated, AnalysisOptions{});
+  ASSERT_FALSE(rank.notices.empty());
+  EXPECT_NE(rank.notices.front().find("GPU 2"), std::string::npos);
+  EXPECT_NE(rank.notices.front().find("13.6%"), std::string::npos);
+
+  ModelBuilder whole;
+  whole.range(5, 0, 2000, "ProfilerStep#1");
+  whole.api_call(5, 10, 20, 1).kernel(2, 0, 100, 200, "a", 1);
+  whole.api_call(5, 30, 40, 2).kernel(2, 0, 1000, 1100, "b", 2);
+  whole.gpu_range(2, 90, 1100, "ProfilerStep#1");
+  const auto model = whole.build();
+  const auto kept = find_steps(model, AnalysisOptions{}, CorrelationIndex(model.api_calls));
+  EXPECT_TRUE(kept.rejected.empty());
+  ASSERT_EQ(kept.steps.size(), 1U);
+  EXPECT_TRUE(kept.steps[0].from_gpu_annotation);
 }
 
 TEST(Steps, PatternWithoutNumberUsesOrdinals) {

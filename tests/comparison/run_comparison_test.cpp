@@ -4,8 +4,10 @@
 #include <cstdlib>
 
 #include "gpuprof/comparison/comparison_writers.hpp"
+#include "gpuprof/comparison/kernel_diff.hpp"
 #include "gpuprof/comparison/run_comparison.hpp"
 #include "gpuprof/comparison/step_terms.hpp"
+#include "gpuprof/report/report_summary.hpp"
 #include "gpuprof/synthetic/synthetic_trace.hpp"
 #include "temporary_folder.hpp"
 
@@ -51,6 +53,57 @@ class Comparison : public ::testing::Test {
   TemporaryFolder folder_;
   job::JobAnalysis one_, two_;
 };
+
+// One set of windows per figure (issue 28): the report summary's per-step parts are compare's waterfall terms.
+TEST_F(Comparison, ReportSummaryPerStepEqualsCompareTerms) {
+  for (auto* job : {&one_, &two_}) {
+    const auto sums = sum_step_terms(*job);
+    const auto samples = static_cast<double>(sums.samples);
+    const auto summary = report::summarize_report(report::report_input(job::JobAnalysis(*job)));
+    const auto& parts = summary.period.parts;
+    using Kind = report::PeriodPartKind;
+    EXPECT_EQ(summary.period.windows, sums.samples);
+    EXPECT_DOUBLE_EQ(summary.period.step_ns, static_cast<double>(sums.period_ns) / samples);
+    EXPECT_DOUBLE_EQ(parts[static_cast<std::size_t>(Kind::computation)].per_step_ns,
+                     static_cast<double>(sums.computation_ns) / samples);
+    EXPECT_DOUBLE_EQ(parts[static_cast<std::size_t>(Kind::batch_gaps)].per_step_ns,
+                     static_cast<double>(sums.batch_gap_ns) / samples);
+    EXPECT_DOUBLE_EQ(parts[static_cast<std::size_t>(Kind::idle_in_steps)].per_step_ns,
+                     static_cast<double>(sums.other_ns) / samples);
+  }
+}
+
+job::JobAnalysis job_of(std::int64_t windows, const std::vector<job::StepKernel>& kernels) {
+  job::JobAnalysis job;
+  job.ranks.emplace_back();
+  job.ranks.back().step_basis_windows = windows;
+  job.ranks.back().step_kernels = kernels;
+  return job;
+}
+
+// Kernel rows are per steady step (the waterfall's windows), and variants sharing a short name add up to
+// their family row, listed below it (issue 28).
+TEST(KernelDiff, PerSteadyStepWithVariantsUnderTheirFamily) {
+  const auto base = job_of(2, {{"void ns::k<1>(int)", "k", "computation", 200, 2},
+                               {"void ns::k<2>(int)", "k", "computation", 100, 2},
+                               {"gemm", "gemm", "computation", 50, 2}});
+  const auto other = job_of(4, {{"void ns::k<1>(int)", "k", "computation", 800, 4}, {"gemm", "gemm", "computation", 40, 4}});
+  const auto changes = diff_kernels(base, other, 0);
+  ASSERT_EQ(changes.size(), 2U);
+  const auto& family = changes[0];
+  EXPECT_EQ(family.short_name, "k");
+  EXPECT_DOUBLE_EQ(family.base_ns_per_step, 150.0);
+  EXPECT_DOUBLE_EQ(family.other_ns_per_step, 200.0);
+  EXPECT_DOUBLE_EQ(family.delta_ns_per_step, 50.0);
+  ASSERT_EQ(family.variants.size(), 2U);
+  EXPECT_EQ(family.variants[0].short_name, "k #1");  // k<1>: +100 per step, the larger change first
+  EXPECT_DOUBLE_EQ(family.variants[0].delta_ns_per_step, 100.0);
+  EXPECT_EQ(family.variants[1].short_name, "k #2");
+  EXPECT_DOUBLE_EQ(family.variants[1].delta_ns_per_step, -50.0);
+  EXPECT_TRUE(changes[1].variants.empty());
+  EXPECT_DOUBLE_EQ(changes[1].base_ns_per_step, 25.0);
+  EXPECT_DOUBLE_EQ(changes[1].other_ns_per_step, 10.0);
+}
 
 TEST_F(Comparison, PartsAddUpToStepTimeExactlyInIntegerSums) {
   for (const auto* job : {&one_, &two_}) {

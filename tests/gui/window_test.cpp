@@ -14,6 +14,8 @@
 
 #include "gpuprof/gui/analysis_tables.hpp"
 #include "gpuprof/gui/compare_view.hpp"
+#include "gpuprof/gui/idle_cause_chart.hpp"
+#include "gpuprof/idle/idle_description.hpp"
 #include "gpuprof/gui/table_model.hpp"
 #include "gpuprof/gui/main_window.hpp"
 #include "gpuprof/gui/report_export.hpp"
@@ -163,6 +165,40 @@ TEST(MainWindow, ShiftDragZoomsToTheDraggedRange) {
   QTest::mouseRelease(&view, Qt::LeftButton, Qt::ShiftModifier, QPoint(kLabelWidth + 600, y));
   EXPECT_NEAR(static_cast<double>(view.axis().view_start()), static_cast<double>(expected_start), 2.0);
   EXPECT_NEAR(static_cast<double>(view.axis().view_end()), static_cast<double>(expected_end), 2.0);
+}
+
+// Issue 28: hovering idle GPU time names its cause and coverage; the idle-cause chart has a bar per device.
+TEST(MainWindow, HoveringIdleTimeNamesItsCauseAndCoverage) {
+  TemporaryFolder folder;
+  const auto path = folder.file("idle.sqlite");
+  testing::write_trace(path, 2, 6);
+  TimelineView view;
+  view.resize(1150, 500);
+  view.set_session(testing::load(path));
+  view.show();
+  const auto& rank = *view.session()->ranks[0];
+  const auto& intervals = rank.analysis.idle_intervals;
+  ASSERT_FALSE(intervals.empty());
+  const auto first_device = intervals.front().device;
+  const auto* longest = &intervals.front();
+  for (const auto& interval : intervals) {
+    if (interval.device == first_device && interval.end_ns - interval.start_ns > longest->end_ns - longest->start_ns) {
+      longest = &interval;
+    }
+  }
+  const auto middle = longest->start_ns + (longest->end_ns - longest->start_ns) / 2;
+  const int x = kLabelWidth + static_cast<int>(view.axis().x_of(middle));
+  std::optional<std::string> found;
+  for (int y = kRulerHeight + 1; y < 500 && !found; y += 2) found = view.idle_at(QPoint(x, y));
+  ASSERT_TRUE(found);
+  EXPECT_EQ(*found, idle::describe_idle(*longest));
+  EXPECT_NE(found->find("coverage"), std::string::npos);
+
+  IdleCauseChart chart;
+  chart.set_session(view.session());
+  std::size_t devices = 0;
+  for (const auto& loaded : view.session()->ranks) devices += loaded->analysis.devices.size();
+  EXPECT_EQ(chart.bar_count(), static_cast<int>(devices));
 }
 
 TEST(MainWindow, DroppedFilesAreOpened) {

@@ -163,6 +163,28 @@ TEST_F(ExternalImport, NvprofMagmaFilesImportCompletely) {
   }
 }
 
+// A host clock that steps back 1.8 ms halfway through (as in a real 2-rank MPI nvprof recording): one
+// constant shift leaves device synchronizes returning before the work they waited for; the piecewise fit
+// moves each segment on its own and breaks no bound.
+TEST_F(ExternalImport, NvprofHostClockStepIsFittedPiecewise) {
+  const auto input = folder_.file("stepped.nvvp");
+  fs::copy_file(data_ / "nvprof-magma" / "magma-1.6.1_testing_dgetrf_k20c.nvvp", input);
+  fs::permissions(input, fs::perms::owner_write, fs::perm_options::add);
+  {
+    sqlite::Database trace(input, sqlite::OpenMode::read_write);
+    trace.execute("UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET start = start - 1800000, \"end\" = \"end\" - 1800000 "
+                  "WHERE start > (SELECT (min(start) + max(start)) / 2 FROM CUPTI_ACTIVITY_KIND_RUNTIME)");
+  }
+  const auto model = import(input);
+  EXPECT_EQ(summary_.clock.segments, 2);
+  EXPECT_GT(summary_.clock.violations_constant, 0);
+  EXPECT_EQ(summary_.clock.violations_piecewise, 0);
+  EXPECT_EQ(model.meta.at("gpu_clock_segments"), "2");
+  const auto original = import(data_ / "nvprof-magma" / "magma-1.6.1_testing_dgetrf_k20c.nvvp");
+  EXPECT_EQ(original.meta.at("gpu_clock_segments"), "1");
+  EXPECT_EQ(summary_.clock.violations_constant, 0);
+}
+
 // Real traces share one clock between host and GPU: the time-base check must
 // find linked launches and leave them alone.
 TEST_F(ExternalImport, RealTracesKeepTheirClock) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "gpuprof/idle/idle_cause.hpp"
 #include "gpuprof/job/job_analysis.hpp"
 #include "job_test_support.hpp"
 #include "temporary_folder.hpp"
@@ -50,6 +51,26 @@ TEST(Stragglers, SlowLoaderRankIsTheStraggler) {
     ASSERT_NE(slow, report.steps.end());
     EXPECT_GT(slow->lateness_ns, step.lateness_ns) << "step " << step.step;
   }
+}
+
+// DESIGN.md, "Straggler reason": what the late rank's host did while it was late.
+TEST(Stragglers, LatenessGetsTheHostsCauses) {
+  TemporaryFolder folder;
+  const auto fast = gpuprof::testing::write_rank(folder.file("r0.sqlite"), 0, 2, one_device(300));
+  const auto slow = gpuprof::testing::write_rank(folder.file("r1.sqlite"), 1, 2, one_device(3'000));
+  const auto job = analyze_job({fast, slow}, {});
+  const auto& report = job.stragglers;
+  ASSERT_EQ(report.job.stragglers, std::vector<std::int32_t>{1});
+  std::int64_t late_steps = 0;
+  for (const auto& step : report.steps) {
+    EXPECT_EQ(idle::total_of(step.lateness_causes), step.lateness_ns) << "rank " << step.rank << " step " << step.step;
+    if (step.rank != 1 || step.warmup || step.lateness_ns == 0) continue;
+    ++late_steps;
+    EXPECT_EQ(idle::judge(step.lateness_causes).label, idle::IdleCause::data_loading) << "step " << step.step;
+  }
+  EXPECT_GT(late_steps, 0);
+  const auto& timing = report.ranks[1];
+  EXPECT_EQ(idle::judge(timing.lateness_causes).label, idle::IdleCause::data_loading);
 }
 
 TEST(Stragglers, EqualRanksHaveNoStraggler) {

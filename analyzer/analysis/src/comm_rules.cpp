@@ -77,9 +77,14 @@ std::optional<std::string> builtin_comm_rule(std::string_view kernel_name) {
   if (base.starts_with("nccl") || base.starts_with("rccl")) return "NCCL/RCCL kernel name";
   if (contains(full, "msccl")) return "MSCCL/MSCCL++ kernel name";
   if (contains(full, "nvshmem")) return "NVSHMEM kernel name";
-  if (contains(full, "deep_ep") && contains_any(base, {"dispatch", "combine", "notify"})) {
-    return "DeepEP dispatch/combine/notify kernel";
+  // DeepEP and its forks keep the internode / internode_ll / intranode namespaces under their own top one;
+  // their layout kernels (deep_ep::layout::get_dispatch_layout) compute, so the namespace decides.
+  if (contains_any(full, {"internode::", "internode_ll::", "intranode::"}) &&
+      contains_any(base, {"dispatch", "combine", "notify"})) {
+    return "DeepEP (or fork) dispatch/combine/notify kernel";
   }
+  if (contains(full, "pplx") && contains_any(base, {"dispatch", "combine"})) return "pplx-kernels all-to-all kernel";
+  if (contains_any(base, {"all_to_all", "alltoall"})) return "expert-parallel all-to-all kernel name";
   if (contains_any(base, {"multimem_all_reduce", "one_shot_all_reduce", "two_shot_all_reduce",
                           "multimem_one_shot_all_reduce", "multimem_all_gather", "multimem_reduce_scatter"}) ||
       contains(full, "symmetric_memory::")) {

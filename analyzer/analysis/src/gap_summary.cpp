@@ -9,7 +9,7 @@ namespace {
 
 std::array<GapCauseTotal, kGapCauses> empty_causes() {
   std::array<GapCauseTotal, kGapCauses> causes{};
-  for (std::size_t i = 0; i < kGapCauses; ++i) causes[i].cause = static_cast<GapCause>(i);
+  for (std::size_t i = 0; i < kGapCauses; ++i) causes[i].cause = static_cast<IdleCause>(i);
   return causes;
 }
 
@@ -24,6 +24,7 @@ GapStats stats_of(std::int32_t device, std::vector<const BatchGap*>& gaps) {
     auto& cause = stats.by_cause[static_cast<std::size_t>(gap->cause)];
     ++cause.count;
     cause.idle_ns += gap->idle_ns;
+    cause.covered_ns += idle::judge(gap->causes).covered_ns;
   }
   std::sort(idle.begin(), idle.end());
   stats.count = static_cast<std::int64_t>(idle.size());

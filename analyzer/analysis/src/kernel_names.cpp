@@ -1,5 +1,6 @@
 #include "gpuprof/analysis/kernel_names.hpp"
 
+#include "deep_demangle.hpp"
 #include "gpuprof/trace/symbol_names.hpp"
 
 namespace gpuprof::analysis {
@@ -38,10 +39,19 @@ std::string_view trim(std::string_view text) {
 
 }  // namespace
 
-std::string readable_kernel_name(std::string_view name) { return trace::demangle_symbol(name); }
+std::string readable_kernel_name(std::string_view name) {
+  auto readable = trace::demangle_symbol(name);
+  if (!trace::is_mangled_symbol(readable)) return readable;
+  return demangle_without_recursion_limit(name).value_or(std::move(readable));
+}
 
 std::string short_kernel_name(std::string_view name) {
   const std::string readable = readable_kernel_name(name);
+  // Nothing demangles it: a report still never shows `_Z…` (DESIGN.md, "Kernel names").
+  if (trace::is_mangled_symbol(readable)) {
+    auto identifier = innermost_identifier(readable);
+    return identifier.empty() ? std::string("(undemangled kernel)") : identifier;
+  }
   const std::string text = top_level_text(readable);
   std::string_view base = trim(text);
   // `void ns::kernel`: the return type is separated by a space; `ns::kernel` by `::`.

@@ -4,11 +4,14 @@
 #include <future>
 #include <optional>
 
+#include <fmt/format.h>
+
 #include "gpuprof/analysis/correlation_index.hpp"
 #include "gpuprof/analysis/time_base_notice.hpp"
 #include "gpuprof/analysis/data_loss.hpp"
 #include "gpuprof/analysis/device_activity.hpp"
 #include "gpuprof/analysis/steps.hpp"
+#include "gpuprof/idle/host_blockers.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 
 namespace gpuprof::analysis {
@@ -76,6 +79,12 @@ RankAnalysisParts analyze_rank_parts(const trace::TraceModel& model, const Analy
       std::async(std::launch::async, [&model, &correlations] { return analyze_launches(model, correlations); });
   result.trace_start_ns = first_gpu_activity(activity);
   const auto detection = find_steps(model, options, correlations);
+  for (const auto& rejected : detection.rejected) {
+    result.notices.push_back(fmt::format("GPU {}: its GPU-side step annotations hold {:.1f}% of the GPU work their "
+                                         "host steps launched (under {:.0f}%); the host steps projected onto the GPU "
+                                         "are its steps instead",
+                                         rejected.device, 100.0 * rejected.coverage, 100.0 * kAnnotationCoverage));
+  }
   const bool use_steps = options.window == WindowMode::steps && !detection.steps.empty();
   if (options.window == WindowMode::steps && detection.steps.empty()) {
     result.notices.push_back(detection.pattern_matched
@@ -84,12 +93,14 @@ RankAnalysisParts analyze_rank_parts(const trace::TraceModel& model, const Analy
                                  : "the step pattern '" + options.step_pattern +
                                        "' matches no annotation; using each device's activity span as the window");
   }
-  auto breakdown = compute_breakdown(activity, detection.steps, use_steps);
+  parts.host = std::make_unique<idle::HostCauses>(model, correlations);
+  const auto& host = *parts.host;
+  auto breakdown = compute_breakdown(activity, detection.steps, use_steps, &host,
+                                     options.keep_idle_intervals ? &result.idle_intervals : nullptr);
   result.devices = std::move(breakdown.devices);
   result.steps = std::move(breakdown.steps);
-  if (use_steps) {
-    result.gaps = find_batch_gaps(model, result.steps, correlations);
-  }
+  if (use_steps) result.gaps = find_batch_gaps(result.steps);
+  result.host_blockers = idle::find_host_blockers(model, correlations, host, activity);
   add_steady_state_notice(result);
   result.transfers = analyze_transfers(model, activity);
   result.collectives = analyze_collectives(model);

@@ -11,6 +11,11 @@ namespace gpuprof::analysis {
 
 std::optional<std::string> clock_shift_notice(const std::map<std::string, std::string>& meta) {
   const auto shift = meta.find("gpu_clock_shift_ns");
+  if (const auto segments = meta.find("gpu_clock_segments"); shift == meta.end() && segments != meta.end() &&
+                                                             segments->second != "1") {
+    return "GPU timestamps were moved onto the host clock piecewise at import (its host clock steps): " +
+           *clock_fit_notice(meta);
+  }
   if (shift == meta.end()) return std::nullopt;
   std::int64_t value = 0;
   const auto& text = shift->second;
@@ -24,6 +29,17 @@ std::optional<std::string> clock_shift_notice(const std::map<std::string, std::s
                        " (" + text + " ns) at import, onto the host clock";
   if (const auto reason = meta.find("gpu_clock_shift_reason"); reason != meta.end() && !reason->second.empty()) {
     notice += ": " + reason->second;
+  }
+  return notice;
+}
+
+std::optional<std::string> clock_fit_notice(const std::map<std::string, std::string>& meta) {
+  const auto segments = meta.find("gpu_clock_segments");
+  if (segments == meta.end()) return std::nullopt;
+  std::string notice = segments->second + (segments->second == "1" ? " segment" : " segments") +
+                       " (host-to-GPU offset fitted piecewise to launches, synchronous copies and synchronizes)";
+  if (const auto violations = meta.find("gpu_clock_violations"); violations != meta.end()) {
+    notice += "; bounds broken: " + violations->second;
   }
   return notice;
 }

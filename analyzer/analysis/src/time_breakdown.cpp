@@ -1,6 +1,7 @@
 #include "gpuprof/analysis/time_breakdown.hpp"
 
 #include <algorithm>
+#include <optional>
 
 namespace gpuprof::analysis {
 namespace {
@@ -10,12 +11,25 @@ double share_hidden(std::int64_t total, std::int64_t exposed) {
 }
 
 // `steps` sorted by (device, start).
+// Fills the idle tallies of a window's breakdown when there are host causes to read.
+struct IdleCauses {
+  std::optional<idle::IdleAttributor> attributor;
+  std::vector<idle::IdleInterval>* intervals = nullptr;
+
+  void fill(std::int64_t step, std::int64_t start, std::int64_t tail, std::int64_t end, Breakdown& breakdown) {
+    if (attributor) {
+      attributor->window(step, start, tail, end, breakdown.idle_in_steps_causes, breakdown.batch_gap_causes, intervals);
+    }
+  }
+};
+
 void add_step_windows(const DeviceActivity& device, const std::vector<GpuStep>& steps, DeviceBreakdown& entry,
-                      std::vector<StepBreakdown>& out) {
+                      std::vector<StepBreakdown>& out, IdleCauses& causes) {
   const auto first = out.size();
   for (const auto& step : steps) {
     if (step.device != device.device) continue;
     out.push_back({step, breakdown_in(device, step.start_ns, step.last_work_ns, step.end_ns)});
+    causes.fill(step.step, step.start_ns, step.last_work_ns, step.end_ns, out.back().breakdown);
   }
   if (out.size() == first) return;
   entry.source = WindowSource::steps;
@@ -29,7 +43,7 @@ void add_step_windows(const DeviceActivity& device, const std::vector<GpuStep>& 
     if (out[index].step.warmup && !all_warmup) continue;
     entry.steady += window;
     ++entry.steady_steps;
-    if (index + 1 < out.size()) entry.period_ns += window.window_ns, ++entry.period_steps;
+    if (index + 1 < out.size()) entry.period_ns += window.window_ns, ++entry.period_steps, entry.period += window;
   }
 }
 
@@ -46,6 +60,8 @@ Breakdown& Breakdown::operator+=(const Breakdown& other) {
   idle_ns += other.idle_ns;
   idle_in_steps_ns += other.idle_in_steps_ns;
   batch_gap_ns += other.batch_gap_ns;
+  idle_in_steps_causes += other.idle_in_steps_causes;
+  batch_gap_causes += other.batch_gap_causes;
   return *this;
 }
 
@@ -55,6 +71,11 @@ double Breakdown::memcpy_hidden_share() const { return share_hidden(total_memcpy
 double DeviceBreakdown::average_step_ns() const {
   if (period_steps > 0) return static_cast<double>(period_ns) / static_cast<double>(period_steps);
   return steady_steps > 0 ? static_cast<double>(steady.window_ns) / static_cast<double>(steady_steps) : 0.0;
+}
+
+std::int64_t DeviceBreakdown::step_basis_windows() const {
+  if (period_steps > 0) return period_steps;
+  return source == WindowSource::steps ? steady_steps : 1;
 }
 
 Breakdown breakdown_in(const DeviceActivity& activity, std::int64_t start_ns, std::int64_t end_ns) {
@@ -92,16 +113,21 @@ double mean_step_period_ns(const std::vector<const DeviceBreakdown*>& devices) {
 }
 
 BreakdownResult compute_breakdown(const std::vector<DeviceActivity>& activity, const std::vector<GpuStep>& steps,
-                                  bool use_steps) {
+                                  bool use_steps, const idle::HostCauses* host,
+                                  std::vector<idle::IdleInterval>* intervals) {
   BreakdownResult result;
   for (const auto& device : activity) {
     // Devices listed in the trace but never used would only add rows of zeros.
     if (device.empty()) continue;
     DeviceBreakdown entry;
     entry.device = device.device;
-    if (use_steps) add_step_windows(device, steps, entry, result.steps);
+    IdleCauses causes;
+    causes.intervals = intervals;
+    if (host != nullptr) causes.attributor.emplace(device, host->device(device.device));
+    if (use_steps) add_step_windows(device, steps, entry, result.steps, causes);
     if (entry.steps == 0) {
       entry.total = breakdown_in(device, device.first_start(), device.last_end());
+      causes.fill(0, device.first_start(), device.last_end(), device.last_end(), entry.total);
       entry.steady = entry.total;
     }
     result.devices.push_back(entry);

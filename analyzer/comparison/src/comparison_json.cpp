@@ -54,21 +54,28 @@ void write_waterfall(Writer& w, const RunComparison& comparison) {
   w.EndArray();
 }
 
+// A family carries its variants (kernels sharing its short name) under `variants`.
+void write_kernel(Writer& w, const KernelChange& kernel) {
+  w.StartObject();
+  field(w, "name", kernel.name);
+  field(w, "short_name", kernel.short_name);
+  field(w, "category", kernel.category);
+  field(w, "base_ns_per_step", kernel.base_ns_per_step);
+  field(w, "other_ns_per_step", kernel.other_ns_per_step);
+  field(w, "delta_ns_per_step", kernel.delta_ns_per_step);
+  field(w, "base_instances_per_step", kernel.base_instances_per_step);
+  field(w, "other_instances_per_step", kernel.other_instances_per_step);
+  w.Key("variants");
+  w.StartArray();
+  for (const auto& variant : kernel.variants) write_kernel(w, variant);
+  w.EndArray();
+  w.EndObject();
+}
+
 void write_kernels(Writer& w, const RunComparison& comparison) {
   w.Key("kernels");
   w.StartArray();
-  for (const auto& kernel : comparison.kernels) {
-    w.StartObject();
-    field(w, "name", kernel.name);
-    field(w, "short_name", kernel.short_name);
-    field(w, "category", kernel.category);
-    field(w, "base_ns_per_step", kernel.base_ns_per_step);
-    field(w, "other_ns_per_step", kernel.other_ns_per_step);
-    field(w, "delta_ns_per_step", kernel.delta_ns_per_step);
-    field(w, "base_instances_per_step", kernel.base_instances_per_step);
-    field(w, "other_instances_per_step", kernel.other_instances_per_step);
-    w.EndObject();
-  }
+  for (const auto& kernel : comparison.kernels) write_kernel(w, kernel);
   w.EndArray();
 }
 

@@ -49,17 +49,23 @@ Table waterfall_table(const RunComparison& comparison) {
   return table;
 }
 
+std::vector<report::Cell> kernel_row(const KernelChange& kernel, std::string name) {
+  return {report::duration_cell(kernel.base_ns_per_step), report::duration_cell(kernel.other_ns_per_step),
+          report::duration_cell(kernel.delta_ns_per_step), report::number_cell(kernel.base_instances_per_step, 2),
+          report::number_cell(kernel.other_instances_per_step, 2), report::text_cell(kernel.category),
+          report::text_cell(std::move(name))};
+}
+
 Table kernels_table(const RunComparison& comparison) {
-  Table table{report::Section::kernels, "kernel_diff", "Kernel changes (time and instances per GPU-step)",
+  Table table{report::Section::kernels, "kernel_diff", "Kernel changes (time and instances per steady GPU-step; variants below their family)",
               {"Base/step", "Other/step", "Change", "Base inst", "Other inst", "Category", "Name"}, {}};
   for (const auto& kernel : comparison.kernels) {
-    table.rows.push_back({report::duration_cell(kernel.base_ns_per_step),
-                          report::duration_cell(kernel.other_ns_per_step),
-                          report::duration_cell(kernel.delta_ns_per_step),
-                          report::number_cell(kernel.base_instances_per_step, 2),
-                          report::number_cell(kernel.other_instances_per_step, 2), report::text_cell(kernel.category),
-                          report::text_cell(comparison.full_names || kernel.short_name.empty() ? kernel.name
-                                                                                               : kernel.short_name)});
+    auto name = comparison.full_names || kernel.short_name.empty() ? kernel.name : kernel.short_name;
+    if (!kernel.variants.empty()) name += fmt::format(" ({} variants)", kernel.variants.size());
+    table.rows.push_back(kernel_row(kernel, name));
+    for (const auto& variant : kernel.variants) {
+      table.rows.push_back(kernel_row(variant, "  " + (comparison.full_names ? variant.name : variant.short_name)));
+    }
   }
   return table;
 }

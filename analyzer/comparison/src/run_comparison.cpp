@@ -1,8 +1,10 @@
 #include "gpuprof/comparison/run_comparison.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
+#include <set>
 
 #include "gpuprof/comparison/kernel_diff.hpp"
 #include "gpuprof/comparison/step_terms.hpp"
@@ -37,7 +39,7 @@ void find_batch(const job::JobAnalysis& job, const std::optional<std::int64_t>& 
 
 std::string gap_cause_name(std::size_t slot) {
   if (slot == kUnattributedGapSlot) return "unattributed";
-  auto name = std::string(analysis::to_string(static_cast<analysis::GapCause>(slot)));
+  auto name = std::string(analysis::to_string(static_cast<idle::IdleCause>(slot)));
   std::replace(name.begin(), name.end(), '_', ' ');
   return name;
 }
@@ -122,6 +124,22 @@ void add_speedup(RunComparison& result) {
   }
 }
 
+std::set<std::string> gpu_models(const job::JobAnalysis& job) {
+  std::set<std::string> models;
+  for (const auto& rank : job.ranks) models.insert(rank.gpu_models.begin(), rank.gpu_models.end());
+  return models;
+}
+
+// Kernel and step times of two GPU models differ for reasons no waterfall term names.
+void add_gpu_model_notice(const job::JobAnalysis& base, const job::JobAnalysis& other, RunComparison& result) {
+  const auto base_models = gpu_models(base), other_models = gpu_models(other);
+  if (base_models.empty() || other_models.empty() || base_models == other_models) return;
+  const auto list = [](const std::set<std::string>& models) { return fmt::format("{}", fmt::join(models, ", ")); };
+  result.notices.push_back(fmt::format("the runs ran on different GPU models (base: {}; other: {}): kernel and step "
+                                       "times also differ by hardware",
+                                       list(base_models), list(other_models)));
+}
+
 }  // namespace
 
 double StepTerms::total() const {
@@ -141,6 +159,7 @@ RunComparison compare_runs(const job::JobAnalysis& base, const job::JobAnalysis&
   result.waterfall = waterfall(result.base.terms, result.other.terms);
   add_speedup(result);
   result.kernels = diff_kernels(base, other, options.top_kernels);
+  add_gpu_model_notice(base, other, result);
   for (const auto* job : {&base, &other}) {
     for (const auto& notice : job->notices) result.notices.push_back(notice);
   }

@@ -2,24 +2,10 @@
 
 #include <numeric>
 
+#include "gpuprof/job/step_basis.hpp"
+
 namespace gpuprof::comparison {
 namespace {
-
-// Windows [begin, end) of one device, sorted by start. The last step's window
-// has no batch gap, so it is left out when others are there to average.
-std::vector<std::size_t> pick_windows(const std::vector<job::WindowSample>& windows, std::size_t begin,
-                                      std::size_t end) {
-  std::vector<std::size_t> followed, steady, all;
-  for (std::size_t j = begin; j < end; ++j) {
-    const auto& window = windows[j];
-    all.push_back(j);
-    if (window.warmup) continue;
-    steady.push_back(j);
-    if (j + 1 < end && window.from_steps) followed.push_back(j);
-  }
-  if (!followed.empty()) return followed;
-  return steady.empty() ? all : steady;
-}
 
 // Step windows tile the timeline, so the window is the step period and its batch gap is inside it.
 void add_window(const job::WindowSample& window, std::int64_t sync_wait_ns, TermSums& sums) {
@@ -31,7 +17,7 @@ void add_window(const job::WindowSample& window, std::int64_t sync_wait_ns, Term
   sums.sync_wait_ns += sync_wait_ns;
   sums.exposed_comm_ns += b.exposed_comm_ns - sync_wait_ns;
   sums.batch_gap_ns += b.batch_gap_ns;
-  static_assert(static_cast<std::size_t>(analysis::GapCause::host_bound) < kUnattributedGapSlot);
+  static_assert(static_cast<std::size_t>(idle::IdleCause::mixed) < kUnattributedGapSlot);
   const auto cause = window.gap_cause ? static_cast<std::size_t>(*window.gap_cause) : kUnattributedGapSlot;
   sums.batch_gap_by_cause_ns[cause] += b.batch_gap_ns;
   sums.other_ns += b.idle_in_steps_ns;
@@ -48,13 +34,9 @@ TermSums sum_step_terms(const job::JobAnalysis& job) {
   TermSums sums;
   for (std::size_t i = 0; i < job.ranks.size(); ++i) {
     const auto& windows = job.ranks[i].windows;
-    for (std::size_t begin = 0; begin < windows.size();) {
-      auto end = begin;
-      while (end < windows.size() && windows[end].device == windows[begin].device) ++end;
-      for (const auto pick : pick_windows(windows, begin, end)) {
-        add_window(windows[pick], job.window_sync_wait_ns[i][pick], sums);
-      }
-      begin = end;
+    const auto basis = job::step_basis(windows);
+    for (std::size_t pick = 0; pick < windows.size(); ++pick) {
+      if (basis[pick]) add_window(windows[pick], job.window_sync_wait_ns[i][pick], sums);
     }
   }
   return sums;

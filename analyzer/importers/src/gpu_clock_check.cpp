@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "event_time_shift.hpp"
+#include "nvprof_clock_fit.hpp"
 #include "gpuprof/units/units.hpp"
 
 namespace gpuprof::importers {
@@ -113,9 +114,36 @@ GpuClockCheck judge_launch_delays(std::vector<std::int64_t> delays) {
 
 GpuClockCheck check_gpu_clock(sqlite::Database& trace) { return judge_launch_delays(launch_delays(trace)); }
 
+namespace {
+
+// nvprof host clocks can jump: fit the offset piecewise; true when segments were applied (no constant shift).
+bool fit_piecewise(sqlite::Database& trace, GpuClockCheck& check) {
+  if (trace.query_int("SELECT count(*) FROM meta WHERE key = 'source_format' AND value = 'nvprof'").value_or(0) == 0) {
+    return false;
+  }
+  const auto fit = fit_clock_segments(clock_bounds(trace));
+  check.segments = static_cast<std::int64_t>(fit.segments.size());
+  check.violations_constant = fit.violations_constant, check.violations_piecewise = fit.violations_piecewise;
+  const bool helps = fit.segments.size() > 1 && fit.violations_piecewise < fit.violations_constant;
+  const bool in_range = std::all_of(fit.segments.begin(), fit.segments.end(),
+                                    [&trace](const ClockSegment& segment) { return shift_fits(trace, segment.offset_ns); });
+  if (!helps || !in_range) {
+    set_meta(trace, "gpu_clock_segments", "1");
+    set_meta(trace, "gpu_clock_violations", "constant shift " + std::to_string(fit.violations_constant));
+    return false;
+  }
+  apply_clock_segments(trace, fit);
+  check.shift_ns = fit.segments.front().offset_ns;
+  check.reason = std::to_string(fit.segments.size()) + " clock segments";
+  return true;
+}
+
+}  // namespace
+
 GpuClockCheck align_gpu_clock(const std::string& trace_path) {
   sqlite::Database trace(trace_path, sqlite::OpenMode::read_write);
   GpuClockCheck check = check_gpu_clock(trace);
+  if (fit_piecewise(trace, check)) return check;
   if (check.shift_ns == 0) return check;
   if (!shift_fits(trace, check.shift_ns)) {
     insert_stat(trace, "import.gpu_clock_shift_refused", 1, "warning",

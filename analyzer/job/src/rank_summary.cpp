@@ -1,5 +1,7 @@
 #include "gpuprof/job/rank_summary.hpp"
 
+#include "gpuprof/job/step_kernels.hpp"
+
 #include <algorithm>
 #include <map>
 
@@ -93,7 +95,7 @@ std::vector<WindowSample> device_windows(const analysis::RankAnalysis& result, c
     windows.push_back({device.device, 0, false, false, device.first_start(), device.last_end(), breakdown, {}});
   }
   // Windows tile a device's timeline, so a gap is found by the end of the window it closes.
-  std::map<std::int64_t, analysis::GapCause> gap_causes;
+  std::map<std::int64_t, idle::IdleCause> gap_causes;
   for (const auto& gap : result.gaps) {
     if (gap.device == device.device) gap_causes[gap.end_ns] = gap.cause;
   }
@@ -134,6 +136,13 @@ RankSummaryParts summarize_rank_parts(const trace::TraceModel& model, const anal
                                                                           : std::optional<std::string>(found->second));
   summary.global_batch = analysis::positive_run_fact(model, "global_batch");
   summary.batch_size = analysis::positive_run_fact(model, "batch_size");
+  summary.host_activity = parts.host->any_device();
+  auto kernels = step_kernels(model, parts.categories, summary.windows);
+  summary.step_basis_windows = kernels.windows;
+  summary.step_kernels = std::move(kernels.kernels);
+  for (const auto& device : model.devices) {
+    if (device.name && !device.name->empty()) summary.gpu_models.push_back(*device.name);
+  }
   result.categories = std::move(parts.categories);
   result.correlations = std::move(parts.correlations);
   return result;

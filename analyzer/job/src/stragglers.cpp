@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
+
+#include "gpuprof/idle/idle_attribution.hpp"
 
 namespace gpuprof::job {
 namespace {
@@ -47,6 +50,31 @@ void add_lateness(std::vector<RankStep>& steps) {
   });
 }
 
+std::optional<std::int64_t> first_host_activity(const idle::DeviceHostCauses& host) {
+  std::optional<std::int64_t> first;
+  for (const auto& set : host.sets) {
+    if (!set.empty()) first = std::min(first.value_or(set.front().start), set.front().start);
+  }
+  return first;
+}
+
+// The lateness interval of a step, [earliest start over ranks, own start), on the rank's own clock.
+void add_lateness_causes(const std::vector<RankSummary>& ranks, const ClockAlignment& clocks,
+                         std::vector<RankStep>& steps) {
+  std::map<std::int32_t, const RankSummary*> by_rank;
+  for (const auto& rank : ranks) by_rank[rank.analysis.rank] = &rank;
+  for (auto& step : steps) {
+    if (step.lateness_ns <= 0) continue;
+    const auto offset = clocks.offset_of(step.rank);
+    const auto own_start = step.start_ns - offset;
+    const auto& host = by_rank.at(step.rank)->host_activity;
+    const auto late_from = own_start - step.lateness_ns;
+    step.lateness_causes = idle::causes_before(host, late_from, own_start);
+    const auto first = first_host_activity(host);
+    step.lateness_before_trace_ns = first ? std::clamp(*first - late_from, std::int64_t{0}, step.lateness_ns) : 0;
+  }
+}
+
 // Means over steady steps when the rank has any, else over all of them.
 RankTiming timing_of(std::int32_t rank, const std::vector<RankStep>& steps) {
   RankTiming timing;
@@ -61,6 +89,8 @@ RankTiming timing_of(std::int32_t rank, const std::vector<RankStep>& steps) {
     duration += static_cast<double>(step.duration_ns);
     lateness += static_cast<double>(step.lateness_ns);
     wait += static_cast<double>(step.collective_wait_ns);
+    idle::add_times(timing.lateness_causes, step.lateness_causes);
+    timing.lateness_before_trace_ns += step.lateness_before_trace_ns;
   }
   if (timing.steps > 0) {
     const auto count = static_cast<double>(timing.steps);
@@ -119,6 +149,7 @@ StragglerReport find_stragglers(const std::vector<RankSummary>& ranks, const Clo
     devices += static_cast<std::int32_t>(ranks[i].analysis.devices.size());
   }
   add_lateness(report.steps);
+  add_lateness_causes(ranks, clocks, report.steps);
   for (const auto& rank : ranks) report.ranks.push_back(timing_of(rank.analysis.rank, report.steps));
   report.job = summarize_job(report.ranks, devices);
   return report;

@@ -37,7 +37,7 @@ std::string summary_cards(const ReportSummary& summary) {
   std::string out = "<div class=\"cards\">\n";
   out += period.from_steps
              ? card("#222", "step period", duration(period.step_ns),
-                    fmt::format("mean over {} steady windows", period.windows))
+                    fmt::format("mean over {} steady step periods", period.windows))
              : card("#222", "step period", "no steps",
                     fmt::format("activity spans, {} in all", units::format_duration(period.window_ns)));
   for (const auto& part : period.parts) {
@@ -62,7 +62,9 @@ std::string summary_html(const ReportInput& input) {
   };
   std::string out = fmt::format("<section class=\"summary\">\n<h2>{}</h2>\n{}<ul>\n{}</ul>\n",
                                 escape_html(layout.title), summary_cards(summary), item(layout.period));
-  out += html_table(layout.split) + "<ul>\n";
+  out += html_table(layout.split);
+  if (!layout.idle.rows.empty()) out += html_table(layout.idle);
+  out += "<ul>\n";
   for (const auto& line : layout.findings) out += item(line);
   return out + "</ul>\n</section>\n";
 }

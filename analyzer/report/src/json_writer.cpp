@@ -1,17 +1,15 @@
-#include <rapidjson/prettywriter.h>
-#include <rapidjson/stringbuffer.h>
-
 #include <cmath>
 
 #include "gpuprof/analysis/gap_summary.hpp"
 #include "gpuprof/report/report_summary.hpp"
 #include "gpuprof/report/report_writers.hpp"
 #include "gpuprof/trace/records.hpp"
+#include "json_idle.hpp"
 
 namespace gpuprof::report {
 namespace {
 
-using Writer = rapidjson::PrettyWriter<rapidjson::StringBuffer>;
+using Writer = JsonWriter;
 
 void key(Writer& w, const char* name) { w.Key(name); }
 void string(Writer& w, std::string_view text) {
@@ -40,6 +38,8 @@ void breakdown_fields(Writer& w, const analysis::Breakdown& b) {
   field(w, "idle_ns", b.idle_ns);
   field(w, "idle_in_steps_ns", b.idle_in_steps_ns);
   field(w, "batch_gap_ns", b.batch_gap_ns);
+  key(w, "idle_causes");
+  write_idle_causes(w, b.idle_in_steps_causes, b.batch_gap_causes);
 }
 
 void write_devices(Writer& w, const ReportInput& input) {
@@ -244,6 +244,9 @@ void write_gaps(Writer& w, const ReportInput& input) {
       field(w, "end_ns", gap.end_ns);
       field(w, "idle_ns", gap.idle_ns);
       field(w, "cause", analysis::to_string(gap.cause));
+      field(w, "coverage", gap.coverage());
+      key(w, "causes_ns");
+      write_cause_times(w, gap.causes);
       key(w, "after_warmup"), w.Bool(gap.after_warmup);
       w.EndObject();
     }
@@ -272,6 +275,7 @@ void write_gap_summary(Writer& w, const ReportInput& input) {
         w.StartObject();
         field(w, "count", cause.count);
         field(w, "idle_ns", cause.idle_ns);
+        field(w, "covered_ns", cause.covered_ns);
         w.EndObject();
       }
       w.EndObject();
@@ -461,6 +465,7 @@ void write_summary_gaps(Writer& w, const GapsSummary& gaps) {
     field(w, "cause", analysis::to_string(cause.cause));
     field(w, "count", cause.count);
     field(w, "idle_ns", cause.idle_ns);
+    field(w, "coverage", cause.coverage());
     w.EndObject();
   }
   w.EndArray();
@@ -475,6 +480,7 @@ void write_summary_gaps(Writer& w, const GapsSummary& gaps) {
     field(w, "end_ns", entry.gap.end_ns);
     field(w, "idle_ns", entry.gap.idle_ns);
     field(w, "cause", analysis::to_string(entry.gap.cause));
+    field(w, "coverage", entry.gap.coverage());
     w.EndObject();
   }
   w.EndArray();
@@ -519,6 +525,14 @@ void write_summary_job(Writer& w, const JobSummaryLines& job) {
     field(w, "rank", std::int64_t{straggler.rank});
     field(w, "mean_lateness_ns", straggler.mean_lateness_ns);
     field(w, "share_of_step", straggler.share_of_step);
+    field(w, "cause", idle::to_string(straggler.cause));
+    field(w, "before_trace_ns", straggler.before_trace_ns);
+    key(w, "lateness_causes_ns");
+    w.StartObject();
+    for (std::size_t i = 0; i < straggler.lateness_causes_ns.size(); ++i) {
+      field(w, std::string(idle::to_string(static_cast<idle::IdleCause>(i))).c_str(), straggler.lateness_causes_ns[i]);
+    }
+    w.EndObject();
     w.EndObject();
   }
   w.EndArray();
@@ -535,6 +549,7 @@ void write_summary_job(Writer& w, const JobSummaryLines& job) {
 void write_summary(Writer& w, const ReportSummary& summary) {
   w.StartObject();
   write_period(w, summary.period);
+  write_summary_idle(w, summary.idle);
   write_summary_gaps(w, summary.gaps);
   write_summary_transfers(w, summary.transfers);
   if (summary.job) write_summary_job(w, *summary.job); else key(w, "job"), w.Null();
@@ -557,7 +572,7 @@ std::string render_json(const ReportInput& input) {
   Writer w(buffer);
   w.SetIndent(' ', 1);
   w.StartObject();
-  field(w, "format", std::string_view("gpuprof.report/2"));
+  field(w, "format", std::string_view("gpuprof.report/3"));
   write_ranks(w, input);
   ReportInput empty;
   empty.ranks = {};

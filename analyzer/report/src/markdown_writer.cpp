@@ -19,6 +19,7 @@ std::string summary_markdown(const ReportInput& input) {
   std::string out = fmt::format("\n## {}\n\n", escape_markdown_cell(layout.title)) + bullet(layout.period);
   // A level-3 heading: the table belongs to the summary, not a section of its own.
   out += "\n#" + markdown_table(layout.split).substr(1) + "\n";
+  if (!layout.idle.rows.empty()) out += "\n#" + markdown_table(layout.idle).substr(1) + "\n";
   for (const auto& line : layout.findings) out += bullet(line);
   return out;
 }

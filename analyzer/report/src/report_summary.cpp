@@ -13,11 +13,11 @@ std::array<std::int64_t, kPeriodParts> parts_of(const analysis::Breakdown& b) {
   return {b.computation_ns, b.exposed_comm_ns, b.exposed_memcpy_ns, b.idle_in_steps_ns, b.batch_gap_ns};
 }
 
-// Span windows have no warm-up, so `steady` is every window of every device.
+// Over the windows the step period is the mean of (whole periods; span windows have no warm-up), so that
+// share x period is the mean over those windows, as the steps table and compare show it.
 void add_device(PeriodSummary& period, std::int32_t rank, const analysis::DeviceBreakdown& device, bool first) {
-  const auto& b = device.steady;
-  const bool steps = device.source == analysis::WindowSource::steps;
-  period.windows += steps ? device.steady_steps : 1;
+  const auto& b = device.step_basis();
+  period.windows += device.step_basis_windows();
   period.window_ns += b.window_ns;
   period.all_warmup = period.all_warmup || device.steady_is_all_steps;
   const auto values = parts_of(b);
@@ -56,7 +56,10 @@ PeriodSummary summarize_period(const ReportInput& input) {
   period.step_ns = analysis::mean_step_period_ns(stepped);
   for (auto& part : period.parts) {
     part.share = share(part.total_ns, period.window_ns);
-    part.per_step_ns = period.from_steps ? part.share * period.step_ns : 0.0;
+    // The mean over the windows the period is the mean of, as the steps table and compare take it.
+    part.per_step_ns = period.from_steps && period.windows > 0
+                           ? static_cast<double>(part.total_ns) / static_cast<double>(period.windows)
+                           : 0.0;
   }
   return period;
 }
@@ -64,7 +67,7 @@ PeriodSummary summarize_period(const ReportInput& input) {
 GapsSummary summarize_gaps(const ReportInput& input) {
   GapsSummary summary;
   std::array<analysis::GapCauseTotal, analysis::kGapCauses> causes{};
-  for (std::size_t i = 0; i < causes.size(); ++i) causes[i].cause = static_cast<analysis::GapCause>(i);
+  for (std::size_t i = 0; i < causes.size(); ++i) causes[i].cause = static_cast<analysis::IdleCause>(i);
   for (const auto& rank : input.ranks) {
     for (const auto& stats : analysis::summarize_gaps(rank.gaps)) {
       summary.count += stats.count;
@@ -72,6 +75,7 @@ GapsSummary summarize_gaps(const ReportInput& input) {
       for (std::size_t i = 0; i < causes.size(); ++i) {
         causes[i].count += stats.by_cause[i].count;
         causes[i].idle_ns += stats.by_cause[i].idle_ns;
+        causes[i].covered_ns += stats.by_cause[i].covered_ns;
       }
     }
     for (const auto& gap : rank.gaps) summary.largest.push_back({rank.rank, gap});
@@ -135,7 +139,15 @@ JobSummaryLines summarize_job(const ReportInput& input) {
     }
     if (!timing.straggler) continue;
     const auto late_share = report.job.mean_step_ns > 0 ? timing.mean_lateness_ns / report.job.mean_step_ns : 0.0;
-    lines.stragglers.push_back({timing.rank, timing.mean_lateness_ns, late_share});
+    auto& line = lines.stragglers.emplace_back(StragglerLine{timing.rank, timing.mean_lateness_ns, late_share});
+    for (std::size_t i = 0; i < idle::kCoveringCauses && timing.steps > 0; ++i) {
+      line.lateness_causes_ns[i] = static_cast<double>(timing.lateness_causes[i]) / static_cast<double>(timing.steps);
+    }
+    line.before_trace_ns = timing.steps > 0 ? static_cast<double>(timing.lateness_before_trace_ns) /
+                                                  static_cast<double>(timing.steps)
+                                            : 0.0;
+    line.cause = idle::total_of(timing.lateness_causes) > 0 ? idle::judge(timing.lateness_causes).label
+                                                           : idle::IdleCause::unrecorded;
   }
   std::stable_sort(lines.stragglers.begin(), lines.stragglers.end(),
                    [](const StragglerLine& a, const StragglerLine& b) { return a.mean_lateness_ns > b.mean_lateness_ns; });
@@ -175,6 +187,7 @@ std::string_view to_string(PeriodPartKind kind) {
 ReportSummary summarize_report(const ReportInput& input) {
   ReportSummary summary;
   summary.period = summarize_period(input);
+  summary.idle = summarize_idle(input);
   summary.gaps = summarize_gaps(input);
   summary.transfers = summarize_transfers(input);
   if (input.job) summary.job = summarize_job(input);

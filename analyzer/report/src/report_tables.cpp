@@ -7,6 +7,7 @@
 #include "gpuprof/report/report_model.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 #include "gpuprof/units/units.hpp"
+#include "idle_tables.hpp"
 
 namespace gpuprof::report {
 namespace {
@@ -294,13 +295,14 @@ void add_gaps(const ReportInput& input, const TableView& view, std::vector<Table
   add_gap_summary(input, view, tables);
   if (!view.gap_list) return;
   Table table{Section::gaps, "gaps", "Batch gaps (GPU idle between steps)",
-              {"Rank", "Device", "After step", start_column(view), "Duration", "Idle", "Cause", "After warm-up"}, {}};
+              {"Rank", "Device", "After step", start_column(view), "Duration", "Idle", "Cause", "Coverage%",
+               "After warm-up"}, {}};
   for (const auto& rank : input.ranks) {
     for (const auto& gap : rank.gaps) {
       table.rows.push_back({integer(rank.rank), integer(gap.device), integer(gap.after_step),
                             time_point(view, gap.start_ns, rank.trace_start_ns), duration(gap.end_ns - gap.start_ns),
                             duration(gap.idle_ns), text(std::string(analysis::to_string(gap.cause))),
-                            text(gap.after_warmup ? "yes" : "no")});
+                            percent(gap.coverage()), text(gap.after_warmup ? "yes" : "no")});
     }
   }
   tables.push_back(std::move(table));
@@ -363,12 +365,21 @@ std::vector<Table> build_tables(const ReportInput& input, const TableView& view)
     if (!input.has(section)) continue;
     switch (section) {
       case Section::summary: break;  // not a table: each writer lays it out (summary_layout.hpp)
-      case Section::devices: add_devices(input, view, tables); break;
+      case Section::devices:
+        add_devices(input, view, tables);
+        add_idle_device_table(input, tables);
+        break;
       case Section::transfers: add_transfers(input, tables); break;
       case Section::kernels: add_kernels(input, view, tables); break;
       case Section::collectives: add_collectives(input, tables); break;
-      case Section::steps: add_steps(input, view, tables); break;
-      case Section::gaps: add_gaps(input, view, tables); break;
+      case Section::steps:
+        add_steps(input, view, tables);
+        add_idle_step_table(input, tables);
+        break;
+      case Section::gaps:
+        add_gaps(input, view, tables);
+        add_idle_interval_table(input, view, tables);
+        break;
       case Section::launches: add_launches(input, tables); break;
       case Section::job: add_job_tables(input, view, tables); break;
     }

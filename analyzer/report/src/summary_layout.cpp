@@ -28,7 +28,7 @@ SummaryLine period_line(const PeriodSummary& period) {
     return {"Step period", fmt::format("none: no step annotations, so each device's activity span is its window "
                                        "({} in all over {})", format_duration(period.window_ns), scope)};
   }
-  auto text = fmt::format("{} (mean of {} over {} steady step windows, {} in all)", duration(period.step_ns), scope,
+  auto text = fmt::format("{} (mean of {} over {} steady step periods, {} in all)", duration(period.step_ns), scope,
                           period.windows, format_duration(period.window_ns));
   if (period.devices > 1) {
     text += fmt::format("; per device {} ({}) to {} ({})", duration(period.min_step_ns),
@@ -40,7 +40,7 @@ SummaryLine period_line(const PeriodSummary& period) {
 }
 
 Table split_table(const PeriodSummary& period) {
-  Table table{Section::devices, "summary", "Where the step period goes (shares of the steady windows)",
+  Table table{Section::devices, "summary", "Where the step period goes (shares of the steady step periods)",
               {"Part", "Share%", period.from_steps ? "Per step" : "Time", "Lowest device", "Highest device"}, {}};
   if (!period.from_steps) table.title = "Where the time goes (shares of the activity spans)";
   const bool spread = period.devices > 1;  // one device has no spread to show
@@ -56,18 +56,77 @@ Table split_table(const PeriodSummary& period) {
   return table;
 }
 
+Table idle_table(const IdleSummary& idle) {
+  Table table{Section::devices, "summary_idle",
+              "Why the GPU is idle (steady step periods; an interval takes the cause covering half of it or more, else "
+              "mixed)",
+              {"Cause", "Idle in steps", "Batch gaps", "Share%", "Coverage%"}, {}};
+  for (const auto& line : idle_lines(idle.in_steps, idle.gaps)) {
+    table.rows.push_back({text_cell(std::string(idle::to_string(line.label))), duration_cell(line.in_steps_ns),
+                          duration_cell(line.gaps_ns), percent_cell(line.share), percent_cell(line.coverage)});
+  }
+  return table;
+}
+
+std::string top_causes(const idle::IdleTally& in_steps, const idle::IdleTally& gaps, std::size_t count) {
+  std::string out;
+  for (const auto& line : idle_lines(in_steps, gaps)) {
+    if (count-- == 0) break;
+    out += fmt::format("{}{} {} (coverage {})", out.empty() ? "" : ", ", idle::to_string(line.label),
+                       percent(line.share), percent(line.coverage));
+  }
+  return out;
+}
+
+std::vector<SummaryLine> idle_lines_of(const IdleSummary& idle, const PeriodSummary& period) {
+  std::vector<SummaryLine> lines;
+  if (idle.in_steps.total_ns() + idle.gaps.total_ns() == 0) return lines;
+  if (idle.in_steps.total_ns() > 0) {
+    lines.push_back({"Idle in steps explained",
+                     fmt::format("{} of the idle time inside steps has a cause other than mixed or unrecorded",
+                                 percent(idle.explained_in_steps()))});
+  }
+  if (idle.devices.size() > 1) {
+    std::string text;
+    for (const auto& device : idle.devices) {
+      const auto total = device.in_steps.total_ns() + device.gaps.total_ns();
+      if (total == 0) continue;
+      text += fmt::format("{}{} idle {} of its windows: {}", text.empty() ? "" : "; ",
+                          where(period, {device.rank, device.device}),
+                          percent(static_cast<double>(total) / static_cast<double>(std::max<std::int64_t>(device.window_ns, 1))),
+                          top_causes(device.in_steps, device.gaps, idle.devices.size() > 4 ? 1 : 2));
+    }
+    lines.push_back({"Idle per device", text});
+  }
+  std::string blockers;
+  for (const auto& entry : idle.blockers) {
+    const auto& b = entry.blocker;
+    const auto shortest = format_duration(b.shortest_ns), longest = format_duration(b.longest_ns);
+    const auto lengths = b.count == 1          ? longest
+                         : shortest == longest ? fmt::format("{} times, {} each", b.count, longest)
+                                               : fmt::format("{} times, {} to {} each", b.count, shortest, longest);
+    blockers += fmt::format("{}the host was in {}{} ({}; {}) while {} idled {}", blockers.empty() ? "" : "; ", b.call,
+                            b.detail.empty() ? std::string() : ", " + b.detail, lengths,
+                            idle::to_string(b.cause), where(period, {entry.rank, b.device}), format_duration(b.idle_ns));
+  }
+  if (!blockers.empty()) lines.push_back({"Host calls the GPU waited on most", blockers});
+  return lines;
+}
+
 SummaryLine gaps_line(const GapsSummary& gaps, const PeriodSummary& period) {
   if (gaps.count == 0) return {"Batch gaps", period.from_steps ? "none" : "none (no step windows)"};
   auto text = fmt::format("{} gaps, {} idle in all (warm-up included); by cause:", gaps.count,
                           format_duration(gaps.idle_ns));
   for (const auto& cause : gaps.causes) {
-    text += fmt::format(" {} {} ({}),", analysis::to_string(cause.cause), cause.count, format_duration(cause.idle_ns));
+    text += fmt::format(" {} {} ({}, coverage {}),", analysis::to_string(cause.cause), cause.count,
+                        format_duration(cause.idle_ns), percent(cause.coverage()));
   }
   text.back() = '.';
   text += " Largest:";
   for (const auto& entry : gaps.largest) {
-    text += fmt::format(" {} after step {} on {} ({});", format_duration(entry.gap.idle_ns), entry.gap.after_step,
-                        where(period, {entry.rank, entry.gap.device}), analysis::to_string(entry.gap.cause));
+    text += fmt::format(" {} after step {} on {} ({} {});", format_duration(entry.gap.idle_ns), entry.gap.after_step,
+                        where(period, {entry.rank, entry.gap.device}), analysis::to_string(entry.gap.cause),
+                        percent(entry.gap.coverage()));
   }
   text.back() = '.';
   return {"Batch gaps", text};
@@ -95,6 +154,37 @@ SummaryLine transfers_line(const TransfersSummary& transfers, const PeriodSummar
   return {"Exposed transfers", text};
 }
 
+// "its host was in data_loading for 6.90 ms", or the causes by time when none covers half of the lateness.
+std::string lateness_reason(const StragglerLine& straggler) {
+  std::vector<std::pair<double, idle::IdleCause>> causes;
+  for (std::size_t i = 0; i < straggler.lateness_causes_ns.size(); ++i) {
+    if (straggler.lateness_causes_ns[i] > 0) causes.emplace_back(straggler.lateness_causes_ns[i], static_cast<idle::IdleCause>(i));
+  }
+  if (causes.empty()) return "nothing recorded on its host";
+  std::stable_sort(causes.begin(), causes.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  // Time before the host trace begins is unrecorded for want of a trace, not of activity: say so, then what
+  // the recorded rest shows.
+  if (2 * straggler.before_trace_ns >= straggler.mean_lateness_ns) {
+    std::string text = fmt::format("its host recorded nothing for the first {} (its trace starts that late)",
+                                   duration(straggler.before_trace_ns));
+    std::size_t shown = 0;
+    for (const auto& [ns, cause] : causes) {
+      const auto rest = cause == idle::IdleCause::unrecorded ? ns - straggler.before_trace_ns : ns;
+      if (rest < 500 || shown == 3) continue;  // under half a microsecond is rounding, not a reason
+      text += fmt::format("{} {} {}", shown++ == 0 ? ", then" : ",", idle::to_string(cause), duration(rest));
+    }
+    return text;
+  }
+  if (straggler.cause != idle::IdleCause::mixed) {
+    return fmt::format("its host was in {} for {}", idle::to_string(causes.front().second), duration(causes.front().first));
+  }
+  std::string text = "its host was in mixed activity:";
+  for (std::size_t i = 0; i < causes.size() && i < 3; ++i) {
+    text += fmt::format("{} {} {}", i == 0 ? "" : ",", idle::to_string(causes[i].second), duration(causes[i].first));
+  }
+  return text;
+}
+
 std::vector<SummaryLine> job_lines(const JobSummaryLines& lines) {
   const auto& job = lines.job;
   std::vector<SummaryLine> out;
@@ -105,12 +195,17 @@ std::vector<SummaryLine> job_lines(const JobSummaryLines& lines) {
                              job.fastest_rank, percent(job.imbalance), job.ranks)});
   std::string stragglers;
   for (const auto& straggler : lines.stragglers) {
-    stragglers += stragglers.empty() ? fmt::format("rank {} starts its steps {} late on average ({} of the mean step)",
+    stragglers += stragglers.empty() ? fmt::format("rank {} starts its steps {} late on average ({} of the mean step): {}",
                                                    straggler.rank, duration(straggler.mean_lateness_ns),
-                                                   percent(straggler.share_of_step))
-                                     : fmt::format("; rank {} {} ({})", straggler.rank,
+                                                   percent(straggler.share_of_step), lateness_reason(straggler))
+                                     : fmt::format("; rank {} {} ({}): {}", straggler.rank,
                                                    duration(straggler.mean_lateness_ns),
-                                                   percent(straggler.share_of_step));
+                                                   percent(straggler.share_of_step), lateness_reason(straggler));
+  }
+  if (!stragglers.empty()) {
+    stragglers += fmt::format(". Lateness is when a rank's first GPU work of a step starts after the earliest rank's; "
+                              "the slowest rank (above) is the one with the most work inside its steps, so they "
+                              "can differ");
   }
   if (stragglers.empty()) {
     stragglers = fmt::format("none (no rank starts its steps later than the typical rank by more than {} of the "
@@ -150,6 +245,8 @@ SummaryLayout layout_summary(const ReportSummary& summary) {
   }
   layout.period = period_line(summary.period);
   layout.split = split_table(summary.period);
+  layout.idle = idle_table(summary.idle);
+  for (auto& line : idle_lines_of(summary.idle, summary.period)) layout.findings.push_back(std::move(line));
   layout.findings.push_back(gaps_line(summary.gaps, summary.period));
   layout.findings.push_back(transfers_line(summary.transfers, summary.period));
   if (summary.job) {

@@ -20,6 +20,7 @@ struct SummaryLayout {
   std::string title;
   SummaryLine period;  // the step period and what it is over
   Table split;         // where the period goes: one row per part, with the spread over devices
+  Table idle;          // why the GPUs are idle: one row per cause (no rows without idle time)
   std::vector<SummaryLine> findings;  // gaps, transfers, the job, data loss
 };
 

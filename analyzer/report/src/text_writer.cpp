@@ -20,6 +20,7 @@ std::string summary_text(const ReportInput& input) {
   const auto layout = layout_summary(summarize_report(input));
   std::string out = layout.title + "\n\n" + labelled(layout.period) + "\n";
   out += text_table(layout.split, kWidth);
+  if (!layout.idle.rows.empty()) out += text_table(layout.idle, kWidth);
   for (const auto& line : layout.findings) out += labelled(line);
   return out + "\n";
 }

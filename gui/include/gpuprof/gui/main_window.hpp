@@ -24,6 +24,7 @@ class QTableView;
 namespace gpuprof::gui {
 
 class BreakdownChart;
+class IdleCauseChart;
 class CompareView;
 class TimelineView;
 class TraceLoader;
@@ -98,6 +99,7 @@ class MainWindow : public QMainWindow {
   QProgressBar* progress_ = nullptr;
   QPushButton* cancel_ = nullptr;
   BreakdownChart* breakdown_ = nullptr;
+  IdleCauseChart* idle_causes_ = nullptr;
   TransferHeatMap* heat_map_ = nullptr;
   QTableView* transfer_table_ = nullptr;
   QTableView* kernel_table_ = nullptr;

@@ -43,6 +43,8 @@ class TimelineView : public QWidget {
   std::size_t highlighted_instances() const;
 
   std::optional<EventRef> event_at(QPoint position) const;
+  // Over a device or stream row where the GPU is idle: that idle interval's causes and coverage.
+  std::optional<std::string> idle_at(QPoint position) const;
   // Renders the current view into an image of any size (screenshots, benchmark).
   QImage render_image(QSize size);
 

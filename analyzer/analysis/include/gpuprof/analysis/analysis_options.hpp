@@ -21,6 +21,9 @@ struct AnalysisOptions {
   std::int64_t warmup_steps = 1;
   // Kernel rows kept in the summary (0: all).
   std::size_t top_kernels = 0;
+  // Keep every idle interval with its causes (RankAnalysis::idle_intervals), for views that show them one
+  // by one; reports need only the sums the breakdowns carry.
+  bool keep_idle_intervals = false;
 };
 
 }  // namespace gpuprof::analysis

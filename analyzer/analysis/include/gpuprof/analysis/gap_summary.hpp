@@ -11,11 +11,13 @@
 
 namespace gpuprof::analysis {
 
-inline constexpr std::size_t kGapCauses = 4;  // GapCause values, in declaration order
+inline constexpr std::size_t kGapCauses = idle::kIdleLabels;  // IdleCause values, in declaration order
 
 struct GapCauseTotal {
-  GapCause cause = GapCause::host_bound;
+  IdleCause cause = IdleCause::unrecorded;
   std::int64_t count = 0, idle_ns = 0;
+  std::int64_t covered_ns = 0;  // of idle_ns, the time the cause itself covers (mixed: each gap's largest cause)
+  double coverage() const { return idle_ns > 0 ? static_cast<double>(covered_ns) / static_cast<double>(idle_ns) : 0.0; }
 };
 
 // Figures over the gaps' idle time (BatchGap::idle_ns, the breakdown's batch_gap_ns).
@@ -23,7 +25,7 @@ struct GapStats {
   std::int32_t device = 0;
   std::int64_t count = 0, total_ns = 0, p50_ns = 0, p95_ns = 0, max_ns = 0;
   double mean_ns = 0;
-  std::array<GapCauseTotal, kGapCauses> by_cause{};  // indexed by GapCause; zero counts included
+  std::array<GapCauseTotal, kGapCauses> by_cause{};  // indexed by IdleCause; zero counts included
 };
 
 // Nearest-rank percentile (0 < p ≤ 100) of values sorted ascending; 0 for none.
@@ -32,7 +34,7 @@ std::int64_t nearest_rank_percentile(const std::vector<std::int64_t>& sorted, do
 // One entry per device that has gaps, ascending device.
 std::vector<GapStats> summarize_gaps(const std::vector<BatchGap>& gaps);
 
-// The causes of `stats` with at least one gap, most idle time first (ties in GapCause order).
+// The causes of `stats` with at least one gap, most idle time first (ties in IdleCause order).
 std::vector<GapCauseTotal> causes_by_idle(const std::array<GapCauseTotal, kGapCauses>& by_cause);
 
 }  // namespace gpuprof::analysis

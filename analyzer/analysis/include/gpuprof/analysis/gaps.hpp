@@ -1,31 +1,33 @@
 #pragma once
 
 // Batch gaps (DESIGN.md, "Batch gap"): the tail of step k's window, from the
-// last work of step k to the first work of step k+1 on a device, with the reason the host
-// gives for it. The cause is whichever host activity covers most of the gap
-// (ties in the order sync, pageable_copy, data_loading); host_bound when the
-// host recorded none of them, i.e. it was busy launching or in Python.
+// last work of step k to the first work of step k+1 on a device. Their causes
+// are the idle causes of the tail's idle time (DESIGN.md, "Idle causes"),
+// attributed with the breakdown: the gap is labelled with the cause that covers
+// at least half of it, else `mixed`.
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "gpuprof/analysis/correlation_index.hpp"
 #include "gpuprof/analysis/time_breakdown.hpp"
-#include "gpuprof/trace/trace_model.hpp"
+#include "gpuprof/idle/idle_cause.hpp"
 
 namespace gpuprof::analysis {
 
-enum class GapCause { sync, pageable_copy, data_loading, host_bound };
-std::string_view to_string(GapCause cause);
+using idle::IdleCause;
+using idle::to_string;
 
 struct BatchGap {
   std::int32_t device = 0;
   std::int64_t after_step = 0;
   std::int64_t start_ns = 0, end_ns = 0;
-  GapCause cause = GapCause::host_bound;
+  IdleCause cause = IdleCause::unrecorded;
   bool after_warmup = false;  // the step before the gap is a warm-up step
   std::int64_t idle_ns = 0;   // the idle part of [start, end): the step's batch_gap_ns
+  idle::CauseTimes causes{};  // the idle time by cause; adds up to idle_ns when causes were attributed
+  // Share of idle_ns that the labelled cause covers (for mixed, the largest cause); 0 without causes.
+  double coverage() const;
 };
 
 // True for annotation names that mean "loading the next batch".
@@ -33,7 +35,6 @@ bool is_data_loading_name(std::string_view name);
 
 // `steps` sorted by (device, start) as compute_breakdown returns them; one gap per step with a batch gap
 // that another step follows.
-std::vector<BatchGap> find_batch_gaps(const trace::TraceModel& model, const std::vector<StepBreakdown>& steps,
-                                      const CorrelationIndex& correlations);
+std::vector<BatchGap> find_batch_gaps(const std::vector<StepBreakdown>& steps);
 
 }  // namespace gpuprof::analysis

@@ -13,6 +13,7 @@
 #include "gpuprof/analysis/correlation_index.hpp"
 #include "gpuprof/analysis/device_activity.hpp"
 #include "gpuprof/analysis/gaps.hpp"
+#include "gpuprof/idle/host_blockers.hpp"
 #include "gpuprof/analysis/kernel_summary.hpp"
 #include "gpuprof/analysis/launch_stats.hpp"
 #include "gpuprof/analysis/time_breakdown.hpp"
@@ -31,6 +32,9 @@ struct RankAnalysis {
   std::vector<DeviceBreakdown> devices;
   std::vector<StepBreakdown> steps;
   std::vector<BatchGap> gaps;
+  // Every idle interval with its causes, by device and time; only with AnalysisOptions::keep_idle_intervals.
+  std::vector<idle::IdleInterval> idle_intervals;
+  std::vector<idle::HostBlocker> host_blockers;  // the host calls under which the GPUs idled longest
   TransferReport transfers;
   CollectiveReport collectives;
   KernelSummary kernels;
@@ -51,6 +55,7 @@ struct RankAnalysisParts {
   std::vector<KernelCategory> categories;  // per StringId, launch context included
   std::vector<DeviceActivity> activity;
   std::unique_ptr<CorrelationIndex> correlations;  // of the model's API calls
+  std::unique_ptr<idle::HostCauses> host;          // what the host threads did, per device
 };
 RankAnalysisParts analyze_rank_parts(const trace::TraceModel& model, const AnalysisOptions& options,
                                      std::optional<std::int32_t> rank = std::nullopt);

@@ -1,10 +1,11 @@
 #pragma once
 
-// Training steps per device (DESIGN.md, "Step" and "Step window"). GPU
-// annotations (gpu_user_annotation) are used as they are; host step ranges are
-// projected onto each GPU through correlation ids: from the first start to the
-// last end of the GPU work launched by API calls inside the host range. The
-// projections are then turned into windows that tile the device's timeline.
+// Training steps per device (DESIGN.md, "Step" and "Step window"). Host step
+// ranges are projected onto each GPU through correlation ids: from the first
+// start to the last end of the GPU work launched by API calls inside the host
+// range. GPU annotations (gpu_user_annotation) are used instead where they hold
+// at least 90 % of that work. The steps are then turned into windows that tile
+// the device's timeline.
 
 #include <cstdint>
 #include <string>
@@ -28,9 +29,22 @@ struct GpuStep {
   std::int64_t host_thread = trace::kUnknown;  // thread of the host range (kUnknown for GPU annotations)
 };
 
+// GPU-side step annotations are used only when they hold this share of the GPU work their host steps
+// launched, from its first start to its last end (DESIGN.md, "Step"): ROCm traces truncate them.
+inline constexpr double kAnnotationCoverage = 0.9;
+
+// A device whose GPU-side annotations hold too little of that work, so its host steps are projected instead.
+struct RejectedAnnotations {
+  std::int32_t device = 0;
+  // Of the span of GPU work the host steps launched on it (first start to last end), the share inside its
+  // annotations of the same steps.
+  double coverage = 0;
+};
+
 struct StepDetection {
   std::vector<GpuStep> steps;  // sorted by (device, start); windows of one device never overlap
   bool pattern_matched = false;  // some range name matched the pattern
+  std::vector<RejectedAnnotations> rejected;
 };
 
 // Throws TraceError::bad_input when the pattern is not a valid regex.

@@ -17,6 +17,10 @@ namespace gpuprof::analysis {
 // importers::align_gpu_clock), or nullopt when the trace records no shift.
 std::optional<std::string> clock_shift_notice(const std::map<std::string, std::string>& meta);
 
+// For nvprof imports, the piecewise fit of the host-to-GPU offset (meta gpu_clock_segments,
+// gpu_clock_violations): "2 segments; bounds broken: constant shift 14, piecewise 0"; nullopt without one.
+std::optional<std::string> clock_fit_notice(const std::map<std::string, std::string>& meta);
+
 // clock_shift_notice, or, for a trace no import aligned (the collector's own),
 // the same rule applied to its launches in memory: a warning sentence when host
 // and GPU disagree. Such a trace is read as recorded, never rewritten.

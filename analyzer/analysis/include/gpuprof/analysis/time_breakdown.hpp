@@ -9,6 +9,8 @@
 
 #include "gpuprof/analysis/device_activity.hpp"
 #include "gpuprof/analysis/steps.hpp"
+#include "gpuprof/idle/idle_attribution.hpp"
+#include "gpuprof/idle/idle_cause.hpp"
 
 namespace gpuprof::analysis {
 
@@ -18,6 +20,9 @@ struct Breakdown {
   // idle_ns = idle_in_steps_ns + batch_gap_ns: the batch gap is the idle part of the window's tail after
   // the step's last GPU work.
   std::int64_t idle_in_steps_ns = 0, batch_gap_ns = 0;
+  // Their idle time by cause (DESIGN.md, "Idle causes"): each adds up to its idle time when host causes
+  // were attributed (compute_breakdown with HostCauses), else stays empty.
+  idle::IdleTally idle_in_steps_causes, batch_gap_causes;
 
   Breakdown& operator+=(const Breakdown& other);
   // Share of communication (copies) that ran while the device computed, 0..1; 0 without any.
@@ -50,8 +55,13 @@ struct DeviceBreakdown {
   // Steady windows that another step follows: whole step periods, batch gap included. The last
   // window ends with the last GPU work, so it is a period only when no other step is there.
   std::int64_t period_steps = 0, period_ns = 0;
+  Breakdown period;  // summed over those period_steps windows
   // Mean step period over period_steps, else over every steady window; 0 without windows.
   double average_step_ns() const;
+  // The windows per-step figures are taken over (the summary, compare): the whole periods when there are
+  // any, else every steady window; and how many there are (an activity span counts 1).
+  const Breakdown& step_basis() const { return period_steps > 0 ? period : steady; }
+  std::int64_t step_basis_windows() const;
 };
 
 // Mean step period pooled over several devices (of one or several ranks): each
@@ -64,8 +74,10 @@ struct BreakdownResult {
 };
 
 // Uses the device's steps as windows when `use_steps` and it has any; otherwise its activity span.
-// Devices without any GPU activity are left out.
+// Devices without any GPU activity are left out. With `host`, every idle interval gets its causes
+// (listed in `intervals` when given).
 BreakdownResult compute_breakdown(const std::vector<DeviceActivity>& activity, const std::vector<GpuStep>& steps,
-                                  bool use_steps);
+                                  bool use_steps, const idle::HostCauses* host = nullptr,
+                                  std::vector<idle::IdleInterval>* intervals = nullptr);
 
 }  // namespace gpuprof::analysis

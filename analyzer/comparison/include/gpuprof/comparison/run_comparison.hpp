@@ -50,10 +50,13 @@ struct WaterfallTerm {
   double base_ns = 0, other_ns = 0, delta_ns = 0;
 };
 
+// Per steady step (the windows the waterfall averages). A family (kernels sharing a short name) adds up its
+// variants, listed in `variants` ("name #1", "#2" as short names); a kernel alone has none.
 struct KernelChange {
   std::string name, short_name, category;
   double base_ns_per_step = 0, other_ns_per_step = 0, delta_ns_per_step = 0;
   double base_instances_per_step = 0, other_instances_per_step = 0;
+  std::vector<KernelChange> variants;
 };
 
 struct RunComparison {

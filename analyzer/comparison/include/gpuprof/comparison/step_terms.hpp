@@ -11,9 +11,9 @@
 
 namespace gpuprof::comparison {
 
-// Batch gap time by analysis::GapCause code, and a last slot for gaps the analysis
+// Batch gap time by idle::IdleCause code, and a last slot for gaps the analysis
 // found no gap record for (it should stay empty; it keeps the sums exact if not).
-inline constexpr std::size_t kGapCauseSlots = 5;
+inline constexpr std::size_t kGapCauseSlots = idle::kIdleLabels + 1;
 inline constexpr std::size_t kUnattributedGapSlot = kGapCauseSlots - 1;
 
 struct TermSums {

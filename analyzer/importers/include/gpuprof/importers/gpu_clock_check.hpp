@@ -31,6 +31,9 @@ struct GpuClockCheck {
   // the least movement after which no GPU work precedes its launch.
   std::int64_t shift_ns = 0;
   std::string reason;  // why the clocks were judged to disagree; empty when they agree
+  // nvprof only: segments of the piecewise fit (1: one offset fits), and the bounds broken by one constant
+  // shift and by the segments (nvprof_clock_fit.hpp).
+  std::int64_t segments = 0, violations_constant = 0, violations_piecewise = 0;
 };
 
 // The rule, on launch delays however gathered (the analysis applies it to

@@ -44,7 +44,13 @@ struct WindowSample {
   // so the entries add up to breakdown.exposed_memcpy_ns.
   std::array<std::int64_t, kCopyKinds> exposed_copy_ns{};
   // Cause of the batch gap that ends the window (breakdown.batch_gap_ns), when it has one.
-  std::optional<analysis::GapCause> gap_cause;
+  std::optional<idle::IdleCause> gap_cause;
+};
+
+// One kernel name's time inside the windows per-step figures average over (step_kernels.hpp).
+struct StepKernel {
+  std::string name, short_name, category;  // readable full name, short base name, computation/communication
+  std::int64_t total_ns = 0, instances = 0;
 };
 
 struct RankSummary {
@@ -55,6 +61,12 @@ struct RankSummary {
   std::vector<WindowSample> windows;    // sorted by (device, start)
   std::vector<CalibrationPair> calibration;
   std::optional<std::int64_t> global_batch, batch_size;  // from meta, when recorded
+  // What the rank's host did (every issuing thread, every launch): explains a straggler's lateness.
+  idle::DeviceHostCauses host_activity;
+  // Kernels inside the windows per-step figures average over (step_kernels.hpp), filled by summarize_rank.
+  std::int64_t step_basis_windows = 0;
+  std::vector<StepKernel> step_kernels;
+  std::vector<std::string> gpu_models;  // the names of the trace's devices, where it gives them
 };
 
 // Runs analyze_rank and collects the extra summaries from the same model.

@@ -11,6 +11,7 @@
 #include "gpuprof/job/clock_alignment.hpp"
 #include "gpuprof/job/collective_waits.hpp"
 #include "gpuprof/job/rank_summary.hpp"
+#include "gpuprof/idle/idle_cause.hpp"
 
 namespace gpuprof::job {
 
@@ -22,6 +23,11 @@ struct RankStep {
   std::int64_t duration_ns = 0;  // first start to last end over the rank's devices
   std::int64_t lateness_ns = 0;  // start − earliest start of this step over all ranks
   std::int64_t collective_wait_ns = 0;
+  // What the rank's host did in the lateness interval (DESIGN.md, "Straggler reason"); adds up to lateness_ns.
+  idle::CauseTimes lateness_causes{};
+  // The part of the lateness before the rank's first recorded host activity (its trace starts late): part of
+  // the unrecorded time above, said apart because the host was then somewhere no trace shows.
+  std::int64_t lateness_before_trace_ns = 0;
 };
 
 struct RankTiming {
@@ -31,6 +37,8 @@ struct RankTiming {
   // Step time less waiting for peers: the rank's own work, which decides who holds the job back.
   double mean_work_ns = 0;
   bool straggler = false;
+  idle::CauseTimes lateness_causes{};  // summed over the `steps` the means are over
+  std::int64_t lateness_before_trace_ns = 0;  // likewise
 };
 
 struct JobSummary {

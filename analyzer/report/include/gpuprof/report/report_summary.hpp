@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "gpuprof/analysis/gap_summary.hpp"
+#include "gpuprof/report/idle_summary.hpp"
 #include "gpuprof/report/report_model.hpp"
 
 namespace gpuprof::report {
@@ -78,6 +79,10 @@ struct StragglerLine {
   std::int32_t rank = 0;
   double mean_lateness_ns = 0;  // mean start lateness vs the earliest rank
   double share_of_step = 0;     // of the job's mean step
+  // What its host did while it was late, per step on average (adds up to mean_lateness_ns but for rounding).
+  std::array<double, idle::kCoveringCauses> lateness_causes_ns{};
+  idle::IdleCause cause = idle::IdleCause::unrecorded;  // covering at least half of the lateness, else mixed
+  double before_trace_ns = 0;  // of the unrecorded time, the part before the rank's host trace begins
 };
 
 struct RankShare {
@@ -102,6 +107,7 @@ struct DataLossSummary {
 
 struct ReportSummary {
   PeriodSummary period;
+  IdleSummary idle;
   GapsSummary gaps;
   TransfersSummary transfers;
   std::optional<JobSummaryLines> job;  // several ranks only

@@ -1,0 +1,71 @@
+#pragma once
+
+// What the host was doing, per device, as disjoint sets of time, one per cause
+// (DESIGN.md, "Idle causes"). The threads that issue a device's work (those
+// whose API calls launched any of it) are read; data loading is read from every
+// thread, since loader threads launch nothing. Where several causes hold at
+// once, the one that blocks the host most directly wins: sync_wait,
+// blocking_copy, peer_wait, data_loading, then host_bound (any other host
+// range or API call on those threads).
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <vector>
+
+#include "gpuprof/analysis/correlation_index.hpp"
+#include "gpuprof/analysis/interval_set.hpp"
+#include "gpuprof/idle/idle_cause.hpp"
+#include "gpuprof/trace/trace_model.hpp"
+
+namespace gpuprof::idle {
+
+inline constexpr std::size_t kHostCauses = 5;  // sync_wait .. host_bound, in IdleCause order
+
+// Host activity that explains a device's idle time.
+struct DeviceHostCauses {
+  std::array<analysis::IntervalSet, kHostCauses> sets;  // disjoint, indexed by IdleCause
+  // (GPU start, start of the API call that launched it) of each launched piece of work, by GPU start.
+  std::vector<std::pair<std::int64_t, std::int64_t>> launches;
+  std::vector<std::int64_t> threads;  // the issuing threads read
+};
+
+class HostCauses {
+ public:
+  HostCauses(const trace::TraceModel& model, const analysis::CorrelationIndex& correlations);
+  // Empty sets for a device nothing was launched on.
+  const DeviceHostCauses& device(std::int32_t device) const;
+  // The same sets over every thread that issues any device's work, and every device's launches: what the
+  // rank's host did.
+  const DeviceHostCauses& any_device() const { return all_; }
+
+ private:
+  std::map<std::int32_t, DeviceHostCauses> devices_;
+  DeviceHostCauses all_;
+  DeviceHostCauses none_;
+};
+
+// True for host ranges and API calls that wait for peers: communication library calls (`ncclAllReduce`,
+// Kineto's `nccl:all_reduce`) and PyTorch's distributed ops (`c10d::…`, `record_param_comms`, barriers).
+bool is_peer_wait_name(std::string_view name);
+
+// The cause an API call of this name stands for: sync_wait (`…Synchronize`), blocking_copy (a synchronous
+// `…Memcpy…` call), peer_wait (is_peer_wait_name), else host_bound.
+IdleCause api_call_cause(std::string_view name);
+
+// api_call_cause per string id of a model, each name classified once.
+class ApiNames {
+ public:
+  explicit ApiNames(const trace::TraceModel& model) : model_(model), cause_(model.strings.size(), -1) {}
+  IdleCause cause(trace::StringId id);
+
+ private:
+  const trace::TraceModel& model_;
+  std::vector<std::int8_t> cause_;
+};
+
+// An asynchronous copy to or from pageable memory is staged by the driver and holds the host all the same.
+bool pageable_copy(const trace::MemcpyTable& copies, std::size_t row);
+
+}  // namespace gpuprof::idle

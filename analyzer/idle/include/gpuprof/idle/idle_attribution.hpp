@@ -1,0 +1,53 @@
+#pragma once
+
+// Gives every idle interval of a device's windows its causes (DESIGN.md, "Idle
+// causes"). An idle interval runs from the end of GPU work to the start of the
+// next; the part after the next work's launch call began is launch_latency (the
+// GPU waits for a launch already made), the rest is split by what the host
+// threads were doing (HostCauses), and what none of them covers is unrecorded.
+// So the causes of each interval add up to its length exactly.
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "gpuprof/analysis/device_activity.hpp"
+#include "gpuprof/analysis/interval_set.hpp"
+#include "gpuprof/idle/host_causes.hpp"
+#include "gpuprof/idle/idle_cause.hpp"
+
+namespace gpuprof::idle {
+
+struct IdleInterval {
+  std::int32_t device = 0;
+  std::int64_t step = 0;  // the window's step number (0 for an activity span)
+  bool in_gap = false;    // part of the batch gap, else idle inside the step
+  std::int64_t start_ns = 0, end_ns = 0;
+  CauseTimes causes{};  // adds up to end − start
+};
+
+// Walks one device's windows in time order (each window starts at or after the previous one's end).
+class IdleAttributor {
+ public:
+  IdleAttributor(const analysis::DeviceActivity& activity, const DeviceHostCauses& host);
+  // [start, tail) is inside the step and [tail, end) its batch gap; the idle parts of each are added to
+  // `in_step` and `gap`, and listed in `intervals` when given.
+  void window(std::int64_t step, std::int64_t start, std::int64_t tail, std::int64_t end, IdleTally& in_step,
+              IdleTally& gap, std::vector<IdleInterval>* intervals);
+
+ private:
+  // The start of the launch call of the work that starts at `gpu_start`; nullopt when none is known.
+  std::optional<std::int64_t> launch_of(std::int64_t gpu_start);
+  CauseTimes causes_of(std::int64_t start, std::int64_t end, std::optional<std::int64_t> launch);
+
+  const analysis::DeviceActivity& activity_;
+  const DeviceHostCauses& host_;
+  std::vector<analysis::OverlapCursor> cursors_;
+  std::size_t next_launch_ = 0;
+};
+
+// The causes of [start, gpu_start), the time before GPU work that starts at gpu_start: a straggler's
+// lateness. launch_latency after that work's launch when it was made inside, the host's sets before.
+CauseTimes causes_before(const DeviceHostCauses& host, std::int64_t start, std::int64_t gpu_start);
+
+}  // namespace gpuprof::idle

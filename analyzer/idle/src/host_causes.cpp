@@ -1,0 +1,189 @@
+#include "gpuprof/idle/host_causes.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <set>
+#include <string>
+
+#include "gpuprof/analysis/comm_rules.hpp"
+#include "gpuprof/analysis/gaps.hpp"
+
+namespace gpuprof::idle {
+namespace {
+
+using analysis::CorrelationIndex;
+using analysis::Interval;
+using analysis::IntervalSet;
+
+constexpr std::size_t index_of(IdleCause cause) { return static_cast<std::size_t>(cause); }
+constexpr std::size_t kData = index_of(IdleCause::data_loading);
+
+bool contains(std::string_view text, std::string_view part) { return text.find(part) != std::string_view::npos; }
+
+using RawCauses = std::array<std::vector<Interval>, kHostCauses>;
+
+struct Raw {
+  std::map<std::int64_t, RawCauses> threads;
+  std::vector<Interval> data_loading;  // every thread's
+};
+
+void add_api_calls(const trace::TraceModel& model, const CorrelationIndex& correlations, Raw& raw) {
+  ApiNames names(model);
+  const auto& api = model.api_calls;
+  for (std::size_t row = 0; row < api.size(); ++row) {
+    auto& causes = raw.threads[api.thread_id[row]];
+    const Interval span{api.start_ns[row], api.end_ns[row]};
+    const auto cause = names.cause(api.name[row]);
+    if (cause != IdleCause::host_bound) causes[index_of(cause)].push_back(span);
+    causes[index_of(IdleCause::host_bound)].push_back(span);
+  }
+  const auto& copies = model.memcpys;
+  for (std::size_t row = 0; row < copies.size(); ++row) {
+    if (!pageable_copy(copies, row)) continue;
+    const auto api_row = correlations.api_row(copies.correlation_id[row]);
+    if (api_row == CorrelationIndex::kNone) continue;
+    raw.threads[api.thread_id[api_row]][index_of(IdleCause::blocking_copy)].push_back(
+        {api.start_ns[api_row], api.end_ns[api_row]});
+  }
+  const auto& syncs = model.syncs;
+  for (std::size_t row = 0; row < syncs.size(); ++row) {
+    auto& causes = raw.threads[syncs.thread_id[row]];
+    causes[index_of(IdleCause::sync_wait)].push_back({syncs.start_ns[row], syncs.end_ns[row]});
+    causes[index_of(IdleCause::host_bound)].push_back({syncs.start_ns[row], syncs.end_ns[row]});
+  }
+}
+
+void add_ranges(const trace::TraceModel& model, Raw& raw) {
+  const auto& ranges = model.ranges;
+  // 0: other, 1: data loading, 2: peer wait; per string id, matched once.
+  std::vector<std::int8_t> kind(model.strings.size(), -1);
+  for (std::size_t row = 0; row < ranges.size(); ++row) {
+    const auto id = ranges.name[row];
+    if (ranges.on_gpu[row] != 0 || id >= kind.size()) continue;
+    if (kind[id] < 0) {
+      const auto& name = model.strings[id];
+      kind[id] = analysis::is_data_loading_name(name) ? 1 : is_peer_wait_name(name) ? 2 : 0;
+    }
+    const Interval span{ranges.start_ns[row], ranges.end_ns[row]};
+    auto& causes = raw.threads[ranges.thread_id[row]];
+    if (kind[id] == 1) raw.data_loading.push_back(span);
+    if (kind[id] == 2) causes[index_of(IdleCause::peer_wait)].push_back(span);
+    causes[index_of(IdleCause::host_bound)].push_back(span);
+  }
+}
+
+// Launches and issuing threads per device, from every GPU table.
+// A copy whose call holds the host (pageable or synchronous) is not a launch: the GPU waits for the host's
+// staging, which is the blocking_copy the call already stands for.
+void add_launches(const trace::GpuColumns& table, const trace::ApiCallTable& api, const CorrelationIndex& correlations,
+                  const std::vector<bool>& holds_host, std::map<std::int32_t, DeviceHostCauses>& devices,
+                  std::map<std::int32_t, std::set<std::int64_t>>& threads) {
+  for (std::size_t row = 0; row < table.size(); ++row) {
+    const auto api_row = correlations.api_row(table.correlation_id[row]);
+    if (api_row == CorrelationIndex::kNone) continue;
+    threads[table.device[row]].insert(api.thread_id[api_row]);
+    if (!holds_host.empty() && holds_host[row]) continue;
+    devices[table.device[row]].launches.emplace_back(table.start_ns[row], api.start_ns[api_row]);
+  }
+}
+
+std::vector<bool> blocking_copy_rows(const trace::TraceModel& model, const CorrelationIndex& correlations) {
+  ApiNames names(model);
+  const auto& copies = model.memcpys;
+  std::vector<bool> rows(copies.size(), false);
+  for (std::size_t row = 0; row < copies.size(); ++row) {
+    const auto api_row = correlations.api_row(copies.correlation_id[row]);
+    rows[row] = pageable_copy(copies, row) ||
+                (api_row != CorrelationIndex::kNone &&
+                 names.cause(model.api_calls.name[api_row]) == IdleCause::blocking_copy);
+  }
+  return rows;
+}
+
+// Disjoint sets for `threads`: each cause keeps only the time no earlier cause holds.
+void fill_sets(const std::map<std::int64_t, std::array<IntervalSet, kHostCauses>>& per_thread,
+               const std::vector<std::int64_t>& threads, const IntervalSet& data_loading, DeviceHostCauses& out) {
+  IntervalSet taken;
+  for (std::size_t cause = 0; cause < kHostCauses; ++cause) {
+    IntervalSet held;
+    if (cause == kData) {
+      held = data_loading;
+    } else {
+      std::vector<Interval> all;
+      for (const auto thread : threads) {
+        const auto found = per_thread.find(thread);
+        if (found != per_thread.end()) all.insert(all.end(), found->second[cause].begin(), found->second[cause].end());
+      }
+      held = analysis::normalize(std::move(all));
+    }
+    out.sets[cause] = analysis::subtract(held, taken);
+    taken = analysis::unite(taken, held);
+  }
+}
+
+}  // namespace
+
+IdleCause api_call_cause(std::string_view name) {
+  if (contains(name, "Synchronize")) return IdleCause::sync_wait;
+  // cudaMemcpy, cuMemcpyDtoH_v2, ...: the synchronous copy calls hold the thread until the copy is done.
+  if (contains(name, "Memcpy") && !contains(name, "Async")) return IdleCause::blocking_copy;
+  if (is_peer_wait_name(name)) return IdleCause::peer_wait;
+  return IdleCause::host_bound;
+}
+
+IdleCause ApiNames::cause(trace::StringId id) {
+  if (id >= cause_.size()) return IdleCause::host_bound;
+  if (cause_[id] < 0) cause_[id] = static_cast<std::int8_t>(api_call_cause(model_.strings[id]));
+  return static_cast<IdleCause>(cause_[id]);
+}
+
+bool pageable_copy(const trace::MemcpyTable& copies, std::size_t row) {
+  const auto kind = copies.copy_kind[row];
+  return (kind == trace::CopyKind::host_to_device && copies.src_memory_kind[row] == trace::MemoryKind::pageable) ||
+         (kind == trace::CopyKind::device_to_host && copies.dst_memory_kind[row] == trace::MemoryKind::pageable);
+}
+
+bool is_peer_wait_name(std::string_view name) {
+  if (analysis::is_comm_library_call(name)) return true;
+  std::string lower(name);
+  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return lower.starts_with("c10d::") || contains(lower, "record_param_comms") || contains(lower, "barrier") ||
+         lower.starts_with("gloo:");
+}
+
+HostCauses::HostCauses(const trace::TraceModel& model, const CorrelationIndex& correlations) {
+  Raw raw;
+  add_api_calls(model, correlations, raw);
+  add_ranges(model, raw);
+  std::map<std::int64_t, std::array<IntervalSet, kHostCauses>> per_thread;
+  for (auto& [thread, causes] : raw.threads) {
+    for (std::size_t cause = 0; cause < kHostCauses; ++cause) {
+      per_thread[thread][cause] = analysis::normalize(std::move(causes[cause]));
+    }
+  }
+  const auto data_loading = analysis::normalize(std::move(raw.data_loading));
+  std::map<std::int32_t, std::set<std::int64_t>> threads;
+  add_launches(model.kernels, model.api_calls, correlations, {}, devices_, threads);
+  add_launches(model.memcpys, model.api_calls, correlations, blocking_copy_rows(model, correlations), devices_, threads);
+  add_launches(model.memsets, model.api_calls, correlations, {}, devices_, threads);
+  std::set<std::int64_t> issuing;
+  for (const auto& entry : threads) devices_[entry.first];
+  for (auto& [device, entry] : devices_) {
+    std::sort(entry.launches.begin(), entry.launches.end());
+    entry.threads.assign(threads[device].begin(), threads[device].end());
+    issuing.insert(entry.threads.begin(), entry.threads.end());
+    fill_sets(per_thread, entry.threads, data_loading, entry);
+    all_.launches.insert(all_.launches.end(), entry.launches.begin(), entry.launches.end());
+  }
+  std::sort(all_.launches.begin(), all_.launches.end());
+  all_.threads.assign(issuing.begin(), issuing.end());
+  fill_sets(per_thread, all_.threads, data_loading, all_);
+  none_.sets[kData] = data_loading;
+}
+
+const DeviceHostCauses& HostCauses::device(std::int32_t device) const {
+  const auto found = devices_.find(device);
+  return found == devices_.end() ? none_ : found->second;
+}
+
+}  // namespace gpuprof::idle

@@ -1,0 +1,23 @@
+#pragma once
+
+// JSON of idle causes: a tally by label and by cause (breakdowns, steps, gaps)
+// and the summary's "why is the GPU idle" block.
+
+#include <rapidjson/prettywriter.h>
+#include <rapidjson/stringbuffer.h>
+
+#include "gpuprof/idle/idle_cause.hpp"
+#include "gpuprof/report/idle_summary.hpp"
+
+namespace gpuprof::report {
+
+using JsonWriter = rapidjson::PrettyWriter<rapidjson::StringBuffer>;
+
+// {"in_steps": tally, "batch_gap": tally}, each {"labels": {label: {idle_ns, covered_ns, coverage}},
+// "causes_ns": {cause: ns}, "intervals": n}; labels without time are left out, causes are all there.
+void write_idle_causes(JsonWriter& w, const idle::IdleTally& in_steps, const idle::IdleTally& gaps);
+// {cause: ns} for every covering cause.
+void write_cause_times(JsonWriter& w, const idle::CauseTimes& times);
+void write_summary_idle(JsonWriter& w, const IdleSummary& idle);
+
+}  // namespace gpuprof::report
