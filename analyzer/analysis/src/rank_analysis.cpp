@@ -93,7 +93,7 @@ RankAnalysisParts analyze_rank_parts(const trace::TraceModel& model, const Analy
                                  : "the step pattern '" + options.step_pattern +
                                        "' matches no annotation; using each device's activity span as the window");
   }
-  parts.host = std::make_unique<idle::HostCauses>(model, correlations);
+  parts.host = std::make_unique<idle::HostCauses>(model, correlations, detection.step_names);
   const auto& host = *parts.host;
   auto breakdown = compute_breakdown(activity, detection.steps, use_steps, &host,
                                      options.keep_idle_intervals ? &result.idle_intervals : nullptr);

@@ -126,6 +126,8 @@ StepDetection find_steps(const trace::TraceModel& model, const AnalysisOptions& 
   const auto numbers = match_step_names(model, options.step_pattern);
   const auto& ranges = model.ranges;
   StepDetection detection;
+  detection.step_names.resize(numbers.size());
+  for (std::size_t id = 0; id < numbers.size(); ++id) detection.step_names[id] = numbers[id].has_value();
   std::vector<GpuStep> annotated;
   HostSteps host_steps;
   for (std::size_t row = 0; row < ranges.size(); ++row) {

@@ -53,7 +53,7 @@ void add_api_calls(const trace::TraceModel& model, const CorrelationIndex& corre
   }
 }
 
-void add_ranges(const trace::TraceModel& model, Raw& raw) {
+void add_ranges(const trace::TraceModel& model, const std::vector<bool>& step_names, Raw& raw) {
   const auto& ranges = model.ranges;
   // 0: other, 1: data loading, 2: peer wait; per string id, matched once.
   std::vector<std::int8_t> kind(model.strings.size(), -1);
@@ -68,7 +68,9 @@ void add_ranges(const trace::TraceModel& model, Raw& raw) {
     auto& causes = raw.threads[ranges.thread_id[row]];
     if (kind[id] == 1) raw.data_loading.push_back(span);
     if (kind[id] == 2) causes[index_of(IdleCause::peer_wait)].push_back(span);
-    causes[index_of(IdleCause::host_bound)].push_back(span);
+    // A step annotation covers the whole step, idle time included: it is no sign the host was busy.
+    const bool step_mark = id < step_names.size() && step_names[id];
+    if (!step_mark) causes[index_of(IdleCause::host_bound)].push_back(span);
   }
 }
 
@@ -151,10 +153,11 @@ bool is_peer_wait_name(std::string_view name) {
          lower.starts_with("gloo:");
 }
 
-HostCauses::HostCauses(const trace::TraceModel& model, const CorrelationIndex& correlations) {
+HostCauses::HostCauses(const trace::TraceModel& model, const CorrelationIndex& correlations,
+                       const std::vector<bool>& step_names) {
   Raw raw;
   add_api_calls(model, correlations, raw);
-  add_ranges(model, raw);
+  add_ranges(model, step_names, raw);
   std::map<std::int64_t, std::array<IntervalSet, kHostCauses>> per_thread;
   for (auto& [thread, causes] : raw.threads) {
     for (std::size_t cause = 0; cause < kHostCauses; ++cause) {

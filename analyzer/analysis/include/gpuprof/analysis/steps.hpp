@@ -44,6 +44,9 @@ struct RejectedAnnotations {
 struct StepDetection {
   std::vector<GpuStep> steps;  // sorted by (device, start); windows of one device never overlap
   bool pattern_matched = false;  // some range name matched the pattern
+  // Per StringId: a range name that matches the step pattern. A step annotation spans the whole step, so
+  // it says nothing about what the host was doing inside it (idle causes leave it out).
+  std::vector<bool> step_names;
   std::vector<RejectedAnnotations> rejected;
 };
 

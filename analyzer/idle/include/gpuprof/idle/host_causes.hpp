@@ -33,7 +33,9 @@ struct DeviceHostCauses {
 
 class HostCauses {
  public:
-  HostCauses(const trace::TraceModel& model, const analysis::CorrelationIndex& correlations);
+  // `step_names` (per StringId): ranges that only mark a step, not evidence of host work.
+  HostCauses(const trace::TraceModel& model, const analysis::CorrelationIndex& correlations,
+             const std::vector<bool>& step_names = {});
   // Empty sets for a device nothing was launched on.
   const DeviceHostCauses& device(std::int32_t device) const;
   // The same sets over every thread that issues any device's work, and every device's launches: what the
