@@ -1,13 +1,12 @@
 #include "gpuprof/gui/breakdown_chart.hpp"
 
-#include <QBarCategoryAxis>
 #include <QBarSet>
 #include <QChart>
 #include <QStackedBarSeries>
-#include <QValueAxis>
 
 #include <algorithm>
 
+#include "gpuprof/gui/chart_axes.hpp"
 #include "gpuprof/gui/timeline_colors.hpp"
 
 namespace gpuprof::gui {
@@ -68,18 +67,7 @@ void BreakdownChart::set_session(const Session* session, const QString& title, b
     series->setLabelsPrecision(3);
     for (auto* set : {computation, comm, memcpy, gaps}) set->setLabelColor(Qt::white);
     idle->setLabelColor(QColor(34, 34, 34));
-    chart->addSeries(series);
-    auto* x = new QBarCategoryAxis;
-    x->append(categories);
-    auto* y = new QValueAxis;
-    y->setRange(0, highest > 0 ? highest * 1.05 : 1);
-    y->applyNiceNumbers();  // ticks on round values, not 4.8 / 9.7 / 14.5
-    y->setLabelFormat(QStringLiteral("%g"));
-    y->setTitleText(tr("ms"));
-    chart->addAxis(x, Qt::AlignBottom);
-    chart->addAxis(y, Qt::AlignLeft);
-    series->attachAxis(x);
-    series->attachAxis(y);
+    add_with_device_axes(chart, series, categories, highest);
   }
   QChart* old = this->chart();
   setChart(chart);

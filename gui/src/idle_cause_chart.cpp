@@ -1,14 +1,13 @@
 #include "gpuprof/gui/idle_cause_chart.hpp"
 
-#include <QBarCategoryAxis>
 #include <QBarSet>
 #include <QChart>
 #include <QStackedBarSeries>
-#include <QValueAxis>
 
 #include <algorithm>
 #include <array>
 
+#include "gpuprof/gui/chart_axes.hpp"
 #include "gpuprof/idle/idle_cause.hpp"
 
 namespace gpuprof::gui {
@@ -63,18 +62,7 @@ void IdleCauseChart::set_session(const Session* session) {
       // A cause no device has would only crowd the legend.
       if (set->sum() > 0) series->append(set); else delete set;
     }
-    chart->addSeries(series);
-    auto* x = new QBarCategoryAxis;
-    x->append(categories);
-    auto* y = new QValueAxis;
-    y->setRange(0, highest > 0 ? highest * 1.05 : 1);
-    y->applyNiceNumbers();
-    y->setLabelFormat(QStringLiteral("%g"));
-    y->setTitleText(tr("ms"));
-    chart->addAxis(x, Qt::AlignBottom);
-    chart->addAxis(y, Qt::AlignLeft);
-    series->attachAxis(x);
-    series->attachAxis(y);
+    add_with_device_axes(chart, series, categories, highest);
   }
   QChart* old = this->chart();
   setChart(chart);

@@ -30,6 +30,17 @@ bool numeric_column(const Table& table, std::size_t column) {
   });
 }
 
+Table with_columns(const Table& table, const std::vector<std::size_t>& columns, const std::string& title) {
+  Table part{table.id, title, {}, {}};
+  for (const auto column : columns) part.headers.push_back(table.headers[column]);
+  for (const auto& row : table.rows) {
+    std::vector<std::string> cells;
+    for (const auto column : columns) cells.push_back(row[column]);
+    part.rows.push_back(std::move(cells));
+  }
+  return part;
+}
+
 // A column whose every cell is "-" says nothing on a screen (CSV and JSON keep it).
 Table without_empty_columns(const Table& table) {
   if (table.rows.empty()) return table;
@@ -39,14 +50,7 @@ Table without_empty_columns(const Table& table) {
       kept.push_back(column);
     }
   }
-  Table narrow{table.id, table.title, {}, {}};
-  for (const auto column : kept) narrow.headers.push_back(table.headers[column]);
-  for (const auto& row : table.rows) {
-    std::vector<std::string> cells;
-    for (const auto column : kept) cells.push_back(row[column]);
-    narrow.rows.push_back(std::move(cells));
-  }
-  return narrow;
+  return with_columns(table, kept, table.title);
 }
 
 // The last cell of a line past `width` wraps at its spaces, the rest of it aligned under its start.
@@ -81,17 +85,6 @@ std::vector<std::size_t> column_widths(const Table& table) {
     for (std::size_t i = 0; i < row.size(); ++i) widths[i] = std::max(widths[i], display_width(row[i]));
   }
   return widths;
-}
-
-Table with_columns(const Table& table, const std::vector<std::size_t>& columns, const std::string& title) {
-  Table part{table.id, title, {}, {}};
-  for (const auto column : columns) part.headers.push_back(table.headers[column]);
-  for (const auto& row : table.rows) {
-    std::vector<std::string> cells;
-    for (const auto column : columns) cells.push_back(row[column]);
-    part.rows.push_back(std::move(cells));
-  }
-  return part;
 }
 
 // A table too wide for `width` whose last column cannot wrap (numbers) is split into

@@ -1,0 +1,15 @@
+#pragma once
+
+// The axes every per-device bar chart of the app uses: devices along the bottom,
+// milliseconds up the side with ticks on round values.
+
+#include <QAbstractBarSeries>
+#include <QChart>
+#include <QStringList>
+
+namespace gpuprof::gui {
+
+// Adds `series` to `chart` with those axes; `highest_ms` is the tallest bar.
+void add_with_device_axes(QChart* chart, QAbstractBarSeries* series, const QStringList& devices, double highest_ms);
+
+}  // namespace gpuprof::gui

@@ -1,0 +1,23 @@
+#include "gpuprof/gui/chart_axes.hpp"
+
+#include <QBarCategoryAxis>
+#include <QValueAxis>
+
+namespace gpuprof::gui {
+
+void add_with_device_axes(QChart* chart, QAbstractBarSeries* series, const QStringList& devices, double highest_ms) {
+  chart->addSeries(series);
+  auto* x = new QBarCategoryAxis;
+  x->append(devices);
+  auto* y = new QValueAxis;
+  y->setRange(0, highest_ms > 0 ? highest_ms * 1.05 : 1);
+  y->applyNiceNumbers();  // ticks on round values, not 4.8 / 9.7 / 14.5
+  y->setLabelFormat(QStringLiteral("%g"));
+  y->setTitleText(QObject::tr("ms"));
+  chart->addAxis(x, Qt::AlignBottom);
+  chart->addAxis(y, Qt::AlignLeft);
+  series->attachAxis(x);
+  series->attachAxis(y);
+}
+
+}  // namespace gpuprof::gui
