@@ -8,6 +8,7 @@
 #include "gpuprof/report/report_writers.hpp"
 #include "gpuprof/study/study_store.hpp"
 #include "gpuprof/study/study_writers.hpp"
+#include "gpuprof/trace/output_guard.hpp"
 
 namespace gpuprof::cli {
 namespace {
@@ -31,6 +32,7 @@ int run_study_command(const StudyArguments& arguments) {
     fmt::print(stderr, "gpuprof: {}: no study here (run gpuprof sweep -o {} first)\n", path, arguments.folder);
     return kExitBadInput;
   }
+  if (!arguments.output.empty() && arguments.output != "-") refuse_writing_over_inputs({arguments.output}, {arguments.folder});
   auto store = study::StudyStore::open(path, false);
   const auto data = store.load();
   std::vector<std::string> notices;

@@ -50,6 +50,7 @@ void check_input(const std::string& input) {
 }
 
 void check_output(const std::string& output, bool overwrite) {
+  refuse_non_regular_output(output);
   std::error_code error;
   const auto status = fs::status(output, error);
   if (fs::is_directory(status)) throw TraceError::bad_input(output, "is a directory");
