@@ -11,6 +11,7 @@
 #include <limits>
 
 #include "gpuprof/trace/chunk_guards.hpp"
+#include "gpuprof/trace/input_file.hpp"
 #include "gpuprof/trace/schema_version.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 #include "row_rules.hpp"
@@ -33,10 +34,8 @@ std::uint32_t read_big_endian(const unsigned char* bytes, int count) {
 }  // namespace
 
 void check_sqlite_file(const std::string& path) {
+  check_input_file(path);
   std::error_code error;
-  const auto status = fs::status(path, error);
-  if (!fs::exists(status)) throw TraceError::bad_input(path, "no such file");
-  if (fs::is_directory(status)) throw TraceError::bad_input(path, "is a directory, not a trace file");
   std::ifstream file(path, std::ios::binary);
   if (!file) throw TraceError::bad_input(path, "cannot be read (permission denied?)");
   std::array<unsigned char, kSqliteHeaderSize> header{};

@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "gpuprof/importers/foreign_trace.hpp"
+#include "gpuprof/trace/input_file.hpp"
 #include "gpuprof/trace/output_guard.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 #include "gpuprof/trace/trace_file.hpp"
@@ -16,12 +17,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-void check_input(const std::string& input) {
-  std::error_code error;
-  const auto status = fs::status(input, error);
-  if (!fs::exists(status)) throw TraceError::bad_input(input, "no such file");
-  if (fs::is_directory(status)) throw TraceError::bad_input(input, "is a directory, not a trace file");
-}
 
 // The earliest instant in the trace, so relative times stay short and non-negative.
 std::int64_t earliest_start(const trace::TraceModel& model, const std::vector<trace::GapRow>& gaps) {
@@ -64,7 +59,7 @@ std::int64_t write_document(const trace::TraceModel& model, const std::vector<tr
 }  // namespace
 
 ChromeTraceSummary export_chrome_trace(const ChromeTraceOptions& options) {
-  check_input(options.input);
+  check_input_file(options.input);
   refuse_writing_over_inputs({options.output}, {options.input});
   JsonOutputFile file(options.output, options.overwrite);
   // A foreign file (Kineto, Nsight, nvprof) is imported into a temporary trace first.

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "gpuprof/trace/input_file.hpp"
 #include "gpuprof/trace/schema_version.hpp"
 #include "gpuprof/trace/sqlite_database.hpp"
 #include "gpuprof/trace/trace_file.hpp"
@@ -101,10 +102,7 @@ std::optional<SourceFormat> parse_source_format(std::string_view name) {
 }
 
 SourceFormat detect_source_format(const std::string& path) {
-  std::error_code error;
-  const auto status = fs::status(path, error);
-  if (!fs::exists(status)) throw TraceError::bad_input(path, "no such file");
-  if (fs::is_directory(status)) throw TraceError::bad_input(path, "is a directory, not a trace file");
+  check_input_file(path);
   const std::string head = read_head(path, 64);
   if (head.empty()) throw TraceError::bad_input(path, "is empty");
   if (head.size() >= 2 && static_cast<unsigned char>(head[0]) == 0x1f && static_cast<unsigned char>(head[1]) == 0x8b) {

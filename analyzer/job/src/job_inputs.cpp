@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "gpuprof/importers/source_format.hpp"
+#include "gpuprof/trace/input_file.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 
 namespace gpuprof::job {
@@ -43,14 +44,11 @@ std::vector<std::string> expand_inputs(const std::vector<std::string>& inputs) {
   if (inputs.empty()) throw TraceError::bad_input("", "no trace files given");
   std::vector<std::string> paths;
   for (const auto& input : inputs) {
-    std::error_code error;
-    if (fs::is_directory(input, error)) {
+    if (check_input_file(input, true) == InputKind::folder) {
       const auto found = traces_in_folder(input);
       paths.insert(paths.end(), found.begin(), found.end());
-    } else if (fs::exists(input, error)) {
-      paths.push_back(input);
     } else {
-      throw TraceError::bad_input(input, "no such file or folder");
+      paths.push_back(input);
     }
   }
   return paths;
