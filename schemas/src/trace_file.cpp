@@ -12,6 +12,7 @@
 
 #include "gpuprof/trace/chunk_guards.hpp"
 #include "gpuprof/trace/input_file.hpp"
+#include "gpuprof/trace/input_limits.hpp"
 #include "gpuprof/trace/schema_version.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 #include "row_rules.hpp"
@@ -269,6 +270,11 @@ LoadedStrings TraceFile::strings() {
     if (!integer || id < 0 || id >= rows || query.is_null(1) || strings.present[static_cast<std::size_t>(id)]) {
       auto& entry = left_out_["strings.id"];
       ++entry.rows, entry.reason = "not an integer from 0 to the row count - 1, repeated, or without a value";
+      continue;
+    }
+    if (static_cast<std::size_t>(sqlite3_column_bytes(query.raw(), 1)) > kMaxStringBytes) {
+      auto& entry = left_out_["strings.value"];
+      ++entry.rows, entry.reason = "longer than " + std::to_string(kMaxStringBytes >> 20) + " MiB";
       continue;
     }
     const auto slot = static_cast<std::size_t>(id);

@@ -1,5 +1,6 @@
 #include "gpuprof/analysis/classification.hpp"
 
+#include "gpuprof/analysis/bounded_regex.hpp"
 #include "gpuprof/analysis/comm_rules.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 
@@ -18,7 +19,7 @@ KernelClassifier::KernelClassifier(const std::vector<std::string>& comm_patterns
 std::string KernelClassifier::comm_rule(std::string_view name) const {
   if (auto rule = builtin_comm_rule(name)) return *rule;
   for (const auto& [text, pattern] : patterns_) {
-    if (std::regex_search(name.begin(), name.end(), pattern)) return "--comm-pattern '" + text + "'";
+    if (bounded_regex_search(name, pattern)) return "--comm-pattern '" + text + "'";
   }
   return {};
 }
