@@ -11,7 +11,7 @@
 namespace gpuprof::cli {
 
 int run_gpuprof(int argc, char** argv) {
-  sqlite::configure_for_bulk_work();
+  sqlite::configure_for_untrusted_files();
   // Ctrl-C or kill during an import, export or report leaves no temporary behind.
   remove_temporaries_on_signal();
   CLI::App app{"gpuprof: where does the time of a training step go, and why is the multi-GPU run not faster?",

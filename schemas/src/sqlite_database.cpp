@@ -3,6 +3,7 @@
 #include <sqlite3.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <memory>
 #include <utility>
 
@@ -10,7 +11,10 @@
 
 namespace gpuprof::sqlite {
 
-void configure_for_bulk_work() { sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0); }
+void configure_for_untrusted_files(std::int64_t heap_limit_bytes) {
+  sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 1);
+  sqlite3_hard_heap_limit64(heap_limit_bytes);
+}
 
 Database::Database(const std::string& path, OpenMode mode) : path_(path) {
   int flags = SQLITE_OPEN_NOMUTEX;
@@ -30,7 +34,12 @@ Database::Database(const std::string& path, OpenMode mode) : path_(path) {
   sqlite3_busy_timeout(handle_, kBusyTimeoutMs);
   // A file we create is ours (and journal_mode=OFF, which the writer uses, is
   // not allowed on a defensive connection); every existing file is not.
-  if (mode != OpenMode::create) harden();
+  if (mode != OpenMode::create) {
+    harden();
+    std::error_code size_error;
+    const auto bytes = std::filesystem::file_size(path, size_error);
+    limit_work(kMinimumWork + (size_error ? 0 : std::uint64_t{bytes} * kWorkPerByte));
+  }
 }
 
 // Trace files come from anywhere: SQLite must not run triggers, views or
@@ -58,6 +67,11 @@ void Database::limit_work(std::uint64_t instructions) {
   sqlite3_progress_handler(handle_, kProgressStep, count_work, work_budget_.get());
 }
 
+std::optional<std::uint64_t> Database::work_left() const {
+  if (!work_budget_) return std::nullopt;
+  return *work_budget_;
+}
+
 std::vector<std::string> Database::code_objects(const std::vector<std::string>& tables,
                                                const std::vector<StoredCode>& accepted) {
   std::vector<std::string> found;
@@ -76,6 +90,17 @@ std::vector<std::string> Database::code_objects(const std::vector<std::string>& 
       if (sqlite3_stricmp(name.c_str(), table.c_str()) == 0) found.push_back("view " + name);
     }
   }
+  // A generated column computes its value on every read from an expression the
+  // file chose (hidden 2: virtual, 3: stored); a virtual table runs a module.
+  Statement generated(*this,
+                      "SELECT m.name, c.name FROM sqlite_master AS m, pragma_table_xinfo(m.name) AS c "
+                      "WHERE m.type = 'table' AND c.hidden IN (2, 3)");
+  while (generated.step()) {
+    found.push_back("generated column " + std::string(generated.column_text(0)) + "." +
+                    std::string(generated.column_text(1)));
+  }
+  Statement virtual_tables(*this, "SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL %'");
+  while (virtual_tables.step()) found.push_back("virtual table " + std::string(virtual_tables.column_text(0)));
   return found;
 }
 
@@ -126,7 +151,9 @@ std::string describe_error(int primary, const char* reason) {
     case SQLITE_INTERRUPT: return "needs far more work to read than its size explains (a damaged or hostile file?)";
     case SQLITE_READONLY: return std::string("cannot be written (") + reason + ")";
     case SQLITE_CANTOPEN: return std::string("cannot be opened (") + reason + ")";
-    case SQLITE_NOMEM: return "needs more memory than is available";
+    case SQLITE_NOMEM:
+      return "needs more memory than gpuprof lets SQLite use (" + std::to_string(kHardHeapLimitBytes >> 30) +
+             " GiB; a damaged or hostile file?)";
     default: return std::string("cannot be read or written (") + reason + ")";
   }
 }
@@ -138,7 +165,7 @@ void Database::fail(std::string_view /*what*/) const {
   // Damaged, foreign, locked or hostile files are the user's input problem; I/O and space errors are ours.
   if (primary == SQLITE_CORRUPT || primary == SQLITE_NOTADB || primary == SQLITE_ERROR ||
       primary == SQLITE_READONLY || primary == SQLITE_CANTOPEN || primary == SQLITE_BUSY ||
-      primary == SQLITE_LOCKED || primary == SQLITE_INTERRUPT) {
+      primary == SQLITE_LOCKED || primary == SQLITE_INTERRUPT || primary == SQLITE_NOMEM) {
     throw TraceError::bad_input(path_, message);
   }
   throw TraceError::failure(path_, message);

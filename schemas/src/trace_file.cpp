@@ -23,8 +23,6 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr std::size_t kSqliteHeaderSize = 100;
-constexpr std::uint64_t kMinimumWork = 2'000'000'000;
-constexpr std::uint64_t kWorkPerByte = 5'000;
 
 std::uint32_t read_big_endian(const unsigned char* bytes, int count) {
   std::uint32_t value = 0;
@@ -61,11 +59,6 @@ void check_sqlite_file(const std::string& path) {
 
 TraceFile::TraceFile(const std::string& path) : path_(path), database_((check_sqlite_file(path), path),
                                                                       sqlite::OpenMode::read_only) {
-  // Generous for any real trace (a few thousand instructions per stored row),
-  // yet a file cannot keep a reader busy for long beyond what its size explains.
-  std::error_code size_error;
-  const auto bytes = fs::file_size(path, size_error);
-  database_.limit_work(kMinimumWork + (size_error ? 0 : std::uint64_t{bytes} * kWorkPerByte));
   std::optional<std::int64_t> version;
   try {
     version = database_.query_int("PRAGMA user_version");
