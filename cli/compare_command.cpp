@@ -9,6 +9,7 @@
 #include "gpuprof/job/job_analysis.hpp"
 #include "gpuprof/job/job_inputs.hpp"
 #include "gpuprof/trace/trace_error.hpp"
+#include "gpuprof/trace/utf8_text.hpp"
 
 namespace gpuprof::cli {
 namespace {
@@ -59,8 +60,8 @@ int run_compare(const CompareArguments& arguments) {
   const auto comparison =
       comparison::compare_runs(base, other, {arguments.base_batch, arguments.other_batch, arguments.top,
                                              arguments.full_names});
-  for (const auto& warning : comparison.warnings) fmt::print(stderr, "gpuprof: warning: {}\n", warning);
-  for (const auto& notice : comparison.notices) fmt::print(stderr, "gpuprof: note: {}\n", notice);
+  for (const auto& warning : comparison.warnings) fmt::print(stderr, "gpuprof: warning: {}\n", printable(warning));
+  for (const auto& notice : comparison.notices) fmt::print(stderr, "gpuprof: note: {}\n", printable(notice));
   if (arguments.output.empty() || arguments.output == "-") {
     const auto text = comparison::render_comparison(format, comparison);
     std::fwrite(text.data(), 1, text.size(), stdout);

@@ -14,6 +14,7 @@
 #include "gpuprof/trace/trace_error.hpp"
 #include "gpuprof/trace/trace_file.hpp"
 #include "gpuprof/trace/trace_model.hpp"
+#include "gpuprof/trace/utf8_text.hpp"
 
 namespace gpuprof::cli {
 namespace {
@@ -105,8 +106,12 @@ int run_report(const ReportArguments& arguments) {
   const bool report_shows_notes = to_stdout && (format == report::Format::text || format == report::Format::markdown);
   for (const auto& rank : input.ranks) {
     if (report_shows_notes) break;
-    for (const auto& warning : rank.warnings) fmt::print(stderr, "gpuprof: warning: {}: {}\n", rank.path, warning);
-    for (const auto& notice : rank.notices) fmt::print(stderr, "gpuprof: note: {}: {}\n", rank.path, notice);
+    for (const auto& warning : rank.warnings) {
+      fmt::print(stderr, "gpuprof: warning: {}: {}\n", printable(rank.path), printable(warning));
+    }
+    for (const auto& notice : rank.notices) {
+      fmt::print(stderr, "gpuprof: note: {}: {}\n", printable(rank.path), printable(notice));
+    }
   }
   if (to_stdout) {
     const auto text = report::render(format, input);
@@ -118,7 +123,7 @@ int run_report(const ReportArguments& arguments) {
     for (const auto& rank : input.ranks) {
       // Foreign inputs were analysed from a temporary import: there is no gpuprof file to save into.
       if (std::find(savable.begin(), savable.end(), rank.path) != savable.end()) save_derived(rank);
-      else fmt::print(stderr, "gpuprof: note: {}: not a gpuprof trace; --save skipped it\n", rank.path);
+      else fmt::print(stderr, "gpuprof: note: {}: not a gpuprof trace; --save skipped it\n", printable(rank.path));
     }
   }
   return kExitOk;

@@ -7,6 +7,7 @@
 #include "gpuprof/trace/sqlite_database.hpp"
 #include "gpuprof/trace/temporary_files.hpp"
 #include "gpuprof/trace/trace_error.hpp"
+#include "gpuprof/trace/utf8_text.hpp"
 
 namespace gpuprof::cli {
 
@@ -38,7 +39,7 @@ int run_gpuprof(int argc, char** argv) {
   } catch (const CLI::CallForVersion& version) {
     return app.exit(version);
   } catch (const CLI::ParseError& error) {
-    fmt::print(stderr, "gpuprof: {}\nRun 'gpuprof --help' for usage.\n", error.what());
+    fmt::print(stderr, "gpuprof: {}\nRun 'gpuprof --help' for usage.\n", printable(error.what()));
     return kExitBadInput;
   }
   Invocation invocation;
@@ -46,10 +47,11 @@ int run_gpuprof(int argc, char** argv) {
   try {
     return action ? action(invocation) : kExitOk;
   } catch (const TraceError& error) {
-    fmt::print(stderr, "gpuprof: {}\n", error.what());
+    // The message may quote the file (SQLite's schema errors do): one clean line whatever it holds.
+    fmt::print(stderr, "gpuprof: {}\n", printable(error.what()));
     return error.kind() == TraceError::Kind::bad_input ? kExitBadInput : kExitFailure;
   } catch (const std::exception& error) {
-    fmt::print(stderr, "gpuprof: internal error: {}\n", error.what());
+    fmt::print(stderr, "gpuprof: internal error: {}\n", printable(error.what()));
     return kExitFailure;
   }
 }

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "gpuprof/trace/trace_error.hpp"
+#include "gpuprof/trace/utf8_text.hpp"
 
 namespace gpuprof::sqlite {
 
@@ -161,7 +162,8 @@ std::string describe_error(int primary, const char* reason) {
 
 void Database::fail(std::string_view /*what*/) const {
   const int primary = sqlite3_extended_errcode(handle_) & 0xff;
-  const std::string message = describe_error(primary, sqlite3_errmsg(handle_));
+  // SQLite's reason may quote the file's schema: any bytes, newlines and escapes included.
+  const std::string message = describe_error(primary, printable(sqlite3_errmsg(handle_)).c_str());
   // Damaged, foreign, locked or hostile files are the user's input problem; I/O and space errors are ours.
   if (primary == SQLITE_CORRUPT || primary == SQLITE_NOTADB || primary == SQLITE_ERROR ||
       primary == SQLITE_READONLY || primary == SQLITE_CANTOPEN || primary == SQLITE_BUSY ||
