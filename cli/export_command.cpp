@@ -39,6 +39,7 @@ void add_export_command(CLI::App& app, Action& action) {
       ->required();
   command->add_option("--chrome-trace", arguments->chrome_trace,
                       "Output JSON file; a name ending in .gz is gzip-compressed")
+      ->check(kNonEmptyPath)
       ->required();
   command->add_flag("--force", arguments->force, "Overwrite an existing output file");
   command->callback([arguments, &action] {

@@ -88,6 +88,7 @@ void add_import_command(CLI::App& app, Action& action) {
       ->required();
   command->add_option("-o,--output", arguments->output,
                       "Output trace; with several inputs, a folder receiving <input stem>.sqlite each")
+      ->check(kNonEmptyPath)
       ->required();
   command->add_option("--format", arguments->format, "Force the input format: kineto, nsys or nvprof");
   command->add_flag("--force", arguments->force, "Overwrite existing output files");

@@ -192,7 +192,8 @@ void add_record_command(CLI::App& app, Action& action) {
                 "killed, the program gets SIGTERM (it never runs on unobserved)");
   command->add_option("-o,--output", arguments->output,
                       "Trace file pattern: %p pid, %h host, %q{VAR} environment variable, %n unique number")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(kNonEmptyPath);
   command->add_option("--trace", arguments->trace, "What to record: cuda,nvtx,api,sync,driver")->capture_default_str();
   command->add_option("--buffer-size", arguments->buffer_size, "Bytes per CUPTI activity buffer (e.g. 8M)");
   command->add_option("--buffer-count", arguments->buffer_count, "Activity buffers in the pool");

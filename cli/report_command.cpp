@@ -140,7 +140,8 @@ void add_report_command(CLI::App& app, Action& action) {
   command->add_option("--format", arguments->format, "text, md, csv, json or html")->capture_default_str();
   command->add_option("--ranks", arguments->ranks, "Rank of each trace file, in order (e.g. 0,1,2,3); overrides meta")
       ->delimiter(',');
-  command->add_option("-o,--output", arguments->output, "Output file (CSV: a folder for one file per table)");
+  command->add_option("-o,--output", arguments->output, "Output file (CSV: a folder for one file per table)")
+      ->check(kNonEmptyPath);
   command->add_option("--sections", arguments->sections, "summary,devices,job,transfers,kernels,collectives,steps,gaps,launches")
       ->delimiter(',');
   command->add_option("--window", arguments->window, "steps (per step annotation) or span (activity span)")
@@ -150,9 +151,11 @@ void add_report_command(CLI::App& app, Action& action) {
   command->add_option("--comm-pattern", arguments->comm_patterns,
                       "Regex for more communication kernels (besides the built-in library names); repeatable");
   command->add_option("--warmup-steps", arguments->warmup_steps, "Leading steps left out of steady state")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
   command->add_option("--top", arguments->top,
-                      "Kernel rows per rank (0: all; default 15 in text and md, all in json, csv and html)");
+                      "Kernel rows per rank (0: all; default 15 in text and md, all in json, csv and html)")
+      ->check(CLI::NonNegativeNumber);
   command->add_option("--gaps", arguments->gaps, "Batch gaps in text and md: summary (per device) or all (every gap)")
       ->capture_default_str();
   command->add_flag("--wide", arguments->wide,

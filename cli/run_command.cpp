@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <exception>
+#include <new>
 
 #include "command.hpp"
 #include "gpuprof/trace/sqlite_database.hpp"
@@ -50,6 +51,10 @@ int run_gpuprof(int argc, char** argv) {
     // The message may quote the file (SQLite's schema errors do): one clean line whatever it holds.
     fmt::print(stderr, "gpuprof: {}\n", printable(error.what()));
     return error.kind() == TraceError::Kind::bad_input ? kExitBadInput : kExitFailure;
+  } catch (const std::bad_alloc&) {
+    // The input asked for more than this machine has (a huge or hostile file, an option too large).
+    fmt::print(stderr, "gpuprof: out of memory: the inputs or options need more memory than is available\n");
+    return kExitBadInput;
   } catch (const std::exception& error) {
     fmt::print(stderr, "gpuprof: internal error: {}\n", printable(error.what()));
     return kExitFailure;

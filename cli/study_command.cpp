@@ -57,7 +57,8 @@ void add_study_command(CLI::App& app, Action& action) {
   auto* command = app.add_subcommand("study", "Report a scaling study: speedups, fits, break-even batch sizes");
   command->add_option("study", arguments->folder, "Study folder written by gpuprof sweep")->required();
   command->add_option("--format", arguments->format, "text, md, html, csv or json")->capture_default_str();
-  command->add_option("-o,--output", arguments->output, "Output file (default: standard output)");
+  command->add_option("-o,--output", arguments->output, "Output file (default: standard output)")
+      ->check(kNonEmptyPath);
   command->callback([arguments, &action] {
     action = [arguments](const Invocation&) { return run_study_command(*arguments); };
   });

@@ -2,17 +2,13 @@
 
 #include "gpuprof/analysis/bounded_regex.hpp"
 #include "gpuprof/analysis/comm_rules.hpp"
-#include "gpuprof/trace/trace_error.hpp"
 
 namespace gpuprof::analysis {
 
 KernelClassifier::KernelClassifier(const std::vector<std::string>& comm_patterns) {
   for (const auto& pattern : comm_patterns) {
-    try {
-      patterns_.emplace_back(pattern, std::regex(pattern, std::regex::ECMAScript | std::regex::optimize));
-    } catch (const std::regex_error& error) {
-      throw TraceError::bad_input("", "invalid --comm-pattern '" + pattern + "': " + error.what());
-    }
+    patterns_.emplace_back(pattern,
+                           compile_user_regex(pattern, "--comm-pattern", std::regex::ECMAScript | std::regex::optimize));
   }
 }
 

@@ -5,7 +5,6 @@
 #include "gpuprof/analysis/analysis_options.hpp"
 #include "gpuprof/analysis/bounded_regex.hpp"
 #include "gpuprof/analysis/step_windows.hpp"
-#include "gpuprof/trace/trace_error.hpp"
 
 namespace gpuprof::analysis {
 namespace {
@@ -45,11 +44,7 @@ std::optional<std::string_view> default_step_digits(std::string_view name) {
 
 StepPattern::StepPattern(const std::string& pattern) : is_default_(pattern == kDefaultStepPattern) {
   if (is_default_) return;
-  try {
-    regex_ = std::regex(pattern, std::regex::ECMAScript);
-  } catch (const std::regex_error& error) {
-    throw TraceError::bad_input("", "invalid --step-pattern '" + pattern + "': " + error.what());
-  }
+  regex_ = compile_user_regex(pattern, "--step-pattern");
 }
 
 std::optional<std::int64_t> StepPattern::match(std::string_view name) const {

@@ -6,6 +6,7 @@
 #include "gpuprof/importers/foreign_trace.hpp"
 #include "gpuprof/job/job_inputs.hpp"
 #include "gpuprof/job/rank_identity.hpp"
+#include "gpuprof/analysis/analysis_options.hpp"
 #include "parallel_for.hpp"
 
 namespace gpuprof::job {
@@ -68,6 +69,7 @@ void keep_until_exit(trace::TraceModel&& model) {
 }  // namespace
 
 JobAnalysis analyze_job(const std::vector<std::string>& inputs, const JobOptions& options) {
+  analysis::check_analysis_options(options.analysis);
   const auto paths = expand_inputs(inputs);
   std::vector<std::unique_ptr<importers::TemporaryStore>> stores;
   const auto identities = identify(paths, options.threads, stores);

@@ -23,4 +23,8 @@ struct AnalysisOptions {
   std::size_t top_kernels = 0;
 };
 
+// Throws TraceError::bad_input for an option no analysis can use (an invalid
+// regex, a negative warm-up count), so that commands refuse it before any work.
+void check_analysis_options(const AnalysisOptions& options);
+
 }  // namespace gpuprof::analysis

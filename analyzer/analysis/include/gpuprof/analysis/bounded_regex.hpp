@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <regex>
+#include <string>
 #include <string_view>
 
 namespace gpuprof::analysis {
@@ -13,6 +14,12 @@ namespace gpuprof::analysis {
 // name does not match it. Real step and kernel names are far shorter, except
 // some template-heavy kernel names, which the built-in rules still classify.
 inline constexpr std::size_t kMaxRegexSubjectBytes = 4096;
+
+// A user's ECMAScript regex, compiled; throws TraceError::bad_input naming
+// `option` when it is invalid, including a reversed range such as [z-a], which
+// libstdc++ accepts silently as a class that matches nothing.
+std::regex compile_user_regex(const std::string& pattern, std::string_view option,
+                              std::regex::flag_type flags = std::regex::ECMAScript);
 
 using NameMatch = std::match_results<std::string_view::const_iterator>;
 
