@@ -35,6 +35,7 @@ struct ReportArguments {
   bool force = false;
   bool full_names = false;
   bool wide = false;
+  bool skip_bad = false;
 };
 
 analysis::AnalysisOptions analysis_options(const ReportArguments& arguments) {
@@ -76,15 +77,18 @@ int run_report(const ReportArguments& arguments) {
   if (arguments.gaps != "summary" && arguments.gaps != "all") {
     throw TraceError::bad_input("", "--gaps must be 'summary' or 'all', not '" + arguments.gaps + "'");
   }
-  const report::WriteOptions write_options{.overwrite = arguments.force,
-                                           .inputs = job::expand_inputs(arguments.traces)};
+  // Damaged files left out by --skip-bad are inputs too: none may be written over.
+  auto expanded = job::expand_inputs(arguments.traces, arguments.skip_bad);
+  expanded.paths.insert(expanded.paths.end(), expanded.left_out.begin(), expanded.left_out.end());
+  const report::WriteOptions write_options{.overwrite = arguments.force, .inputs = std::move(expanded.paths)};
   report::check_output(format, arguments.output, write_options);
   // Ranks are identified and checked before any analysis, and analysed one
   // model at a time per thread: memory is bounded by a rank, not the job.
   auto job = job::analyze_job(arguments.traces, {.analysis = options,
                                                  .threads = 2,
                                                  .ranks = arguments.ranks,
-                                                 .keep_single_model_until_exit = true});
+                                                 .keep_single_model_until_exit = true,
+                                                 .skip_bad = arguments.skip_bad});
   std::vector<std::string> savable;
   for (const auto& rank : job.ranks) {
     if (rank.trace_path == rank.input) savable.push_back(rank.input);
@@ -162,6 +166,8 @@ void add_report_command(CLI::App& app, Action& action) {
                     "Text and md: every breakdown column (wider than 120 columns), as in CSV and JSON");
   command->add_flag("--full-names", arguments->full_names, "Show whole kernel names instead of short base names");
   command->add_flag("--force", arguments->force, "Overwrite an existing output file");
+  command->add_flag("--skip-bad", arguments->skip_bad,
+                    "Leave out damaged trace files (named in a notice) instead of failing");
   command->add_flag("--save", arguments->save, "Write the steps and gaps back into the trace files");
   command->callback([arguments, &action] {
     action = [arguments](const Invocation&) { return run_report(*arguments); };

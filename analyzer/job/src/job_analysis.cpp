@@ -70,7 +70,8 @@ void keep_until_exit(trace::TraceModel&& model) {
 
 JobAnalysis analyze_job(const std::vector<std::string>& inputs, const JobOptions& options) {
   analysis::check_analysis_options(options.analysis);
-  const auto paths = expand_inputs(inputs);
+  const auto expanded = expand_inputs(inputs, options.skip_bad);
+  const auto& paths = expanded.paths;
   std::vector<std::unique_ptr<importers::TemporaryStore>> stores;
   const auto identities = identify(paths, options.threads, stores);
   const auto assignment = assign_ranks(identities, options.ranks);
@@ -87,6 +88,9 @@ JobAnalysis analyze_job(const std::vector<std::string>& inputs, const JobOptions
     summaries[index].analysis.path = identities[index].input;
     if (keep_model) keep_until_exit(std::move(model));
   });
+  for (const auto& problem : expanded.problems) {
+    summaries.front().analysis.notices.push_back("left out (--skip-bad): " + problem);
+  }
   auto job = assemble_job(std::move(summaries));
   job.notices.insert(job.notices.begin(), assignment.notices.begin(), assignment.notices.end());
   return job;
