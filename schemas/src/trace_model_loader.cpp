@@ -11,6 +11,7 @@
 #include "gpuprof/trace/trace_file.hpp"
 #include "gpuprof/trace/trace_model.hpp"
 #include "gpuprof/trace/trace_sorting.hpp"
+#include "chunk_fingerprint.hpp"
 #include "event_chunks.hpp"
 #include "row_rules.hpp"
 
@@ -59,13 +60,39 @@ struct ChunkRead {
   std::string problem;
 };
 
+// Where a table's times are, for its fingerprint (chunk_fingerprint.hpp).
+struct TimeColumns {
+  int start = -1, end = -1;
+};
+
+TimeColumns time_columns(sqlite::Statement& all_columns) {
+  TimeColumns found;
+  for (int column = 0; column < all_columns.column_count(); ++column) {
+    const std::string_view name = sqlite3_column_name(all_columns.raw(), column);
+    if (name == "start_ns") found.start = column;
+    if (name == "end_ns") found.end = column;
+  }
+  return found;
+}
+
 // Hands every row of `table_name`'s column chunks to `store`, in rowid order, as
 // a ChunkRow. Chunks are used only when they hold exactly the rows of the table:
-// any gap, excess or undecodable blob is a problem, and the caller reads the rows.
+// any gap, excess or undecodable blob is a problem, and so is a fingerprint that
+// differs from the rows'; the caller then drops what was stored and reads the
+// rows. The row count is compared before any decoding, so chunks can never make
+// more rows than the table holds.
 template <typename Store>
 ChunkRead read_chunks(sqlite::Database& database, const std::string& table_name, std::int64_t table_rows,
-                      int table_columns, int wanted_columns, Store&& store) {
-  if (!database.has_table("event_chunks")) return {};
+                      int table_columns, TimeColumns times, int wanted_columns, Store&& store) {
+  if (!database.has_table("event_chunks") ||
+      !database.query_int("SELECT 1 FROM event_chunks WHERE table_name = '" + table_name + "' LIMIT 1")) {
+    return {};
+  }
+  if (times.start < 0 || times.end < 0) return {true, "the table has no start_ns and end_ns to check chunks by"};
+  const auto expected = sql_fingerprint(database, table_name);
+  if (!expected || expected->rows != table_rows) return {true, "the table's row ids are not 1 to its row count"};
+  wanted_columns = std::max({wanted_columns, times.start + 1, times.end + 1});
+  RowsFingerprint decoded;
   sqlite::Statement chunks(database, "SELECT chunk, first_row, row_count, columns, data FROM event_chunks "
                                      "WHERE table_name = ? ORDER BY chunk");
   chunks.bind(1, std::string_view(table_name));
@@ -91,13 +118,18 @@ ChunkRead read_chunks(sqlite::Database& database, const std::string& table_name,
     if (auto problem = decoder.decode(*blob, rows, table_columns, wanted_columns); !problem.empty()) {
       return {true, "chunk " + std::to_string(next_chunk) + ": " + problem};
     }
-    for (std::size_t row = 0; row < static_cast<std::size_t>(rows); ++row) store(ChunkRow(decoder, row));
+    for (std::size_t row = 0; row < static_cast<std::size_t>(rows); ++row) {
+      decoded.add(decoder.is_null(times.start, row), decoder.value(times.start, row), decoder.is_null(times.end, row),
+                  decoder.value(times.end, row));
+      store(ChunkRow(decoder, row));
+    }
     total += rows, ++next_chunk;
   }
   if (next_chunk == 0) return {};  // no chunk form (an older file, or a table the writer left without)
   if (total != table_rows) {
     return {true, "chunks hold " + std::to_string(total) + " rows, the table " + std::to_string(table_rows)};
   }
+  if (decoded != *expected) return {true, "the chunks' times differ from the rows' (chunks that contradict the rows)"};
   return {true, {}};
 }
 
@@ -134,9 +166,9 @@ void read_table(sqlite::Database& database, const char* table_name, std::span<co
   sqlite::Statement statement(database, std::string("SELECT ") + columns + " FROM " + table_name);
   if (checks.chunks_allowed) {
     const LeftOutRows left_out_before = checks.left_out;
-    const int table_columns = sqlite::Statement(database, std::string("SELECT * FROM ") + table_name).column_count();
-    const auto chunked =
-        read_chunks(database, table_name, rows, table_columns, rules.back().column + 1, store);
+    sqlite::Statement all_columns(database, std::string("SELECT * FROM ") + table_name);
+    const auto chunked = read_chunks(database, table_name, rows, all_columns.column_count(), time_columns(all_columns),
+                                     rules.back().column + 1, store);
     if (chunked.used && chunked.problem.empty()) return;
     if (chunked.used) {
       table = Table{}, first = true, checks.left_out = left_out_before;
