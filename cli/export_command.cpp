@@ -6,6 +6,7 @@
 #include "gpuprof/exporters/chrome_trace_exporter.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 #include "gpuprof/units/units.hpp"
+#include "gpuprof/trace/utf8_text.hpp"
 
 namespace gpuprof::cli {
 namespace {
@@ -22,6 +23,9 @@ int run_export(const ExportArguments& arguments) {
   options.output = arguments.chrome_trace;
   options.overwrite = arguments.force;
   const auto summary = exporters::export_chrome_trace(options);
+  for (const auto& warning : summary.warnings) {
+    fmt::print(stderr, "gpuprof: warning: {}: {}\n", printable(arguments.input), printable(warning));
+  }
   fmt::print("{} -> {}: {} events, {}\n", arguments.input, summary.output, summary.events,
              units::format_bytes(summary.output_bytes));
   return kExitOk;

@@ -133,13 +133,69 @@ ChunkRead read_chunks(sqlite::Database& database, const std::string& table_name,
   return {true, {}};
 }
 
+// Each table's columns in schema order, as the row readers below index them.
+// Rows are read by these names, so a table whose columns stand in another order
+// reads the same; a name ending in '?' came with a later schema version and
+// reads as NULL where the file lacks it. Any other missing column refuses the file.
+using ColumnNames = std::initializer_list<const char*>;
+constexpr ColumnNames kKernelColumns = {"device", "context", "stream", "start_ns", "end_ns", "correlation_id",
+                                        "name_id", "grid_x", "grid_y", "grid_z", "block_x", "block_y", "block_z",
+                                        "registers_per_thread", "static_shared_bytes", "dynamic_shared_bytes",
+                                        "graph_node_id", "mangled_name_id?"};
+constexpr ColumnNames kKernelSummaryColumns = {"device",  "context",        "stream", "start_ns",
+                                               "end_ns", "correlation_id", "name_id"};
+constexpr ColumnNames kMemcpyColumns = {"device", "context", "stream", "start_ns", "end_ns", "correlation_id",
+                                        "copy_kind", "src_memory_kind", "dst_memory_kind", "src_device",
+                                        "dst_device", "bytes"};
+constexpr ColumnNames kMemsetColumns = {"device", "context", "stream", "start_ns", "end_ns", "correlation_id", "bytes"};
+constexpr ColumnNames kCollectiveColumns = {"device", "correlation_id", "name_id", "in_elements", "out_elements",
+                                            "in_bytes", "out_bytes", "dtype_id", "group_size", "process_group_id",
+                                            "group_desc_id", "group_ranks_id"};
+constexpr ColumnNames kApiCallColumns = {"process_id", "thread_id", "start_ns", "end_ns", "correlation_id",
+                                         "name_id", "kind", "return_code"};
+constexpr ColumnNames kSyncColumns = {"process_id", "thread_id", "start_ns", "end_ns", "sync_type",
+                                      "device", "stream", "event", "correlation_id"};
+constexpr ColumnNames kRangeColumns = {"process_id", "thread_id", "start_ns", "end_ns", "name_id", "domain_id",
+                                       "category", "on_gpu", "device", "stream", "correlation_id"};
+
+std::vector<std::string> column_names(sqlite::Statement& all_columns) {
+  std::vector<std::string> names;
+  for (int column = 0; column < all_columns.column_count(); ++column) {
+    names.emplace_back(sqlite3_column_name(all_columns.raw(), column));
+  }
+  return names;
+}
+
+std::string select_list(const std::vector<std::string>& present, ColumnNames expected) {
+  std::string list;
+  for (const std::string_view entry : expected) {
+    const bool optional = entry.ends_with('?');
+    const std::string name(optional ? entry.substr(0, entry.size() - 1) : entry);
+    const bool found = std::find(present.begin(), present.end(), name) != present.end();
+    list += (list.empty() ? "" : ", ") + (found || !optional ? name : "NULL AS " + name);
+  }
+  return list;
+}
+
+// Chunks hold a table's columns by position: they stand for the rows only when
+// the table's columns are in schema order.
+bool in_schema_order(const std::vector<std::string>& present, ColumnNames expected) {
+  std::size_t at = 0;
+  for (std::string_view name : expected) {
+    if (at == present.size()) return name.ends_with('?');  // an older file without the later columns
+    if (name.ends_with('?')) name.remove_suffix(1);
+    if (present[at++] != name) return false;
+  }
+  return true;
+}
+
 // Reads the rows of `table_name` that keep every rule; the others are counted
 // in `checks`, never stored, so no id or enum from the file reaches the model
 // unchecked. The column chunks are read when usable, else the rows: both give
 // the same values to the same rules.
 template <typename Table, typename ReadRow>
 void read_table(sqlite::Database& database, const char* table_name, std::span<const ColumnRule> rules,
-                RowChecks& checks, Table& table, ReadRow&& read_row, const char* columns = "*") {
+                RowChecks& checks, Table& table, ReadRow&& read_row, ColumnNames columns) {
   // max(rowid) is a B-tree descent, where count(*) would scan the whole table; it
   // is exact for files we write (rows are only appended) and an upper bound
   // otherwise, so the reservation is capped by the file's size rather than trusted.
@@ -162,11 +218,15 @@ void read_table(sqlite::Database& database, const char* table_name, std::span<co
       });
     }
   };
+  sqlite::Statement all_columns(database, std::string("SELECT * FROM ") + table_name);
+  const auto present = column_names(all_columns);
   // Prepared first even when the chunks serve: a file whose table lacks a column read here is refused either way.
-  sqlite::Statement statement(database, std::string("SELECT ") + columns + " FROM " + table_name);
-  if (checks.chunks_allowed) {
+  sqlite::Statement statement(database, "SELECT " + select_list(present, columns) + " FROM " + table_name);
+  if (checks.chunks_allowed && !in_schema_order(present, columns)) {
+    checks.problems.push_back({std::string("load.chunks.") + table_name, 1, Severity::warning,
+                               "column chunks not used, rows read instead: the table's columns are in another order"});
+  } else if (checks.chunks_allowed) {
     const LeftOutRows left_out_before = checks.left_out;
-    sqlite::Statement all_columns(database, std::string("SELECT * FROM ") + table_name);
     const auto chunked = read_chunks(database, table_name, rows, all_columns.column_count(), time_columns(all_columns),
                                      rules.back().column + 1, store);
     if (chunked.used && chunked.problem.empty()) return;
@@ -215,7 +275,7 @@ void load_gpu_tables(sqlite::Database& database, TraceModel& model, const LoadOp
                  table.dynamic_shared_bytes.push_back(row.i32_or_unknown(15));
                  table.graph_node_id.push_back(row.i64_or_unknown(16));
                  table.mangled_name.push_back(row.string_id_or_none(17));  // schema 1.1
-               });
+               }, kKernelColumns);
   } else {
     read_table(
         database, "kernels", kernel_rules(false), checks, model.kernels,
@@ -223,7 +283,7 @@ void load_gpu_tables(sqlite::Database& database, TraceModel& model, const LoadOp
           read_gpu_columns(row, table, context);
           table.name.push_back(row.string_id(6));
         },
-        "device, context, stream, start_ns, end_ns, correlation_id, name_id");
+        kKernelSummaryColumns);
   }
   read_table(database, "memcpys", memcpy_rules(), checks, model.memcpys,
              [context](const auto& row, MemcpyTable& table) {
@@ -234,12 +294,12 @@ void load_gpu_tables(sqlite::Database& database, TraceModel& model, const LoadOp
                table.src_device.push_back(row.i32_or_unknown(9));
                table.dst_device.push_back(row.i32_or_unknown(10));
                table.bytes.push_back(row.i64_or_unknown(11));
-             });
+             }, kMemcpyColumns);
   read_table(database, "memsets", memset_rules(), checks, model.memsets,
              [context](const auto& row, MemsetTable& table) {
                read_gpu_columns(row, table, context);
                table.bytes.push_back(row.i64_or_unknown(6));
-             });
+             }, kMemsetColumns);
   // Files before schema 1.2 have no collectives table: nothing is known about collectives.
   if (database.has_table("collectives")) {
     read_table(database, "collectives", collective_rules(), checks, model.collectives,
@@ -256,7 +316,7 @@ void load_gpu_tables(sqlite::Database& database, TraceModel& model, const LoadOp
                  table.process_group.push_back(row.string_id_or_none(9));
                  table.group_description.push_back(row.string_id_or_none(10));
                  table.group_ranks.push_back(row.string_id_or_none(11));
-               });
+               }, kCollectiveColumns);
   }
   model.kernel_streams = sort_by_device_stream_start(model.kernels);
   model.memcpy_streams = sort_by_device_stream_start(model.memcpys);
@@ -273,7 +333,7 @@ void load_host_tables(sqlite::Database& database, TraceModel& model, const LoadO
                  table.name.push_back(row.string_id(5));
                  table.kind.push_back(static_cast<ApiKind>(row.i64(6)));
                  if (return_code) table.return_code.push_back(row.i64_or_unknown(7));
-               });
+               }, kApiCallColumns);
     sort_by_start(model.api_calls);
   }
   if (options.load_syncs) {
@@ -284,7 +344,7 @@ void load_host_tables(sqlite::Database& database, TraceModel& model, const LoadO
       table.stream.push_back(row.i64_or_unknown(6));
       table.event.push_back(row.i64_or_unknown(7));
       table.correlation_id.push_back(row.i64_or_unknown(8));
-    });
+    }, kSyncColumns);
     sort_by_start(model.syncs);
   }
   if (options.load_ranges) {
@@ -297,7 +357,7 @@ void load_host_tables(sqlite::Database& database, TraceModel& model, const LoadO
       table.device.push_back(row.i32_or_unknown(8));
       table.stream.push_back(row.i64_or_unknown(9));
       table.correlation_id.push_back(row.i64_or_unknown(10));
-    });
+    }, kRangeColumns);
     sort_by_start(model.ranges);
   }
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "gpuprof/analysis/data_loss.hpp"
 #include "gpuprof/importers/foreign_trace.hpp"
 #include "gpuprof/trace/input_file.hpp"
 #include "gpuprof/trace/output_guard.hpp"
@@ -72,6 +73,7 @@ ChromeTraceSummary export_chrome_trace(const ChromeTraceOptions& options) {
       file_tables.database().has_table("gaps") ? file_tables.gaps() : std::vector<trace::GapRow>{};
   ChromeTraceSummary summary;
   summary.output = options.output;
+  summary.warnings = analysis::data_loss_warnings(model);
   summary.events = write_document(model, gaps, file);
   file.publish();
   summary.output_bytes = file.size();
