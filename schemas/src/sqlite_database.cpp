@@ -3,6 +3,8 @@
 #include <sqlite3.h>
 
 #include <algorithm>
+#include <chrono>
+#include <thread>
 #include <filesystem>
 #include <memory>
 #include <utility>
@@ -16,6 +18,19 @@ void configure_for_untrusted_files(std::int64_t heap_limit_bytes) {
   sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 1);
   sqlite3_hard_heap_limit64(heap_limit_bytes);
 }
+
+namespace {
+// SQLite's own busy handler backs off to 100 ms between tries; a writer that
+// commits in a loop (a live recording) holds its lock most of the time, so a
+// reader that looks every 100 ms mostly finds it taken and gave up after
+// kBusyTimeoutMs (issue 27). Looking every millisecond finds the gaps.
+// `limit`: the most tries (one a millisecond), or nullptr for kBusyTimeoutMs.
+int wait_for_lock(void* limit, int tries) {
+  if (tries >= (limit != nullptr ? *static_cast<const int*>(limit) : kBusyTimeoutMs)) return 0;
+  std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  return 1;
+}
+}  // namespace
 
 Database::Database(const std::string& path, OpenMode mode) : path_(path) {
   int flags = SQLITE_OPEN_NOMUTEX;
@@ -32,7 +47,7 @@ Database::Database(const std::string& path, OpenMode mode) : path_(path) {
     throw TraceError::bad_input(path, "cannot open as SQLite: " + message);
   }
   sqlite3_extended_result_codes(handle_, 1);
-  sqlite3_busy_timeout(handle_, kBusyTimeoutMs);
+  sqlite3_busy_handler(handle_, wait_for_lock, nullptr);
   // A file we create is ours (and journal_mode=OFF, which the writer uses, is
   // not allowed on a defensive connection); every existing file is not.
   if (mode != OpenMode::create) {
@@ -261,6 +276,30 @@ std::optional<std::span<const std::uint8_t>> Statement::column_blob(int column) 
   const auto size = static_cast<std::size_t>(sqlite3_column_bytes(statement_, column));
   if (!bytes) return std::span<const std::uint8_t>();
   return std::span<const std::uint8_t>(bytes, size);
+}
+
+namespace {
+// Starts a read transaction and takes its shared lock, waiting at most `tries` ms.
+bool try_begin_read(sqlite3* handle, int tries) {
+  sqlite3_busy_handler(handle, wait_for_lock, &tries);
+  const bool begun = sqlite3_exec(handle, "BEGIN; SELECT count(*) FROM sqlite_master", nullptr, nullptr, nullptr) ==
+                     SQLITE_OK;
+  if (!begun && sqlite3_get_autocommit(handle) == 0) sqlite3_exec(handle, "ROLLBACK", nullptr, nullptr, nullptr);
+  sqlite3_busy_handler(handle, wait_for_lock, nullptr);
+  return begun;
+}
+}  // namespace
+
+void read_in_one_snapshot(Database& first, Database& second) {
+  constexpr int kSecondTries = 20;
+  for (int waited = 0; waited < kBusyTimeoutMs; waited += kSecondTries) {
+    if (!try_begin_read(first.handle(), kBusyTimeoutMs - waited)) break;
+    if (try_begin_read(second.handle(), kSecondTries)) return;
+    // A writer took its PENDING lock between the two: it waits for `first`, and
+    // `second` for it. Let it commit, then try both again.
+    sqlite3_exec(first.handle(), "ROLLBACK", nullptr, nullptr, nullptr);
+  }
+  throw TraceError::bad_input(first.path(), describe_error(SQLITE_BUSY, ""));
 }
 
 }  // namespace gpuprof::sqlite

@@ -368,18 +368,20 @@ TraceModel load_trace_model(const std::string& path, const LoadOptions& options)
   TraceModel model;
   model.path = path;
   TraceFile file(path);
+  // GPU and host tables load on two connections at once: SQLite decoding is the
+  // bottleneck and this machine class has two cores. Both read one commit of a
+  // file another program may be writing to.
+  TraceFile host_file(path);
+  sqlite::read_in_one_snapshot(file.database(), host_file.database());
   model.meta = file.meta();
   auto strings = file.strings();
   model.devices = file.devices();
   model.device_links = file.device_links();
   model.stats = file.stats();
-  // GPU and host tables load on two connections at once: SQLite decoding is the
-  // bottleneck and this machine class has two cores.
   const bool chunks_allowed =
       file.user_version() >= kFirstChunkedVersion && chunk_guards_installed(file.database());
   RowChecks gpu_checks{strings.present, chunks_allowed, {}, {}}, host_checks{strings.present, chunks_allowed, {}, {}};
-  auto host = std::async(std::launch::async, [&path, &model, &options, &host_checks] {
-    TraceFile host_file(path);
+  auto host = std::async(std::launch::async, [&host_file, &model, &options, &host_checks] {
     load_host_tables(host_file.database(), model, options, host_checks);
   });
   load_gpu_tables(file.database(), model, options, gpu_checks);

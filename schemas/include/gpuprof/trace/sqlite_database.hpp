@@ -88,6 +88,13 @@ class Database {
   std::unique_ptr<std::uint64_t> work_budget_;
 };
 
+// Starts a read transaction on both connections (to the same file) with both
+// shared locks held, so that they read one commit and no writer can commit
+// until both are closed or end their transaction. Taking the locks one
+// statement at a time let a writer's PENDING lock, waiting for one connection,
+// shut the other out until its busy timeout ran out (issue 27).
+void read_in_one_snapshot(Database& first, Database& second);
+
 // A prepared statement. Columns and parameters are numbered as in SQLite:
 // bind from 1, column from 0.
 class Statement {
