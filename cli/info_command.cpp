@@ -108,7 +108,8 @@ int run_info(const InfoArguments& arguments) {
   for (std::size_t index = 0; index < arguments.traces.size(); ++index) {
     const auto& path = arguments.traces[index];
     if (index > 0) text += "\n";
-    text += describe(path, as_gpuprof_trace(path, store));
+    const auto trace = as_gpuprof_trace(path, store);
+    text += importers::read_as_input(path, trace, [&] { return describe(path, trace); });
   }
   std::fwrite(text.data(), 1, text.size(), stdout);
   return kExitOk;

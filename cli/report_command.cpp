@@ -104,6 +104,14 @@ int run_report(const ReportArguments& arguments) {
     // One stream of several CSV tables is allowed, but say how to get one file per table.
     fmt::print(stderr, "gpuprof: note: several CSV tables go to one stream; use -o FOLDER/ for one file each\n");
   }
+  // Saved before anything is printed: a file that refuses the save fails the command with nothing on stdout.
+  if (arguments.save) {
+    for (const auto& rank : input.ranks) {
+      // Foreign inputs were analysed from a temporary import: there is no gpuprof file to save into.
+      if (std::find(savable.begin(), savable.end(), rank.path) != savable.end()) save_derived(rank);
+      else fmt::print(stderr, "gpuprof: note: {}: not a gpuprof trace; --save skipped it\n", printable(rank.path));
+    }
+  }
   const bool to_stdout = arguments.output.empty() || arguments.output == "-";
   // A text or Markdown report on standard output opens with every warning and notice itself;
   // repeating them on stderr would only push its summary off the screen.
@@ -122,13 +130,6 @@ int run_report(const ReportArguments& arguments) {
     std::fwrite(text.data(), 1, text.size(), stdout);
   } else {
     report::write_report(format, input, arguments.output, write_options);
-  }
-  if (arguments.save) {
-    for (const auto& rank : input.ranks) {
-      // Foreign inputs were analysed from a temporary import: there is no gpuprof file to save into.
-      if (std::find(savable.begin(), savable.end(), rank.path) != savable.end()) save_derived(rank);
-      else fmt::print(stderr, "gpuprof: note: {}: not a gpuprof trace; --save skipped it\n", printable(rank.path));
-    }
   }
   return kExitOk;
 }

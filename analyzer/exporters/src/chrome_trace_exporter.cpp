@@ -66,11 +66,13 @@ ChromeTraceSummary export_chrome_trace(const ChromeTraceOptions& options) {
   // A foreign file (Kineto, Nsight, nvprof) is imported into a temporary trace first.
   importers::TemporaryStore store;
   const std::string trace_path = importers::open_as_trace(options.input, store);
-  const trace::TraceModel model = trace::load_trace_model(trace_path);
-  trace::TraceFile file_tables(trace_path);
+  const trace::TraceModel model =
+      importers::read_as_input(options.input, trace_path, [&] { return trace::load_trace_model(trace_path); });
   // Gaps are derived by the analyzer and absent from traces it has not analysed.
-  const std::vector<trace::GapRow> gaps =
-      file_tables.database().has_table("gaps") ? file_tables.gaps() : std::vector<trace::GapRow>{};
+  const std::vector<trace::GapRow> gaps = importers::read_as_input(options.input, trace_path, [&] {
+    trace::TraceFile file_tables(trace_path);
+    return file_tables.database().has_table("gaps") ? file_tables.gaps() : std::vector<trace::GapRow>{};
+  });
   ChromeTraceSummary summary;
   summary.output = options.output;
   summary.warnings = analysis::data_loss_warnings(model);

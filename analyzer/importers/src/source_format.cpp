@@ -67,12 +67,25 @@ bool has_gpuprof_mark(sqlite::Database& database) {
   }
 }
 
+// Views never run on our connections (sqlite_database.hpp), so a view in place
+// of an Nsight Systems or nvprof table read as empty: every kernel lost silently.
+void refuse_foreign_views(const std::string& path, sqlite::Database& database) {
+  sqlite::Statement views(database, "SELECT name FROM sqlite_master WHERE type = 'view' AND (name LIKE 'CUPTI\\_%' "
+                                    "ESCAPE '\\' OR name IN ('StringIds', 'StringTable', 'NVTX_EVENTS', "
+                                    "'TARGET_INFO_GPU', 'TARGET_INFO_CUDA_DEVICE'))");
+  if (views.step()) {
+    throw TraceError::bad_input(path, "contains view " + std::string(views.column_text(0)) +
+                                          " in place of a table; gpuprof never runs code stored in a trace file");
+  }
+}
+
 SourceFormat detect_sqlite(const std::string& path) {
   // The same sentence for a truncated file here as when the trace is opened.
   trace::check_sqlite_file(path);
   sqlite::Database database(path, sqlite::OpenMode::read_only);
   // A view or trigger in place of our tables would make this look foreign; say what it is.
   trace::refuse_stored_code(database);
+  refuse_foreign_views(path, database);
   if (has_gpuprof_mark(database)) return SourceFormat::gpuprof;
   if (has_table_prefix(database, "CUPTI_ACTIVITY_KIND_")) {
     if (database.has_table("StringIds")) return SourceFormat::nsys;

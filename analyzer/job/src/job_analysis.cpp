@@ -21,7 +21,9 @@ std::vector<RankIdentity> identify(const std::vector<std::string>& paths, unsign
   stores.resize(paths.size());
   parallel_for(paths.size(), threads, [&](std::size_t index) {
     stores[index] = std::make_unique<importers::TemporaryStore>();
-    identities[index] = read_identity(paths[index], importers::open_as_trace(paths[index], *stores[index]));
+    const auto trace = importers::open_as_trace(paths[index], *stores[index]);
+    identities[index] =
+        importers::read_as_input(paths[index], trace, [&] { return read_identity(paths[index], trace); });
   });
   return identities;
 }
@@ -80,9 +82,11 @@ JobAnalysis analyze_job(const std::vector<std::string>& inputs, const JobOptions
   // Each task holds one trace model; it is freed before the task ends.
   const bool keep_model = options.keep_single_model_until_exit && paths.size() == 1;
   parallel_for(paths.size(), options.threads, [&](std::size_t index) {
-    auto model = trace::load_trace_model(
-        identities[index].trace_path,
-        {.load_kernel_launch_details = false, .load_contexts_and_return_codes = false});
+    const auto& identity = identities[index];
+    auto model = importers::read_as_input(identity.input, identity.trace_path, [&] {
+      return trace::load_trace_model(identity.trace_path,
+                                     {.load_kernel_launch_details = false, .load_contexts_and_return_codes = false});
+    });
     summaries[index] = summarize_rank(model, options.analysis, ranks[index]);
     summaries[index].input = identities[index].input;
     summaries[index].analysis.path = identities[index].input;
