@@ -3,10 +3,12 @@
 #include <sqlite3.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
-#include <thread>
 #include <filesystem>
+#include <fstream>
 #include <memory>
+#include <thread>
 #include <utility>
 
 #include "gpuprof/trace/trace_error.hpp"
@@ -32,6 +34,35 @@ int wait_for_lock(void* limit, int tries) {
 }
 }  // namespace
 
+namespace {
+std::string fmt_percent(char c) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  const auto byte = static_cast<unsigned char>(c);
+  return {'%', kHex[byte >> 4], kHex[byte & 15]};
+}
+
+// A file in WAL mode (header bytes 18 and 19 are 2) whose -wal and -shm are
+// absent: no writer has it open, and reading it normally would create both
+// beside the user's file.
+bool wal_without_side_files(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  std::array<char, 20> header{};
+  if (!file.read(header.data(), header.size()) || header[18] != 2 || header[19] != 2) return false;
+  std::error_code ignored;
+  return !std::filesystem::exists(path + "-wal", ignored) && !std::filesystem::exists(path + "-shm", ignored);
+}
+
+// `path` as a URI that opens it read-only without touching anything beside it.
+std::string immutable_uri(const std::string& path) {
+  std::string uri = "file:";
+  for (const char c : std::filesystem::absolute(path).string()) {
+    if (c == '%' || c == '?' || c == '#') uri += fmt_percent(c);
+    else uri += c;
+  }
+  return uri + "?immutable=1";
+}
+}  // namespace
+
 Database::Database(const std::string& path, OpenMode mode) : path_(path) {
   int flags = SQLITE_OPEN_NOMUTEX;
   switch (mode) {
@@ -39,7 +70,9 @@ Database::Database(const std::string& path, OpenMode mode) : path_(path) {
     case OpenMode::read_write: flags |= SQLITE_OPEN_READWRITE; break;
     case OpenMode::create: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE; break;
   }
-  const int status = sqlite3_open_v2(path.c_str(), &handle_, flags, nullptr);
+  const bool immutable = mode == OpenMode::read_only && wal_without_side_files(path);
+  const std::string name = immutable ? immutable_uri(path) : path;
+  const int status = sqlite3_open_v2(name.c_str(), &handle_, flags | (immutable ? SQLITE_OPEN_URI : 0), nullptr);
   if (status != SQLITE_OK) {
     std::string message = handle_ ? sqlite3_errmsg(handle_) : sqlite3_errstr(status);
     sqlite3_close(handle_);

@@ -1,6 +1,7 @@
 // The smaller defects of issue 27: --save failing after the report was printed,
 // temporary names past NAME_MAX for long output names, a study naming traces
-// outside its folder, and an Nsight Systems kernel table that is a view.
+// outside its folder, an Nsight Systems kernel table that is a view, and -wal
+// and -shm files created beside a WAL-mode input.
 #include <sqlite3.h>
 
 #include <filesystem>
@@ -67,6 +68,15 @@ TEST_F(SmallDefects, AnNsysKernelTableThatIsAViewIsRefused) {
                 "CREATE VIEW CUPTI_ACTIVITY_KIND_KERNEL AS SELECT 1 AS start, 2 AS end;");
   const auto result = gpuprof({"report", nsys});
   expect_bad_input(result, nsys, "contains view CUPTI_ACTIVITY_KIND_KERNEL");
+}
+
+TEST_F(SmallDefects, AWalInputGetsNoSideFiles) {
+  run_sql(trace_, "PRAGMA journal_mode = WAL");
+  ASSERT_FALSE(fs::exists(trace_ + "-wal"));
+  const auto result = gpuprof({"report", trace_});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_FALSE(fs::exists(trace_ + "-wal"));
+  EXPECT_FALSE(fs::exists(trace_ + "-shm"));
 }
 
 }  // namespace
