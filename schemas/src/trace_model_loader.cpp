@@ -84,10 +84,10 @@ TimeColumns time_columns(sqlite::Statement& all_columns) {
 template <typename Store>
 ChunkRead read_chunks(sqlite::Database& database, const std::string& table_name, std::int64_t table_rows,
                       int table_columns, TimeColumns times, int wanted_columns, Store&& store) {
-  if (!database.has_table("event_chunks") ||
-      !database.query_int("SELECT 1 FROM event_chunks WHERE table_name = '" + table_name + "' LIMIT 1")) {
-    return {};
-  }
+  if (!database.has_table("event_chunks")) return {};
+  sqlite::Statement any_chunk(database, "SELECT 1 FROM event_chunks WHERE table_name = ? LIMIT 1");
+  any_chunk.bind(1, std::string_view(table_name));
+  if (!any_chunk.step()) return {};
   if (times.start < 0 || times.end < 0) return {true, "the table has no start_ns and end_ns to check chunks by"};
   const auto expected = sql_fingerprint(database, table_name);
   if (!expected || expected->rows != table_rows) return {true, "the table's row ids are not 1 to its row count"};
