@@ -35,6 +35,8 @@ int wait_for_lock(void* limit, int tries) {
 }  // namespace
 
 namespace {
+constexpr std::size_t kMaxSqlitePathBytes = 512;  // MAX_PATHNAME of SQLite's unix VFS
+
 std::string fmt_percent(char c) {
   static constexpr char kHex[] = "0123456789ABCDEF";
   const auto byte = static_cast<unsigned char>(c);
@@ -77,6 +79,13 @@ Database::Database(const std::string& path, OpenMode mode) : path_(path) {
     std::string message = handle_ ? sqlite3_errmsg(handle_) : sqlite3_errstr(status);
     sqlite3_close(handle_);
     handle_ = nullptr;
+    std::error_code ignored;
+    if (std::filesystem::absolute(path, ignored).string().size() >= kMaxSqlitePathBytes) {
+      // SQLite's file layer resolves every path to an absolute one with its links followed, and stops at 512 bytes.
+      throw TraceError::bad_input(path, "has a path longer than the " + std::to_string(kMaxSqlitePathBytes) +
+                                            " bytes SQLite can open; move it to a shorter path (a symbolic link "
+                                            "will not do: SQLite follows it)");
+    }
     throw TraceError::bad_input(path, "cannot open as SQLite: " + message);
   }
   sqlite3_extended_result_codes(handle_, 1);

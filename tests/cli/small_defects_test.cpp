@@ -1,7 +1,7 @@
 // The smaller defects of issue 27: --save failing after the report was printed,
 // temporary names past NAME_MAX for long output names, a study naming traces
 // outside its folder, an Nsight Systems kernel table that is a view, and -wal
-// and -shm files created beside a WAL-mode input.
+// and -shm files created beside a WAL-mode input, paths too long for SQLite.
 #include <sqlite3.h>
 
 #include <filesystem>
@@ -77,6 +77,16 @@ TEST_F(SmallDefects, AWalInputGetsNoSideFiles) {
   EXPECT_EQ(result.exit_code, 0) << result.err;
   EXPECT_FALSE(fs::exists(trace_ + "-wal"));
   EXPECT_FALSE(fs::exists(trace_ + "-shm"));
+}
+
+// SQLite cannot open a path past 512 bytes (links are resolved first): say so, naming the file.
+TEST_F(SmallDefects, APathPastSqlitesLimitIsExplained) {
+  auto folder = folder_.path();
+  for (int level = 0; level < 6; ++level) folder /= std::string(100, 'd');
+  fs::create_directories(folder);
+  const auto deep = (folder / "T.sqlite").string();
+  fs::copy_file(trace_, deep);
+  expect_bad_input(gpuprof({"report", deep}), deep, "longer than the 512 bytes SQLite can open");
 }
 
 }  // namespace
