@@ -222,6 +222,7 @@ void Database::fail(std::string_view /*what*/) const {
   // SQLite's reason may quote the file's schema: any bytes, newlines and escapes included.
   const std::string message = describe_error(primary, printable(sqlite3_errmsg(handle_)).c_str());
   // Damaged, foreign, locked or hostile files are the user's input problem; I/O and space errors are ours.
+  if (primary == SQLITE_BUSY || primary == SQLITE_LOCKED) throw BusyError(TraceError::Kind::bad_input, path_, message);
   if (primary == SQLITE_CORRUPT || primary == SQLITE_NOTADB || primary == SQLITE_ERROR ||
       primary == SQLITE_READONLY || primary == SQLITE_CANTOPEN || primary == SQLITE_BUSY ||
       primary == SQLITE_LOCKED || primary == SQLITE_INTERRUPT || primary == SQLITE_NOMEM) {
@@ -341,7 +342,7 @@ void read_in_one_snapshot(Database& first, Database& second) {
     // `second` for it. Let it commit, then try both again.
     sqlite3_exec(first.handle(), "ROLLBACK", nullptr, nullptr, nullptr);
   }
-  throw TraceError::bad_input(first.path(), describe_error(SQLITE_BUSY, ""));
+  throw BusyError(TraceError::Kind::bad_input, first.path(), describe_error(SQLITE_BUSY, ""));
 }
 
 }  // namespace gpuprof::sqlite

@@ -62,6 +62,8 @@ TraceFile::TraceFile(const std::string& path) : path_(path), database_((check_sq
   std::optional<std::int64_t> version;
   try {
     version = database_.query_int("PRAGMA user_version");
+  } catch (const sqlite::BusyError&) {
+    throw;
   } catch (const TraceError& error) {
     if ((sqlite3_extended_errcode(database_.handle()) & 0xff) == SQLITE_READONLY) {
       throw TraceError::bad_input(path, "holds an unfinished write from a killed process; open it once with "

@@ -364,7 +364,8 @@ void load_host_tables(sqlite::Database& database, TraceModel& model, const LoadO
 
 }  // namespace
 
-TraceModel load_trace_model(const std::string& path, const LoadOptions& options) {
+namespace {
+TraceModel load_once(const std::string& path, const LoadOptions& options) {
   TraceModel model;
   model.path = path;
   TraceFile file(path);
@@ -394,6 +395,20 @@ TraceModel load_trace_model(const std::string& path, const LoadOptions& options)
     model.stats.insert(model.stats.end(), checks->problems.begin(), checks->problems.end());
   }
   return model;
+}
+}  // namespace
+
+TraceModel load_trace_model(const std::string& path, const LoadOptions& options) {
+  // Readers retry a busy file: a writer committing in a loop can hold its lock
+  // through one whole wait when the machine is loaded.
+  constexpr int kAttempts = 3;
+  for (int attempt = 1;; ++attempt) {
+    try {
+      return load_once(path, options);
+    } catch (const sqlite::BusyError&) {
+      if (attempt == kAttempts) throw;
+    }
+  }
 }
 
 namespace {

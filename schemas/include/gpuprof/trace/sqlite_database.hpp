@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "gpuprof/trace/trace_error.hpp"
+
 struct sqlite3;
 struct sqlite3_stmt;
 
@@ -86,6 +88,14 @@ class Database {
   sqlite3* handle_ = nullptr;
   std::string path_;
   std::unique_ptr<std::uint64_t> work_budget_;
+};
+
+// The file stayed locked by another program for kBusyTimeoutMs: bad input like
+// any TraceError, and a reader may try once more (a writer committing in a loop
+// can outlast one wait on a busy machine).
+class BusyError : public TraceError {
+ public:
+  using TraceError::TraceError;
 };
 
 // Starts a read transaction on both connections (to the same file) with both
