@@ -173,7 +173,7 @@ void measure_load(const std::string& path, std::int64_t events, bool launch_deta
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (!std::getenv("GPUPROF_BENCH_SQLITE_DEFAULTS")) gpuprof::sqlite::configure_for_bulk_work();
+  if (!std::getenv("GPUPROF_BENCH_SQLITE_DEFAULTS")) gpuprof::sqlite::configure_for_untrusted_files();
   const std::int64_t rows = argc > 1 ? std::atoll(argv[1]) : 2'000'000;
   const std::int64_t events = argc > 2 ? std::atoll(argv[2]) : 10'000'000;
   const fs::path folder = argc > 3 ? fs::path(argv[3]) : fs::temp_directory_path() / "gpuprof-store-bench";

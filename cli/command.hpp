@@ -11,6 +11,10 @@ inline constexpr int kExitOk = 0;
 inline constexpr int kExitFailure = 1;
 inline constexpr int kExitBadInput = 2;
 
+// For every path option: `-o ""` names no file (exit 2), where an absent -o means standard output.
+inline const CLI::Validator kNonEmptyPath(
+    [](std::string& value) { return value.empty() ? std::string("must not be empty") : std::string(); }, "PATH");
+
 // What every subcommand may want to know about how gpuprof was started.
 struct Invocation {
   std::string command_line;

@@ -9,6 +9,7 @@
 #include "gpuprof/job/job_analysis.hpp"
 #include "gpuprof/job/job_inputs.hpp"
 #include "gpuprof/trace/trace_error.hpp"
+#include "gpuprof/trace/utf8_text.hpp"
 
 namespace gpuprof::cli {
 namespace {
@@ -59,8 +60,8 @@ int run_compare(const CompareArguments& arguments) {
   const auto comparison =
       comparison::compare_runs(base, other, {arguments.base_batch, arguments.other_batch, arguments.top,
                                              arguments.full_names});
-  for (const auto& warning : comparison.warnings) fmt::print(stderr, "gpuprof: warning: {}\n", warning);
-  for (const auto& notice : comparison.notices) fmt::print(stderr, "gpuprof: note: {}\n", notice);
+  for (const auto& warning : comparison.warnings) fmt::print(stderr, "gpuprof: warning: {}\n", printable(warning));
+  for (const auto& notice : comparison.notices) fmt::print(stderr, "gpuprof: note: {}\n", printable(notice));
   if (arguments.output.empty() || arguments.output == "-") {
     const auto text = comparison::render_comparison(format, comparison);
     std::fwrite(text.data(), 1, text.size(), stdout);
@@ -81,7 +82,8 @@ void add_compare_command(CLI::App& app, Action& action) {
       ->required();
   command->add_option("other", *other_text, "Other run, same forms as base")->required();
   command->add_option("--format", arguments->format, "text, md, csv, json or html")->capture_default_str();
-  command->add_option("-o,--output", arguments->output, "Output file (CSV: a folder for one file per table)");
+  command->add_option("-o,--output", arguments->output, "Output file (CSV: a folder for one file per table)")
+      ->check(kNonEmptyPath);
   command->add_option("--base-ranks", arguments->base_ranks, "Rank of each base trace file, in order (e.g. 0,1)")
       ->delimiter(',');
   command->add_option("--other-ranks", arguments->other_ranks, "Rank of each other trace file, in order")
@@ -89,11 +91,13 @@ void add_compare_command(CLI::App& app, Action& action) {
   command->add_option("--base-batch", arguments->base_batch, "Samples per step of the whole base job");
   command->add_option("--other-batch", arguments->other_batch, "Samples per step of the whole other job");
   command->add_option("--warmup-steps", arguments->warmup_steps, "Leading steps left out of steady state")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
   command->add_flag("--full-names", arguments->full_names, "Show whole kernel names instead of short base names");
   command->add_flag("-f,--force", arguments->force, "Overwrite an existing output file");
   command->add_option("--top", arguments->top, "Kernel rows to show, largest change first (0: all)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
   command->callback([arguments, base_text, other_text, &action] {
     arguments->base = split_side(*base_text);
     arguments->other = split_side(*other_text);

@@ -6,6 +6,7 @@
 #include "gpuprof/exporters/chrome_trace_exporter.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 #include "gpuprof/units/units.hpp"
+#include "gpuprof/trace/utf8_text.hpp"
 
 namespace gpuprof::cli {
 namespace {
@@ -22,6 +23,9 @@ int run_export(const ExportArguments& arguments) {
   options.output = arguments.chrome_trace;
   options.overwrite = arguments.force;
   const auto summary = exporters::export_chrome_trace(options);
+  for (const auto& warning : summary.warnings) {
+    fmt::print(stderr, "gpuprof: warning: {}: {}\n", printable(arguments.input), printable(warning));
+  }
   fmt::print("{} -> {}: {} events, {}\n", arguments.input, summary.output, summary.events,
              units::format_bytes(summary.output_bytes));
   return kExitOk;
@@ -39,6 +43,7 @@ void add_export_command(CLI::App& app, Action& action) {
       ->required();
   command->add_option("--chrome-trace", arguments->chrome_trace,
                       "Output JSON file; a name ending in .gz is gzip-compressed")
+      ->check(kNonEmptyPath)
       ->required();
   command->add_flag("-f,--force", arguments->force, "Overwrite an existing output file");
   command->callback([arguments, &action] {

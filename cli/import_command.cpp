@@ -8,6 +8,7 @@
 #include "gpuprof/importers/import_trace.hpp"
 #include "gpuprof/trace/output_guard.hpp"
 #include "gpuprof/trace/trace_error.hpp"
+#include "gpuprof/trace/utf8_text.hpp"
 
 namespace gpuprof::cli {
 namespace {
@@ -70,7 +71,8 @@ int run_import(const ImportArguments& arguments) {
     options.overwrite = arguments.force;
     options.tool_version = GPUPROF_VERSION;
     const auto summary = importers::import_trace(options);
-    fmt::print("{} -> {}: {}\n", summary.input, summary.output, importers::describe(summary));
+    fmt::print("{} -> {}: {}\n", printable(summary.input), printable(summary.output),
+               printable(importers::describe(summary)));
   }
   return kExitOk;
 }
@@ -86,6 +88,7 @@ void add_import_command(CLI::App& app, Action& action) {
       ->required();
   command->add_option("-o,--output", arguments->output,
                       "Output trace; with several inputs, a folder receiving <input stem>.sqlite each")
+      ->check(kNonEmptyPath)
       ->required();
   command->add_option("--format", arguments->format, "Force the input format: kineto, nsys or nvprof");
   command->add_flag("-f,--force", arguments->force, "Overwrite existing output files");

@@ -12,6 +12,7 @@
 #include "gpuprof/importers/source_format.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 #include "gpuprof/trace/trace_file.hpp"
+#include "gpuprof/trace/utf8_text.hpp"
 #include "gpuprof/units/units.hpp"
 
 namespace gpuprof::cli {
@@ -24,18 +25,18 @@ struct InfoArguments {
 std::string value_or(const std::map<std::string, std::string>& meta, const std::string& key,
                      const std::string& fallback = "unknown") {
   const auto found = meta.find(key);
-  return found == meta.end() || found->second.empty() ? fallback : found->second;
+  return found == meta.end() || found->second.empty() ? fallback : printable(found->second);
 }
 
 std::string describe_device(const trace::DeviceRow& device) {
-  std::string text = fmt::format("{}: {}", device.id, device.name.value_or("unknown GPU"));
+  std::string text = fmt::format("{}: {}", device.id, printable(device.name.value_or("unknown GPU")));
   std::vector<std::string> details;
   if (device.compute_major && device.compute_minor) {
     details.push_back(fmt::format("sm_{}{}", *device.compute_major, *device.compute_minor));
   }
   if (device.sm_count) details.push_back(fmt::format("{} SMs", *device.sm_count));
   if (device.memory_bytes) details.push_back(units::format_bytes(*device.memory_bytes));
-  if (device.pci_bus_id) details.push_back("PCI " + *device.pci_bus_id);
+  if (device.pci_bus_id) details.push_back("PCI " + printable(*device.pci_bus_id));
   if (!details.empty()) text += " (" + fmt::format("{}", fmt::join(details, ", ")) + ")";
   return text;
 }
@@ -45,8 +46,8 @@ void describe_stats(trace::TraceFile& file, std::string& out) {
   if (stats.empty()) return;
   out += "  collector stats\n";
   for (const auto& stat : stats) {
-    out += fmt::format("    {:<28} {:>14}  {}{}\n", stat.name, stat.value, trace::to_string(stat.severity),
-                       stat.detail ? "  " + *stat.detail : "");
+    out += fmt::format("    {:<28} {:>14}  {}{}\n", printable(stat.name), stat.value, trace::to_string(stat.severity),
+                       stat.detail ? "  " + printable(*stat.detail) : "");
   }
   if (const auto loss = analysis::recording_loss(stats); loss.any()) {
     out += fmt::format("  WARNING: data was lost while recording ({}); totals undercount the real activity\n",
@@ -73,14 +74,16 @@ std::string describe(const std::string& shown_path, const std::string& path) {
   trace::TraceFile file(path);
   std::string out;
   const auto meta = file.meta();
-  out += fmt::format("{}{}\n", shown_path, shown_path == path ? "" : "  (imported for this command)");
+  out += fmt::format("{}{}\n", printable(shown_path), shown_path == path ? "" : "  (imported for this command)");
   out += fmt::format("  schema          {} ({})\n", file.schema_version_text(), value_or(meta, "format"));
   out += fmt::format("  source          {}   tool {}\n", value_or(meta, "source_format"),
                      value_or(meta, "tool_version"));
   out += fmt::format("  host            {}   pid {}   rank {} of {}\n", value_or(meta, "host_name"),
                      value_or(meta, "pid"), value_or(meta, "rank"), value_or(meta, "world_size"));
-  if (meta.count("command_line")) out += fmt::format("  command         {}\n", meta.at("command_line"));
-  if (const auto notice = analysis::clock_shift_notice(meta)) out += fmt::format("  time base       {}\n", *notice);
+  if (meta.count("command_line")) out += fmt::format("  command         {}\n", printable(meta.at("command_line")));
+  if (const auto notice = analysis::clock_shift_notice(meta)) {
+    out += fmt::format("  time base       {}\n", printable(*notice));
+  }
   if (const auto fit = analysis::clock_fit_notice(meta)) out += fmt::format("  clock fit       {}\n", *fit);
   const auto [start, end] = file.time_span();
   if (start && end) {
@@ -105,7 +108,8 @@ int run_info(const InfoArguments& arguments) {
   for (std::size_t index = 0; index < arguments.traces.size(); ++index) {
     const auto& path = arguments.traces[index];
     if (index > 0) text += "\n";
-    text += describe(path, as_gpuprof_trace(path, store));
+    const auto trace = as_gpuprof_trace(path, store);
+    text += importers::read_as_input(path, trace, [&] { return describe(path, trace); });
   }
   std::fwrite(text.data(), 1, text.size(), stdout);
   return kExitOk;

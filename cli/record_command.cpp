@@ -211,14 +211,16 @@ void add_record_command(CLI::App& app, Action& action) {
                 "killed, the program gets SIGTERM (it never runs on unobserved)");
   command->add_option("-o,--output", arguments->output,
                       "Trace file pattern: %p pid, %h host, %q{VAR} environment variable, %n unique number")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(kNonEmptyPath);
   command
       ->add_option("--trace", arguments->trace,
                    "What to record: cuda,nvtx,api,sync,driver; api-all also records the frequent calls that launch "
                    "nothing (cudaGetDevice, cudaGetLastError, ...)")
       ->capture_default_str();
   command->add_option("--buffer-size", arguments->buffer_size, "Bytes per CUPTI activity buffer (e.g. 8M)");
-  command->add_option("--buffer-count", arguments->buffer_count, "Activity buffers at most (allocated as needed; CUDA 13 uses one per thread)");
+  command->add_option("--buffer-count", arguments->buffer_count,
+                      "Activity buffers at most (allocated as needed; CUDA 13 uses one per thread)");
   command->add_option("--flush-interval", arguments->flush_interval_ms, "Milliseconds between flushes (default 1000)");
   command->add_flag("-f,--force", arguments->force, "Overwrite existing trace files");
   command->add_option("command", arguments->command, "The program and its arguments, after --")->required();

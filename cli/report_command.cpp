@@ -14,6 +14,7 @@
 #include "gpuprof/trace/trace_error.hpp"
 #include "gpuprof/trace/trace_file.hpp"
 #include "gpuprof/trace/trace_model.hpp"
+#include "gpuprof/trace/utf8_text.hpp"
 
 namespace gpuprof::cli {
 namespace {
@@ -34,6 +35,7 @@ struct ReportArguments {
   bool force = false;
   bool full_names = false;
   bool wide = false;
+  bool skip_bad = false;
 };
 
 analysis::AnalysisOptions analysis_options(const ReportArguments& arguments) {
@@ -76,15 +78,18 @@ int run_report(const ReportArguments& arguments) {
   if (arguments.gaps != "summary" && arguments.gaps != "all") {
     throw TraceError::bad_input("", "--gaps must be 'summary' or 'all', not '" + arguments.gaps + "'");
   }
-  const report::WriteOptions write_options{.overwrite = arguments.force,
-                                           .inputs = job::expand_inputs(arguments.traces)};
+  // Damaged files left out by --skip-bad are inputs too: none may be written over.
+  auto expanded = job::expand_inputs(arguments.traces, arguments.skip_bad);
+  expanded.paths.insert(expanded.paths.end(), expanded.left_out.begin(), expanded.left_out.end());
+  const report::WriteOptions write_options{.overwrite = arguments.force, .inputs = std::move(expanded.paths)};
   report::check_output(format, arguments.output, write_options);
   // Ranks are identified and checked before any analysis, and analysed one
   // model at a time per thread: memory is bounded by a rank, not the job.
   auto job = job::analyze_job(arguments.traces, {.analysis = options,
                                                  .threads = 2,
                                                  .ranks = arguments.ranks,
-                                                 .keep_single_model_until_exit = true});
+                                                 .keep_single_model_until_exit = true,
+                                                 .skip_bad = arguments.skip_bad});
   std::vector<std::string> savable;
   for (const auto& rank : job.ranks) {
     if (rank.trace_path == rank.input) savable.push_back(rank.input);
@@ -100,27 +105,32 @@ int run_report(const ReportArguments& arguments) {
     // One stream of several CSV tables is allowed, but say how to get one file per table.
     fmt::print(stderr, "gpuprof: note: several CSV tables go to one stream; use -o FOLDER/ for one file each\n");
   }
+  // Saved before anything is printed: a file that refuses the save fails the command with nothing on stdout.
+  if (arguments.save) {
+    for (const auto& rank : input.ranks) {
+      // Foreign inputs were analysed from a temporary import: there is no gpuprof file to save into.
+      if (std::find(savable.begin(), savable.end(), rank.path) != savable.end()) save_derived(rank);
+      else fmt::print(stderr, "gpuprof: note: {}: not a gpuprof trace; --save skipped it\n", printable(rank.path));
+    }
+  }
   const bool to_stdout = arguments.output.empty() || arguments.output == "-";
   // A text or Markdown report on standard output opens with every warning and notice itself;
   // repeating them on stderr would only push its summary off the screen.
   const bool report_shows_notes = to_stdout && (format == report::Format::text || format == report::Format::markdown);
   for (const auto& rank : input.ranks) {
     if (report_shows_notes) break;
-    for (const auto& warning : rank.warnings) fmt::print(stderr, "gpuprof: warning: {}: {}\n", rank.path, warning);
-    for (const auto& notice : rank.notices) fmt::print(stderr, "gpuprof: note: {}: {}\n", rank.path, notice);
+    for (const auto& warning : rank.warnings) {
+      fmt::print(stderr, "gpuprof: warning: {}: {}\n", printable(rank.path), printable(warning));
+    }
+    for (const auto& notice : rank.notices) {
+      fmt::print(stderr, "gpuprof: note: {}: {}\n", printable(rank.path), printable(notice));
+    }
   }
   if (to_stdout) {
     const auto text = report::render(format, input);
     std::fwrite(text.data(), 1, text.size(), stdout);
   } else {
     report::write_report(format, input, arguments.output, write_options);
-  }
-  if (arguments.save) {
-    for (const auto& rank : input.ranks) {
-      // Foreign inputs were analysed from a temporary import: there is no gpuprof file to save into.
-      if (std::find(savable.begin(), savable.end(), rank.path) != savable.end()) save_derived(rank);
-      else fmt::print(stderr, "gpuprof: note: {}: not a gpuprof trace; --save skipped it\n", rank.path);
-    }
   }
   return kExitOk;
 }
@@ -136,7 +146,8 @@ void add_report_command(CLI::App& app, Action& action) {
   command->add_option("--format", arguments->format, "text, md, csv, json or html")->capture_default_str();
   command->add_option("--ranks", arguments->ranks, "Rank of each trace file, in order (e.g. 0,1,2,3); overrides meta")
       ->delimiter(',');
-  command->add_option("-o,--output", arguments->output, "Output file (CSV: a folder for one file per table)");
+  command->add_option("-o,--output", arguments->output, "Output file (CSV: a folder for one file per table)")
+      ->check(kNonEmptyPath);
   command->add_option("--sections", arguments->sections, "summary,devices,job,transfers,kernels,collectives,steps,gaps,launches")
       ->delimiter(',');
   command->add_option("--window", arguments->window, "steps (per step annotation) or span (activity span)")
@@ -146,15 +157,19 @@ void add_report_command(CLI::App& app, Action& action) {
   command->add_option("--comm-pattern", arguments->comm_patterns,
                       "Regex for more communication kernels (besides the built-in library names); repeatable");
   command->add_option("--warmup-steps", arguments->warmup_steps, "Leading steps left out of steady state")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
   command->add_option("--top", arguments->top,
-                      "Kernel rows per rank (0: all; default 15 in text and md, all in json, csv and html)");
+                      "Kernel rows per rank (0: all; default 15 in text and md, all in json, csv and html)")
+      ->check(CLI::NonNegativeNumber);
   command->add_option("--gaps", arguments->gaps, "Batch gaps in text and md: summary (per device) or all (every gap)")
       ->capture_default_str();
   command->add_flag("--wide", arguments->wide,
                     "Text and md: every breakdown column (wider than 120 columns), as in CSV and JSON");
   command->add_flag("--full-names", arguments->full_names, "Show whole kernel names instead of short base names");
   command->add_flag("-f,--force", arguments->force, "Overwrite an existing output file");
+  command->add_flag("--skip-bad", arguments->skip_bad,
+                    "Leave out damaged trace files (named in a notice) instead of failing");
   command->add_flag("--save", arguments->save, "Write the steps and gaps back into the trace files");
   command->callback([arguments, &action] {
     action = [arguments](const Invocation&) { return run_report(*arguments); };

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <exception>
 #include <fstream>
+#include <new>
 #include <string_view>
 
 #include "cli_reference.hpp"
@@ -10,6 +11,7 @@
 #include "gpuprof/trace/sqlite_database.hpp"
 #include "gpuprof/trace/temporary_files.hpp"
 #include "gpuprof/trace/trace_error.hpp"
+#include "gpuprof/trace/utf8_text.hpp"
 
 namespace gpuprof::cli {
 namespace {
@@ -33,7 +35,7 @@ int write_cli_reference(const CLI::App& app, const std::string& kind, const std:
 }  // namespace
 
 int run_gpuprof(int argc, char** argv) {
-  sqlite::configure_for_bulk_work();
+  sqlite::configure_for_untrusted_files();
   // Ctrl-C or kill during an import, export or report leaves no temporary behind.
   remove_temporaries_on_signal();
   CLI::App app{"gpuprof: where does the time of a training step go, and why is the multi-GPU run not faster?",
@@ -71,7 +73,7 @@ int run_gpuprof(int argc, char** argv) {
   } catch (const CLI::CallForVersion& version) {
     return app.exit(version);
   } catch (const CLI::ParseError& error) {
-    fmt::print(stderr, "gpuprof: {}\nRun 'gpuprof --help' for usage.\n", error.what());
+    fmt::print(stderr, "gpuprof: {}\nRun 'gpuprof --help' for usage.\n", printable(error.what()));
     return kExitBadInput;
   }
   Invocation invocation;
@@ -79,10 +81,15 @@ int run_gpuprof(int argc, char** argv) {
   try {
     return action ? action(invocation) : kExitOk;
   } catch (const TraceError& error) {
-    fmt::print(stderr, "gpuprof: {}\n", error.what());
+    // The message may quote the file (SQLite's schema errors do): one clean line whatever it holds.
+    fmt::print(stderr, "gpuprof: {}\n", printable(error.what()));
     return error.kind() == TraceError::Kind::bad_input ? kExitBadInput : kExitFailure;
+  } catch (const std::bad_alloc&) {
+    // The input asked for more than this machine has (a huge or hostile file, an option too large).
+    fmt::print(stderr, "gpuprof: out of memory: the inputs or options need more memory than is available\n");
+    return kExitBadInput;
   } catch (const std::exception& error) {
-    fmt::print(stderr, "gpuprof: internal error: {}\n", error.what());
+    fmt::print(stderr, "gpuprof: internal error: {}\n", printable(error.what()));
     return kExitFailure;
   }
 }

@@ -8,6 +8,7 @@
 #include "gpuprof/report/report_writers.hpp"
 #include "gpuprof/study/study_store.hpp"
 #include "gpuprof/study/study_writers.hpp"
+#include "gpuprof/trace/output_guard.hpp"
 
 namespace gpuprof::cli {
 namespace {
@@ -33,6 +34,7 @@ int run_study_command(const StudyArguments& arguments) {
     fmt::print(stderr, "gpuprof: {}: no study here (run gpuprof sweep -o {} first)\n", path, arguments.folder);
     return kExitBadInput;
   }
+  if (!arguments.output.empty() && arguments.output != "-") refuse_writing_over_inputs({arguments.output}, {arguments.folder});
   auto store = study::StudyStore::open(path, false);
   const auto data = store.load();
   std::vector<std::string> notices;
@@ -57,7 +59,8 @@ void add_study_command(CLI::App& app, Action& action) {
   auto* command = app.add_subcommand("study", "Report a scaling study: speedups, fits, break-even batch sizes");
   command->add_option("study", arguments->folder, "Study folder written by gpuprof sweep")->required();
   command->add_option("--format", arguments->format, "text, md, html, csv or json")->capture_default_str();
-  command->add_option("-o,--output", arguments->output, "Output file (default: standard output)");
+  command->add_option("-o,--output", arguments->output, "Output file (default: standard output)")
+      ->check(kNonEmptyPath);
   command->add_flag("-f,--force", arguments->force, "Overwrite an existing output file");
   command->add_flag("--wide", arguments->wide, "Text: every column, one line per row (otherwise 120 columns)");
   command->callback([arguments, &action] {

@@ -196,7 +196,8 @@ void add_sweep_command(CLI::App& app, Action& action) {
   command->add_flag("--calibrate", settings.calibrate, "Run each configuration once more without the collector");
   command->add_flag("--resume", arguments->resume, "Continue an interrupted study: finished runs are kept");
   command->add_flag("-f,--force", arguments->force, "Replace an existing study");
-  command->add_option("-o,--output", arguments->output, "Study folder")->required();
+  command->add_option("-o,--output", arguments->output, "Study folder")->required()
+      ->check(kNonEmptyPath);
   command->add_option("workload_arguments", settings.extra_arguments, "Extra workload arguments, after --");
   command->callback([arguments, &action] {
     action = [arguments](const Invocation& invocation) { return run_sweep_command(*arguments, invocation); };

@@ -40,7 +40,8 @@ void add_synth_command(CLI::App& app, Action& action) {
   auto& options = arguments->options;
   auto* command = app.add_subcommand(
       "synth", "Generate a deterministic, realistic synthetic training trace (for tests, demos and benchmarks)");
-  command->add_option("-o,--output", arguments->output, "Trace file to write")->required();
+  command->add_option("-o,--output", arguments->output, "Trace file to write")->required()
+      ->check(kNonEmptyPath);
   command->add_option("--devices", options.devices, "GPUs in the job")->capture_default_str();
   command->add_option("--steps", options.steps, "Training steps")->capture_default_str();
   command->add_option("--events", options.events,

@@ -3,9 +3,11 @@
 #include <QCommandLineParser>
 
 #include "gpuprof/gui/main_window.hpp"
+#include "gpuprof/trace/sqlite_database.hpp"
 #include "gpuprof/trace/temporary_files.hpp"
 
 int main(int argc, char** argv) {
+  gpuprof::sqlite::configure_for_untrusted_files();
   QApplication app(argc, argv);
   // Traces imported on the fly live in $TMPDIR until the app closes; a kill must not leave them there.
   gpuprof::remove_temporaries_on_signal();

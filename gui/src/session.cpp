@@ -38,8 +38,10 @@ std::unique_ptr<LoadedRank> load_rank(const std::string& path, std::size_t index
     // An imported copy only needs to live until the model is in memory.
     importers::TemporaryStore store;
     // The app shows launch details but no context or return code (the exporter does).
-    rank->model = trace::load_trace_model(importers::open_as_trace(path, store),
-                                          {.load_contexts_and_return_codes = false});
+    const auto trace = importers::open_as_trace(path, store);
+    rank->model = importers::read_as_input(path, trace, [&] {
+      return trace::load_trace_model(trace, {.load_contexts_and_return_codes = false});
+    });
   }
   rank->model.path = path;
   stepper.next("Analysing " + file_name(path));

@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <filesystem>
 
+#include "gpuprof/trace/output_guard.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 
 namespace gpuprof {
@@ -19,6 +20,9 @@ namespace fs = std::filesystem;
 }  // namespace
 
 void publish_file(const std::string& temporary, const std::string& target, bool overwrite) {
+  // Checked again here, at the one place outputs are renamed into place: the name may have changed since the
+  // command started.
+  refuse_non_regular_output(target);
   if (!overwrite) {
     if (::link(temporary.c_str(), target.c_str()) == 0) {
       ::unlink(temporary.c_str());

@@ -38,18 +38,36 @@ void add_input(const std::string& input, std::map<FileIdentity, std::string>& fi
   }
 }
 
+std::string kind_of(mode_t mode) {
+  if (S_ISLNK(mode)) return "a symbolic link";
+  if (S_ISCHR(mode) || S_ISBLK(mode)) return "a device";
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "not a regular file";
+}
+
 }  // namespace
+
+void refuse_non_regular_output(const std::string& output) {
+  struct stat status {};
+  if (::lstat(output.c_str(), &status) != 0) return;  // a new name (or one we cannot see: creating it will say)
+  if (S_ISREG(status.st_mode) || S_ISDIR(status.st_mode)) return;
+  throw TraceError::bad_input(output, "is " + kind_of(status.st_mode) +
+                                          "; gpuprof writes only to regular files or new names (even with --force)");
+}
 
 void refuse_writing_over_inputs(const std::vector<std::string>& outputs, const std::vector<std::string>& inputs) {
   std::map<FileIdentity, std::string> files;
   for (const auto& input : inputs) add_input(input, files);
   for (const auto& output : outputs) {
     const auto identity = identity_of(output);
-    if (!identity) continue;
-    if (const auto found = files.find(*identity); found != files.end()) {
-      throw TraceError::bad_input(output, "is the input " + found->second +
-                                              "; refusing to write over it (choose another output)");
+    if (identity) {
+      if (const auto found = files.find(*identity); found != files.end()) {
+        throw TraceError::bad_input(output, "is the input " + found->second +
+                                                "; refusing to write over it (choose another output)");
+      }
     }
+    refuse_non_regular_output(output);
   }
 }
 

@@ -3,14 +3,67 @@
 #include <sqlite3.h>
 
 #include <algorithm>
+#include <array>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
 #include <memory>
+#include <thread>
 #include <utility>
 
 #include "gpuprof/trace/trace_error.hpp"
+#include "gpuprof/trace/utf8_text.hpp"
 
 namespace gpuprof::sqlite {
 
-void configure_for_bulk_work() { sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0); }
+void configure_for_untrusted_files(std::int64_t heap_limit_bytes) {
+  sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 1);
+  sqlite3_hard_heap_limit64(heap_limit_bytes);
+}
+
+namespace {
+// SQLite's own busy handler backs off to 100 ms between tries; a writer that
+// commits in a loop (a live recording) holds its lock most of the time, so a
+// reader that looks every 100 ms mostly finds it taken and gave up after
+// kBusyTimeoutMs (issue 27). Looking every millisecond finds the gaps.
+// `limit`: the most tries (one a millisecond), or nullptr for kBusyTimeoutMs.
+int wait_for_lock(void* limit, int tries) {
+  if (tries >= (limit != nullptr ? *static_cast<const int*>(limit) : kBusyTimeoutMs)) return 0;
+  std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  return 1;
+}
+}  // namespace
+
+namespace {
+constexpr std::size_t kMaxSqlitePathBytes = 512;  // MAX_PATHNAME of SQLite's unix VFS
+
+std::string fmt_percent(char c) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  const auto byte = static_cast<unsigned char>(c);
+  return {'%', kHex[byte >> 4], kHex[byte & 15]};
+}
+
+// A file in WAL mode (header bytes 18 and 19 are 2) whose -wal and -shm are
+// absent: no writer has it open, and reading it normally would create both
+// beside the user's file.
+bool wal_without_side_files(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  std::array<char, 20> header{};
+  if (!file.read(header.data(), header.size()) || header[18] != 2 || header[19] != 2) return false;
+  std::error_code ignored;
+  return !std::filesystem::exists(path + "-wal", ignored) && !std::filesystem::exists(path + "-shm", ignored);
+}
+
+// `path` as a URI that opens it read-only without touching anything beside it.
+std::string immutable_uri(const std::string& path) {
+  std::string uri = "file:";
+  for (const char c : std::filesystem::absolute(path).string()) {
+    if (c == '%' || c == '?' || c == '#') uri += fmt_percent(c);
+    else uri += c;
+  }
+  return uri + "?immutable=1";
+}
+}  // namespace
 
 Database::Database(const std::string& path, OpenMode mode) : path_(path) {
   int flags = SQLITE_OPEN_NOMUTEX;
@@ -19,18 +72,32 @@ Database::Database(const std::string& path, OpenMode mode) : path_(path) {
     case OpenMode::read_write: flags |= SQLITE_OPEN_READWRITE; break;
     case OpenMode::create: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE; break;
   }
-  const int status = sqlite3_open_v2(path.c_str(), &handle_, flags, nullptr);
+  const bool immutable = mode == OpenMode::read_only && wal_without_side_files(path);
+  const std::string name = immutable ? immutable_uri(path) : path;
+  const int status = sqlite3_open_v2(name.c_str(), &handle_, flags | (immutable ? SQLITE_OPEN_URI : 0), nullptr);
   if (status != SQLITE_OK) {
     std::string message = handle_ ? sqlite3_errmsg(handle_) : sqlite3_errstr(status);
     sqlite3_close(handle_);
     handle_ = nullptr;
+    std::error_code ignored;
+    if (std::filesystem::absolute(path, ignored).string().size() >= kMaxSqlitePathBytes) {
+      // SQLite's file layer resolves every path to an absolute one with its links followed, and stops at 512 bytes.
+      throw TraceError::bad_input(path, "has a path longer than the " + std::to_string(kMaxSqlitePathBytes) +
+                                            " bytes SQLite can open; move it to a shorter path (a symbolic link "
+                                            "will not do: SQLite follows it)");
+    }
     throw TraceError::bad_input(path, "cannot open as SQLite: " + message);
   }
   sqlite3_extended_result_codes(handle_, 1);
-  sqlite3_busy_timeout(handle_, kBusyTimeoutMs);
+  sqlite3_busy_handler(handle_, wait_for_lock, nullptr);
   // A file we create is ours (and journal_mode=OFF, which the writer uses, is
   // not allowed on a defensive connection); every existing file is not.
-  if (mode != OpenMode::create) harden();
+  if (mode != OpenMode::create) {
+    harden();
+    std::error_code size_error;
+    const auto bytes = std::filesystem::file_size(path, size_error);
+    limit_work(kMinimumWork + (size_error ? 0 : std::uint64_t{bytes} * kWorkPerByte));
+  }
 }
 
 // Trace files come from anywhere: SQLite must not run triggers, views or
@@ -58,6 +125,11 @@ void Database::limit_work(std::uint64_t instructions) {
   sqlite3_progress_handler(handle_, kProgressStep, count_work, work_budget_.get());
 }
 
+std::optional<std::uint64_t> Database::work_left() const {
+  if (!work_budget_) return std::nullopt;
+  return *work_budget_;
+}
+
 std::vector<std::string> Database::code_objects(const std::vector<std::string>& tables,
                                                const std::vector<StoredCode>& accepted) {
   std::vector<std::string> found;
@@ -76,6 +148,17 @@ std::vector<std::string> Database::code_objects(const std::vector<std::string>& 
       if (sqlite3_stricmp(name.c_str(), table.c_str()) == 0) found.push_back("view " + name);
     }
   }
+  // A generated column computes its value on every read from an expression the
+  // file chose (hidden 2: virtual, 3: stored); a virtual table runs a module.
+  Statement generated(*this,
+                      "SELECT m.name, c.name FROM sqlite_master AS m, pragma_table_xinfo(m.name) AS c "
+                      "WHERE m.type = 'table' AND c.hidden IN (2, 3)");
+  while (generated.step()) {
+    found.push_back("generated column " + std::string(generated.column_text(0)) + "." +
+                    std::string(generated.column_text(1)));
+  }
+  Statement virtual_tables(*this, "SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL %'");
+  while (virtual_tables.step()) found.push_back("virtual table " + std::string(virtual_tables.column_text(0)));
   return found;
 }
 
@@ -126,7 +209,9 @@ std::string describe_error(int primary, const char* reason) {
     case SQLITE_INTERRUPT: return "needs far more work to read than its size explains (a damaged or hostile file?)";
     case SQLITE_READONLY: return std::string("cannot be written (") + reason + ")";
     case SQLITE_CANTOPEN: return std::string("cannot be opened (") + reason + ")";
-    case SQLITE_NOMEM: return "needs more memory than is available";
+    case SQLITE_NOMEM:
+      return "needs more memory than gpuprof lets SQLite use (" + std::to_string(kHardHeapLimitBytes >> 30) +
+             " GiB; a damaged or hostile file?)";
     default: return std::string("cannot be read or written (") + reason + ")";
   }
 }
@@ -134,11 +219,13 @@ std::string describe_error(int primary, const char* reason) {
 
 void Database::fail(std::string_view /*what*/) const {
   const int primary = sqlite3_extended_errcode(handle_) & 0xff;
-  const std::string message = describe_error(primary, sqlite3_errmsg(handle_));
+  // SQLite's reason may quote the file's schema: any bytes, newlines and escapes included.
+  const std::string message = describe_error(primary, printable(sqlite3_errmsg(handle_)).c_str());
   // Damaged, foreign, locked or hostile files are the user's input problem; I/O and space errors are ours.
+  if (primary == SQLITE_BUSY || primary == SQLITE_LOCKED) throw BusyError(TraceError::Kind::bad_input, path_, message);
   if (primary == SQLITE_CORRUPT || primary == SQLITE_NOTADB || primary == SQLITE_ERROR ||
       primary == SQLITE_READONLY || primary == SQLITE_CANTOPEN || primary == SQLITE_BUSY ||
-      primary == SQLITE_LOCKED || primary == SQLITE_INTERRUPT) {
+      primary == SQLITE_LOCKED || primary == SQLITE_INTERRUPT || primary == SQLITE_NOMEM) {
     throw TraceError::bad_input(path_, message);
   }
   throw TraceError::failure(path_, message);
@@ -232,6 +319,30 @@ std::optional<std::span<const std::uint8_t>> Statement::column_blob(int column) 
   const auto size = static_cast<std::size_t>(sqlite3_column_bytes(statement_, column));
   if (!bytes) return std::span<const std::uint8_t>();
   return std::span<const std::uint8_t>(bytes, size);
+}
+
+namespace {
+// Starts a read transaction and takes its shared lock, waiting at most `tries` ms.
+bool try_begin_read(sqlite3* handle, int tries) {
+  sqlite3_busy_handler(handle, wait_for_lock, &tries);
+  const bool begun = sqlite3_exec(handle, "BEGIN; SELECT count(*) FROM sqlite_master", nullptr, nullptr, nullptr) ==
+                     SQLITE_OK;
+  if (!begun && sqlite3_get_autocommit(handle) == 0) sqlite3_exec(handle, "ROLLBACK", nullptr, nullptr, nullptr);
+  sqlite3_busy_handler(handle, wait_for_lock, nullptr);
+  return begun;
+}
+}  // namespace
+
+void read_in_one_snapshot(Database& first, Database& second) {
+  constexpr int kSecondTries = 20;
+  for (int waited = 0; waited < kBusyTimeoutMs; waited += kSecondTries) {
+    if (!try_begin_read(first.handle(), kBusyTimeoutMs - waited)) break;
+    if (try_begin_read(second.handle(), kSecondTries)) return;
+    // A writer took its PENDING lock between the two: it waits for `first`, and
+    // `second` for it. Let it commit, then try both again.
+    sqlite3_exec(first.handle(), "ROLLBACK", nullptr, nullptr, nullptr);
+  }
+  throw BusyError(TraceError::Kind::bad_input, first.path(), describe_error(SQLITE_BUSY, ""));
 }
 
 }  // namespace gpuprof::sqlite

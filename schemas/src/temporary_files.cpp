@@ -20,6 +20,7 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr std::string_view kMarker = "gpuprof-tmp-";
+constexpr std::size_t kNameMax = 255;  // NAME_MAX of Linux file systems
 
 bool all_of(std::string_view text, int (*accept)(int)) {
   if (text.empty()) return false;
@@ -89,8 +90,10 @@ std::string temporary_path_beside(const std::string& target) {
   const fs::path folder = path.has_parent_path() ? path.parent_path() : fs::path(".");
   sweep_once(folder);
   // Hidden, so that listing a folder of traces never takes a half-written one for a rank.
-  const auto name = "." + path.filename().string() + "." + std::string(kMarker) + std::to_string(::getpid()) + "-" +
-                    random_tag();
+  const auto tag = "." + std::string(kMarker) + std::to_string(::getpid()) + "-" + random_tag();
+  // A target name near NAME_MAX leaves no room for the tag: its start stands for it.
+  const auto stem = path.filename().string().substr(0, kNameMax - 1 - tag.size());
+  const auto name = "." + stem + tag;
   return path.has_parent_path() ? (folder / name).string() : name;
 }
 

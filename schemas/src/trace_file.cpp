@@ -11,6 +11,8 @@
 #include <limits>
 
 #include "gpuprof/trace/chunk_guards.hpp"
+#include "gpuprof/trace/input_file.hpp"
+#include "gpuprof/trace/input_limits.hpp"
 #include "gpuprof/trace/schema_version.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 #include "row_rules.hpp"
@@ -21,8 +23,6 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr std::size_t kSqliteHeaderSize = 100;
-constexpr std::uint64_t kMinimumWork = 2'000'000'000;
-constexpr std::uint64_t kWorkPerByte = 5'000;
 
 std::uint32_t read_big_endian(const unsigned char* bytes, int count) {
   std::uint32_t value = 0;
@@ -33,10 +33,8 @@ std::uint32_t read_big_endian(const unsigned char* bytes, int count) {
 }  // namespace
 
 void check_sqlite_file(const std::string& path) {
+  check_input_file(path);
   std::error_code error;
-  const auto status = fs::status(path, error);
-  if (!fs::exists(status)) throw TraceError::bad_input(path, "no such file");
-  if (fs::is_directory(status)) throw TraceError::bad_input(path, "is a directory, not a trace file");
   std::ifstream file(path, std::ios::binary);
   if (!file) throw TraceError::bad_input(path, "cannot be read (permission denied?)");
   std::array<unsigned char, kSqliteHeaderSize> header{};
@@ -61,14 +59,11 @@ void check_sqlite_file(const std::string& path) {
 
 TraceFile::TraceFile(const std::string& path) : path_(path), database_((check_sqlite_file(path), path),
                                                                       sqlite::OpenMode::read_only) {
-  // Generous for any real trace (a few thousand instructions per stored row),
-  // yet a file cannot keep a reader busy for long beyond what its size explains.
-  std::error_code size_error;
-  const auto bytes = fs::file_size(path, size_error);
-  database_.limit_work(kMinimumWork + (size_error ? 0 : std::uint64_t{bytes} * kWorkPerByte));
   std::optional<std::int64_t> version;
   try {
     version = database_.query_int("PRAGMA user_version");
+  } catch (const sqlite::BusyError&) {
+    throw;
   } catch (const TraceError& error) {
     if ((sqlite3_extended_errcode(database_.handle()) & 0xff) == SQLITE_READONLY) {
       throw TraceError::bad_input(path, "holds an unfinished write from a killed process; open it once with "
@@ -270,6 +265,11 @@ LoadedStrings TraceFile::strings() {
     if (!integer || id < 0 || id >= rows || query.is_null(1) || strings.present[static_cast<std::size_t>(id)]) {
       auto& entry = left_out_["strings.id"];
       ++entry.rows, entry.reason = "not an integer from 0 to the row count - 1, repeated, or without a value";
+      continue;
+    }
+    if (static_cast<std::size_t>(sqlite3_column_bytes(query.raw(), 1)) > kMaxStringBytes) {
+      auto& entry = left_out_["strings.value"];
+      ++entry.rows, entry.reason = "longer than " + std::to_string(kMaxStringBytes >> 20) + " MiB";
       continue;
     }
     const auto slot = static_cast<std::size_t>(id);

@@ -11,6 +11,7 @@
 #include "gpuprof/trace/trace_file.hpp"
 #include "gpuprof/trace/trace_model.hpp"
 #include "gpuprof/trace/trace_sorting.hpp"
+#include "chunk_fingerprint.hpp"
 #include "event_chunks.hpp"
 #include "row_rules.hpp"
 
@@ -59,13 +60,39 @@ struct ChunkRead {
   std::string problem;
 };
 
+// Where a table's times are, for its fingerprint (chunk_fingerprint.hpp).
+struct TimeColumns {
+  int start = -1, end = -1;
+};
+
+TimeColumns time_columns(sqlite::Statement& all_columns) {
+  TimeColumns found;
+  for (int column = 0; column < all_columns.column_count(); ++column) {
+    const std::string_view name = sqlite3_column_name(all_columns.raw(), column);
+    if (name == "start_ns") found.start = column;
+    if (name == "end_ns") found.end = column;
+  }
+  return found;
+}
+
 // Hands every row of `table_name`'s column chunks to `store`, in rowid order, as
 // a ChunkRow. Chunks are used only when they hold exactly the rows of the table:
-// any gap, excess or undecodable blob is a problem, and the caller reads the rows.
+// any gap, excess or undecodable blob is a problem, and so is a fingerprint that
+// differs from the rows'; the caller then drops what was stored and reads the
+// rows. The row count is compared before any decoding, so chunks can never make
+// more rows than the table holds.
 template <typename Store>
 ChunkRead read_chunks(sqlite::Database& database, const std::string& table_name, std::int64_t table_rows,
-                      int table_columns, int wanted_columns, Store&& store) {
+                      int table_columns, TimeColumns times, int wanted_columns, Store&& store) {
   if (!database.has_table("event_chunks")) return {};
+  sqlite::Statement any_chunk(database, "SELECT 1 FROM event_chunks WHERE table_name = ? LIMIT 1");
+  any_chunk.bind(1, std::string_view(table_name));
+  if (!any_chunk.step()) return {};
+  if (times.start < 0 || times.end < 0) return {true, "the table has no start_ns and end_ns to check chunks by"};
+  const auto expected = sql_fingerprint(database, table_name);
+  if (!expected || expected->rows != table_rows) return {true, "the table's row ids are not 1 to its row count"};
+  wanted_columns = std::max({wanted_columns, times.start + 1, times.end + 1});
+  RowsFingerprint decoded;
   sqlite::Statement chunks(database, "SELECT chunk, first_row, row_count, columns, data FROM event_chunks "
                                      "WHERE table_name = ? ORDER BY chunk");
   chunks.bind(1, std::string_view(table_name));
@@ -91,14 +118,75 @@ ChunkRead read_chunks(sqlite::Database& database, const std::string& table_name,
     if (auto problem = decoder.decode(*blob, rows, table_columns, wanted_columns); !problem.empty()) {
       return {true, "chunk " + std::to_string(next_chunk) + ": " + problem};
     }
-    for (std::size_t row = 0; row < static_cast<std::size_t>(rows); ++row) store(ChunkRow(decoder, row));
+    for (std::size_t row = 0; row < static_cast<std::size_t>(rows); ++row) {
+      decoded.add(decoder.is_null(times.start, row), decoder.value(times.start, row), decoder.is_null(times.end, row),
+                  decoder.value(times.end, row));
+      store(ChunkRow(decoder, row));
+    }
     total += rows, ++next_chunk;
   }
   if (next_chunk == 0) return {};  // no chunk form (an older file, or a table the writer left without)
   if (total != table_rows) {
     return {true, "chunks hold " + std::to_string(total) + " rows, the table " + std::to_string(table_rows)};
   }
+  if (decoded != *expected) return {true, "the chunks' times differ from the rows' (chunks that contradict the rows)"};
   return {true, {}};
+}
+
+// Each table's columns in schema order, as the row readers below index them.
+// Rows are read by these names, so a table whose columns stand in another order
+// reads the same; a name ending in '?' came with a later schema version and
+// reads as NULL where the file lacks it. Any other missing column refuses the file.
+using ColumnNames = std::initializer_list<const char*>;
+constexpr ColumnNames kKernelColumns = {"device", "context", "stream", "start_ns", "end_ns", "correlation_id",
+                                        "name_id", "grid_x", "grid_y", "grid_z", "block_x", "block_y", "block_z",
+                                        "registers_per_thread", "static_shared_bytes", "dynamic_shared_bytes",
+                                        "graph_node_id", "mangled_name_id?"};
+constexpr ColumnNames kKernelSummaryColumns = {"device",  "context",        "stream", "start_ns",
+                                               "end_ns", "correlation_id", "name_id"};
+constexpr ColumnNames kMemcpyColumns = {"device", "context", "stream", "start_ns", "end_ns", "correlation_id",
+                                        "copy_kind", "src_memory_kind", "dst_memory_kind", "src_device",
+                                        "dst_device", "bytes"};
+constexpr ColumnNames kMemsetColumns = {"device", "context", "stream", "start_ns", "end_ns", "correlation_id", "bytes"};
+constexpr ColumnNames kCollectiveColumns = {"device", "correlation_id", "name_id", "in_elements", "out_elements",
+                                            "in_bytes", "out_bytes", "dtype_id", "group_size", "process_group_id",
+                                            "group_desc_id", "group_ranks_id"};
+constexpr ColumnNames kApiCallColumns = {"process_id", "thread_id", "start_ns", "end_ns", "correlation_id",
+                                         "name_id", "kind", "return_code"};
+constexpr ColumnNames kSyncColumns = {"process_id", "thread_id", "start_ns", "end_ns", "sync_type",
+                                      "device", "stream", "event", "correlation_id"};
+constexpr ColumnNames kRangeColumns = {"process_id", "thread_id", "start_ns", "end_ns", "name_id", "domain_id",
+                                       "category", "on_gpu", "device", "stream", "correlation_id"};
+
+std::vector<std::string> column_names(sqlite::Statement& all_columns) {
+  std::vector<std::string> names;
+  for (int column = 0; column < all_columns.column_count(); ++column) {
+    names.emplace_back(sqlite3_column_name(all_columns.raw(), column));
+  }
+  return names;
+}
+
+std::string select_list(const std::vector<std::string>& present, ColumnNames expected) {
+  std::string list;
+  for (const std::string_view entry : expected) {
+    const bool optional = entry.ends_with('?');
+    const std::string name(optional ? entry.substr(0, entry.size() - 1) : entry);
+    const bool found = std::find(present.begin(), present.end(), name) != present.end();
+    list += (list.empty() ? "" : ", ") + (found || !optional ? name : "NULL AS " + name);
+  }
+  return list;
+}
+
+// Chunks hold a table's columns by position: they stand for the rows only when
+// the table's columns are in schema order.
+bool in_schema_order(const std::vector<std::string>& present, ColumnNames expected) {
+  std::size_t at = 0;
+  for (std::string_view name : expected) {
+    if (at == present.size()) return name.ends_with('?');  // an older file without the later columns
+    if (name.ends_with('?')) name.remove_suffix(1);
+    if (present[at++] != name) return false;
+  }
+  return true;
 }
 
 // Reads the rows of `table_name` that keep every rule; the others are counted
@@ -107,7 +195,7 @@ ChunkRead read_chunks(sqlite::Database& database, const std::string& table_name,
 // the same values to the same rules.
 template <typename Table, typename ReadRow>
 void read_table(sqlite::Database& database, const char* table_name, std::span<const ColumnRule> rules,
-                RowChecks& checks, Table& table, ReadRow&& read_row, const char* columns = "*") {
+                RowChecks& checks, Table& table, ReadRow&& read_row, ColumnNames columns) {
   // max(rowid) is a B-tree descent, where count(*) would scan the whole table; it
   // is exact for files we write (rows are only appended) and an upper bound
   // otherwise, so the reservation is capped by the file's size rather than trusted.
@@ -130,13 +218,17 @@ void read_table(sqlite::Database& database, const char* table_name, std::span<co
       });
     }
   };
+  sqlite::Statement all_columns(database, std::string("SELECT * FROM ") + table_name);
+  const auto present = column_names(all_columns);
   // Prepared first even when the chunks serve: a file whose table lacks a column read here is refused either way.
-  sqlite::Statement statement(database, std::string("SELECT ") + columns + " FROM " + table_name);
-  if (checks.chunks_allowed) {
+  sqlite::Statement statement(database, "SELECT " + select_list(present, columns) + " FROM " + table_name);
+  if (checks.chunks_allowed && !in_schema_order(present, columns)) {
+    checks.problems.push_back({std::string("load.chunks.") + table_name, 1, Severity::warning,
+                               "column chunks not used, rows read instead: the table's columns are in another order"});
+  } else if (checks.chunks_allowed) {
     const LeftOutRows left_out_before = checks.left_out;
-    const int table_columns = sqlite::Statement(database, std::string("SELECT * FROM ") + table_name).column_count();
-    const auto chunked =
-        read_chunks(database, table_name, rows, table_columns, rules.back().column + 1, store);
+    const auto chunked = read_chunks(database, table_name, rows, all_columns.column_count(), time_columns(all_columns),
+                                     rules.back().column + 1, store);
     if (chunked.used && chunked.problem.empty()) return;
     if (chunked.used) {
       table = Table{}, first = true, checks.left_out = left_out_before;
@@ -183,7 +275,7 @@ void load_gpu_tables(sqlite::Database& database, TraceModel& model, const LoadOp
                  table.dynamic_shared_bytes.push_back(row.i32_or_unknown(15));
                  table.graph_node_id.push_back(row.i64_or_unknown(16));
                  table.mangled_name.push_back(row.string_id_or_none(17));  // schema 1.1
-               });
+               }, kKernelColumns);
   } else {
     read_table(
         database, "kernels", kernel_rules(false), checks, model.kernels,
@@ -191,7 +283,7 @@ void load_gpu_tables(sqlite::Database& database, TraceModel& model, const LoadOp
           read_gpu_columns(row, table, context);
           table.name.push_back(row.string_id(6));
         },
-        "device, context, stream, start_ns, end_ns, correlation_id, name_id");
+        kKernelSummaryColumns);
   }
   read_table(database, "memcpys", memcpy_rules(), checks, model.memcpys,
              [context](const auto& row, MemcpyTable& table) {
@@ -202,12 +294,12 @@ void load_gpu_tables(sqlite::Database& database, TraceModel& model, const LoadOp
                table.src_device.push_back(row.i32_or_unknown(9));
                table.dst_device.push_back(row.i32_or_unknown(10));
                table.bytes.push_back(row.i64_or_unknown(11));
-             });
+             }, kMemcpyColumns);
   read_table(database, "memsets", memset_rules(), checks, model.memsets,
              [context](const auto& row, MemsetTable& table) {
                read_gpu_columns(row, table, context);
                table.bytes.push_back(row.i64_or_unknown(6));
-             });
+             }, kMemsetColumns);
   // Files before schema 1.2 have no collectives table: nothing is known about collectives.
   if (database.has_table("collectives")) {
     read_table(database, "collectives", collective_rules(), checks, model.collectives,
@@ -224,7 +316,7 @@ void load_gpu_tables(sqlite::Database& database, TraceModel& model, const LoadOp
                  table.process_group.push_back(row.string_id_or_none(9));
                  table.group_description.push_back(row.string_id_or_none(10));
                  table.group_ranks.push_back(row.string_id_or_none(11));
-               });
+               }, kCollectiveColumns);
   }
   model.kernel_streams = sort_by_device_stream_start(model.kernels);
   model.memcpy_streams = sort_by_device_stream_start(model.memcpys);
@@ -241,7 +333,7 @@ void load_host_tables(sqlite::Database& database, TraceModel& model, const LoadO
                  table.name.push_back(row.string_id(5));
                  table.kind.push_back(static_cast<ApiKind>(row.i64(6)));
                  if (return_code) table.return_code.push_back(row.i64_or_unknown(7));
-               });
+               }, kApiCallColumns);
     sort_by_start(model.api_calls);
   }
   if (options.load_syncs) {
@@ -252,7 +344,7 @@ void load_host_tables(sqlite::Database& database, TraceModel& model, const LoadO
       table.stream.push_back(row.i64_or_unknown(6));
       table.event.push_back(row.i64_or_unknown(7));
       table.correlation_id.push_back(row.i64_or_unknown(8));
-    });
+    }, kSyncColumns);
     sort_by_start(model.syncs);
   }
   if (options.load_ranges) {
@@ -265,29 +357,32 @@ void load_host_tables(sqlite::Database& database, TraceModel& model, const LoadO
       table.device.push_back(row.i32_or_unknown(8));
       table.stream.push_back(row.i64_or_unknown(9));
       table.correlation_id.push_back(row.i64_or_unknown(10));
-    });
+    }, kRangeColumns);
     sort_by_start(model.ranges);
   }
 }
 
 }  // namespace
 
-TraceModel load_trace_model(const std::string& path, const LoadOptions& options) {
+namespace {
+TraceModel load_once(const std::string& path, const LoadOptions& options) {
   TraceModel model;
   model.path = path;
   TraceFile file(path);
+  // GPU and host tables load on two connections at once: SQLite decoding is the
+  // bottleneck and this machine class has two cores. Both read one commit of a
+  // file another program may be writing to.
+  TraceFile host_file(path);
+  sqlite::read_in_one_snapshot(file.database(), host_file.database());
   model.meta = file.meta();
   auto strings = file.strings();
   model.devices = file.devices();
   model.device_links = file.device_links();
   model.stats = file.stats();
-  // GPU and host tables load on two connections at once: SQLite decoding is the
-  // bottleneck and this machine class has two cores.
   const bool chunks_allowed =
       file.user_version() >= kFirstChunkedVersion && chunk_guards_installed(file.database());
   RowChecks gpu_checks{strings.present, chunks_allowed, {}, {}}, host_checks{strings.present, chunks_allowed, {}, {}};
-  auto host = std::async(std::launch::async, [&path, &model, &options, &host_checks] {
-    TraceFile host_file(path);
+  auto host = std::async(std::launch::async, [&host_file, &model, &options, &host_checks] {
     load_host_tables(host_file.database(), model, options, host_checks);
   });
   load_gpu_tables(file.database(), model, options, gpu_checks);
@@ -300,6 +395,20 @@ TraceModel load_trace_model(const std::string& path, const LoadOptions& options)
     model.stats.insert(model.stats.end(), checks->problems.begin(), checks->problems.end());
   }
   return model;
+}
+}  // namespace
+
+TraceModel load_trace_model(const std::string& path, const LoadOptions& options) {
+  // Readers retry a busy file: a writer committing in a loop can hold its lock
+  // through one whole wait when the machine is loaded.
+  constexpr int kAttempts = 3;
+  for (int attempt = 1;; ++attempt) {
+    try {
+      return load_once(path, options);
+    } catch (const sqlite::BusyError&) {
+      if (attempt == kAttempts) throw;
+    }
+  }
 }
 
 namespace {

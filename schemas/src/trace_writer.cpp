@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "gpuprof/trace/file_publishing.hpp"
+#include "gpuprof/trace/output_guard.hpp"
 #include "gpuprof/trace/schema_version.hpp"
 #include "gpuprof/trace/symbol_names.hpp"
 #include "gpuprof/trace/temporary_files.hpp"
@@ -27,6 +28,7 @@ struct TransparentHash {
 };
 
 void check_output_path(const std::string& path, bool overwrite) {
+  refuse_non_regular_output(path);
   std::error_code error;
   const auto status = fs::status(path, error);
   if (fs::is_directory(status)) throw TraceError::bad_input(path, "is a directory");

@@ -76,4 +76,19 @@ std::string clean_utf8(std::string_view text) { return clean(text, true); }
 bool is_valid_utf8(std::string_view text) { return is_clean(text, false); }
 std::string valid_utf8(std::string_view text) { return clean(text, false); }
 
+std::string printable(std::string_view text) {
+  std::string out(text);
+  for (auto& c : out) {
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) c = '?';
+  }
+  out = valid_utf8(out);
+  for (std::size_t at = 0; at + 1 < out.size(); ++at) {
+    // A C1 control, U+0080..U+009F; in valid UTF-8, 0xC2 is always a lead byte.
+    if (static_cast<unsigned char>(out[at]) == 0xC2 && static_cast<unsigned char>(out[at + 1]) <= 0x9F) {
+      out.replace(at, 2, "?");
+    }
+  }
+  return out;
+}
+
 }  // namespace gpuprof

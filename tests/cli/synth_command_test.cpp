@@ -35,8 +35,8 @@ TEST(SynthCommand, RefusesNonsenseWithoutLeavingAFile) {
   const auto path = folder.file("s.sqlite");
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
       {{"--devices", "0"}, "--devices must be between 1 and 64"},
-      {{"--steps", "0"}, "--steps must be at least 1"},
-      {{"--events", "-10"}, "--events must not be negative"},
+      {{"--steps", "0"}, "--steps must be between 1 and 1000000"},
+      {{"--events", "-10"}, "--events must be between 0 and 1000000000"},
       {{"--kernels-per-step", "-3"}, "--kernels-per-step must be at least 2"},
       {{"--input-memory", "cloud"}, "cloud"},
       {{"--devices", "two"}, "two"},

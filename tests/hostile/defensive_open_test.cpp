@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
+#include <filesystem>
 #include <string>
 
 #include "gpuprof/trace/chunk_guards.hpp"
@@ -118,6 +119,40 @@ TEST_F(DefensiveOpen, WorkBudgetInterruptsEndlessQueries) {
     EXPECT_EQ(error.kind(), TraceError::Kind::bad_input) << error.what();
     EXPECT_NE(std::string(error.what()).find("more work"), std::string::npos) << error.what();
   }
+}
+
+// A generated column computes its value from the file's own expression on every
+// read (issue 27: one took 300 s of CPU, another 7.9 GB): refused like a trigger.
+TEST_F(DefensiveOpen, GeneratedColumnsAreRefused) {
+  edit("ALTER TABLE kernels ADD COLUMN boom INTEGER GENERATED ALWAYS AS (1) VIRTUAL");
+  expect_refused(trace_, "generated column kernels.boom", folder_.path().string());
+  edit("ALTER TABLE kernels DROP COLUMN boom; CREATE TABLE notes(x INTEGER, y INTEGER AS (x * 2) STORED)");
+  expect_refused(trace_, "generated column notes.y", folder_.path().string());
+}
+
+// Every connection to an existing file carries the budget, not only the trace reader's.
+// (Running one out takes tens of seconds; WorkBudgetInterruptsEndlessQueries shows it stops a query.)
+TEST_F(DefensiveOpen, EveryConnectionHasAWorkBudget) {
+  const auto bytes = static_cast<std::uint64_t>(std::filesystem::file_size(trace_));
+  for (const auto mode : {sqlite::OpenMode::read_only, sqlite::OpenMode::read_write}) {
+    sqlite::Database database(trace_, mode);
+    EXPECT_EQ(database.work_left(), sqlite::kMinimumWork + bytes * sqlite::kWorkPerByte);
+  }
+}
+
+// Past the hard heap limit SQLite fails the statement, and the file is blamed in one line.
+TEST_F(DefensiveOpen, MemoryPastTheHeapLimitIsBadInput) {
+  sqlite::configure_for_untrusted_files(std::int64_t{64} << 20);
+  sqlite::Database database(trace_, sqlite::OpenMode::read_only);
+  try {
+    database.query_int("SELECT length(a) + length(b) + length(c) FROM (SELECT printf('%.*c', 30000000, 'a') AS a, "
+                       "printf('%.*c', 30000000, 'b') AS b, printf('%.*c', 30000000, 'c') AS c)");
+    ADD_FAILURE() << "90 MB of strings under a 64 MiB heap limit";
+  } catch (const TraceError& error) {
+    EXPECT_EQ(error.kind(), TraceError::Kind::bad_input) << error.what();
+    EXPECT_NE(std::string(error.what()).find("needs more memory"), std::string::npos) << error.what();
+  }
+  sqlite::configure_for_untrusted_files(0);
 }
 
 // Another program holding the write lock: wait a few seconds, then say so.

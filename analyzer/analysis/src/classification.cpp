@@ -1,24 +1,21 @@
 #include "gpuprof/analysis/classification.hpp"
 
+#include "gpuprof/analysis/bounded_regex.hpp"
 #include "gpuprof/analysis/comm_rules.hpp"
-#include "gpuprof/trace/trace_error.hpp"
 
 namespace gpuprof::analysis {
 
 KernelClassifier::KernelClassifier(const std::vector<std::string>& comm_patterns) {
   for (const auto& pattern : comm_patterns) {
-    try {
-      patterns_.emplace_back(pattern, std::regex(pattern, std::regex::ECMAScript | std::regex::optimize));
-    } catch (const std::regex_error& error) {
-      throw TraceError::bad_input("", "invalid --comm-pattern '" + pattern + "': " + error.what());
-    }
+    patterns_.emplace_back(pattern,
+                           compile_user_regex(pattern, "--comm-pattern", std::regex::ECMAScript | std::regex::optimize));
   }
 }
 
 std::string KernelClassifier::comm_rule(std::string_view name) const {
   if (auto rule = builtin_comm_rule(name)) return *rule;
   for (const auto& [text, pattern] : patterns_) {
-    if (std::regex_search(name.begin(), name.end(), pattern)) return "--comm-pattern '" + text + "'";
+    if (bounded_regex_search(name, pattern)) return "--comm-pattern '" + text + "'";
   }
   return {};
 }

@@ -1,4 +1,5 @@
 #include "gpuprof/analysis/duration_stats.hpp"
+#include "gpuprof/units/units.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -12,7 +13,7 @@ DurationStats duration_stats(std::span<std::int64_t> durations) {
   stats.min_ns = durations.front();
   stats.max_ns = durations.front();
   for (const auto value : durations) {
-    stats.total_ns += value;
+    units::add_saturating(stats.total_ns, value);
     stats.min_ns = std::min(stats.min_ns, value);
     stats.max_ns = std::max(stats.max_ns, value);
   }

@@ -1,4 +1,5 @@
 #include "gpuprof/analysis/gap_summary.hpp"
+#include "gpuprof/units/units.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -20,11 +21,11 @@ GapStats stats_of(std::int32_t device, std::vector<const BatchGap*>& gaps) {
   std::vector<std::int64_t> idle;
   for (const auto* gap : gaps) {
     idle.push_back(gap->idle_ns);
-    stats.total_ns += gap->idle_ns;
+    units::add_saturating(stats.total_ns, gap->idle_ns);
     auto& cause = stats.by_cause[static_cast<std::size_t>(gap->cause)];
     ++cause.count;
-    cause.idle_ns += gap->idle_ns;
-    cause.covered_ns += idle::judge(gap->causes).covered_ns;
+    units::add_saturating(cause.idle_ns, gap->idle_ns);
+    units::add_saturating(cause.covered_ns, idle::judge(gap->causes).covered_ns);
   }
   std::sort(idle.begin(), idle.end());
   stats.count = static_cast<std::int64_t>(idle.size());

@@ -1,15 +1,13 @@
 #include "gpuprof/analysis/steps.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <map>
 #include <optional>
-#include <regex>
 #include <set>
 
 #include "gpuprof/analysis/interval_set.hpp"
+#include "gpuprof/analysis/step_pattern.hpp"
 #include "gpuprof/analysis/step_windows.hpp"
-#include "gpuprof/trace/trace_error.hpp"
 
 namespace gpuprof::analysis {
 namespace {
@@ -18,28 +16,13 @@ namespace {
 // Step number per range name id, or nullopt for names that are not steps.
 // Names are matched once each, not once per row.
 std::vector<std::optional<std::int64_t>> match_step_names(const trace::TraceModel& model, const std::string& pattern) {
-  std::regex regex;
-  try {
-    regex = std::regex(pattern, std::regex::ECMAScript);
-  } catch (const std::regex_error& error) {
-    throw TraceError::bad_input("", "invalid --step-pattern '" + pattern + "': " + error.what());
-  }
+  const StepPattern step_pattern(pattern);
   std::vector<std::optional<std::int64_t>> numbers(model.strings.size());
   std::vector<bool> seen(model.strings.size(), false);
   for (const auto id : model.ranges.name) {
     if (id >= seen.size() || seen[id]) continue;
     seen[id] = true;
-    std::smatch match;
-    const std::string& name = model.strings[id];
-    if (!std::regex_search(name, match, regex)) continue;
-    std::int64_t number = kNoStepNumber;
-    if (match.size() > 1 && match[1].matched) {
-      const std::string digits = match[1].str();
-      std::int64_t value = 0;
-      const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
-      if (error == std::errc() && end == digits.data() + digits.size()) number = value;
-    }
-    numbers[id] = number;
+    numbers[id] = step_pattern.match(model.strings[id]);
   }
   return numbers;
 }

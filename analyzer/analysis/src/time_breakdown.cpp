@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <optional>
 
+#include "gpuprof/units/units.hpp"
+
 namespace gpuprof::analysis {
 namespace {
 
@@ -43,23 +45,27 @@ void add_step_windows(const DeviceActivity& device, const std::vector<GpuStep>& 
     if (out[index].step.warmup && !all_warmup) continue;
     entry.steady += window;
     ++entry.steady_steps;
-    if (index + 1 < out.size()) entry.period_ns += window.window_ns, ++entry.period_steps, entry.period += window;
+    if (index + 1 < out.size()) {
+      units::add_saturating(entry.period_ns, window.window_ns);
+      ++entry.period_steps;
+      entry.period += window;
+    }
   }
 }
 
 }  // namespace
 
 Breakdown& Breakdown::operator+=(const Breakdown& other) {
-  window_ns += other.window_ns;
-  computation_ns += other.computation_ns;
-  total_comm_ns += other.total_comm_ns;
-  exposed_comm_ns += other.exposed_comm_ns;
-  total_memcpy_ns += other.total_memcpy_ns;
-  exposed_memcpy_ns += other.exposed_memcpy_ns;
-  busy_ns += other.busy_ns;
-  idle_ns += other.idle_ns;
-  idle_in_steps_ns += other.idle_in_steps_ns;
-  batch_gap_ns += other.batch_gap_ns;
+  units::add_saturating(window_ns, other.window_ns);
+  units::add_saturating(computation_ns, other.computation_ns);
+  units::add_saturating(total_comm_ns, other.total_comm_ns);
+  units::add_saturating(exposed_comm_ns, other.exposed_comm_ns);
+  units::add_saturating(total_memcpy_ns, other.total_memcpy_ns);
+  units::add_saturating(exposed_memcpy_ns, other.exposed_memcpy_ns);
+  units::add_saturating(busy_ns, other.busy_ns);
+  units::add_saturating(idle_ns, other.idle_ns);
+  units::add_saturating(idle_in_steps_ns, other.idle_in_steps_ns);
+  units::add_saturating(batch_gap_ns, other.batch_gap_ns);
   idle_in_steps_causes += other.idle_in_steps_causes;
   batch_gap_causes += other.batch_gap_causes;
   return *this;
@@ -106,7 +112,7 @@ double mean_step_period_ns(const std::vector<const DeviceBreakdown*>& devices) {
   for (const auto* device : devices) {
     if (device == nullptr || device->source != WindowSource::steps) continue;
     const bool periods = device->period_steps > 0;
-    total += periods ? device->period_ns : device->steady.window_ns;
+    units::add_saturating(total, periods ? device->period_ns : device->steady.window_ns);
     count += periods ? device->period_steps : device->steady_steps;
   }
   return count > 0 ? static_cast<double>(total) / static_cast<double>(count) : 0.0;

@@ -53,9 +53,9 @@ class ComputeLookup {
 
 void add(TransferTotals& totals, std::int64_t bytes, std::int64_t duration, std::int64_t exposed) {
   ++totals.count;
-  totals.bytes += bytes;
-  totals.total_ns += duration;
-  totals.exposed_ns += exposed;
+  units::add_saturating(totals.bytes, bytes);
+  units::add_saturating(totals.total_ns, duration);
+  units::add_saturating(totals.exposed_ns, exposed);
 }
 
 TransferMatrix build_matrix(const std::vector<TransferPair>& pairs) {
@@ -76,9 +76,9 @@ TransferMatrix build_matrix(const std::vector<TransferPair>& pairs) {
     if (!is_device_to_device(pair.kind) || pair.src_device == kHost || pair.dst_device == kHost) continue;
     auto& cell = matrix.cells[index(pair.src_device)][index(pair.dst_device)];
     cell.count += pair.totals.count;
-    cell.bytes += pair.totals.bytes;
-    cell.total_ns += pair.totals.total_ns;
-    cell.exposed_ns += pair.totals.exposed_ns;
+    units::add_saturating(cell.bytes, pair.totals.bytes);
+    units::add_saturating(cell.total_ns, pair.totals.total_ns);
+    units::add_saturating(cell.exposed_ns, pair.totals.exposed_ns);
   }
   return matrix;
 }
@@ -116,7 +116,7 @@ TransferTotals find_host_staged(const trace::MemcpyTable& table) {
     if (match == waiting.rend()) continue;
     waiting.erase(std::next(match).base());
     ++staged.count;
-    staged.bytes += event.bytes;
+    units::add_saturating(staged.bytes, event.bytes);
   }
   return staged;
 }

@@ -23,12 +23,12 @@ std::string join(const std::vector<std::string>& inputs) {
 std::string render_text(const RunComparison& comparison) {
   std::string out = "gpuprof compare\n\n";
   for (const auto& assumption : comparison.assumptions) {
-    out += fmt::format("ASSUMPTION: {}\n", report::printable(assumption));
+    out += fmt::format("ASSUMPTION: {}\n", printable(assumption));
   }
-  out += fmt::format("base:  {}\nother: {}\n", report::printable(join(comparison.base.inputs)),
-                     report::printable(join(comparison.other.inputs)));
-  for (const auto& warning : comparison.warnings) out += fmt::format("  WARNING: {}\n", report::printable(warning));
-  for (const auto& notice : comparison.notices) out += fmt::format("  NOTE: {}\n", report::printable(notice));
+  out += fmt::format("base:  {}\nother: {}\n", printable(join(comparison.base.inputs)),
+                     printable(join(comparison.other.inputs)));
+  for (const auto& warning : comparison.warnings) out += fmt::format("  WARNING: {}\n", printable(warning));
+  for (const auto& notice : comparison.notices) out += fmt::format("  NOTE: {}\n", printable(notice));
   out += "\n";
   for (const auto& table : comparison_tables(comparison)) out += report::text_table(table);
   return out;

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "gpuprof/analysis/data_loss.hpp"
 #include "gpuprof/importers/foreign_trace.hpp"
+#include "gpuprof/trace/input_file.hpp"
 #include "gpuprof/trace/output_guard.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 #include "gpuprof/trace/trace_file.hpp"
@@ -16,12 +18,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-void check_input(const std::string& input) {
-  std::error_code error;
-  const auto status = fs::status(input, error);
-  if (!fs::exists(status)) throw TraceError::bad_input(input, "no such file");
-  if (fs::is_directory(status)) throw TraceError::bad_input(input, "is a directory, not a trace file");
-}
 
 // The earliest instant in the trace, so relative times stay short and non-negative.
 std::int64_t earliest_start(const trace::TraceModel& model, const std::vector<trace::GapRow>& gaps) {
@@ -64,19 +60,22 @@ std::int64_t write_document(const trace::TraceModel& model, const std::vector<tr
 }  // namespace
 
 ChromeTraceSummary export_chrome_trace(const ChromeTraceOptions& options) {
-  check_input(options.input);
+  check_input_file(options.input);
   refuse_writing_over_inputs({options.output}, {options.input});
   JsonOutputFile file(options.output, options.overwrite);
   // A foreign file (Kineto, Nsight, nvprof) is imported into a temporary trace first.
   importers::TemporaryStore store;
   const std::string trace_path = importers::open_as_trace(options.input, store);
-  const trace::TraceModel model = trace::load_trace_model(trace_path);
-  trace::TraceFile file_tables(trace_path);
+  const trace::TraceModel model =
+      importers::read_as_input(options.input, trace_path, [&] { return trace::load_trace_model(trace_path); });
   // Gaps are derived by the analyzer and absent from traces it has not analysed.
-  const std::vector<trace::GapRow> gaps =
-      file_tables.database().has_table("gaps") ? file_tables.gaps() : std::vector<trace::GapRow>{};
+  const std::vector<trace::GapRow> gaps = importers::read_as_input(options.input, trace_path, [&] {
+    trace::TraceFile file_tables(trace_path);
+    return file_tables.database().has_table("gaps") ? file_tables.gaps() : std::vector<trace::GapRow>{};
+  });
   ChromeTraceSummary summary;
   summary.output = options.output;
+  summary.warnings = analysis::data_loss_warnings(model);
   summary.events = write_document(model, gaps, file);
   file.publish();
   summary.output_bytes = file.size();

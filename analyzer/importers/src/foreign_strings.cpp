@@ -1,5 +1,9 @@
 #include "foreign_strings.hpp"
 
+#include <sqlite3.h>
+
+#include "gpuprof/trace/input_limits.hpp"
+
 namespace gpuprof::importers {
 
 ForeignStrings::ForeignStrings(sqlite::Database& database, ImportSink& sink, std::string_view table,
@@ -11,7 +15,15 @@ std::optional<std::string> ForeignStrings::text(std::int64_t foreign_id) {
   lookup_.reset();
   lookup_.bind(1, foreign_id);
   std::optional<std::string> value;
-  if (lookup_.step() && !lookup_.is_null(0)) value = std::string(lookup_.column_text(0));
+  if (lookup_.step() && !lookup_.is_null(0)) {
+    if (static_cast<std::size_t>(sqlite3_column_bytes(lookup_.raw(), 0)) <= kMaxStringBytes) {
+      value = std::string(lookup_.column_text(0));
+    } else {
+      // Left out like a missing string: the rows naming it are counted where they are read.
+      sink_.count("import.string_too_long", trace::Severity::warning, 1,
+                  "strings longer than " + std::to_string(kMaxStringBytes >> 20) + " MiB left out");
+    }
+  }
   lookup_.reset();
   return value;
 }

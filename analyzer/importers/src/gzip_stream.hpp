@@ -3,14 +3,21 @@
 #include <zlib.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
 namespace gpuprof::importers {
 
+// The most bytes a gzip file may decompress to: 64 times its own size, at
+// least 256 MiB (Kineto JSON compresses 8 to 20 times; a bomb a thousand
+// times). GPUPROF_MAX_DECOMPRESSED_BYTES, a byte count, replaces it.
+std::uint64_t decompressed_limit(std::uint64_t compressed_bytes);
+
 // A file that may be gzip-compressed (zlib reads plain files through
 // unchanged), read into one fixed buffer, whatever the file size. Read errors
-// (truncated or corrupt gzip) throw TraceError::bad_input.
+// (truncated or corrupt gzip) and decompressing past decompressed_limit()
+// throw TraceError::bad_input.
 class GzipFile {
  public:
   static constexpr std::size_t kDefaultBufferBytes = 1 << 20;
@@ -39,6 +46,7 @@ class GzipFile {
   std::vector<char> buffer_;
   std::size_t offset_ = 0;  // file offset of buffer_[0]; after the end, the file's size
   std::size_t filled_ = 0;  // bytes in buffer_
+  std::uint64_t limit_ = 0;  // decompressed bytes allowed; no limit for a plain file
   bool finished_ = false;
   char end_of_file_ = '\0';
 };

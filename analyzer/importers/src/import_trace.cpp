@@ -7,6 +7,7 @@
 #include "gpuprof/importers/nsys_importer.hpp"
 #include "gpuprof/importers/nvprof_importer.hpp"
 #include "gpuprof/trace/file_publishing.hpp"
+#include "gpuprof/trace/input_file.hpp"
 #include "gpuprof/trace/output_guard.hpp"
 #include "gpuprof/trace/sqlite_database.hpp"
 #include "gpuprof/trace/temporary_files.hpp"
@@ -42,14 +43,8 @@ class StagingFile {
   bool published_ = false;
 };
 
-void check_input(const std::string& input) {
-  std::error_code error;
-  const auto status = fs::status(input, error);
-  if (!fs::exists(status)) throw TraceError::bad_input(input, "no such file");
-  if (fs::is_directory(status)) throw TraceError::bad_input(input, "is a directory, not a trace file");
-}
-
 void check_output(const std::string& output, bool overwrite) {
+  refuse_non_regular_output(output);
   std::error_code error;
   const auto status = fs::status(output, error);
   if (fs::is_directory(status)) throw TraceError::bad_input(output, "is a directory");
@@ -89,7 +84,7 @@ void shift_times(const std::string& path, std::int64_t offset_ns) {
 }  // namespace
 
 ImportSummary import_trace(const ImportOptions& options) {
-  check_input(options.input);
+  check_input_file(options.input);
   const SourceFormat format = options.format ? *options.format : detect_source_format(options.input);
   if (format == SourceFormat::gpuprof || (options.format && is_gpuprof_trace(options.input))) {
     throw TraceError::bad_input(options.input, "is already a gpuprof trace; there is nothing to import");

@@ -3,14 +3,58 @@
 #include <rapidjson/error/en.h>
 #include <rapidjson/reader.h>
 
+#include <cstdlib>
+#include <new>
 #include <string_view>
 
+#include "gpuprof/trace/input_limits.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 #include "gzip_stream.hpp"
 #include "kineto_time.hpp"
 
 namespace gpuprof::importers {
 namespace {
+
+// RapidJSON holds each string whole on its stack before the handler sees it,
+// and checks no allocation: a failed realloc was a crash, and a string of 4 GiB
+// wrapped its 32-bit length to an empty one. This allocator for that stack
+// refuses to grow it past what the longest accepted string needs (growth is by
+// half again, so twice the limit), and throws where malloc fails; both unwind
+// through the parser, whose stack keeps its old block.
+struct JsonTooLarge {};
+
+class BoundedStackAllocator {
+ public:
+  static const bool kNeedFree = true;
+  static constexpr std::size_t kMaxBytes = 2 * kMaxStringBytes + 4096;
+
+  void* Malloc(std::size_t size) { return size == 0 ? nullptr : checked(std::malloc(bounded(size))); }
+  void* Realloc(void* old, std::size_t, std::size_t size) {
+    if (size == 0) {
+      std::free(old);
+      return nullptr;
+    }
+    return checked(std::realloc(old, bounded(size)));
+  }
+  static void Free(void* block) { std::free(block); }
+
+ private:
+  static std::size_t bounded(std::size_t size) {
+    if (size > kMaxBytes) throw JsonTooLarge{};
+    return size;
+  }
+  static void* checked(void* block) {
+    if (block == nullptr) throw std::bad_alloc();
+    return block;
+  }
+};
+
+using BoundedReader = rapidjson::GenericReader<rapidjson::UTF8<>, rapidjson::UTF8<>, BoundedStackAllocator>;
+
+std::string string_limit_problem() {
+  return "holds a JSON string longer than " + std::to_string(kMaxStringBytes >> 20) +
+         " MiB (no Kineto trace needs one; refused)";
+}
 
 // Where in the document the parser is; the document nests at most a few levels
 // deep in the parts we keep, everything else is skipped by depth alone.
@@ -46,9 +90,14 @@ class KinetoHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Kin
 
   bool Null() { return scalar("null", false); }
   bool Bool(bool value) { return scalar(value ? "true" : "false", false); }
-  bool RawNumber(const char* text, rapidjson::SizeType length, bool) { return scalar({text, length}, false); }
-  bool String(const char* text, rapidjson::SizeType length, bool) { return scalar({text, length}, true); }
+  bool RawNumber(const char* text, rapidjson::SizeType length, bool) {
+    return within_limit(length) && scalar({text, length}, false);
+  }
+  bool String(const char* text, rapidjson::SizeType length, bool) {
+    return within_limit(length) && scalar({text, length}, true);
+  }
   bool Key(const char* text, rapidjson::SizeType length, bool) {
+    if (!within_limit(length)) return false;
     const std::string_view key(text, length);
     if (depth_ == 1) {
       top_key_.assign(key);
@@ -71,6 +120,12 @@ class KinetoHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Kin
   std::string problem;  // why the handler stopped the parse
 
  private:
+  bool within_limit(rapidjson::SizeType length) {
+    if (length <= kMaxStringBytes) return true;
+    problem = string_limit_problem();
+    return false;
+  }
+
   bool open(bool is_object) {
     if (depth_ >= kMaxKinetoJsonDepth) {
       problem = "nests JSON deeper than " + std::to_string(kMaxKinetoJsonDepth) +
@@ -223,14 +278,21 @@ KinetoHeader read_kineto(const std::string& path, KinetoEventConsumer& consumer,
   GzipFile file(path, buffer_bytes);
   GzipStream stream(file);
   KinetoHandler handler(consumer);
-  rapidjson::Reader reader;
+  BoundedReader reader;
   // RapidJSON's recursive parser (10 % faster than its iterative one) uses the
   // stack per nesting level, so a file nested a few hundred thousand levels deep
   // would overflow it; the handler refuses the level past kMaxKinetoJsonDepth in
   // StartObject/StartArray, which RapidJSON calls before it recurses, so the
   // recursion never goes deeper than that (a few hundred bytes of stack a level).
   constexpr unsigned kFlags = rapidjson::kParseNumbersAsStringsFlag | rapidjson::kParseNanAndInfFlag;
-  const rapidjson::ParseResult result = reader.Parse<kFlags>(stream, handler);
+  rapidjson::ParseResult result;
+  try {
+    result = reader.Parse<kFlags>(stream, handler);
+  } catch (const JsonTooLarge&) {
+    throw TraceError::bad_input(path, string_limit_problem());
+  } catch (const std::bad_alloc&) {
+    throw TraceError::bad_input(path, "needs more memory than is available to parse");
+  }
   if (bytes_read != nullptr) *bytes_read = stream.bytes_read();
   if (!handler.problem.empty()) throw TraceError::bad_input(path, handler.problem);
   if (result.IsError()) {

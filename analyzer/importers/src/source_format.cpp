@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "gpuprof/trace/input_file.hpp"
 #include "gpuprof/trace/schema_version.hpp"
 #include "gpuprof/trace/sqlite_database.hpp"
 #include "gpuprof/trace/trace_file.hpp"
@@ -66,12 +67,25 @@ bool has_gpuprof_mark(sqlite::Database& database) {
   }
 }
 
+// Views never run on our connections (sqlite_database.hpp), so a view in place
+// of an Nsight Systems or nvprof table read as empty: every kernel lost silently.
+void refuse_foreign_views(const std::string& path, sqlite::Database& database) {
+  sqlite::Statement views(database, "SELECT name FROM sqlite_master WHERE type = 'view' AND (name LIKE 'CUPTI\\_%' "
+                                    "ESCAPE '\\' OR name IN ('StringIds', 'StringTable', 'NVTX_EVENTS', "
+                                    "'TARGET_INFO_GPU', 'TARGET_INFO_CUDA_DEVICE'))");
+  if (views.step()) {
+    throw TraceError::bad_input(path, "contains view " + std::string(views.column_text(0)) +
+                                          " in place of a table; gpuprof never runs code stored in a trace file");
+  }
+}
+
 SourceFormat detect_sqlite(const std::string& path) {
   // The same sentence for a truncated file here as when the trace is opened.
   trace::check_sqlite_file(path);
   sqlite::Database database(path, sqlite::OpenMode::read_only);
   // A view or trigger in place of our tables would make this look foreign; say what it is.
   trace::refuse_stored_code(database);
+  refuse_foreign_views(path, database);
   if (has_gpuprof_mark(database)) return SourceFormat::gpuprof;
   if (has_table_prefix(database, "CUPTI_ACTIVITY_KIND_")) {
     if (database.has_table("StringIds")) return SourceFormat::nsys;
@@ -101,10 +115,7 @@ std::optional<SourceFormat> parse_source_format(std::string_view name) {
 }
 
 SourceFormat detect_source_format(const std::string& path) {
-  std::error_code error;
-  const auto status = fs::status(path, error);
-  if (!fs::exists(status)) throw TraceError::bad_input(path, "no such file");
-  if (fs::is_directory(status)) throw TraceError::bad_input(path, "is a directory, not a trace file");
+  check_input_file(path);
   const std::string head = read_head(path, 64);
   if (head.empty()) throw TraceError::bad_input(path, "is empty");
   if (head.size() >= 2 && static_cast<unsigned char>(head[0]) == 0x1f && static_cast<unsigned char>(head[1]) == 0x8b) {

@@ -6,6 +6,7 @@
 #include "gpuprof/importers/foreign_trace.hpp"
 #include "gpuprof/job/job_inputs.hpp"
 #include "gpuprof/job/rank_identity.hpp"
+#include "gpuprof/analysis/analysis_options.hpp"
 #include "parallel_for.hpp"
 
 namespace gpuprof::job {
@@ -20,7 +21,9 @@ std::vector<RankIdentity> identify(const std::vector<std::string>& paths, unsign
   stores.resize(paths.size());
   parallel_for(paths.size(), threads, [&](std::size_t index) {
     stores[index] = std::make_unique<importers::TemporaryStore>();
-    identities[index] = read_identity(paths[index], importers::open_as_trace(paths[index], *stores[index]));
+    const auto trace = importers::open_as_trace(paths[index], *stores[index]);
+    identities[index] =
+        importers::read_as_input(paths[index], trace, [&] { return read_identity(paths[index], trace); });
   });
   return identities;
 }
@@ -68,7 +71,9 @@ void keep_until_exit(trace::TraceModel&& model) {
 }  // namespace
 
 JobAnalysis analyze_job(const std::vector<std::string>& inputs, const JobOptions& options) {
-  const auto paths = expand_inputs(inputs);
+  analysis::check_analysis_options(options.analysis);
+  const auto expanded = expand_inputs(inputs, options.skip_bad);
+  const auto& paths = expanded.paths;
   std::vector<std::unique_ptr<importers::TemporaryStore>> stores;
   const auto identities = identify(paths, options.threads, stores);
   const auto assignment = assign_ranks(identities, options.ranks);
@@ -77,14 +82,19 @@ JobAnalysis analyze_job(const std::vector<std::string>& inputs, const JobOptions
   // Each task holds one trace model; it is freed before the task ends.
   const bool keep_model = options.keep_single_model_until_exit && paths.size() == 1;
   parallel_for(paths.size(), options.threads, [&](std::size_t index) {
-    auto model = trace::load_trace_model(
-        identities[index].trace_path,
-        {.load_kernel_launch_details = false, .load_contexts_and_return_codes = false});
+    const auto& identity = identities[index];
+    auto model = importers::read_as_input(identity.input, identity.trace_path, [&] {
+      return trace::load_trace_model(identity.trace_path,
+                                     {.load_kernel_launch_details = false, .load_contexts_and_return_codes = false});
+    });
     summaries[index] = summarize_rank(model, options.analysis, ranks[index]);
     summaries[index].input = identities[index].input;
     summaries[index].analysis.path = identities[index].input;
     if (keep_model) keep_until_exit(std::move(model));
   });
+  for (const auto& problem : expanded.problems) {
+    summaries.front().analysis.notices.push_back("left out (--skip-bad): " + problem);
+  }
   auto job = assemble_job(std::move(summaries));
   job.notices.insert(job.notices.begin(), assignment.notices.begin(), assignment.notices.end());
   return job;

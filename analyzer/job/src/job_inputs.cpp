@@ -1,9 +1,13 @@
 #include "gpuprof/job/job_inputs.hpp"
 
 #include <algorithm>
+#include <array>
 #include <filesystem>
+#include <fstream>
+#include <string_view>
 
 #include "gpuprof/importers/source_format.hpp"
+#include "gpuprof/trace/input_file.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 
 namespace gpuprof::job {
@@ -11,49 +15,82 @@ namespace {
 
 namespace fs = std::filesystem;
 
-bool is_trace(const fs::path& path) {
-  const auto name = path.filename().string();
+bool is_side_file(const std::string& name) {
   // SQLite side files and hidden files sit beside traces without being ones.
-  if (name.starts_with('.') || name.ends_with("-journal") || name.ends_with("-wal") || name.ends_with("-shm")) {
-    return false;
-  }
-  try {
-    importers::detect_source_format(path.string());
-    return true;
-  } catch (const TraceError&) {
-    return false;  // README, LICENSE and the like
-  }
+  return name.starts_with('.') || name.ends_with("-journal") || name.ends_with("-wal") || name.ends_with("-shm");
 }
 
-std::vector<std::string> traces_in_folder(const std::string& folder) {
-  std::vector<std::string> found;
-  std::error_code error;
-  for (const auto& entry : fs::directory_iterator(folder, error)) {
-    if (entry.is_regular_file() && is_trace(entry.path())) found.push_back(entry.path().string());
+// A name or first bytes that only a trace would have: such a file that does not
+// read as a trace is a damaged trace, not a README beside the traces.
+bool looks_like_trace(const fs::path& path) {
+  const auto name = path.filename().string();
+  for (const char* ending : {".sqlite", ".sqlite3", ".db", ".json", ".json.gz", ".gz", ".nvvp", ".nvprof"}) {
+    if (name.ends_with(ending)) return true;
   }
-  if (error) throw TraceError::bad_input(folder, "cannot list folder: " + error.message());
-  if (found.empty()) throw TraceError::bad_input(folder, "folder contains no trace files");
-  std::sort(found.begin(), found.end());
-  return found;
+  std::ifstream file(path, std::ios::binary);
+  std::array<char, 16> head{};
+  file.read(head.data(), head.size());
+  const auto got = static_cast<std::size_t>(file.gcount());
+  const std::string_view bytes(head.data(), got);
+  return bytes.starts_with("SQLite format 3") || bytes.starts_with("\x1f\x8b") || bytes.starts_with("{");
 }
+
+struct Expansion {
+  bool skip_bad = false;
+  ExpandedInputs result;
+
+  void add_file(const std::string& path, bool in_folder) {
+    try {
+      importers::detect_source_format(path);
+      result.paths.push_back(path);
+    } catch (const TraceError& error) {
+      if (in_folder && !looks_like_trace(path)) return;  // README, LICENSE and the like
+      if (!skip_bad) throw;
+      result.left_out.push_back(path);
+      result.problems.push_back(error.what());
+    }
+  }
+
+  void add_folder(const std::string& folder) {
+    std::vector<std::string> files;
+    std::error_code error;
+    for (const auto& entry : fs::directory_iterator(folder, error)) {
+      if (entry.is_regular_file() && !is_side_file(entry.path().filename().string())) {
+        files.push_back(entry.path().string());
+      }
+    }
+    if (error) throw TraceError::bad_input(folder, "cannot list folder: " + error.message());
+    std::sort(files.begin(), files.end());
+    const auto before = result.paths.size();
+    for (const auto& file : files) add_file(file, true);
+    if (result.paths.size() == before && result.left_out.empty()) {
+      throw TraceError::bad_input(folder, "folder contains no trace files");
+    }
+  }
+};
 
 }  // namespace
 
-std::vector<std::string> expand_inputs(const std::vector<std::string>& inputs) {
+ExpandedInputs expand_inputs(const std::vector<std::string>& inputs, bool skip_bad) {
   if (inputs.empty()) throw TraceError::bad_input("", "no trace files given");
-  std::vector<std::string> paths;
+  Expansion expansion{skip_bad, {}};
   for (const auto& input : inputs) {
-    std::error_code error;
-    if (fs::is_directory(input, error)) {
-      const auto found = traces_in_folder(input);
-      paths.insert(paths.end(), found.begin(), found.end());
-    } else if (fs::exists(input, error)) {
-      paths.push_back(input);
+    if (check_input_file(input, true) == InputKind::folder) {
+      expansion.add_folder(input);
+    } else if (skip_bad) {
+      expansion.add_file(input, false);
     } else {
-      throw TraceError::bad_input(input, "no such file or folder");
+      expansion.result.paths.push_back(input);  // judged when it is opened, with the same sentence
     }
   }
-  return paths;
+  if (expansion.result.paths.empty()) {
+    throw TraceError::bad_input(inputs.front(), "no readable trace left (--skip-bad left out every file)");
+  }
+  return std::move(expansion.result);
+}
+
+std::vector<std::string> expand_inputs(const std::vector<std::string>& inputs) {
+  return expand_inputs(inputs, false).paths;
 }
 
 }  // namespace gpuprof::job

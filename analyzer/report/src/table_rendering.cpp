@@ -11,14 +11,6 @@
 
 namespace gpuprof::report {
 
-std::string printable(const std::string& text) {
-  std::string out = text;
-  for (auto& c : out) {
-    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
-  }
-  return out;
-}
-
 namespace {
 
 bool continuation_byte(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }

@@ -3,6 +3,7 @@
 #include "gpuprof/report/report_summary.hpp"
 #include "gpuprof/report/report_writers.hpp"
 #include "gpuprof/report/table_rendering.hpp"
+#include "gpuprof/trace/utf8_text.hpp"
 #include "job_notes.hpp"
 #include "summary_layout.hpp"
 

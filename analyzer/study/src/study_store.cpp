@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <filesystem>
+
 #include "gpuprof/trace/trace_error.hpp"
 
 namespace gpuprof::study {
@@ -50,6 +53,19 @@ std::vector<std::string> split_lines(std::string_view text) {
   return lines;
 }
 
+// A run's traces live in the study folder: a stored path that is absolute or
+// climbs out of it (`..`) would make `study` read files anywhere.
+std::vector<std::string> paths_inside_study(const sqlite::Database& database, std::vector<std::string> paths) {
+  for (const auto& path : paths) {
+    const std::filesystem::path relative(path);
+    const bool climbs = std::any_of(relative.begin(), relative.end(), [](const auto& part) { return part == ".."; });
+    if (relative.is_absolute() || climbs) {
+      throw TraceError::bad_input(database.path(), "names a trace outside the study folder (" + path + "); refused");
+    }
+  }
+  return paths;
+}
+
 void load_runs(sqlite::Database& database, StudyData& data) {
   sqlite::Statement select(database,
                            "SELECT id, configuration, repeat, kind, status, exit_code, error, start_ns, end_ns, "
@@ -66,7 +82,7 @@ void load_runs(sqlite::Database& database, StudyData& data) {
     run.start_ns = select.column_int(7);
     run.end_ns = select.column_optional_int(8).value_or(0);
     run.wall_seconds = column_real(select, 9).value_or(0);
-    run.trace_paths = split_lines(select.column_text(10));
+    run.trace_paths = paths_inside_study(database, split_lines(select.column_text(10)));
     data.runs.push_back(std::move(run));
   }
 }

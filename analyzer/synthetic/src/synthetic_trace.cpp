@@ -17,6 +17,13 @@ constexpr std::int64_t kTraceStartNs = 1'700'000'000'000'000'000;
 // Rows per device per step besides the kernels and their launch calls.
 constexpr std::int64_t kFixedRowsPerDeviceStep = 21;
 constexpr std::int64_t kMaxDevices = 64;
+// Far beyond any test or demo, yet small enough that every product of them
+// (events, bytes, times) stays inside int64 and the trace fits on a disk.
+constexpr std::int64_t kMaxSteps = 1'000'000;
+constexpr std::int64_t kMaxEvents = 1'000'000'000;
+constexpr std::int64_t kMaxKernelsPerStep = 1'000'000;
+constexpr std::int64_t kMaxMicroseconds = 1'000'000'000;  // 1000 s per kernel or loader pause
+constexpr std::int64_t kMaxInputBytes = std::int64_t{1} << 40;
 
 void refuse(const std::string& option, const std::string& problem) {
   throw TraceError::bad_input("", "synth: " + option + " " + problem);
@@ -75,8 +82,22 @@ void write_meta(trace::TraceWriter& writer, const SynthOptions& options, std::in
 
 void validate(const SynthOptions& options) {
   if (options.devices < 1 || options.devices > kMaxDevices) refuse("--devices", "must be between 1 and 64");
-  if (options.steps < 1) refuse("--steps", "must be at least 1");
-  if (options.events < 0) refuse("--events", "must not be negative");
+  if (options.steps < 1 || options.steps > kMaxSteps) refuse("--steps", "must be between 1 and 1000000");
+  if (options.events < 0 || options.events > kMaxEvents) refuse("--events", "must be between 0 and 1000000000");
+  if (options.kernels_per_step > kMaxKernelsPerStep) refuse("--kernels-per-step", "must be at most 1000000");
+  if (options.loader_us > kMaxMicroseconds) refuse("--loader-us", "must be at most 1000000000");
+  if (options.kernel_us > kMaxMicroseconds) refuse("--kernel-us", "must be at most 1000000000");
+  if (options.input_bytes > kMaxInputBytes) refuse("--input-bytes", "must be at most 1 TiB (1099511627776)");
+  if (options.events == 0 && options.steps * options.devices * options.kernels_per_step > kMaxEvents) {
+    refuse("--steps", "times --devices times --kernels-per-step must be at most 1000000000 kernels");
+  }
+  // Timestamps start at kTraceStartNs; the whole run, with room for jitter and copies, must end before INT64_MAX.
+  const long double step_ns = (static_cast<long double>(options.kernels_per_step) * options.kernel_us * 4 +
+                               static_cast<long double>(options.loader_us) + 1000) * 1000 +
+                              static_cast<long double>(options.input_bytes);
+  if (step_ns * static_cast<long double>(options.steps) > 1e18L) {
+    refuse("--steps", "times the step time (--kernels-per-step, --kernel-us, --loader-us) must stay under 1e18 ns");
+  }
   if (options.kernels_per_step < 2) refuse("--kernels-per-step", "must be at least 2");
   if (options.loader_us < 0) refuse("--loader-us", "must not be negative");
   if (options.kernel_us < 1) refuse("--kernel-us", "must be at least 1");

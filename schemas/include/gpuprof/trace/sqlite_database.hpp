@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "gpuprof/trace/trace_error.hpp"
+
 struct sqlite3;
 struct sqlite3_stmt;
 
@@ -21,16 +23,27 @@ struct StoredCode {
   std::string sql;
 };
 
-// Process-wide SQLite settings for tools that move millions of rows: turns off
-// SQLite's memory statistics, whose global mutex is taken on every allocation.
-// Call first thing in main(); it has no effect once SQLite is in use. Never
-// called by the collector, which must not change its host program's SQLite.
-void configure_for_bulk_work();
+// The most heap SQLite may hold in a gpuprof program: far above what reading
+// or writing any trace needs, so that a file that asks for more (a hostile
+// schema, a damaged page chain) ends with SQLITE_NOMEM, one line and exit 2,
+// instead of taking the machine's memory.
+inline constexpr std::int64_t kHardHeapLimitBytes = std::int64_t{2} << 30;
+
+// Process-wide SQLite settings for the CLI and the app, which read files from
+// anywhere: the hard heap limit above, or `heap_limit_bytes` (it needs SQLite's memory statistics
+// on, so they stay on). Call first thing in main(). Never called by the
+// collector, which must not change its host program's SQLite.
+void configure_for_untrusted_files(std::int64_t heap_limit_bytes = kHardHeapLimitBytes);
 
 // How long a connection waits for another program's lock before giving up.
 inline constexpr int kBusyTimeoutMs = 5000;
 // How many SQLite instructions pass between two checks of the work budget.
 inline constexpr int kProgressStep = 100000;
+// The work budget of a connection to an existing file: generous for any real
+// trace (a few thousand instructions per stored row), yet a file cannot keep a
+// reader busy for long beyond what its size explains.
+inline constexpr std::uint64_t kMinimumWork = 2'000'000'000;
+inline constexpr std::uint64_t kWorkPerByte = 5'000;
 
 // One SQLite connection. Errors throw TraceError naming the file, with one
 // sentence per kind of problem and never the SQL text. Every connection is
@@ -50,14 +63,19 @@ class Database {
   std::optional<std::int64_t> query_int(std::string_view sql);
   bool has_table(std::string_view name);
   // Triggers anywhere except those equal to one of `accepted` (name and SQL
-  // text compared exactly), and views named like one of `tables`: code in the file.
+  // text compared exactly), views named like one of `tables`, generated columns
+  // and virtual tables anywhere: code in the file that reading would run.
   std::vector<std::string> code_objects(const std::vector<std::string>& tables,
                                         const std::vector<StoredCode>& accepted);
   // Throws bad_input naming the first of code_objects(tables, accepted), if any.
   void refuse_code(const std::vector<std::string>& tables, const std::vector<StoredCode>& accepted);
   // Interrupts any statement once this connection has run `instructions`
   // SQLite instructions in all, so a hostile file cannot make a read endless.
+  // Every connection to an existing file starts with kMinimumWork +
+  // kWorkPerByte per byte of the file.
   void limit_work(std::uint64_t instructions);
+  // What is left of the budget; nullopt for a connection without one (a file we create).
+  std::optional<std::uint64_t> work_left() const;
   void close();
 
   sqlite3* handle() const { return handle_; }
@@ -71,6 +89,21 @@ class Database {
   std::string path_;
   std::unique_ptr<std::uint64_t> work_budget_;
 };
+
+// The file stayed locked by another program for kBusyTimeoutMs: bad input like
+// any TraceError, and a reader may try once more (a writer committing in a loop
+// can outlast one wait on a busy machine).
+class BusyError : public TraceError {
+ public:
+  using TraceError::TraceError;
+};
+
+// Starts a read transaction on both connections (to the same file) with both
+// shared locks held, so that they read one commit and no writer can commit
+// until both are closed or end their transaction. Taking the locks one
+// statement at a time let a writer's PENDING lock, waiting for one connection,
+// shut the other out until its busy timeout ran out (issue 27).
+void read_in_one_snapshot(Database& first, Database& second);
 
 // A prepared statement. Columns and parameters are numbered as in SQLite:
 // bind from 1, column from 0.

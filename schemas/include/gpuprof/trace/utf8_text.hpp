@@ -17,6 +17,12 @@ bool is_clean_utf8(std::string_view text);
 // than tab and newline, replaced by U+FFFD. Clean text is returned unchanged.
 std::string clean_utf8(std::string_view text);
 
+// One line for a terminal, from any bytes: every control character (tab and
+// newline included, and the C1 controls U+0080..U+009F, which some terminals
+// obey as escapes) as '?', and invalid UTF-8 as U+FFFD. Every string from a file that
+// reaches a terminal (report cells, warnings, error lines, `info`) goes through it.
+std::string printable(std::string_view text);
+
 // For writers that escape control characters themselves (JSON): only invalid
 // UTF-8 sequences are replaced, by U+FFFD.
 bool is_valid_utf8(std::string_view text);

@@ -26,4 +26,8 @@ struct AnalysisOptions {
   bool keep_idle_intervals = false;
 };
 
+// Throws TraceError::bad_input for an option no analysis can use (an invalid
+// regex, a negative warm-up count), so that commands refuse it before any work.
+void check_analysis_options(const AnalysisOptions& options);
+
 }  // namespace gpuprof::analysis

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace gpuprof::exporters {
 
@@ -15,6 +16,9 @@ struct ChromeTraceSummary {
   std::string output;
   std::int64_t events = 0;        // trace events written, metadata and flows included
   std::int64_t output_bytes = 0;  // size of the file as written (compressed for .gz)
+  // The input's data-loss lines, as report shows them (rows left out when
+  // loading included): an export never drops data without a word.
+  std::vector<std::string> warnings;
 };
 
 // Writes a Chrome trace / Perfetto JSON file laid out like a PyTorch (Kineto)

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "gpuprof/trace/temporary_files.hpp"
+#include "gpuprof/trace/trace_error.hpp"
 
 namespace gpuprof::importers {
 
@@ -34,5 +35,18 @@ class TemporaryStore {
 // files directly: returns `input` itself when it is already a gpuprof trace,
 // otherwise imports it into `store` and returns the path of the imported trace.
 std::string open_as_trace(const std::string& input, TemporaryStore& store);
+
+// Runs `read` on `trace`, the trace open_as_trace made of `input`: a problem met
+// in an imported copy is reported against the user's file, never against a
+// temporary the user has never seen (and that is gone when the message shows).
+template <typename Read>
+auto read_as_input(const std::string& input, const std::string& trace, Read&& read) {
+  try {
+    return read();
+  } catch (const TraceError& error) {
+    if (trace == input || error.path() != trace) throw;
+    throw TraceError(error.kind(), input, error.problem());
+  }
+}
 
 }  // namespace gpuprof::importers

@@ -23,6 +23,9 @@ struct JobOptions {
   // the OS spends anyway at exit. The model stays reachable from a static, so
   // leak checkers do not report it. Off everywhere else (tests, the app).
   bool keep_single_model_until_exit = false;
+  // --skip-bad: damaged trace files are left out, each named in a notice of the
+  // first rank left (so that text and JSON say so even for a job of one rank).
+  bool skip_bad = false;
 };
 
 struct JobAnalysis {

@@ -26,8 +26,6 @@ std::string markdown_table(const Table& table);
 std::string csv_table(const Table& table);
 // <h3>title</h3> and a <table>.
 std::string html_table(const Table& table);
-// Control characters from untrusted names would move the terminal cursor.
-std::string printable(const std::string& text);
 // Escaping for untrusted names outside tables (also used by the writers inside them).
 std::string escape_html(std::string_view text);
 std::string escape_markdown_cell(std::string_view text);
