@@ -64,4 +64,25 @@ void TimeAxis::clamp() {
   offset_ = std::clamp(offset_, lo, hi - span_);
 }
 
+double ruler_step(double target_ns) {
+  const double power = std::pow(10.0, std::floor(std::log10(std::max(target_ns, 1.0))));
+  for (const double factor : {1.0, 2.0, 5.0}) {
+    if (power * factor >= target_ns) return power * factor;
+  }
+  return power * 10;
+}
+
+std::vector<double> ruler_ticks(double from_ns, double to_ns, double step_ns, std::size_t max_ticks) {
+  std::vector<double> ticks;
+  if (!(step_ns > 0) || !std::isfinite(from_ns) || !std::isfinite(to_ns)) return ticks;
+  const double first = std::ceil(from_ns / step_ns) * step_ns;
+  for (std::size_t i = 0; i < max_ticks; ++i) {
+    const double t = first + static_cast<double>(i) * step_ns;
+    if (t >= to_ns) break;
+    if (!ticks.empty() && t <= ticks.back()) break;  // the step is below the double's resolution here
+    ticks.push_back(t);
+  }
+  return ticks;
+}
+
 }  // namespace gpuprof::gui

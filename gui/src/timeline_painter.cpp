@@ -68,15 +68,6 @@ QRectF clipped(double x0, double x1, const QRectF& band, double width) {
   return {band.left() + x0, band.top(), std::max(1.0, x1 - x0), band.height()};
 }
 
-// A ruler step of 1, 2 or 5 times a power of ten, about `target_ns` long.
-double nice_step(double target_ns) {
-  const double power = std::pow(10.0, std::floor(std::log10(std::max(target_ns, 1.0))));
-  for (const double factor : {1.0, 2.0, 5.0}) {
-    if (power * factor >= target_ns) return power * factor;
-  }
-  return power * 10;
-}
-
 std::size_t device_group_end(const TimelineLayout& layout, const Session& session, std::size_t index) {
   std::size_t end = index + 1;
   while (end < layout.rows.size() && layout.rows[end].rank == layout.rows[index].rank && layout.rows[end].row &&
@@ -306,11 +297,16 @@ void TimelinePainter::paint_ruler(QPainter& painter, QSize size, const Session& 
   painter.drawText(QRect(4, 0, kLabelWidth - 8, kRulerHeight), Qt::AlignVCenter,
                    QStringLiteral("view %1").arg(QString::fromStdString(
                        units::format_duration(static_cast<std::int64_t>(axis.view_span_ns())))));
-  const double step = nice_step(axis.ns_per_px() * 100);
-  // Labels are relative to the session start: absolute clocks are 19 digits long.
-  const double first = std::ceil(static_cast<double>(axis.view_start() - session.start_ns) / step) * step;
-  for (double t = first; t < static_cast<double>(axis.view_end() - session.start_ns); t += step) {
-    const double x = kLabelWidth + axis.x_of(session.start_ns + static_cast<std::int64_t>(t));
+  // Labels are relative to the session start: absolute clocks are 19 digits long. In doubles, so that spans
+  // near INT64_MAX neither overflow nor stall the ticks (a hostile file once froze the app here).
+  const double from = static_cast<double>(axis.view_start()) - static_cast<double>(session.start_ns);
+  const double to = static_cast<double>(axis.view_end()) - static_cast<double>(session.start_ns);
+  const auto max_ticks = static_cast<std::size_t>(axis.width() / 40) + 2;
+  constexpr double kLargestTime = 9.2e18;  // below INT64_MAX, so a cast back is defined
+  for (const double t : ruler_ticks(from, to, ruler_step(axis.ns_per_px() * 100), max_ticks)) {
+    const double at = static_cast<double>(session.start_ns) + t;
+    if (std::fabs(at) > kLargestTime || std::fabs(t) > kLargestTime) continue;
+    const double x = kLabelWidth + axis.x_of(static_cast<std::int64_t>(at));
     painter.drawLine(QPointF(x, kRulerHeight - 6), QPointF(x, kRulerHeight));
     painter.drawText(QPointF(x + 2, kRulerHeight - 8),
                      QString::fromStdString(units::format_duration(static_cast<std::int64_t>(t))));

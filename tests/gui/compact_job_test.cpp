@@ -92,3 +92,38 @@ TEST_F(CompactJob, ScreenshotOfThirtyTwoRanks) {
 
 }  // namespace
 }  // namespace gpuprof::gui
+
+namespace gpuprof::gui {
+namespace {
+
+// A trace whose span reaches about INT64_MAX (one kernel near the end of the clock) froze the app in the
+// ruler. Zoomed into its far end, the view now draws.
+TEST(HostileSpan, TheRulerOfASpanNearInt64MaxIsDrawn) {
+  gpuprof::testing::TemporaryFolder folder;
+  const auto path = folder.file("far.sqlite");
+  synthetic::SynthOptions options;
+  options.devices = 1;
+  options.steps = 3;
+  options.kernels_per_step = 4;
+  gpuprof::testing::write_rank(path, 0, 1, options);
+  gpuprof::testing::execute_sql(path,
+                                "UPDATE kernels SET start_ns = 9223372036854770000, end_ns = 9223372036854775000 "
+                                "WHERE rowid = (SELECT max(rowid) FROM kernels); "
+                                "UPDATE kernels SET start_ns = 1, end_ns = 500 "
+                                "WHERE rowid = (SELECT min(rowid) FROM kernels); DELETE FROM event_chunks;");
+  const std::atomic<bool> cancel{false};
+  const auto session = load_session({path}, {}, cancel);
+  ASSERT_GT(session->end_ns, 9'200'000'000'000'000'000);  // the far kernels were loaded, not left out
+  ASSERT_LT(session->start_ns, 1000);
+  TimelineView view;
+  view.resize(1000, 300);
+  view.set_session(session);
+  EXPECT_FALSE(view.render_image({1000, 300}).isNull());  // the whole span
+  view.zoom_by(5e15);  // a view of 2 microseconds: a tick step below half a double ulp there
+  EXPECT_FALSE(view.render_image({1000, 300}).isNull());
+  view.pan_by_fraction(1e6);                              // and to the far end
+  EXPECT_FALSE(view.render_image({1000, 300}).isNull());
+}
+
+}  // namespace
+}  // namespace gpuprof::gui

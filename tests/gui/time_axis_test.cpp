@@ -76,3 +76,28 @@ TEST(TimeAxis, KeepsNanosecondsOnEpochClocks) {
 
 }  // namespace
 }  // namespace gpuprof::gui
+
+namespace gpuprof::gui {
+namespace {
+
+// A view of a few hundred nanoseconds at offsets near INT64_MAX: a double cannot add the step there, and the
+// ruler's loop once never ended (the app froze). The ticks stop instead.
+TEST(RulerTicks, StopWhereADoubleCannotAddTheStep) {
+  const double far = 9.0e18;
+  const auto ticks = ruler_ticks(far, far + 1000.0, ruler_step(10.0), 1000);
+  EXPECT_LE(ticks.size(), 2u);
+  for (std::size_t i = 1; i < ticks.size(); ++i) EXPECT_GT(ticks[i], ticks[i - 1]);
+}
+
+TEST(RulerTicks, RoundStepsAndBoundedCount) {
+  EXPECT_DOUBLE_EQ(ruler_step(130), 200);
+  EXPECT_DOUBLE_EQ(ruler_step(450), 500);
+  EXPECT_DOUBLE_EQ(ruler_step(1000), 1000);
+  const auto ticks = ruler_ticks(150, 1000, 200, 100);
+  EXPECT_EQ(ticks, (std::vector<double>{200, 400, 600, 800}));
+  EXPECT_EQ(ruler_ticks(0, 1e12, 1, 10).size(), 10u);
+  EXPECT_TRUE(ruler_ticks(0, 100, 0, 10).empty());
+}
+
+}  // namespace
+}  // namespace gpuprof::gui

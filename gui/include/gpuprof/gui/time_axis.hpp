@@ -6,6 +6,7 @@
 // origin: a double is exact to the nanosecond for ~104 days of offset.
 
 #include <cstdint>
+#include <vector>
 
 namespace gpuprof::gui {
 
@@ -55,5 +56,12 @@ class TimeAxis {
   double span_ = 1.0;         // view length, ns
   double width_ = 1.0;        // px
 };
+
+// Ruler ticks: a step of 1, 2 or 5 times a power of ten about `target_ns` long,
+// and the tick offsets (ns after the session start) in [from_ns, to_ns). At most
+// `max_ticks`, and never a tick that does not move: at offsets near INT64_MAX a
+// double cannot add a small step, and the ruler once looped there forever.
+double ruler_step(double target_ns);
+std::vector<double> ruler_ticks(double from_ns, double to_ns, double step_ns, std::size_t max_ticks);
 
 }  // namespace gpuprof::gui
