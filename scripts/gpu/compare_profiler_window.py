@@ -107,8 +107,9 @@ def main():
     their_kernels, their_text = describe(theirs)
     our_kernels, our_text = describe(ours)
     unlinked_text = f" ({unlinked} kernels of the run not linked to an API call)" if unlinked else ""
+    # Flushed before any line on stderr: with stdout a pipe, Python would otherwise write it last.
     print(f"steps {numbers[0]}-{numbers[-1]} ({len(numbers)}): torch.profiler {their_text}, "
-          f"gpuprof {our_text}{unlinked_text}")
+          f"gpuprof {our_text}{unlinked_text}", flush=True)
     missing = [number for number in numbers if number not in ours]
     if missing:
         print(f"gpuprof's trace has no range for steps {missing}", file=sys.stderr)
