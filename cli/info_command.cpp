@@ -6,10 +6,12 @@
 #include <optional>
 
 #include "command.hpp"
+#include "info_json.hpp"
 #include "gpuprof/analysis/data_loss.hpp"
 #include "gpuprof/analysis/time_base_notice.hpp"
 #include "gpuprof/importers/foreign_trace.hpp"
 #include "gpuprof/importers/source_format.hpp"
+#include "gpuprof/job/job_inputs.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 #include "gpuprof/trace/trace_file.hpp"
 #include "gpuprof/trace/utf8_text.hpp"
@@ -20,6 +22,7 @@ namespace {
 
 struct InfoArguments {
   std::vector<std::string> traces;
+  std::string format = "text";
 };
 
 std::string value_or(const std::map<std::string, std::string>& meta, const std::string& key,
@@ -102,15 +105,27 @@ std::string describe(const std::string& shown_path, const std::string& path) {
 }
 
 int run_info(const InfoArguments& arguments) {
+  if (arguments.format != "text" && arguments.format != "json") {
+    fmt::print(stderr, "gpuprof: --format: unknown format '{}' (use text or json)\n", printable(arguments.format));
+    return kExitBadInput;
+  }
   importers::TemporaryStore store;
-  // Every file is described before printing, so a bad file fails the command without half a listing.
+  // A job folder is its trace files, as `report` reads it. Every file is described before printing, so a
+  // bad file fails the command without half a listing.
+  const auto paths = job::expand_inputs(arguments.traces);
   std::string text;
-  for (std::size_t index = 0; index < arguments.traces.size(); ++index) {
-    const auto& path = arguments.traces[index];
-    if (index > 0) text += "\n";
+  std::vector<std::string> objects;
+  for (std::size_t index = 0; index < paths.size(); ++index) {
+    const auto& path = paths[index];
     const auto trace = as_gpuprof_trace(path, store);
+    if (arguments.format == "json") {
+      objects.push_back(importers::read_as_input(path, trace, [&] { return info_json_trace({path, trace}); }));
+      continue;
+    }
+    if (index > 0) text += "\n";
     text += importers::read_as_input(path, trace, [&] { return describe(path, trace); });
   }
+  if (arguments.format == "json") text = info_json_document(objects);
   std::fwrite(text.data(), 1, text.size(), stdout);
   return kExitOk;
 }
@@ -121,7 +136,9 @@ void add_info_command(CLI::App& app, Action& action) {
   auto arguments = std::make_shared<InfoArguments>();
   auto* command = app.add_subcommand(
       "info", "Describe trace files: schema, source, host, ranks, devices, time span, rows per table, collector stats");
-  command->add_option("traces", arguments->traces, "Trace files")->required();
+  command->add_option("traces", arguments->traces, "Trace files (gpuprof, Kineto, Nsight, nvprof) or job folders")
+      ->required();
+  command->add_option("--format", arguments->format, "text, or json (format gpuprof.info/1)")->capture_default_str();
   command->callback([arguments, &action] {
     action = [arguments](const Invocation&) { return run_info(*arguments); };
   });

@@ -91,7 +91,8 @@ TEST(InfoCommand, BadFilesAreRefusedWithExitCodeTwoAndLeftUntouched) {
 
   const std::vector<std::pair<std::string, std::string>> cases = {
       {folder.file("missing.sqlite"), "no such file"},
-      {folder.path().string(), "is a directory"},
+      // A folder is a job now (AJobFolderInTextAndJson); this one holds the bad files, and the first fails it.
+      {folder.path().string(), "is empty"},
       {folder.file("not.sqlite"), "is not a SQLite trace file"},
       {folder.file("empty.sqlite"), "is empty"},
       {folder.file("foreign.sqlite"), "without the gpuprof trace schema"},
@@ -133,6 +134,26 @@ TEST(InfoCommand, OneBadFileAmongGoodOnesFailsBeforePrinting) {
   const auto result = gpuprof({"info", make_trace(folder, "a.sqlite", 0), folder.file("missing.sqlite")});
   EXPECT_EQ(result.exit_code, 2);
   EXPECT_TRUE(result.out.empty()) << result.out;
+}
+
+// A job folder is its trace files, as report reads it; JSON for scripts carries the same facts.
+TEST(InfoCommand, AJobFolderInTextAndJson) {
+  TemporaryFolder folder;
+  make_trace(folder, "rank0.sqlite", 0);
+  make_trace(folder, "rank1.sqlite", 5, 2);
+  const auto text = gpuprof({"info", folder.path().string()});
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("rank0.sqlite"), std::string::npos);
+  EXPECT_NE(text.out.find("rank1.sqlite"), std::string::npos);
+  const auto json = gpuprof({"info", folder.path().string(), "--format", "json"});
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  EXPECT_EQ(json.out.rfind("{\"format\":\"gpuprof.info/1\",\"traces\":[", 0), 0u) << json.out;
+  EXPECT_NE(json.out.find("\"kernels\":1"), std::string::npos) << json.out;
+  EXPECT_NE(json.out.find("\"recording_loss\":{\"dropped_records\":5,\"refused_buffer_requests\":2"),
+            std::string::npos)
+      << json.out;
+  EXPECT_NE(json.out.find("\"name\":\"NVIDIA H200\""), std::string::npos);
+  EXPECT_EQ(gpuprof({"info", folder.path().string(), "--format", "xml"}).exit_code, 2);
 }
 
 }  // namespace
