@@ -337,8 +337,10 @@ void CollectorSession::write_loss_checks() {
   if (!subscribed_ || !config_.trace_api) return;
   const auto seen = static_cast<std::int64_t>(launches_seen_.load());
   const auto recorded = translator_->runtime_launches_recorded();
+  // Records missing for a reason already counted (drops, refusals, buffers never handed back) are not "taken".
   const bool lost_elsewhere =
-      dropped_records_ == 0 && (!pool_ || (pool_->requests_refused() == 0 && pool_->requests_after_close() == 0));
+      dropped_records_ == 0 && outstanding == 0 &&
+      (!pool_ || (pool_->requests_refused() == 0 && pool_->requests_after_close() == 0));
   writer_->set_stat({"launches_seen_by_callback", seen, trace::Severity::info, std::nullopt});
   if (seen > recorded && lost_elsewhere) {
     writer_->set_stat({"activity_buffers_taken", seen - recorded, trace::Severity::error,

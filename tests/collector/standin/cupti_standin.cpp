@@ -350,6 +350,21 @@ CUptiResult CUPTIAPI cuptiActivityFlushAll(uint32_t flag) {
     queues = state().queues;
   }
   std::vector<Buffer> ready;
+  {
+    // Full buffers waiting for the worker go too, as CUPTI's flush hands over what it holds; only a
+    // completion scripted to come late (standin_delay_next_completion) stays behind.
+    std::lock_guard lock(state().mutex);
+    auto& waiting = state().completions;
+    const auto now = std::chrono::steady_clock::now();
+    for (auto it = waiting.begin(); it != waiting.end();) {
+      if (it->not_before <= now) {
+        ready.push_back(it->buffer);
+        it = waiting.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
   for (const auto& queue : queues) {
     std::unique_lock lock(queue->mutex, std::defer_lock);
     if (flag & CUPTI_ACTIVITY_FLAG_FLUSH_FORCED) {
