@@ -128,9 +128,8 @@ void measure(long long launches) {
               (recorded_cpu - bare_cpu) / static_cast<double>(launches) * 1e9);
   std::printf("  records written: %lld kernels + %lld API calls; %lld dropped records, %lld refused buffer requests\n",
               kernels, api_calls, recorded_result.dropped_records, recorded_result.refused_requests);
-  std::printf("  records per second through translator and writer, launching as fast as possible (launching + "
-              "exit): %.2f M/s\n",
-              records / (launch_wall + exit_s) / 1e6);
+  std::printf("  records written per second, launching as fast as possible (launching + exit): %.2f M/s\n",
+              static_cast<double>(kernels + api_calls) / (launch_wall + exit_s) / 1e6);
   std::printf("  the program's exit (final flush, translation of what was left, chunks): %.3f s\n", exit_s);
   std::printf("  gpuprof record in all (program, then the indexes and the summary): %.3f s wall\n",
               recorded.wall_s);
