@@ -21,16 +21,7 @@ void expect_usage_error(const std::vector<std::string>& arguments) {
   EXPECT_NE(result.err.find("gpuprof: "), std::string::npos) << result.err;
 }
 
-class OptionRanges : public ::testing::Test {
- protected:
-  void SetUp() override {
-    trace_ = folder_.file("T.sqlite");
-    const auto made = gpuprof({"synth", "-o", trace_, "--steps", "3", "--devices", "1"});
-    ASSERT_EQ(made.exit_code, 0) << made.err;
-  }
-  TemporaryFolder folder_;
-  std::string trace_;
-};
+class OptionRanges : public WithSyntheticTrace {};
 
 TEST_F(OptionRanges, SynthRefusesSizesThatCannotBeWritten) {
   const auto output = folder_.file("S.sqlite");

@@ -15,25 +15,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-void run_sql(const std::string& path, const std::string& sql) {
-  sqlite3* db = nullptr;
-  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-  char* error = nullptr;
-  EXPECT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &error), SQLITE_OK) << (error ? error : "");
-  sqlite3_free(error);
-  sqlite3_close(db);
-}
-
-class SmallDefects : public ::testing::Test {
- protected:
-  void SetUp() override {
-    trace_ = folder_.file("T.sqlite");
-    const auto made = gpuprof({"synth", "-o", trace_, "--steps", "3", "--devices", "1"});
-    ASSERT_EQ(made.exit_code, 0) << made.err;
-  }
-  TemporaryFolder folder_;
-  std::string trace_;
-};
+class SmallDefects : public WithSyntheticTrace {};
 
 TEST_F(SmallDefects, SaveFailsBeforeTheReportIsPrinted) {
   // A steps table of another shape: the file reads, but the save cannot write into it.

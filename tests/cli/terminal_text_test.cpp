@@ -13,15 +13,6 @@ namespace {
 
 const std::string kForged = "'x' || char(27) || '[2J' || char(10) || 'gpuprof: forged' || char(13) || char(155)";
 
-void run_sql(const std::string& path, const std::string& sql) {
-  sqlite3* db = nullptr;
-  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-  char* error = nullptr;
-  EXPECT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &error), SQLITE_OK) << (error ? error : "");
-  sqlite3_free(error);
-  sqlite3_close(db);
-}
-
 void expect_no_terminal_control(const std::string& text) {
   EXPECT_EQ(text.find('\x1b'), std::string::npos) << text;
   EXPECT_EQ(text.find('\r'), std::string::npos) << text;
@@ -29,16 +20,7 @@ void expect_no_terminal_control(const std::string& text) {
   EXPECT_EQ(text.find("\ngpuprof: forged"), std::string::npos) << text;
 }
 
-class TerminalText : public ::testing::Test {
- protected:
-  void SetUp() override {
-    trace_ = folder_.file("T.sqlite");
-    const auto made = gpuprof({"synth", "-o", trace_, "--steps", "3", "--devices", "1"});
-    ASSERT_EQ(made.exit_code, 0) << made.err;
-  }
-  TemporaryFolder folder_;
-  std::string trace_;
-};
+class TerminalText : public WithSyntheticTrace {};
 
 TEST_F(TerminalText, SchemaErrorTextIsOneCleanLine) {
   run_sql(trace_, "PRAGMA writable_schema = ON; INSERT INTO sqlite_master(type, name, tbl_name, rootpage, sql) "
