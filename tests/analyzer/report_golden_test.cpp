@@ -82,11 +82,12 @@ TEST(ReportWriters, CsvFolderGetsOneFilePerTable) {
   std::vector<std::string> names;
   for (const auto& entry : std::filesystem::directory_iterator(output)) names.push_back(entry.path().filename().string());
   std::sort(names.begin(), names.end());
-  EXPECT_EQ(names, (std::vector<std::string>{"categories.csv", "collectives.csv", "comm_rules.csv", "devices.csv",
-                                             "gap_summary.csv", "gaps.csv", "idle_causes.csv", "idle_steps.csv",
-                                             "kernels.csv", "launches.csv", "steady_state.csv", "steps.csv",
-                                             "transfer_flags.csv", "transfer_kinds.csv", "transfer_matrix.csv",
-                                             "transfers.csv"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"api_calls.csv", "categories.csv", "collectives.csv", "comm_rules.csv",
+                                             "devices.csv", "gap_summary.csv", "gaps.csv", "idle_causes.csv",
+                                             "idle_steps.csv", "kernels.csv", "launch_latency.csv",
+                                             "launch_queues.csv", "launches.csv", "nvtx_ranges.csv",
+                                             "steady_state.csv", "steps.csv", "transfer_flags.csv",
+                                             "transfer_kinds.csv", "transfer_matrix.csv", "transfers.csv"}));
   const auto devices = gpuprof::testing::read_file(output + "devices.csv");
   EXPECT_EQ(devices.substr(0, devices.find('\n')),
             "Rank,Device,Windows,Steps,Window,Computation,Comm,Exposed comm,Memcpy,Exposed memcpy,Busy,Idle,"

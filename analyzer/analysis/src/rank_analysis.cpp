@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <future>
 #include <optional>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -75,8 +76,9 @@ RankAnalysisParts analyze_rank_parts(const trace::TraceModel& model, const Analy
   auto kernels = std::async(std::launch::async, [&model, &classes, &options] {
     return summarize_kernels(model, classes, options.top_kernels);
   });
-  auto launches =
-      std::async(std::launch::async, [&model, &correlations] { return analyze_launches(model, correlations); });
+  auto launches = std::async(std::launch::async, [&model, &correlations] {
+    return std::make_pair(analyze_launches(model, correlations), summaries::summarize_host(model, correlations));
+  });
   result.trace_start_ns = first_gpu_activity(activity);
   const auto detection = find_steps(model, options, correlations);
   for (const auto& rejected : detection.rejected) {
@@ -106,7 +108,7 @@ RankAnalysisParts analyze_rank_parts(const trace::TraceModel& model, const Analy
   result.collectives = analyze_collectives(model);
   add_collective_notice(result);
   result.kernels = kernels.get();
-  result.launches = launches.get();
+  std::tie(result.launches, result.host) = launches.get();
   parts.categories = std::move(classes.categories);
   return parts;
 }

@@ -4,6 +4,7 @@
 #include "gpuprof/report/report_summary.hpp"
 #include "gpuprof/report/report_writers.hpp"
 #include "gpuprof/trace/records.hpp"
+#include "json_host_summaries.hpp"
 #include "json_idle.hpp"
 
 namespace gpuprof::report {
@@ -585,6 +586,7 @@ std::string render_json(const ReportInput& input) {
   write_gaps(w, pick(Section::gaps));
   write_gap_summary(w, pick(Section::gaps));
   write_launches(w, pick(Section::launches));
+  write_host_summaries(w, input);
   write_job(w, input);
   key(w, "summary");
   if (input.has(Section::summary)) write_summary(w, summarize_report(input)); else w.Null();

@@ -7,6 +7,7 @@
 #include "gpuprof/report/report_model.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 #include "gpuprof/units/units.hpp"
+#include "host_summary_tables.hpp"
 #include "idle_tables.hpp"
 
 namespace gpuprof::report {
@@ -328,7 +329,8 @@ const std::vector<Section>& all_sections() {
   // The job's ranks and stragglers answer more than per-kernel tables do, so they come first.
   static const std::vector<Section> sections = {Section::summary, Section::devices, Section::job,
                                                 Section::transfers, Section::kernels, Section::collectives,
-                                                Section::steps, Section::gaps, Section::launches};
+                                                Section::steps, Section::gaps, Section::launches, Section::nvtx,
+                                                Section::api};
   return sections;
 }
 
@@ -342,6 +344,8 @@ std::string_view to_string(Section section) {
     case Section::steps: return "steps";
     case Section::gaps: return "gaps";
     case Section::launches: return "launches";
+    case Section::nvtx: return "nvtx";
+    case Section::api: return "api";
     case Section::job: return "job";
   }
   return "devices";
@@ -352,7 +356,7 @@ Section section_from_string(std::string_view name) {
     if (to_string(section) == name) return section;
   }
   throw TraceError::bad_input("", fmt::format("unknown section '{}' (known: summary, devices, job, transfers, "
-                                              "kernels, collectives, steps, gaps, launches)", name));
+                                              "kernels, collectives, steps, gaps, launches, nvtx, api)", name));
 }
 
 bool ReportInput::has(Section section) const {
@@ -380,7 +384,12 @@ std::vector<Table> build_tables(const ReportInput& input, const TableView& view)
         add_gaps(input, view, tables);
         add_idle_interval_table(input, view, tables);
         break;
-      case Section::launches: add_launches(input, tables); break;
+      case Section::launches:
+        add_launches(input, tables);
+        add_launch_detail_tables(input, view, tables);
+        break;
+      case Section::nvtx: add_range_table(input, view, tables); break;
+      case Section::api: add_api_table(input, view, tables); break;
       case Section::job: add_job_tables(input, view, tables); break;
     }
   }

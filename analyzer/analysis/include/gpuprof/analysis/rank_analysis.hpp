@@ -18,6 +18,7 @@
 #include "gpuprof/analysis/launch_stats.hpp"
 #include "gpuprof/analysis/time_breakdown.hpp"
 #include "gpuprof/analysis/transfers.hpp"
+#include "gpuprof/summaries/host_summary_report.hpp"
 #include "gpuprof/trace/trace_model.hpp"
 
 namespace gpuprof::analysis {
@@ -39,6 +40,7 @@ struct RankAnalysis {
   CollectiveReport collectives;
   KernelSummary kernels;
   std::vector<LaunchStats> launches;
+  summaries::HostSummaries host;  // NVTX ranges, API calls, launch latency per kernel, launch queues
 };
 
 // Throws TraceError::bad_input for a trace without GPU activity or an invalid pattern.

@@ -16,7 +16,8 @@
 namespace gpuprof::report {
 
 // `summary` is the short answer the text, Markdown and HTML reports open with (JSON: `summary`).
-enum class Section { summary, devices, transfers, kernels, collectives, steps, gaps, launches, job };
+// `nvtx` and `api` are the nsys-stats summaries (docs/summaries.md).
+enum class Section { summary, devices, transfers, kernels, collectives, steps, gaps, launches, nvtx, api, job };
 
 const std::vector<Section>& all_sections();
 std::string_view to_string(Section section);
