@@ -1,6 +1,10 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <vector>
+
 #include "gpuprof/analysis/interval_set.hpp"
+#include "gpuprof/analysis/run_sort.hpp"
 
 namespace gpuprof::analysis {
 namespace {
@@ -38,6 +42,25 @@ TEST(IntervalSet, Lengths) {
   EXPECT_EQ(cursor.length_within(0, 5), 5);
   EXPECT_EQ(cursor.length_within(8, 25), 7);
   EXPECT_EQ(cursor.length_within(45, 100), 5);
+}
+
+// Sorted runs merged give what a full sort gives, for mostly sorted input and for input that is not.
+TEST(SortRuns, EqualsAFullSort) {
+  std::vector<std::vector<int>> cases = {{}, {1}, {3, 1, 2}, {1, 2, 3, 4}};
+  std::vector<int> runs;
+  for (int run = 0; run < 7; ++run) {
+    for (int i = 0; i < 50; ++i) runs.push_back((run * 37 + i * 3) % 200);
+  }
+  cases.push_back(runs);
+  std::vector<int> shuffled;
+  for (int i = 0; i < 1000; ++i) shuffled.push_back((i * 7919) % 1009);
+  cases.push_back(shuffled);
+  for (auto values : cases) {
+    auto expected = values;
+    std::sort(expected.begin(), expected.end());
+    sort_runs(values);
+    EXPECT_EQ(values, expected);
+  }
 }
 
 }  // namespace

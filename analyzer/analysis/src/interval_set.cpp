@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "gpuprof/analysis/run_sort.hpp"
+
 namespace gpuprof::analysis {
 namespace {
 
@@ -24,8 +26,7 @@ IntervalSet merge_sorted(const std::vector<Interval>& sorted_by_start) {
 }
 
 IntervalSet normalize(std::vector<Interval> intervals) {
-  std::sort(intervals.begin(), intervals.end(),
-            [](const Interval& a, const Interval& b) { return a.start < b.start; });
+  sort_runs(intervals, [](const Interval& a, const Interval& b) { return a.start < b.start; });
   return merge_sorted(intervals);
 }
 

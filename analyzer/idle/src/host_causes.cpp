@@ -7,6 +7,7 @@
 
 #include "gpuprof/analysis/comm_rules.hpp"
 #include "gpuprof/analysis/gaps.hpp"
+#include "gpuprof/analysis/run_sort.hpp"
 
 namespace gpuprof::idle {
 namespace {
@@ -172,13 +173,13 @@ HostCauses::HostCauses(const trace::TraceModel& model, const CorrelationIndex& c
   std::set<std::int64_t> issuing;
   for (const auto& entry : threads) devices_[entry.first];
   for (auto& [device, entry] : devices_) {
-    std::sort(entry.launches.begin(), entry.launches.end());
+    analysis::sort_runs(entry.launches);
     entry.threads.assign(threads[device].begin(), threads[device].end());
     issuing.insert(entry.threads.begin(), entry.threads.end());
     fill_sets(per_thread, entry.threads, data_loading, entry);
     all_.launches.insert(all_.launches.end(), entry.launches.begin(), entry.launches.end());
   }
-  std::sort(all_.launches.begin(), all_.launches.end());
+  analysis::sort_runs(all_.launches);
   all_.threads.assign(issuing.begin(), issuing.end());
   fill_sets(per_thread, all_.threads, data_loading, all_);
   none_.sets[kData] = data_loading;
