@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "gpuprof/analysis/kernel_names.hpp"
+#include "gpuprof/analysis/run_sort.hpp"
 
 namespace gpuprof::summaries {
 namespace {
@@ -42,22 +43,6 @@ std::vector<QueuePoint> thinned(const std::vector<QueuePoint>& points, std::size
   }
   kept.push_back(points.back());
   return kept;
-}
-
-// Kernels of one stream run in launch order, so each stream's linked kernels are already sorted by launch and
-// by start: merging the streams is linear, where sorting 10 M events took seconds. Out-of-order input (graph
-// kernels, clock trouble) is sorted after all.
-std::vector<std::int64_t> merged(std::vector<std::vector<std::int64_t>>& streams) {
-  std::vector<std::int64_t> all;
-  for (const auto& stream : streams) all.insert(all.end(), stream.begin(), stream.end());
-  std::size_t done = 0;
-  for (const auto& stream : streams) {
-    const auto middle = all.begin() + static_cast<std::ptrdiff_t>(done);
-    done += stream.size();
-    std::inplace_merge(all.begin(), middle, all.begin() + static_cast<std::ptrdiff_t>(done));
-  }
-  if (!std::is_sorted(all.begin(), all.end())) std::sort(all.begin(), all.end());
-  return all;
 }
 
 LaunchQueue queue_of(std::int32_t device, const std::vector<std::int64_t>& launches,
@@ -117,27 +102,29 @@ std::vector<NamedDurations> launch_latency_by_kernel(const trace::TraceModel& mo
   return rows;
 }
 
+// Kernels of one stream run in launch order, so each stream's linked kernels come sorted by launch and by
+// start: sort_runs merges the streams' runs where sorting 20 M events took seconds. One device at a time, so
+// memory holds one device's times, not the trace's.
 std::vector<LaunchQueue> launch_queues(const trace::TraceModel& model, const analysis::CorrelationIndex& correlations,
                                        std::size_t max_points) {
-  // Per device, per stream: launch times and start times of the kernels whose call is known.
-  std::map<std::int32_t, std::pair<std::vector<std::vector<std::int64_t>>, std::vector<std::vector<std::int64_t>>>>
-      devices;
-  for (const auto& slice : model.kernel_streams) {
-    auto& [launches, starts] = devices[slice.device];
-    launches.emplace_back();
-    starts.emplace_back();
-    for (std::size_t row = slice.begin; row < slice.end; ++row) {
-      const auto api = launching_call(model, correlations, row);
-      if (!api) continue;
-      launches.back().push_back(model.api_calls.start_ns[*api]);
-      starts.back().push_back(model.kernels.start_ns[row]);
-    }
-  }
+  std::map<std::int32_t, std::vector<const trace::StreamSlice*>> slices;
+  for (const auto& slice : model.kernel_streams) slices[slice.device].push_back(&slice);
   std::vector<LaunchQueue> queues;
-  for (auto& [device, streams] : devices) {
-    const auto launches = merged(streams.first);
+  std::vector<std::int64_t> launches, starts;
+  for (const auto& [device, device_slices] : slices) {
+    launches.clear(), starts.clear();
+    for (const auto* slice : device_slices) {
+      for (std::size_t row = slice->begin; row < slice->end; ++row) {
+        const auto api = launching_call(model, correlations, row);
+        if (!api) continue;
+        launches.push_back(model.api_calls.start_ns[*api]);
+        starts.push_back(model.kernels.start_ns[row]);
+      }
+    }
     if (launches.empty()) continue;
-    queues.push_back(queue_of(device, launches, merged(streams.second), max_points));
+    analysis::sort_runs(launches);
+    analysis::sort_runs(starts);
+    queues.push_back(queue_of(device, launches, starts, max_points));
   }
   return queues;
 }
