@@ -73,8 +73,9 @@ void save_derived(const analysis::RankAnalysis& rank) {
 
 int run_report(const ReportArguments& arguments) {
   const auto format = report::format_from_string(arguments.format);
-  const auto options = analysis_options(arguments);
   const auto chosen = sections(arguments);
+  auto options = analysis_options(arguments);
+  options.host_summaries = report::needs_host_summaries(chosen);
   if (arguments.gaps != "summary" && arguments.gaps != "all") {
     throw TraceError::bad_input("", "--gaps must be 'summary' or 'all', not '" + arguments.gaps + "'");
   }

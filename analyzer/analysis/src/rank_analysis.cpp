@@ -76,8 +76,10 @@ RankAnalysisParts analyze_rank_parts(const trace::TraceModel& model, const Analy
   auto kernels = std::async(std::launch::async, [&model, &classes, &options] {
     return summarize_kernels(model, classes, options.top_kernels);
   });
-  auto launches = std::async(std::launch::async, [&model, &correlations] {
-    return std::make_pair(analyze_launches(model, correlations), summaries::summarize_host(model, correlations));
+  auto launches = std::async(std::launch::async, [&model, &correlations, &options] {
+    return std::make_pair(analyze_launches(model, correlations),
+                          options.host_summaries ? summaries::summarize_host(model, correlations)
+                                                 : summaries::HostSummaries{});
   });
   result.trace_start_ns = first_gpu_activity(activity);
   const auto detection = find_steps(model, options, correlations);

@@ -359,6 +359,12 @@ Section section_from_string(std::string_view name) {
                                               "kernels, collectives, steps, gaps, launches, nvtx, api)", name));
 }
 
+bool needs_host_summaries(const std::vector<Section>& sections) {
+  return std::any_of(sections.begin(), sections.end(), [](Section section) {
+    return section == Section::nvtx || section == Section::api || section == Section::launches;
+  });
+}
+
 bool ReportInput::has(Section section) const {
   return std::find(sections.begin(), sections.end(), section) != sections.end();
 }

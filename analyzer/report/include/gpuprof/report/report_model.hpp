@@ -20,6 +20,8 @@ namespace gpuprof::report {
 enum class Section { summary, devices, transfers, kernels, collectives, steps, gaps, launches, nvtx, api, job };
 
 const std::vector<Section>& all_sections();
+// Whether the analyses must compute the nsys-style summaries for these sections (nvtx, api, launches).
+bool needs_host_summaries(const std::vector<Section>& sections);
 std::string_view to_string(Section section);
 // Throws TraceError::bad_input for an unknown name.
 Section section_from_string(std::string_view name);
