@@ -9,22 +9,23 @@
 #include "gpuprof/report/cells.hpp"
 
 namespace gpuprof::report {
-namespace {
 
+// The terminal view leaves out Min and StdDev so that names keep their room within 120 columns.
 std::vector<std::string> stats_columns(bool wide) {
   if (!wide) return {"Time%", "Total", "Instances", "Avg", "Med", "Max"};
   return {"Time%", "Total", "Instances", "Avg", "Med", "Min", "Max", "StdDev"};
 }
 
-std::vector<Cell> stats_cells(const summaries::NamedDurations& row, bool wide) {
-  const auto& s = row.stats;
-  std::vector<Cell> cells{number_cell(row.percent, 1), duration_cell(s.total_ns), integer_cell(s.instances),
+std::vector<Cell> stats_cells(const analysis::DurationStats& s, double percent, bool wide) {
+  std::vector<Cell> cells{number_cell(percent, 1), duration_cell(s.total_ns), integer_cell(s.instances),
                           duration_cell(s.avg_ns), duration_cell(s.med_ns)};
   if (wide) cells.push_back(duration_cell(s.min_ns));
   cells.push_back(duration_cell(s.max_ns));
   if (wide) cells.push_back(duration_cell(s.stddev_ns));
   return cells;
 }
+
+namespace {
 
 // The longest `view.kernel_rows` rows per rank in the terminal view, every row elsewhere; the title says
 // how many were left out.
@@ -44,7 +45,7 @@ Table named_table(const ReportInput& input, const TableView& view, Section secti
         break;
       }
       auto cells = std::vector<Cell>{integer_cell(rank.rank)};
-      for (auto& cell : stats_cells(rows[i], view.wide)) cells.push_back(std::move(cell));
+      for (auto& cell : stats_cells(rows[i].stats, rows[i].percent, view.wide)) cells.push_back(std::move(cell));
       cells.push_back(text_cell(rows[i].name));
       table.rows.push_back(std::move(cells));
     }

@@ -1,21 +1,13 @@
 #include "json_host_summaries.hpp"
 
-#include <string>
+#include <string_view>
 
-#include "gpuprof/trace/utf8_text.hpp"
+#include "json_fields.hpp"
 
 namespace gpuprof::report {
 namespace {
 
-void number(JsonWriter& w, const char* key, std::int64_t value) {
-  w.Key(key);
-  w.Int64(value);
-}
-
-void real(JsonWriter& w, const char* key, double value) {
-  w.Key(key);
-  w.Double(value);
-}
+using json::field;
 
 using RowsOf = const std::vector<summaries::NamedDurations>& (*)(const analysis::RankAnalysis&);
 
@@ -27,18 +19,16 @@ void write_named(JsonWriter& w, const ReportInput& input, bool wanted, const cha
     if (!wanted) break;
     for (const auto& row : rows_of(rank)) {
       w.StartObject();
-      number(w, "rank", rank.rank);
-      const auto name = clean_utf8(row.name);
-      w.Key("name");
-      w.String(name.c_str(), static_cast<rapidjson::SizeType>(name.size()));
-      number(w, "instances", row.stats.instances);
-      number(w, "total_ns", row.stats.total_ns);
-      real(w, "avg_ns", row.stats.avg_ns);
-      real(w, "med_ns", row.stats.med_ns);
-      number(w, "min_ns", row.stats.min_ns);
-      number(w, "max_ns", row.stats.max_ns);
-      real(w, "stddev_ns", row.stats.stddev_ns);
-      real(w, "percent", row.percent);
+      field(w, "rank", std::int64_t{rank.rank});
+      field(w, "name", std::string_view(row.name));  // the whole rendered report is made valid UTF-8
+      field(w, "instances", row.stats.instances);
+      field(w, "total_ns", row.stats.total_ns);
+      field(w, "avg_ns", row.stats.avg_ns);
+      field(w, "med_ns", row.stats.med_ns);
+      field(w, "min_ns", row.stats.min_ns);
+      field(w, "max_ns", row.stats.max_ns);
+      field(w, "stddev_ns", row.stats.stddev_ns);
+      field(w, "percent", row.percent);
       w.EndObject();
     }
   }
@@ -52,12 +42,12 @@ void write_queues(JsonWriter& w, const ReportInput& input, bool wanted) {
     if (!wanted) break;
     for (const auto& queue : rank.host.launch_queues) {
       w.StartObject();
-      number(w, "rank", rank.rank);
-      number(w, "device", queue.device);
-      number(w, "kernels", queue.kernels);
-      number(w, "max_depth", queue.max_depth);
-      real(w, "mean_depth", queue.mean_depth);
-      real(w, "share_empty", queue.share_empty);
+      field(w, "rank", std::int64_t{rank.rank});
+      field(w, "device", std::int64_t{queue.device});
+      field(w, "kernels", queue.kernels);
+      field(w, "max_depth", queue.max_depth);
+      field(w, "mean_depth", queue.mean_depth);
+      field(w, "share_empty", queue.share_empty);
       w.EndObject();
     }
   }

@@ -4,6 +4,7 @@
 #include "gpuprof/report/report_summary.hpp"
 #include "gpuprof/report/report_writers.hpp"
 #include "gpuprof/trace/records.hpp"
+#include "json_fields.hpp"
 #include "json_host_summaries.hpp"
 #include "json_idle.hpp"
 
@@ -12,17 +13,9 @@ namespace {
 
 using Writer = JsonWriter;
 
-void key(Writer& w, const char* name) { w.Key(name); }
-void string(Writer& w, std::string_view text) {
-  w.String(text.data(), static_cast<rapidjson::SizeType>(text.size()));
-}
-void field(Writer& w, const char* name, std::int64_t value) { key(w, name), w.Int64(value); }
-// Rounded to 3 decimals so the output does not change with the last bits of a sum.
-void field(Writer& w, const char* name, double value) {
-  key(w, name);
-  w.Double(std::isfinite(value) ? std::round(value * 1000.0) / 1000.0 : 0.0);
-}
-void field(Writer& w, const char* name, std::string_view value) { key(w, name), string(w, value); }
+using json::field;
+using json::key;
+using json::string;
 void device_field(Writer& w, const char* name, std::int32_t device) {
   key(w, name);
   if (device == analysis::kHost) w.Null(); else w.Int(device);  // null: the host side

@@ -148,22 +148,6 @@ void add_transfers(const ReportInput& input, std::vector<Table>& tables) {
   add_transfer_matrix(input, tables);
 }
 
-// The terminal view leaves out Min and StdDev so that kernel names keep their room within 120 columns.
-std::vector<Cell> summary_cells(const analysis::KernelSummaryRow& row, bool wide) {
-  const auto& s = row.stats;
-  if (!wide) {
-    return {number(row.percent, 1), duration(s.total_ns), integer(s.instances), duration(s.avg_ns),
-            duration(s.med_ns), duration(s.max_ns)};
-  }
-  return {number(row.percent, 1), duration(s.total_ns), integer(s.instances), duration(s.avg_ns), duration(s.med_ns),
-          duration(s.min_ns), duration(s.max_ns), duration(s.stddev_ns)};
-}
-
-std::vector<std::string> summary_columns(bool wide) {
-  if (!wide) return {"Time%", "Total", "Instances", "Avg", "Med", "Max"};
-  return {"Time%", "Total", "Instances", "Avg", "Med", "Min", "Max", "StdDev"};
-}
-
 std::string kernel_name(const ReportInput& input, const analysis::KernelSummaryRow& row) {
   return input.full_names || row.short_name.empty() ? row.name : row.short_name;
 }
@@ -192,7 +176,7 @@ std::string kernels_title(const ReportInput& input, const TableView& view) {
 }
 
 void add_kernels(const ReportInput& input, const TableView& view, std::vector<Table>& tables) {
-  const auto stats = summary_columns(view.wide);
+  const auto stats = stats_columns(view.wide);
   Table categories{Section::kernels, "categories", "GPU time per category", with_prefix({"Rank"}, stats), {}};
   Table kernels{Section::kernels, "kernels", kernels_title(input, view), with_prefix({"Rank"}, stats), {}};
   categories.columns.push_back("Category");
@@ -201,7 +185,7 @@ void add_kernels(const ReportInput& input, const TableView& view, std::vector<Ta
   for (const auto& rank : input.ranks) {
     for (const auto& row : rank.kernels.categories) {
       auto cells = std::vector<Cell>{integer(rank.rank)};
-      append(cells, summary_cells(row, view.wide));
+      append(cells, stats_cells(row.stats, row.percent, view.wide));
       cells.push_back(text(row.name));
       categories.rows.push_back(std::move(cells));
     }
@@ -209,7 +193,7 @@ void add_kernels(const ReportInput& input, const TableView& view, std::vector<Ta
     for (const auto& row : rank.kernels.kernels) {
       if (view.kernel_rows > 0 && shown++ == view.kernel_rows) break;
       auto cells = std::vector<Cell>{integer(rank.rank)};
-      append(cells, summary_cells(row, view.wide));
+      append(cells, stats_cells(row.stats, row.percent, view.wide));
       cells.push_back(text(row.category));
       cells.push_back(text(kernel_name(input, row)));
       kernels.rows.push_back(std::move(cells));
