@@ -59,7 +59,7 @@ void timer_loop(CollectorSession& session, int wake_descriptor, std::uint32_t in
     const int ready = ::poll(&wake, 1, static_cast<int>(interval_ms));
     if (ready < 0) continue;  // EINTR
     if (ready == 0) {
-      session.flush(false);
+      session.flush();
       continue;
     }
     unsigned char byte = 0;
@@ -275,9 +275,13 @@ void CollectorSession::fail(const std::string& problem) noexcept {
   log_error_once(problem + "; recording stopped, the program continues");
 }
 
-void CollectorSession::flush(bool forced) noexcept {
+void CollectorSession::flush() noexcept {
   if (!active_ || ::getpid() != owner_pid_) return;
-  const CUptiResult result = cuptiActivityFlushAll(forced ? CUPTI_ACTIVITY_FLAG_FLUSH_FORCED : 0);
+  flush_all(0);
+}
+
+void CollectorSession::flush_all(std::uint32_t flags) noexcept {
+  const CUptiResult result = cuptiActivityFlushAll(flags);
   if (result != CUPTI_SUCCESS && result != CUPTI_ERROR_NOT_INITIALIZED) {
     fail("cuptiActivityFlushAll failed: " + cupti_result_text(result));
   }
@@ -353,10 +357,7 @@ void CollectorSession::write_loss_checks() {
 void CollectorSession::finish_recording() {
   // Not active: CUPTI never started, and there is nothing to ask it for.
   if (active_.exchange(false)) {
-    const CUptiResult flushed = cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
-    if (flushed != CUPTI_SUCCESS && flushed != CUPTI_ERROR_NOT_INITIALIZED) {
-      fail("cuptiActivityFlushAll failed: " + cupti_result_text(flushed));
-    }
+    flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
     read_dropped_records();
   }
   // No buffer handed out from now on could be read: CUPTI drops (and counts) instead.

@@ -33,8 +33,8 @@ class CollectorSession {
   // Final flush and close; safe to call more than once and from any thread. The
   // first caller finishes the trace; a later one waits (bounded) until it is finished.
   void stop() noexcept;
-  // Asks CUPTI to hand over completed buffers (forced: also unfinished ones).
-  void flush(bool forced) noexcept;
+  // Asks CUPTI to hand over completed buffers while recording (timer, flush points).
+  void flush() noexcept;
   bool active() const { return active_.load(); }
   // Called by the flush timer when a termination signal was received: stop(), then the signal is raised again.
   void stop_for_signal(int signal_number) noexcept;
@@ -59,6 +59,7 @@ class CollectorSession {
   void probe_driver_once();
   void write_runtime_stats();
   void write_final_meta();
+  void flush_all(std::uint32_t flags) noexcept;
   void finish_recording();
   void read_dropped_records();
   void write_loss_checks();

@@ -33,7 +33,7 @@ void CUPTIAPI on_callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId c
         return;
       }
     }
-    CollectorSession::instance().flush(false);
+    CollectorSession::instance().flush();
   } catch (...) {
     // Never let anything escape into the CUDA runtime.
   }
