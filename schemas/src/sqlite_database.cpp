@@ -1,6 +1,7 @@
 #include "gpuprof/trace/sqlite_database.hpp"
 
 #include <sqlite3.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <array>
@@ -63,17 +64,34 @@ std::string immutable_uri(const std::string& path) {
   }
   return uri + "?immutable=1";
 }
+
+// A stamp no file has: a file that cannot be stat'ed counts as changed.
+Database::FileStamp stamp_of(const std::string& path) {
+  struct stat status {};
+  if (::stat(path.c_str(), &status) != 0) return {};
+  constexpr std::int64_t kNsPerSecond = 1'000'000'000;
+  return {static_cast<std::uint64_t>(status.st_dev), static_cast<std::uint64_t>(status.st_ino),
+          static_cast<std::uint64_t>(status.st_size),
+          std::int64_t{status.st_mtim.tv_sec} * kNsPerSecond + status.st_mtim.tv_nsec,
+          std::int64_t{status.st_ctim.tv_sec} * kNsPerSecond + status.st_ctim.tv_nsec};
+}
+
+constexpr const char* kChangedWhileRead =
+    "was changed by another program while gpuprof read it (a writer in WAL mode); try again when it has finished";
 }  // namespace
 
 Database::Database(const std::string& path, OpenMode mode) : path_(path) {
   int flags = SQLITE_OPEN_NOMUTEX;
   switch (mode) {
-    case OpenMode::read_only: flags |= SQLITE_OPEN_READONLY; break;
+    case OpenMode::read_only:
+    case OpenMode::read_only_locked: flags |= SQLITE_OPEN_READONLY; break;
     case OpenMode::read_write: flags |= SQLITE_OPEN_READWRITE; break;
     case OpenMode::create: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE; break;
   }
   const bool immutable = mode == OpenMode::read_only && wal_without_side_files(path);
   const std::string name = immutable ? immutable_uri(path) : path;
+  // Taken before opening, so that any change after it is seen.
+  if (immutable) immutable_stamp_ = stamp_of(path);
   const int status = sqlite3_open_v2(name.c_str(), &handle_, flags | (immutable ? SQLITE_OPEN_URI : 0), nullptr);
   if (status != SQLITE_OK) {
     std::string message = handle_ ? sqlite3_errmsg(handle_) : sqlite3_errstr(status);
@@ -175,7 +193,8 @@ Database::~Database() { close(); }
 Database::Database(Database&& other) noexcept
     : handle_(std::exchange(other.handle_, nullptr)),
       path_(std::move(other.path_)),
-      work_budget_(std::move(other.work_budget_)) {}
+      work_budget_(std::move(other.work_budget_)),
+      immutable_stamp_(std::exchange(other.immutable_stamp_, std::nullopt)) {}
 
 Database& Database::operator=(Database&& other) noexcept {
   if (this != &other) {
@@ -183,8 +202,15 @@ Database& Database::operator=(Database&& other) noexcept {
     handle_ = std::exchange(other.handle_, nullptr);
     path_ = std::move(other.path_);
     work_budget_ = std::move(other.work_budget_);
+    immutable_stamp_ = std::exchange(other.immutable_stamp_, std::nullopt);
   }
   return *this;
+}
+
+void Database::check_unchanged_since_open() const {
+  if (immutable_stamp_ && stamp_of(path_) != *immutable_stamp_) {
+    throw BusyError(TraceError::Kind::bad_input, path_, kChangedWhileRead);
+  }
 }
 
 void Database::close() {
@@ -221,6 +247,14 @@ void Database::fail(std::string_view /*what*/) const {
   const int primary = sqlite3_extended_errcode(handle_) & 0xff;
   // SQLite's reason may quote the file's schema: any bytes, newlines and escapes included.
   const std::string message = describe_error(primary, printable(sqlite3_errmsg(handle_)).c_str());
+  if (immutable_stamp_) {
+    // Without locks, "damaged" may only mean a writer checkpointed meanwhile: a
+    // reader tries again, and a file damaged for real fails the same way then.
+    if (stamp_of(path_) != *immutable_stamp_) throw BusyError(TraceError::Kind::bad_input, path_, kChangedWhileRead);
+    if (primary == SQLITE_CORRUPT || primary == SQLITE_NOTADB) {
+      throw BusyError(TraceError::Kind::bad_input, path_, message);
+    }
+  }
   // Damaged, foreign, locked or hostile files are the user's input problem; I/O and space errors are ours.
   if (primary == SQLITE_BUSY || primary == SQLITE_LOCKED) throw BusyError(TraceError::Kind::bad_input, path_, message);
   if (primary == SQLITE_CORRUPT || primary == SQLITE_NOTADB || primary == SQLITE_ERROR ||

@@ -57,8 +57,8 @@ void check_sqlite_file(const std::string& path) {
   }
 }
 
-TraceFile::TraceFile(const std::string& path) : path_(path), database_((check_sqlite_file(path), path),
-                                                                      sqlite::OpenMode::read_only) {
+TraceFile::TraceFile(const std::string& path, sqlite::OpenMode mode)
+    : path_(path), database_((check_sqlite_file(path), path), mode) {
   std::optional<std::int64_t> version;
   try {
     version = database_.query_int("PRAGMA user_version");

@@ -365,14 +365,14 @@ void load_host_tables(sqlite::Database& database, TraceModel& model, const LoadO
 }  // namespace
 
 namespace {
-TraceModel load_once(const std::string& path, const LoadOptions& options) {
+TraceModel load_once(const std::string& path, const LoadOptions& options, sqlite::OpenMode mode) {
   TraceModel model;
   model.path = path;
-  TraceFile file(path);
+  TraceFile file(path, mode);
   // GPU and host tables load on two connections at once: SQLite decoding is the
   // bottleneck and this machine class has two cores. Both read one commit of a
   // file another program may be writing to.
-  TraceFile host_file(path);
+  TraceFile host_file(path, mode);
   sqlite::read_in_one_snapshot(file.database(), host_file.database());
   model.meta = file.meta();
   auto strings = file.strings();
@@ -387,6 +387,9 @@ TraceModel load_once(const std::string& path, const LoadOptions& options) {
   });
   load_gpu_tables(file.database(), model, options, gpu_checks);
   host.get();
+  // What was read without locks is kept only if nothing wrote meanwhile.
+  file.database().check_unchanged_since_open();
+  host_file.database().check_unchanged_since_open();
   model.strings = std::move(strings.values);
   record_left_out(file.left_out(), model.stats);
   record_left_out(gpu_checks.left_out, model.stats);
@@ -400,11 +403,13 @@ TraceModel load_once(const std::string& path, const LoadOptions& options) {
 
 TraceModel load_trace_model(const std::string& path, const LoadOptions& options) {
   // Readers retry a busy file: a writer committing in a loop can hold its lock
-  // through one whole wait when the machine is loaded.
+  // through one whole wait when the machine is loaded. A WAL-mode file read
+  // without locks that changed meanwhile is read again with them: its writer,
+  // checkpointing now and then, may change it during every unlocked read.
   constexpr int kAttempts = 3;
   for (int attempt = 1;; ++attempt) {
     try {
-      return load_once(path, options);
+      return load_once(path, options, attempt == 1 ? sqlite::OpenMode::read_only : sqlite::OpenMode::read_only_locked);
     } catch (const sqlite::BusyError&) {
       if (attempt == kAttempts) throw;
     }

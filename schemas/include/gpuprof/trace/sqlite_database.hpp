@@ -15,7 +15,10 @@ struct sqlite3_stmt;
 
 namespace gpuprof::sqlite {
 
-enum class OpenMode { read_only, read_write, create };
+// read_only opens a WAL-mode file without -wal and -shm immutable, creating
+// nothing beside it; read_only_locked always takes SQLite's locks (and may leave
+// those side files), for a file that changed under an immutable read.
+enum class OpenMode { read_only, read_only_locked, read_write, create };
 
 // A schema object as sqlite_master stores it: its name and its CREATE statement.
 struct StoredCode {
@@ -81,6 +84,19 @@ class Database {
   sqlite3* handle() const { return handle_; }
   const std::string& path() const { return path_; }
   [[noreturn]] void fail(std::string_view what) const;
+  // A WAL-mode file without -wal and -shm is opened immutable (no side files
+  // beside the user's file), which also means without locks: a writer that
+  // connects and checkpoints meanwhile changes pages under the reader (issue 27:
+  // the false "database disk image is malformed"). Throws BusyError when the
+  // file was opened so and has changed since; a no-op otherwise.
+  void check_unchanged_since_open() const;
+
+  // What identifies a file's content without reading it.
+  struct FileStamp {
+    std::uint64_t device = 0, inode = 0, size = 0;
+    std::int64_t modified_ns = 0, changed_ns = 0;
+    bool operator==(const FileStamp&) const = default;
+  };
 
  private:
   void harden();
@@ -88,11 +104,13 @@ class Database {
   sqlite3* handle_ = nullptr;
   std::string path_;
   std::unique_ptr<std::uint64_t> work_budget_;
+  std::optional<FileStamp> immutable_stamp_;  // set only for a connection opened immutable
 };
 
-// The file stayed locked by another program for kBusyTimeoutMs: bad input like
-// any TraceError, and a reader may try once more (a writer committing in a loop
-// can outlast one wait on a busy machine).
+// The file stayed locked by another program for kBusyTimeoutMs, or changed
+// under a connection without locks: bad input like any TraceError, and a reader
+// may try once more (a writer committing in a loop can outlast one wait on a
+// busy machine).
 class BusyError : public TraceError {
  public:
   using TraceError::TraceError;

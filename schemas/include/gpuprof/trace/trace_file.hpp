@@ -56,7 +56,7 @@ struct TimeSpan {
 
 class TraceFile {
  public:
-  explicit TraceFile(const std::string& path);
+  explicit TraceFile(const std::string& path, sqlite::OpenMode mode = sqlite::OpenMode::read_only);
 
   const std::string& path() const { return path_; }
   std::int64_t user_version() const { return user_version_; }
