@@ -4,6 +4,7 @@
 #include <string>
 
 #include "gpuprof/importers/import_sink.hpp"
+#include "kineto_comm_shapes.hpp"
 #include "kineto_event.hpp"
 
 namespace gpuprof::importers {
@@ -18,6 +19,8 @@ class KinetoConverter final : public KinetoEventConsumer {
 
   void consume(const KinetoEvent& event) override;
   void malformed_element() override;
+  // After the last event: links what needs the whole file (collective sizes from nccl annotations).
+  void finish();
 
  private:
   struct Span {
@@ -36,6 +39,7 @@ class KinetoConverter final : public KinetoEventConsumer {
   ImportSink& sink_;
   std::int64_t base_ns_;
   trace::StringId cpu_op_domain_, user_annotation_domain_, gpu_annotation_domain_;
+  CommShapeLinker comm_shapes_;
 };
 
 }  // namespace gpuprof::importers
