@@ -84,14 +84,28 @@ void print_cases(const std::string& dir) {
   for (const auto& row : gru.rows) print_case(row);
   fmt::print("GRU: fitted gradient bytes {}; break-even batch predicted {:.0f}, measured {:.0f}\n",
              gru.fitted_gradient_bytes, gru.predicted_break_even, gru.measured_break_even);
-  print_case(gpuprof::predict::run_towers_case(dir, work.string()));
+  const auto towers = gpuprof::predict::run_towers_case(dir, work.string());
+  print_case(towers);
   const auto published = gpuprof::predict::run_published_cases(dir, work.string());
-  int within = 0, in_band = 0;
+  int within = 0, in_band = 0, slower = 0, faster = 0;
+  std::vector<double> amp, other;
   for (const auto& row : published) {
     print_case(row);
     within += std::abs(row.error()) <= 0.10, in_band += row.in_band();
+    // Throughputs: below the band's low end is slower than even no overlap, the slower link and contention.
+    slower += row.measured < row.low, faster += row.measured > row.high;
+    (row.name.find(" AMP") != std::string::npos ? amp : other).push_back(row.error());
   }
-  fmt::print("published: {} of {} within 10 %, {} in the band\n", within, published.size(), in_band);
+  fmt::print("published: {} of {} within 10 %, {} in the band; outside it {} slower than its slow end, {} faster than "
+             "its fast end; median error AMP rows {:+.1f} % ({}), FP32/TF32 rows {:+.1f} % ({})\n",
+             within, published.size(), in_band, slower, faster, 100 * median(amp), amp.size(), 100 * median(other),
+             other.size());
+  const auto classic_in = std::count_if(gru.rows.begin(), gru.rows.end(), [](const auto& r) { return r.in_band(); }) +
+                          (towers.in_band() ? 1 : 0);
+  const auto cases = gru.rows.size() + 1 + published.size();
+  fmt::print("band: the truth inside in {} of {} classic rows and {} of {} published, {} of {} in all ({:.0f} %)\n",
+             classic_in, gru.rows.size() + 1, in_band, published.size(), classic_in + in_band, cases,
+             100.0 * static_cast<double>(classic_in + in_band) / static_cast<double>(cases));
   std::filesystem::remove_all(work);
 }
 
