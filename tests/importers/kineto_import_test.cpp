@@ -260,6 +260,35 @@ TEST_F(KinetoImport, SizesNcclKernelsFromTheAnnotationAroundTheirLaunch) {
   EXPECT_EQ(stat_value(model, "import.kineto.collective_kernel_unsized"), 1);
 }
 
+// Gradient bytes per step from autograd's AccumulateGrad shapes (kineto-resnet50 has them): summed per
+// ProfilerStep by time, the sum most steps agree on; a step cut by the trace's end is outvoted.
+TEST_F(KinetoImport, GradientBytesFromAccumulateGradShapes) {
+  const std::string input = folder.file("grads.json");
+  testing::write_file(input, R"json({"schemaVersion": 1, "traceEvents": [
+    {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "pid": 1, "tid": 1, "ts": 0, "dur": 100},
+    {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#2", "pid": 1, "tid": 1, "ts": 100, "dur": 100},
+    {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#3", "pid": 1, "tid": 1, "ts": 200, "dur": 100},
+    {"ph": "X", "cat": "cpu_op", "name": "torch::autograd::AccumulateGrad", "pid": 1, "tid": 2, "ts": 50, "dur": 1,
+     "args": {"Input Dims": [[1000, 2048]], "Input type": ["float"]}},
+    {"ph": "X", "cat": "cpu_op", "name": "torch::autograd::AccumulateGrad", "pid": 1, "tid": 2, "ts": 60, "dur": 1,
+     "args": {"Input Dims": [[1000]], "Input type": ["float"]}},
+    {"ph": "X", "cat": "cpu_op", "name": "torch::autograd::AccumulateGrad", "pid": 1, "tid": 2, "ts": 150, "dur": 1,
+     "args": {"Input Dims": [[1000, 2048]], "Input type": ["float"]}},
+    {"ph": "X", "cat": "cpu_op", "name": "torch::autograd::AccumulateGrad", "pid": 1, "tid": 2, "ts": 160, "dur": 1,
+     "args": {"Input Dims": [[1000]], "Input type": ["float"]}},
+    {"ph": "X", "cat": "cpu_op", "name": "torch::autograd::AccumulateGrad", "pid": 1, "tid": 2, "ts": 250, "dur": 1,
+     "args": {"Input Dims": [[1000]], "Input type": ["float"]}},
+    {"ph": "X", "cat": "cpu_op", "name": "torch::autograd::AccumulateGrad", "pid": 1, "tid": 2, "ts": 260, "dur": 1,
+     "args": {"Input Dims": [[]], "Input type": [""]}}
+  ]})json");
+  summary = testing::import_file(input, folder.file("out.sqlite"));
+  const auto model = trace::load_trace_model(folder.file("out.sqlite"));
+  EXPECT_EQ(model.meta.at("gradient_bytes"), std::to_string((1000 * 2048 + 1000) * 4));
+  EXPECT_EQ(model.meta.at("gradient_bytes_source"),
+            "Kineto AccumulateGrad input shapes: 2 tensors per step, 2 of 3 steps with gradients agree");
+  EXPECT_EQ(stat_value(model, "import.kineto.gradient_shape_unreadable"), 1);  // the op without a shape
+}
+
 TEST_F(KinetoImport, GzipGivesTheSameRows) {
   const auto model = import_current(true);
   EXPECT_EQ(model.kernels.size(), 1u);

@@ -314,11 +314,15 @@ void KinetoConverter::add_range(const KinetoEvent& event, Span span, trace::Stri
     row.process_id = number_in(event.pid);
     row.thread_id = number_in(event.tid);
     if (row.thread_id) comm_shapes_.annotation(event, *row.thread_id, row.start_ns, row.end_ns, sink_);
+    gradient_shapes_.range(event, row.start_ns, row.end_ns, sink_);
   }
   row.correlation_id = correlation_of(event);
   sink_.add(row);
 }
 
-void KinetoConverter::finish() { comm_shapes_.finish(sink_); }
+void KinetoConverter::finish() {
+  comm_shapes_.finish(sink_);
+  gradient_shapes_.finish(sink_);
+}
 
 }  // namespace gpuprof::importers
