@@ -62,7 +62,9 @@ void print_comm_cases(const std::string& external, const std::string& scaling) {
     alone_errors.push_back(std::abs(alone_error));
     alone_points.push_back(100 * std::abs(c.transfer_only_exposed_share - c.measured_exposed_share));
   }
-  const auto worst = [](const std::vector<double>& v) { return v.empty() ? 0.0 : *std::max_element(v.begin(), v.end()); };
+  const auto worst = [](const std::vector<double>& v) {
+    return v.empty() ? 0.0 : *std::max_element(v.begin(), v.end());
+  };
   fmt::print("with the partners' arrivals: median |step error| {:.1f} % (worst {:.1f} %), median exposed-share "
              "difference {:.1f} points (worst {:.1f})\n",
              100 * median(errors), 100 * worst(errors), median(share_points), worst(share_points));

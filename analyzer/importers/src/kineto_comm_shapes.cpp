@@ -60,7 +60,7 @@ void CommShapeLinker::annotation(const KinetoEvent& event, std::int64_t thread, 
     if (dtype.empty()) dtype = types->items[i];
   }
   if (bytes == 0) return;
-  annotations_.push_back({thread, start_ns, end_ns, event.name.substr(kNcclPrefix.size()), dtype, elements, bytes});
+  annotations_[thread].push_back({start_ns, end_ns, event.name.substr(kNcclPrefix.size()), dtype, elements, bytes});
 }
 
 void CommShapeLinker::launch(std::string_view name, std::int64_t thread, std::int64_t start_ns,
@@ -73,18 +73,24 @@ void CommShapeLinker::kernel(std::string_view name, std::int32_t device, std::in
 }
 
 const CommShapeLinker::Annotation* CommShapeLinker::innermost(std::int64_t thread, std::int64_t time_ns) const {
-  const Annotation* best = nullptr;
-  for (const auto& annotation : annotations_) {
-    if (annotation.thread != thread || time_ns < annotation.start_ns || time_ns > annotation.end_ns) continue;
-    if (best == nullptr || annotation.start_ns >= best->start_ns) best = &annotation;
+  const auto found = annotations_.find(thread);
+  if (found == annotations_.end()) return nullptr;
+  const auto& spans = found->second;
+  // The latest start at or before the time is the innermost that can hold it; c10d's annotations do not nest
+  // deeply, so a few earlier ones are enough to look at (bounded, whatever a file holds).
+  auto it = std::upper_bound(spans.begin(), spans.end(), time_ns,
+                             [](std::int64_t t, const Annotation& a) { return t < a.start_ns; });
+  for (int checked = 0; it != spans.begin() && checked < 8; ++checked) {
+    --it;
+    if (time_ns <= it->end_ns) return &*it;
   }
-  return best;
+  return nullptr;
 }
 
 void CommShapeLinker::finish(ImportSink& sink) {
   if (annotations_.empty()) return;  // nothing to link: the kernels carry their args, or no sizes were recorded
-  std::sort(annotations_.begin(), annotations_.end(),
-            [](const auto& a, const auto& b) { return a.start_ns < b.start_ns; });
+  for (auto& [thread, spans] : annotations_)
+    std::sort(spans.begin(), spans.end(), [](const auto& a, const auto& b) { return a.start_ns < b.start_ns; });
   for (const auto& [device, correlation] : kernels_) {
     const auto launch = launches_.find(correlation);
     const Annotation* annotation =

@@ -41,7 +41,7 @@ class CommShapeLinker {
 
  private:
   struct Annotation {
-    std::int64_t thread, start_ns, end_ns;
+    std::int64_t start_ns, end_ns;
     std::string name, dtype;
     std::int64_t elements, bytes;
   };
@@ -50,7 +50,7 @@ class CommShapeLinker {
   };
   const Annotation* innermost(std::int64_t thread, std::int64_t time_ns) const;
 
-  std::vector<Annotation> annotations_;
+  std::unordered_map<std::int64_t, std::vector<Annotation>> annotations_;  // by thread, sorted by start in finish()
   std::unordered_map<std::int64_t, Launch> launches_;  // by correlation id
   std::vector<std::pair<std::int32_t, std::int64_t>> kernels_;  // device, correlation
 };

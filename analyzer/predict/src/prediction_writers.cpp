@@ -135,8 +135,8 @@ std::string render_html(const Prediction& p) {
                      escape_html(p.link_name), escape_html(p.link_source));
   if (p.gradient_bytes > 0)
     out += fmt::format("<br>gradients {} ({})", units::format_bytes(p.gradient_bytes), escape_html(p.gradient_source));
-  out += fmt::format("<br>1-GPU step {} measured over {} steady steps (replayed {})</p>\n", duration(p.measured_step_ns),
-                     p.steady_steps, duration(p.replayed_step_ns));
+  out += fmt::format("<br>1-GPU step {} measured over {} steady steps (replayed {})</p>\n",
+                     duration(p.measured_step_ns), p.steady_steps, duration(p.replayed_step_ns));
   for (const auto& row : p.rows) out += fmt::format("<p><b>{}</b></p>\n", escape_html(row.verdict));
   for (const auto& table : prediction_tables(p)) out += report::html_table(table);
   for (const auto& note : p.notes) out += fmt::format("<p class=\"note\">{}</p>\n", escape_html(note));

@@ -55,7 +55,8 @@ struct Traces {
   std::map<std::int64_t, std::string> one_gpu;  // by batch
 };
 
-PredictedRow predict_row(const Traces& traces, std::int64_t batch, std::int64_t gpus, const PredictionSettings& settings) {
+PredictedRow predict_row(const Traces& traces, std::int64_t batch, std::int64_t gpus,
+                         const PredictionSettings& settings) {
   const auto model = trace::load_trace_model(traces.one_gpu.at(batch), {.load_kernel_launch_details = false});
   std::vector<const trace::TraceModel*> models{&model};
   std::optional<trace::TraceModel> per_gpu;
