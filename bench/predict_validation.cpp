@@ -1,17 +1,20 @@
 // Prints every validation case of `gpuprof predict` (docs/predict.md) with what
 // was predicted, what was measured and the error. Figures, not timings: the
 // tests in tests/predict assert the bounds on the same files.
-//   gpuprof_predict_validation [SCALING_DIR]
+//   gpuprof_predict_validation [SCALING_DIR [EXTERNAL_DIR]]
 
 #include <fmt/format.h>
 
 #include <cmath>
+#include <algorithm>
 #include <cstdio>
+#include <vector>
 
 #include <filesystem>
 
 #include "gpuprof/predict/case_validation.hpp"
 #include "gpuprof/predict/collective_validation.hpp"
+#include "gpuprof/predict/comm_validation.hpp"
 
 namespace {
 
@@ -26,27 +29,85 @@ void print_collectives(const std::string& dir) {
                100 * check.small_median_error, 100 * check.small_worst_error);
 }
 
+std::filesystem::path work_folder() {
+  const auto work = std::filesystem::temp_directory_path() / "gpuprof_predict_validation";
+  std::filesystem::create_directories(work);
+  return work;
+}
+
+double median(std::vector<double> values) {
+  if (values.empty()) return 0.0;
+  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(values.size() / 2), values.end());
+  return values[values.size() / 2];
+}
+
+void print_comm_cases(const std::string& external, const std::string& scaling) {
+  fmt::print("\nLeave communication out (communication kernels predicted from the collectives' sizes; bounds: median "
+             "step error 15 %, exposed-communication share within 10 points)\n");
+  fmt::print("{:<30} {:<10} {:>10} {:>10} {:>7} {:>6} {:>6} {:>9} {:>9} {:>7} {:>6} {}\n", "trace", "link", "step",
+             "predicted", "error", "exp%", "pred%", "comm/step", "predicted", "alone", "exp%", "sized");
+  const auto work = work_folder();
+  std::vector<double> errors, share_points, alone_errors, alone_points;
+  for (const auto& c : gpuprof::predict::run_comm_cases(external, scaling, work.string())) {
+    const double alone_error = c.transfer_only_step_ns / c.measured_step_ns - 1.0;
+    fmt::print("{:<30} {:<10} {:>8.3f}ms {:>8.3f}ms {:>+6.1f}% {:>6.1f} {:>6.1f} {:>7.3f}ms {:>7.3f}ms {:>+6.1f}% "
+               "{:>6.1f} {}/{} kernels ({:.0f}% of comm time), {} partner ranks; groups: {}\n",
+               c.trace.substr(0, 30), c.link_name, c.measured_step_ns / 1e6, c.predicted_step_ns / 1e6,
+               100 * c.step_error(), 100 * c.measured_exposed_share, 100 * c.predicted_exposed_share,
+               c.measured_comm_ns / 1e6, c.predicted_comm_ns / 1e6, 100 * alone_error,
+               100 * c.transfer_only_exposed_share, c.sized_kernels, c.comm_kernels, 100 * c.sized_share,
+               c.partner_ranks, c.group_source);
+    errors.push_back(std::abs(c.step_error()));
+    share_points.push_back(100 * std::abs(c.predicted_exposed_share - c.measured_exposed_share));
+    alone_errors.push_back(std::abs(alone_error));
+    alone_points.push_back(100 * std::abs(c.transfer_only_exposed_share - c.measured_exposed_share));
+  }
+  const auto worst = [](const std::vector<double>& v) {
+    return v.empty() ? 0.0 : *std::max_element(v.begin(), v.end());
+  };
+  fmt::print("with the partners' arrivals: median |step error| {:.1f} % (worst {:.1f} %), median exposed-share "
+             "difference {:.1f} points (worst {:.1f})\n",
+             100 * median(errors), 100 * worst(errors), median(share_points), worst(share_points));
+  fmt::print("transfer alone:              median |step error| {:.1f} % (worst {:.1f} %), median exposed-share "
+             "difference {:.1f} points (worst {:.1f})\n",
+             100 * median(alone_errors), 100 * worst(alone_errors), median(alone_points), worst(alone_points));
+  std::filesystem::remove_all(work);
+}
+
 void print_case(const gpuprof::predict::CaseResult& c) {
   fmt::print("{:<62} {:>12.4g} {:>12.4g} {:>+7.1f}% [{:.4g}, {:.4g}] {:<3} {}\n", c.name, c.predicted, c.measured,
              100 * c.error(), c.low, c.high, c.in_band() ? "in" : "OUT", c.note);
 }
 
 void print_cases(const std::string& dir) {
-  const auto work = std::filesystem::temp_directory_path() / "gpuprof_predict_validation";
-  std::filesystem::create_directories(work);
+  const auto work = work_folder();
   fmt::print("\n{:<62} {:>12} {:>12} {:>8} {}\n", "case", "predicted", "measured", "error", "band");
   const auto gru = gpuprof::predict::run_gru_case(dir, work.string());
   for (const auto& row : gru.rows) print_case(row);
   fmt::print("GRU: fitted gradient bytes {}; break-even batch predicted {:.0f}, measured {:.0f}\n",
              gru.fitted_gradient_bytes, gru.predicted_break_even, gru.measured_break_even);
-  print_case(gpuprof::predict::run_towers_case(dir, work.string()));
+  const auto towers = gpuprof::predict::run_towers_case(dir, work.string());
+  print_case(towers);
   const auto published = gpuprof::predict::run_published_cases(dir, work.string());
-  int within = 0, in_band = 0;
+  int within = 0, in_band = 0, slower = 0, faster = 0;
+  std::vector<double> amp, other;
   for (const auto& row : published) {
     print_case(row);
     within += std::abs(row.error()) <= 0.10, in_band += row.in_band();
+    // Throughputs: below the band's low end is slower than even no overlap, the slower link and contention.
+    slower += row.measured < row.low, faster += row.measured > row.high;
+    (row.name.find(" AMP") != std::string::npos ? amp : other).push_back(row.error());
   }
-  fmt::print("published: {} of {} within 10 %, {} in the band\n", within, published.size(), in_band);
+  fmt::print("published: {} of {} within 10 %, {} in the band; outside it {} slower than its slow end, {} faster than "
+             "its fast end; median error AMP rows {:+.1f} % ({}), FP32/TF32 rows {:+.1f} % ({})\n",
+             within, published.size(), in_band, slower, faster, 100 * median(amp), amp.size(), 100 * median(other),
+             other.size());
+  const auto classic_in = std::count_if(gru.rows.begin(), gru.rows.end(), [](const auto& r) { return r.in_band(); }) +
+                          (towers.in_band() ? 1 : 0);
+  const auto cases = gru.rows.size() + 1 + published.size();
+  fmt::print("band: the truth inside in {} of {} classic rows and {} of {} published, {} of {} in all ({:.0f} %)\n",
+             classic_in, gru.rows.size() + 1, in_band, published.size(), classic_in + in_band, cases,
+             100.0 * static_cast<double>(classic_in + in_band) / static_cast<double>(cases));
   std::filesystem::remove_all(work);
 }
 
@@ -54,8 +115,10 @@ void print_cases(const std::string& dir) {
 
 int main(int argc, char** argv) {
   const std::string dir = argc > 1 ? argv[1] : GPUPROF_DEFAULT_SCALING_DIR;
+  const std::string external = argc > 2 ? argv[2] : GPUPROF_DEFAULT_EXTERNAL_DIR;
   try {
     print_collectives(dir);
+    print_comm_cases(external, dir);
     print_cases(dir);
   } catch (const std::exception& error) {
     fmt::print(stderr, "gpuprof_predict_validation: {}\n", error.what());

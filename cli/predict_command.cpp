@@ -32,13 +32,22 @@ predict::Strategy parse_strategy(const std::string& name) {
   throw TraceError::bad_input("", fmt::format("unknown strategy '{}' (data-parallel, host-staged or placement)", name));
 }
 
+// One of two names, else bad input naming the option (a typo must not fall back to the default silently).
+bool second_of(const std::string& value, const char* option, const char* first, const char* second) {
+  if (value != first && value != second)
+    throw TraceError::bad_input("", fmt::format("unknown {} '{}' ({} or {})", option, value, first, second));
+  return value == second;
+}
+
 predict::PredictOptions options_of(const PredictArguments& arguments) {
   predict::PredictOptions options;
   options.gpus = arguments.gpus;
   options.strategy = parse_strategy(arguments.strategy);
-  options.schedule = arguments.allreduce == "after-backward" ? predict::AllReduceSchedule::after_backward
-                                                             : predict::AllReduceSchedule::bucketed;
-  options.scaling = arguments.scaling == "strong" ? predict::Scaling::strong : predict::Scaling::weak;
+  options.schedule = second_of(arguments.allreduce, "--allreduce", "bucketed", "after-backward")
+                         ? predict::AllReduceSchedule::after_backward
+                         : predict::AllReduceSchedule::bucketed;
+  options.scaling =
+      second_of(arguments.scaling, "--scaling", "weak", "strong") ? predict::Scaling::strong : predict::Scaling::weak;
   options.link = predict::with_link_files(predict::link_preset(arguments.link), arguments.link_files);
   for (const auto& [value, option] :
        {std::pair{arguments.grad_bytes, "--grad-bytes"}, {arguments.split_bytes, "--split-bytes"}})
@@ -103,7 +112,7 @@ void add_predict_command(CLI::App& app, Action& action) {
                       "Your own all_reduce_perf output (one file per GPU count), replacing the preset's table");
   command->add_option("--grad-bytes", arguments->grad_bytes, "Gradient bytes per step, when the trace does not say");
   command->add_option("--split-bytes", arguments->split_bytes, "placement: bytes crossing each split point per step");
-  command->add_option("--format", arguments->format, "text, json or csv")->capture_default_str();
+  command->add_option("--format", arguments->format, "text, json, csv or html")->capture_default_str();
   command->add_option("-o,--output", arguments->output, "Output file (default: standard output)");
   command->add_option("--step-pattern", arguments->step_pattern,
                       "Regex of step annotations (default: ProfilerStep#N, step N, batch N)");

@@ -21,6 +21,7 @@ struct StudyArguments {
   std::string output;
   bool force = false;
   bool wide = false;
+  study::PredictionSettings predict;
 };
 
 int run_study_command(const StudyArguments& arguments) {
@@ -41,6 +42,7 @@ int run_study_command(const StudyArguments& arguments) {
   const auto breakdowns = study::breakdowns_of_study(data, arguments.folder, notices);
   auto report = study::build_study_report(data, breakdowns);
   report.waterfalls = study::waterfalls_of_study(data, arguments.folder, notices);
+  report.predictions = study::predict_study(data, report.rows, arguments.folder, arguments.predict, notices);
   report.notices.insert(report.notices.end(), notices.begin(), notices.end());
   const auto text = study::render_study(*format, report, arguments.wide);
   if (arguments.output.empty() || arguments.output == "-") {
@@ -62,6 +64,15 @@ void add_study_command(CLI::App& app, Action& action) {
   command->add_option("-o,--output", arguments->output, "Output file (default: standard output)")
       ->check(kNonEmptyPath);
   command->add_flag("-f,--force", arguments->force, "Overwrite an existing output file");
+  command->add_option("--predict-link", arguments->predict.link,
+                      "Predict the N-GPU runs from the 1-GPU traces over this link preset (see gpuprof predict)");
+  command->add_option("--predict-strategy", arguments->predict.strategy, "data-parallel or host-staged")
+      ->capture_default_str();
+  command->add_option("--predict-gpus", arguments->predict.gpus,
+                      "GPU counts to predict (default: the sweep's counts above 1, else 2)")
+      ->delimiter(',');
+  command->add_option("--predict-grad-bytes", arguments->predict.gradient_bytes,
+                      "Gradient bytes per step when the traces do not state them");
   command->add_flag("--wide", arguments->wide, "Text: every column, one line per row (otherwise 120 columns)");
   command->callback([arguments, &action] {
     action = [arguments](const Invocation&) { return run_study_command(*arguments); };

@@ -71,6 +71,17 @@ TEST_F(ExternalImport, OldFormatResnetHasKernelsCopiesAndRuntime) {
   EXPECT_EQ(summary_.counts.warnings, 0);
 }
 
+// AccumulateGrad's shapes give ResNet-50's gradient per step: 25,557,032 fp32 parameters (its public count).
+TEST_F(ExternalImport, ResnetGradientBytesFromAccumulateGradShapes) {
+  for (const char* name : {"resnet50_num_workers_0.pt.trace.json.gz", "resnet50_num_workers_4.pt.trace.json.gz"}) {
+    const auto model = import(data_ / "kineto-resnet50" / name);
+    EXPECT_EQ(model.meta.at("gradient_bytes"), std::to_string(25'557'032LL * 4)) << name;
+    EXPECT_EQ(model.meta.at("gradient_bytes_source"),
+              "Kineto AccumulateGrad input shapes: 161 tensors per step, 6 of 6 steps with gradients agree")
+        << name;
+  }
+}
+
 TEST_F(ExternalImport, TrainingRankHasEveryCopyKind) {
   const auto model = import(data_ / "hta" / "training_rank0of16.json.gz");
   EXPECT_EQ(model.rank(), 0);

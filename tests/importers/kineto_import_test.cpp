@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "gpuprof/trace/trace_error.hpp"
 #include "gpuprof/trace/trace_file.hpp"
 #include "gpuprof/trace/trace_model.hpp"
@@ -212,6 +214,79 @@ TEST_F(KinetoImport, StoresCollectiveArgsOfNcclKernels) {
   EXPECT_EQ(stat_value(model, "import.kineto.collective_without_correlation"), 1);
   EXPECT_EQ(stat_value(model, "import.rows.collectives"), 3);
   EXPECT_EQ(summary.counts.warnings, 4);
+}
+
+// PyTorch before 2.x (dlrm-8rank, hta/training_rank0of16): the NCCL kernel has no collective args; its size is
+// in the "nccl:..." annotation around the launch, whatever order the events come in.
+TEST_F(KinetoImport, SizesNcclKernelsFromTheAnnotationAroundTheirLaunch) {
+  const std::string input = folder.file("old_nccl.json");
+  testing::write_file(input, R"json({"schemaVersion": 1, "traceEvents": [
+    {"ph": "X", "cat": "kernel", "name": "ncclKernel_AllReduce_RING_LL_Sum_float", "pid": 0, "tid": 84,
+     "ts": 130, "dur": 10, "args": {"device": 0, "stream": 84, "correlation": 42386}},
+    {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 9, "tid": 9, "ts": 120, "dur": 5,
+     "args": {"correlation": 42386}},
+    {"ph": "X", "cat": "user_annotation", "name": "nccl:all_reduce", "pid": 9, "tid": 9, "ts": 100, "dur": 59,
+     "args": {"Input Dims": [[394241]], "Input type": ["float"]}},
+    {"ph": "X", "cat": "user_annotation", "name": "nccl:_all_gather_base", "pid": 9, "tid": 9, "ts": 200,
+     "dur": 50, "args": {"Input Dims": [[8192, 64], []], "Input type": ["c10::BFloat16", "Scalar"]}},
+    {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 9, "tid": 9, "ts": 210, "dur": 5,
+     "args": {"correlation": 43000}},
+    {"ph": "X", "cat": "kernel", "name": "ncclKernel_AllGather_RING_LL_Sum_int8_t", "pid": 0, "tid": 84,
+     "ts": 230, "dur": 10, "args": {"device": 0, "stream": 84, "correlation": 43000}},
+    {"ph": "X", "cat": "user_annotation", "name": "nccl:all_to_all", "pid": 9, "tid": 9, "ts": 300, "dur": 50,
+     "args": {"Input Dims": [[-3]], "Input type": ["float"]}},
+    {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 9, "tid": 9, "ts": 310, "dur": 5,
+     "args": {"correlation": 44000}},
+    {"ph": "X", "cat": "kernel", "name": "ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t", "pid": 0, "tid": 84,
+     "ts": 330, "dur": 10, "args": {"device": 0, "stream": 84, "correlation": 44000}}
+  ]})json");
+  summary = testing::import_file(input, folder.file("out.sqlite"));
+  const auto model = trace::load_trace_model(folder.file("out.sqlite"));
+  const auto& c = model.collectives;
+  ASSERT_EQ(c.size(), 2u);
+  std::map<std::int64_t, std::size_t> by_correlation;
+  for (std::size_t i = 0; i < c.size(); ++i) by_correlation[c.correlation_id[i]] = i;
+  const auto all_reduce = by_correlation.at(42386), all_gather = by_correlation.at(43000);
+  EXPECT_EQ(model.string(c.name[all_reduce]), "all_reduce");
+  EXPECT_EQ(c.in_elements[all_reduce], 394241);
+  EXPECT_EQ(c.in_bytes[all_reduce], 394241 * 4);
+  EXPECT_EQ(model.string(c.dtype[all_reduce]), "float");
+  EXPECT_EQ(c.out_bytes[all_reduce], trace::kUnknown);  // the annotation states inputs only
+  EXPECT_EQ(c.group_size[all_reduce], trace::kUnknown);
+  EXPECT_EQ(model.string(c.name[all_gather]), "_all_gather_base");
+  EXPECT_EQ(c.in_bytes[all_gather], 8192 * 64 * 2);  // the scalar argument has no shape
+  // A negative dimension sizes nothing: counted, and its kernel stays unsized.
+  EXPECT_EQ(stat_value(model, "import.kineto.collective_shape_unreadable"), 1);
+  EXPECT_EQ(stat_value(model, "import.kineto.collective_kernel_unsized"), 1);
+}
+
+// Gradient bytes per step from autograd's AccumulateGrad shapes (kineto-resnet50 has them): summed per
+// ProfilerStep by time, the sum most steps agree on; a step cut by the trace's end is outvoted.
+TEST_F(KinetoImport, GradientBytesFromAccumulateGradShapes) {
+  const std::string input = folder.file("grads.json");
+  testing::write_file(input, R"json({"schemaVersion": 1, "traceEvents": [
+    {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "pid": 1, "tid": 1, "ts": 0, "dur": 100},
+    {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#2", "pid": 1, "tid": 1, "ts": 100, "dur": 100},
+    {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#3", "pid": 1, "tid": 1, "ts": 200, "dur": 100},
+    {"ph": "X", "cat": "cpu_op", "name": "torch::autograd::AccumulateGrad", "pid": 1, "tid": 2, "ts": 50, "dur": 1,
+     "args": {"Input Dims": [[1000, 2048]], "Input type": ["float"]}},
+    {"ph": "X", "cat": "cpu_op", "name": "torch::autograd::AccumulateGrad", "pid": 1, "tid": 2, "ts": 60, "dur": 1,
+     "args": {"Input Dims": [[1000]], "Input type": ["float"]}},
+    {"ph": "X", "cat": "cpu_op", "name": "torch::autograd::AccumulateGrad", "pid": 1, "tid": 2, "ts": 150, "dur": 1,
+     "args": {"Input Dims": [[1000, 2048]], "Input type": ["float"]}},
+    {"ph": "X", "cat": "cpu_op", "name": "torch::autograd::AccumulateGrad", "pid": 1, "tid": 2, "ts": 160, "dur": 1,
+     "args": {"Input Dims": [[1000]], "Input type": ["float"]}},
+    {"ph": "X", "cat": "cpu_op", "name": "torch::autograd::AccumulateGrad", "pid": 1, "tid": 2, "ts": 250, "dur": 1,
+     "args": {"Input Dims": [[1000]], "Input type": ["float"]}},
+    {"ph": "X", "cat": "cpu_op", "name": "torch::autograd::AccumulateGrad", "pid": 1, "tid": 2, "ts": 260, "dur": 1,
+     "args": {"Input Dims": [[]], "Input type": [""]}}
+  ]})json");
+  summary = testing::import_file(input, folder.file("out.sqlite"));
+  const auto model = trace::load_trace_model(folder.file("out.sqlite"));
+  EXPECT_EQ(model.meta.at("gradient_bytes"), std::to_string((1000 * 2048 + 1000) * 4));
+  EXPECT_EQ(model.meta.at("gradient_bytes_source"),
+            "Kineto AccumulateGrad input shapes: 2 tensors per step, 2 of 3 steps with gradients agree");
+  EXPECT_EQ(stat_value(model, "import.kineto.gradient_shape_unreadable"), 1);  // the op without a shape
 }
 
 TEST_F(KinetoImport, GzipGivesTheSameRows) {

@@ -1,6 +1,9 @@
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include "gpuprof/synthetic/synthetic_trace.hpp"
+#include "gpuprof/trace/trace_writer.hpp"
 #include "process_runner.hpp"
 #include "temporary_folder.hpp"
 
@@ -37,9 +40,31 @@ TEST_F(PredictCommand, PrintsVerdictBandAndTermsAndWritesJsonIntoPlace) {
             2);
 }
 
+// HTML reuses the report's page: style, sortable tables, every name from a file escaped.
+TEST_F(PredictCommand, WritesHtmlWithEscapedNames) {
+  const auto odd = folder_.file("a<b>&.sqlite");
+  std::filesystem::copy_file(trace_, odd);
+  const auto html = folder_.file("p.html");
+  const auto result = run_process(
+      {GPUPROF_BINARY, "predict", odd, "--gpus", "2,8", "--grad-bytes", "100000000", "--format", "html", "-o", html});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const auto page = gpuprof::testing::read_file(html);
+  EXPECT_EQ(page.rfind("<!DOCTYPE html>", 0), 0u);
+  EXPECT_NE(page.find("a&lt;b&gt;&amp;.sqlite"), std::string::npos);
+  EXPECT_EQ(page.find("a<b>"), std::string::npos);
+  EXPECT_NE(page.find("<h3>Predicted step per GPU count</h3>"), std::string::npos);
+  EXPECT_NE(page.find("<h3>8 GPUs: terms"), std::string::npos);
+  EXPECT_NE(page.find("class=\"sortable\""), std::string::npos);
+  EXPECT_NE(page.find("band: low end"), std::string::npos);
+  EXPECT_NE(page.find("</html>"), std::string::npos);
+}
+
 TEST_F(PredictCommand, BadInputIsOneLineAndExitTwo) {
   const std::vector<std::vector<std::string>> cases = {
       {"--gpus", "2"},                                                      // no gradient size
+      {"--gpus", "2", "--grad-bytes", "1", "--scaling", "strnog"},          // unknown scaling
+      {"--gpus", "2", "--grad-bytes", "1", "--allreduce", "ring"},          // unknown schedule
+      {"--gpus", "2", "--grad-bytes", "1", "--format", "pdf"},              // unknown format
       {"--gpus", "2", "--grad-bytes", "1", "--link", "nvlink9"},            // unknown link
       {"--gpus", "0", "--grad-bytes", "1"},                                 // N < 1
       {"--gpus", "2", "--grad-bytes", "1", "--step-pattern", "^nothing$"},  // no steps
@@ -52,6 +77,17 @@ TEST_F(PredictCommand, BadInputIsOneLineAndExitTwo) {
     EXPECT_TRUE(result.out.empty());
     EXPECT_EQ(std::count(result.err.begin(), result.err.end(), '\n'), 1) << result.err;
   }
+  // A trace without GPU work.
+  const auto empty = folder_.file("host_only.sqlite");
+  {
+    gpuprof::trace::TraceWriter writer({.path = empty});
+    writer.add(gpuprof::trace::ApiCallRow{.start_ns = 500, .end_ns = 900, .name = writer.intern("cudaMalloc")});
+    writer.finish();
+  }
+  const auto no_work = run_process({GPUPROF_BINARY, "predict", empty, "--gpus", "2", "--grad-bytes", "1"});
+  EXPECT_EQ(no_work.exit_code, 2);
+  EXPECT_NE(no_work.err.find("no GPU work"), std::string::npos) << no_work.err;
+  EXPECT_EQ(std::count(no_work.err.begin(), no_work.err.end(), '\n'), 1) << no_work.err;
   const auto missing = run_process({GPUPROF_BINARY, "predict", folder_.file("none.sqlite"), "--gpus", "2"});
   EXPECT_EQ(missing.exit_code, 2);
   EXPECT_NE(missing.err.find("none.sqlite"), std::string::npos);

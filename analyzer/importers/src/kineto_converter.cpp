@@ -226,7 +226,11 @@ void KinetoConverter::add_kernel(const KinetoEvent& event, Span span) {
   row.registers_per_thread = arg_int32(event, "registers per thread");
   // Kineto's "shared memory" is static plus dynamic; the schema keeps them apart, so both stay unknown.
   sink_.add(row);
-  if (event.arg("Collective name") != nullptr) add_collective(event, row, sink_);
+  if (event.arg("Collective name") != nullptr) {
+    add_collective(event, row, sink_);
+  } else if (row.correlation_id) {
+    comm_shapes_.kernel(event.name, row.device, *row.correlation_id);
+  }
 }
 
 void KinetoConverter::add_memcpy(const KinetoEvent& event, Span span) {
@@ -274,6 +278,8 @@ void KinetoConverter::add_api_call(const KinetoEvent& event, Span span, trace::A
   row.kind = kind;
   row.return_code = arg_number(event, "return code");
   sink_.add(row);
+  if (row.thread_id && row.correlation_id)
+    comm_shapes_.launch(event.name, *row.thread_id, row.start_ns, *row.correlation_id);
 }
 
 void KinetoConverter::add_sync(const KinetoEvent& event, Span span) {
@@ -307,9 +313,16 @@ void KinetoConverter::add_range(const KinetoEvent& event, Span span, trace::Stri
   } else {
     row.process_id = number_in(event.pid);
     row.thread_id = number_in(event.tid);
+    if (row.thread_id) comm_shapes_.annotation(event, *row.thread_id, row.start_ns, row.end_ns, sink_);
+    gradient_shapes_.range(event, row.start_ns, row.end_ns, sink_);
   }
   row.correlation_id = correlation_of(event);
   sink_.add(row);
+}
+
+void KinetoConverter::finish() {
+  comm_shapes_.finish(sink_);
+  gradient_shapes_.finish(sink_);
 }
 
 }  // namespace gpuprof::importers

@@ -4,7 +4,9 @@
 #include <string>
 
 #include "gpuprof/importers/import_sink.hpp"
+#include "kineto_comm_shapes.hpp"
 #include "kineto_event.hpp"
+#include "kineto_gradient_shapes.hpp"
 
 namespace gpuprof::importers {
 
@@ -18,6 +20,8 @@ class KinetoConverter final : public KinetoEventConsumer {
 
   void consume(const KinetoEvent& event) override;
   void malformed_element() override;
+  // After the last event: what needs the whole file (collective sizes from nccl annotations, gradient bytes per step).
+  void finish();
 
  private:
   struct Span {
@@ -36,6 +40,8 @@ class KinetoConverter final : public KinetoEventConsumer {
   ImportSink& sink_;
   std::int64_t base_ns_;
   trace::StringId cpu_op_domain_, user_annotation_domain_, gpu_annotation_domain_;
+  CommShapeLinker comm_shapes_;
+  GradientShapes gradient_shapes_;
 };
 
 }  // namespace gpuprof::importers

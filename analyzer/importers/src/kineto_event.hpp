@@ -35,6 +35,8 @@ struct KinetoArg {
   std::string key;
   JsonScalar value;
   std::vector<std::string> items;  // elements of a flat array value, e.g. grid [8, 1, 1]
+  // Elements of an array of flat arrays, e.g. "Input Dims" [[394241], []]: the tensors' shapes.
+  std::vector<std::vector<std::string>> nested;
 };
 
 struct KinetoEvent {

@@ -41,6 +41,7 @@ ImportResult import_kineto(const std::string& input, ImportSink& sink) {
   const std::int64_t guessed_base = guess_kineto_base_time(input).value_or(0);
   KinetoConverter converter(sink, guessed_base);
   const KinetoHeader header = read_kineto(input, converter);
+  converter.finish();
   ImportResult result;
   write_meta(header, sink, result);
   for (const auto& device : header.devices) sink.add(device);

@@ -154,6 +154,7 @@ class KinetoHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Kin
       if (depth_ == 2) event_open_ = false;
       if (depth_ == 3) in_args_ = false;
       if (depth_ == 4) in_list_ = false;
+      if (depth_ == 5) in_nested_ = false;
     }
     if (depth_ == 1) section_ = Section::none;
     return true;
@@ -181,6 +182,9 @@ class KinetoHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Kin
       in_args_ = true;
     } else if (depth_ == 4 && in_args_ && !is_object && event_.arg_count > 0) {
       in_list_ = true;
+    } else if (depth_ == 5 && in_list_ && !is_object) {
+      event_.args[event_.arg_count - 1].nested.emplace_back();
+      in_nested_ = true;
     }
   }
 
@@ -190,6 +194,7 @@ class KinetoHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Kin
     arg.key.assign(key);
     arg.value.clear();
     arg.items.clear();
+    arg.nested.clear();
   }
 
   bool scalar(std::string_view text, bool is_string) {
@@ -225,6 +230,8 @@ class KinetoHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Kin
       event_.args[event_.arg_count - 1].value.set(text, is_string);
     } else if (depth_ == 5 && in_list_) {
       event_.args[event_.arg_count - 1].items.emplace_back(text);
+    } else if (depth_ == 6 && in_nested_) {
+      event_.args[event_.arg_count - 1].nested.back().emplace_back(text);
     }
   }
 
@@ -265,7 +272,7 @@ class KinetoHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Kin
   KinetoEventConsumer& consumer_;
   int depth_ = 0;
   Section section_ = Section::none;
-  bool event_open_ = false, in_args_ = false, in_list_ = false, device_open_ = false;
+  bool event_open_ = false, in_args_ = false, in_list_ = false, in_nested_ = false, device_open_ = false;
   EventField event_field_ = EventField::other;
   std::string top_key_, field_key_;
   KinetoEvent event_;

@@ -51,7 +51,7 @@ struct Stages {
 };
 
 Stages replay_stages(const Inputs& inputs, const PredictOptions& options, std::int32_t gpus, std::int64_t bytes,
-                     const TransferScale& scale) {
+                     const TransferScale& scale, AllReduceSchedule schedule) {
   auto graph = inputs.per_gpu;
   const bool split_batch =
       options.scaling == Scaling::strong && !inputs.second_trace && options.strategy != Strategy::placement;
@@ -60,7 +60,7 @@ Stages replay_stages(const Inputs& inputs, const PredictOptions& options, std::i
   stages.work = steady_step_period(graph, replay(graph)).mean_ns;
   const auto shapes = step_shapes(graph);
   if (options.strategy == Strategy::data_parallel && gpus > 1)
-    add_all_reduces(graph, shapes, options.link.curve(), gpus, bytes, options.schedule, scale);
+    add_all_reduces(graph, shapes, options.link.curve(), gpus, bytes, schedule, scale);
   stages.collectives = steady_step_period(graph, replay(graph)).mean_ns;
   if (options.strategy == Strategy::host_staged) add_host_staging(graph, shapes, options.link, gpus, bytes, scale);
   if (options.strategy == Strategy::placement)
@@ -93,7 +93,7 @@ std::string verdict(const GpuCountPrediction& row, const Prediction& prediction)
 
 GpuCountPrediction predict_count(const Inputs& inputs, const PredictOptions& options, const Prediction& prediction,
                                  std::int32_t gpus) {
-  const auto nominal = replay_stages(inputs, options, gpus, prediction.gradient_bytes, {});
+  const auto nominal = replay_stages(inputs, options, gpus, prediction.gradient_bytes, {}, options.schedule);
   // A split model has no replicas to wait for.
   const bool replicas = options.strategy != Strategy::placement;
   const double sync = gpus > 1 && replicas ? step_spread_ns(inputs.graph) * std::sqrt(2.0 * std::log(gpus)) : 0.0;
@@ -112,15 +112,37 @@ GpuCountPrediction predict_count(const Inputs& inputs, const PredictOptions& opt
   row.terms.push_back({"host pipeline shared by the replicas (see the warning)", 0.0});
   std::stable_sort(row.terms.begin(), row.terms.end(),
                    [](const auto& a, const auto& b) { return std::abs(a.ns) > std::abs(b.ns); });
-  const auto low = replay_stages(inputs, options, gpus, prediction.gradient_bytes, {options.link.faster, 1.0});
-  const auto high = replay_stages(inputs, options, gpus, prediction.gradient_bytes, {options.link.slower, kContention});
-  row.low_ns = std::min(row.step_ns, low.copies + sync);
+  // The band (docs/predict.md, "Band"): each uncertain term at its low and its high end.
+  // Low: the link's faster source, no contention, host copies of the GPUs at once, and replicas whose
+  // jitter is correlated (identical work in lockstep), so none waits for a slower one.
+  const auto low = replay_stages(inputs, options, gpus, prediction.gradient_bytes,
+                                 {options.link.faster, 1.0, true}, options.schedule);
+  // High: the slower source, contention on overlapped all-reduces, and no overlap at all: a 1-GPU trace does
+  // not show when each gradient is ready, and the bucketed schedule assumes they come in proportion to the
+  // backward work (large late parameters, fusion cycles and older strategies reduce after backward).
+  const auto high = replay_stages(inputs, options, gpus, prediction.gradient_bytes, {options.link.slower, kContention},
+                                  AllReduceSchedule::after_backward);
+  row.low_ns = std::min(row.step_ns, low.copies);
   row.high_ns = std::max(row.step_ns, high.copies + sync);
   const double per_step_gain = prediction.measured_step_ns / row.step_ns;
   row.speedup = options.scaling == Scaling::weak ? gpus * per_step_gain : per_step_gain;
   row.efficiency = row.speedup / gpus;
   row.verdict = verdict(row, prediction);
   return row;
+}
+
+// What the band's ends assume, for the strategy at hand (docs/predict.md, "Band").
+std::string band_note(const PredictOptions& options) {
+  std::string low = fmt::format("the link {:.2f}x faster", options.link.faster);
+  std::string high = fmt::format("the link {:.2f}x slower", 1.0 / options.link.slower);
+  if (options.strategy == Strategy::data_parallel)
+    high += fmt::format(", overlapped all-reduces {:.1f}x slower (contention) and no all-reduce overlapping backward "
+                        "(the trace does not show when each gradient is ready)",
+                        kContention);
+  if (options.strategy == Strategy::host_staged) low += ", each GPU's host copies on its own PCIe link at once";
+  if (options.strategy != Strategy::placement)
+    low += ", replicas in lockstep (no wait for a slower one)", high += ", the synchronization term";
+  return fmt::format("band: low end {}; high end {}", low, high);
 }
 
 }  // namespace
@@ -155,6 +177,7 @@ Prediction predict(const std::vector<const trace::TraceModel*>& models, const Pr
     prediction.notes.push_back(
         "no range named like 'backward': the last two thirds of each step's computation are "
         "taken as backward");
+  prediction.notes.push_back(band_note(options));
   for (const auto gpus : options.gpus) prediction.rows.push_back(predict_count(inputs, options, prediction, gpus));
   return prediction;
 }

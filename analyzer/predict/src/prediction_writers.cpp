@@ -4,6 +4,8 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include "gpuprof/report/cells.hpp"
+#include "gpuprof/report/table_rendering.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 #include "gpuprof/units/units.hpp"
 
@@ -13,6 +15,13 @@ namespace {
 std::string duration(double ns) {
   const auto text = units::format_duration(static_cast<std::int64_t>(std::llround(std::abs(ns))));
   return ns < 0 ? "-" + text : text;
+}
+
+std::string host_warning(const Prediction& p) {
+  return fmt::format(
+      "the replicas share the host: the 1-GPU host spent {} per step in data loading and {} in launch calls; if "
+      "N replicas cannot do this in parallel, the step grows by up to N-1 times that",
+      duration(p.host_data_ns), duration(p.host_launch_ns));
 }
 
 std::string render_text(const Prediction& p) {
@@ -34,11 +43,7 @@ std::string render_text(const Prediction& p) {
   }
   out += "\n";
   for (const auto& note : p.notes) out += fmt::format("note: {}\n", note);
-  out += fmt::format(
-      "warning: the replicas share the host: the 1-GPU host spent {} per step in data loading and {} in "
-      "launch calls; if N replicas cannot do this in parallel, the step grows by up to N-1 times that\n",
-      duration(p.host_data_ns), duration(p.host_launch_ns));
-  return out;
+  return out + "warning: " + host_warning(p) + "\n";
 }
 
 std::string render_json(const Prediction& p) {
@@ -98,13 +103,55 @@ std::string render_csv(const Prediction& p) {
   return out;
 }
 
+std::vector<report::Table> prediction_tables(const Prediction& p) {
+  report::Table summary{report::Section::summary, "predictions", "Predicted step per GPU count",
+                        {"GPUs", "step", "band low", "band high", "speedup", "efficiency", "verdict"}, {}};
+  std::vector<report::Table> tables;
+  for (const auto& row : p.rows) {
+    summary.rows.push_back({report::integer_cell(row.gpus), report::duration_cell(row.step_ns),
+                            report::duration_cell(row.low_ns), report::duration_cell(row.high_ns),
+                            report::number_cell(row.speedup, 2), report::percent_cell(row.efficiency),
+                            report::text_cell(row.verdict)});
+    report::Table terms{report::Section::summary, fmt::format("terms_{}", row.gpus),
+                        fmt::format("{} GPUs: terms (predicted - measured 1-GPU step), per step", row.gpus),
+                        {"term", "per step"}, {}};
+    for (const auto& term : row.terms)
+      terms.rows.push_back({report::text_cell(term.name), report::duration_cell(term.ns)});
+    tables.push_back(std::move(terms));
+  }
+  tables.insert(tables.begin(), std::move(summary));
+  return tables;
+}
+
+// Self-contained, with the report's style and sortable tables; every string from a file or option is escaped.
+std::string render_html(const Prediction& p) {
+  using report::escape_html;
+  std::string out = fmt::format("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>gpuprof "
+                                "predict</title><style>{}</style></head><body>\n<h1>gpuprof predict</h1>\n",
+                                report::html_style());
+  out += fmt::format("<p>trace: <code>{}</code>", escape_html(p.trace));
+  if (!p.per_gpu_trace.empty()) out += fmt::format("<br>per-GPU batch: <code>{}</code>", escape_html(p.per_gpu_trace));
+  out += fmt::format("<br>strategy {}, {} scaling, link {} ({})", to_string(p.strategy), to_string(p.scaling),
+                     escape_html(p.link_name), escape_html(p.link_source));
+  if (p.gradient_bytes > 0)
+    out += fmt::format("<br>gradients {} ({})", units::format_bytes(p.gradient_bytes), escape_html(p.gradient_source));
+  out += fmt::format("<br>1-GPU step {} measured over {} steady steps (replayed {})</p>\n",
+                     duration(p.measured_step_ns), p.steady_steps, duration(p.replayed_step_ns));
+  for (const auto& row : p.rows) out += fmt::format("<p><b>{}</b></p>\n", escape_html(row.verdict));
+  for (const auto& table : prediction_tables(p)) out += report::html_table(table);
+  for (const auto& note : p.notes) out += fmt::format("<p class=\"note\">{}</p>\n", escape_html(note));
+  out += fmt::format("<p class=\"warning\">{}</p>\n", escape_html(host_warning(p)));
+  return out + report::html_script() + "</body></html>\n";
+}
+
 }  // namespace
 
 PredictFormat predict_format_from_string(std::string_view name) {
   if (name == "text") return PredictFormat::text;
   if (name == "json") return PredictFormat::json;
   if (name == "csv") return PredictFormat::csv;
-  throw TraceError::bad_input("", fmt::format("unknown format '{}' (text, json or csv)", name));
+  if (name == "html") return PredictFormat::html;
+  throw TraceError::bad_input("", fmt::format("unknown format '{}' (text, json, csv or html)", name));
 }
 
 std::string render_prediction(PredictFormat format, const Prediction& prediction) {
@@ -113,6 +160,8 @@ std::string render_prediction(PredictFormat format, const Prediction& prediction
       return render_json(prediction);
     case PredictFormat::csv:
       return render_csv(prediction);
+    case PredictFormat::html:
+      return render_html(prediction);
     case PredictFormat::text:
       break;
   }

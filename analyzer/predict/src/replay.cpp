@@ -92,7 +92,7 @@ class Replayer {
     // Work with nothing before it in the replay keeps its recorded start.
     if (ready == -std::numeric_limits<double>::infinity()) ready = static_cast<double>(op.start_ns);
     times_.op_start[o] = ready;
-    times_.op_end[o] = ready + op.duration_ns;
+    times_.op_end[o] = std::max(ready + op.duration_ns, op.earliest_end_ns);
     stream_free_[static_cast<std::size_t>(op.stream)] = times_.op_end[o];
   }
 
@@ -118,7 +118,7 @@ ReplayTimes recorded_times(const ReplayGraph& graph) {
   return times;
 }
 
-StepPeriod steady_step_period(const ReplayGraph& graph, const ReplayTimes& times) {
+std::vector<SteadyPiece> steady_pieces(const ReplayGraph& graph, const ReplayTimes& times) {
   const auto windows = graph.windows.size();
   std::vector<double> first(windows, std::numeric_limits<double>::infinity()), last(windows, 0.0);
   for (std::size_t o = 0; o < graph.ops.size(); ++o) {
@@ -129,18 +129,23 @@ StepPeriod steady_step_period(const ReplayGraph& graph, const ReplayTimes& times
   }
   const bool all_warmup =
       std::all_of(graph.windows.begin(), graph.windows.end(), [](const auto& w) { return w.warmup; });
-  double periods = 0, lengths = 0;
-  std::int64_t period_count = 0, length_count = 0;
+  std::vector<SteadyPiece> periods, lengths;
   for (std::size_t w = 0; w < windows; ++w) {
     if ((graph.windows[w].warmup && !all_warmup) || first[w] == std::numeric_limits<double>::infinity()) continue;
     if (w + 1 < windows && first[w + 1] != std::numeric_limits<double>::infinity())
-      periods += first[w + 1] - first[w], ++period_count;
+      periods.push_back({first[w], first[w + 1]});
     else
-      lengths += last[w] - first[w], ++length_count;
+      lengths.push_back({first[w], last[w]});
   }
-  if (period_count > 0) return {periods / static_cast<double>(period_count), period_count};
-  if (length_count > 0) return {lengths / static_cast<double>(length_count), length_count};
-  return {};
+  return periods.empty() ? lengths : periods;
+}
+
+StepPeriod steady_step_period(const ReplayGraph& graph, const ReplayTimes& times) {
+  const auto pieces = steady_pieces(graph, times);
+  if (pieces.empty()) return {};
+  double total = 0;
+  for (const auto& piece : pieces) total += piece.end - piece.start;
+  return {total / static_cast<double>(pieces.size()), static_cast<std::int64_t>(pieces.size())};
 }
 
 }  // namespace gpuprof::predict

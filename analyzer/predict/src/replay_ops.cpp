@@ -32,6 +32,7 @@ class OpCollector {
         op.start_ns = table.start_ns[row];
         op.end_ns = std::max(op.start_ns, table.end_ns[row]);
         op.duration_ns = static_cast<double>(op.end_ns - op.start_ns);
+        op.correlation_id = table.correlation_id[row];
         const auto api = correlations_.api_row(table.correlation_id[row]);
         op.launch = api == analysis::CorrelationIndex::kNone ? kNone : static_cast<std::int32_t>(api);
         op.window = window_of(graph_.windows, op.start_ns);

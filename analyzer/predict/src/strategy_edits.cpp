@@ -148,7 +148,8 @@ void add_host_staging(ReplayGraph& graph, const std::vector<StepShape>& shapes, 
       link.host_latency_ns + static_cast<double>(gradient_bytes) / (link.host_gbps * scale.bandwidth);
   for (const auto& shape : shapes) {
     if (shape.backward.empty()) continue;
-    const auto staged = insert_after(graph, stream, {shape.backward.back()}, 2.0 * gpus * one_way);
+    const double copies = scale.parallel_host_copies ? 2.0 : 2.0 * gpus;
+    const auto staged = insert_after(graph, stream, {shape.backward.back()}, copies * one_way);
     make_wait(graph, shape.consumer, staged);
   }
 }

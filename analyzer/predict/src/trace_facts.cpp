@@ -16,8 +16,10 @@ bool contains_word(std::string_view name, std::string_view word) {
 }  // namespace
 
 std::optional<GradientSize> gradient_size_from_trace(const trace::TraceModel& model) {
-  if (const auto bytes = analysis::positive_run_fact(model, "gradient_bytes"))
-    return GradientSize{*bytes, "trace meta gradient_bytes"};
+  if (const auto bytes = analysis::positive_run_fact(model, "gradient_bytes")) {
+    const auto source = analysis::run_fact(model, "gradient_bytes_source");
+    return GradientSize{*bytes, source ? "trace meta gradient_bytes: " + *source : "trace meta gradient_bytes"};
+  }
   if (const auto count = analysis::positive_run_fact(model, "parameter_count"))
     return GradientSize{*count * 4, "trace meta parameter_count x 4 bytes (fp32 gradients)"};
   return std::nullopt;

@@ -103,6 +103,41 @@ void fits(Writer& w, const StudyReport& report) {
   w.EndArray();
 }
 
+void predictions(Writer& w, const StudyReport& report) {
+  if (!report.predictions) return;
+  key(w, "predictions");
+  w.StartObject();
+  string(w, "link", report.predictions->link);
+  string(w, "strategy", report.predictions->strategy);
+  key(w, "rows");
+  w.StartArray();
+  for (const auto& row : report.predictions->rows) {
+    w.StartObject();
+    integer(w, "batch", row.batch);
+    integer(w, "gpus", row.gpus);
+    real(w, "speedup", row.speedup);
+    real(w, "low", row.low);
+    real(w, "high", row.high);
+    optional_real(w, "measured_speedup", row.measured_speedup);
+    optional_real(w, "error", row.error());
+    key(w, "measured_per_gpu_work");
+    w.Bool(row.measured_per_gpu_work);
+    w.EndObject();
+  }
+  w.EndArray();
+  key(w, "break_even");
+  w.StartArray();
+  for (const auto& point : report.predictions->break_evens) {
+    w.StartObject();
+    integer(w, "gpus", point.gpus);
+    string(w, "outcome", to_string(point.point.kind));
+    real(w, "batch", point.point.batch);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+}
+
 void break_evens(Writer& w, const StudyReport& report) {
   key(w, "break_even");
   w.StartArray();
@@ -187,6 +222,7 @@ std::string render_study_json(const StudyReport& report) {
   fits(w, report);
   break_evens(w, report);
   waterfalls(w, report);
+  predictions(w, report);
   failures(w, report);
   key(w, "notices");
   w.StartArray();

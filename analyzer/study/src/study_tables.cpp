@@ -108,6 +108,28 @@ Table waterfall_table(const StudyReport& report) {
   return table;
 }
 
+// `gpuprof predict` from the 1-GPU traces, beside the measured N-GPU runs where the sweep has them.
+Table predictions_table(const StudyPredictions& predictions) {
+  Table table{"predictions",
+              fmt::format("Predicted from the 1-GPU traces ({}, link {}; speedup against 1 GPU at the same batch)",
+                          predictions.strategy, predictions.link),
+              {"Batch", "GPUs", "Predicted speedup", "Band", "Measured speedup", "Error", "Per-GPU work"},
+              {}};
+  for (const auto& row : predictions.rows) {
+    const auto error = row.error();
+    table.rows.push_back({std::to_string(row.batch), std::to_string(row.gpus), fmt::format("{:.2f}x", row.speedup),
+                          fmt::format("{:.2f}x – {:.2f}x", row.low, row.high),
+                          row.measured_speedup ? fmt::format("{:.2f}x", *row.measured_speedup) : std::string("-"),
+                          error ? fmt::format("{:+.1f}%", 100.0 * *error) : std::string("-"),
+                          row.measured_per_gpu_work ? "1-GPU run at batch/N" : "kernels x 1/N (optimistic)"});
+  }
+  for (const auto& point : predictions.break_evens) {
+    BreakEvenRow row{point.gpus, point.point, {}, 0, 0};
+    table.rows.push_back({"break-even", std::to_string(point.gpus), describe_break_even(row), "-", "-", "-", "-"});
+  }
+  return table;
+}
+
 Table failures_table(const StudyReport& report) {
   Table table{"failures", "Runs that did not succeed", {"Configuration", "Repeat", "Run", "Status", "Exit", "Error"}, {}};
   for (const auto& failure : report.failures) {
@@ -141,6 +163,7 @@ std::vector<Table> study_tables(const StudyReport& report) {
   tables.push_back(fits_table(report));
   if (!report.break_evens.empty()) tables.push_back(break_even_table(report));
   if (!report.waterfalls.empty()) tables.push_back(waterfall_table(report));
+  if (report.predictions) tables.push_back(predictions_table(*report.predictions));
   if (!report.failures.empty()) tables.push_back(failures_table(report));
   return tables;
 }

@@ -28,5 +28,10 @@ struct StepPeriod {
   std::int64_t steps = 0;
 };
 StepPeriod steady_step_period(const ReplayGraph& graph, const ReplayTimes& times);
+// The spans steady_step_period averages: each steady window's period (or length, when none has a successor).
+struct SteadyPiece {
+  double start = 0, end = 0;
+};
+std::vector<SteadyPiece> steady_pieces(const ReplayGraph& graph, const ReplayTimes& times);
 
 }  // namespace gpuprof::predict

@@ -8,6 +8,7 @@
 // threads' calls with the GPU work each blocking call waited for.
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -30,10 +31,14 @@ struct ReplayOp {
   double launch_latency_ns = 0;           // from the call's start to the earliest start
   std::int32_t after = kNone;             // work on another stream it waited for (or its stream predecessor)
   double after_lag_ns = 0;
+  // Edits: the op ends no earlier than this (graph time): a collective's kernel runs from its own arrival
+  // until its last partner has arrived and the data has moved.
+  double earliest_end_ns = -std::numeric_limits<double>::infinity();
   std::vector<std::int32_t> inputs;  // edits: ops that must end before it starts
   std::int32_t window = kNone;       // step window (index into ReplayGraph::windows), by recorded start
   bool backward = false;             // launched inside a host range named like "backward"
   std::int64_t bytes = 0;            // copies
+  std::int64_t correlation_id = trace::kUnknown;  // recorded work: its correlation id, to find its collective
   trace::CopyKind copy_kind = trace::CopyKind::unknown;
 };
 

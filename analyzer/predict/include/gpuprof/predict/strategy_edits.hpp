@@ -32,18 +32,21 @@ std::vector<StepShape> step_shapes(const ReplayGraph& graph);
 // `keep_host_copies` leaves host<->device copies as they are (host-staged inputs are split but serialized).
 void scale_work(ReplayGraph& graph, double factor, bool keep_host_copies);
 
-// Multipliers on inserted transfer times for the band: `bandwidth` divides the transfer part,
-// `overlapped_slowdown` lengthens collectives that overlap backward (contention).
+// What the band's ends change in the inserted transfers (docs/predict.md, "Band"): `bandwidth` divides the
+// transfer part, `overlapped_slowdown` lengthens collectives that overlap backward (contention), and
+// `parallel_host_copies` lets each GPU's host-staged copies run on its own PCIe link at once instead of
+// one GPU after another.
 struct TransferScale {
   double bandwidth = 1.0;
   double overlapped_slowdown = 1.0;
+  bool parallel_host_copies = false;
 };
 
 void add_all_reduces(ReplayGraph& graph, const std::vector<StepShape>& shapes, const AllReduceCurve& curve,
                      std::int32_t gpus, std::int64_t gradient_bytes, AllReduceSchedule schedule,
                      const TransferScale& scale);
 // Host-staged (Keras multi_gpu_model, make_parallel): each GPU's gradients down to the host and the
-// updated weights back up, one GPU after another, after backward.
+// updated weights back up, one GPU after another (or all at once, `scale.parallel_host_copies`), after backward.
 void add_host_staging(ReplayGraph& graph, const std::vector<StepShape>& shapes, const LinkProfile& link,
                       std::int32_t gpus, std::int64_t gradient_bytes, const TransferScale& scale);
 // Placement: N-1 split points; at each, the activations forward and their gradients backward cross

@@ -11,6 +11,7 @@
 
 #include "gpuprof/study/scaling_fit.hpp"
 #include "gpuprof/study/study_data.hpp"
+#include "gpuprof/study/study_predictions.hpp"
 #include "gpuprof/study/study_waterfall.hpp"
 #include "gpuprof/study/trace_breakdown.hpp"
 
@@ -66,6 +67,7 @@ struct StudyReport {
   std::vector<GpuFit> fits;
   std::vector<BreakEvenRow> break_evens;
   std::vector<WaterfallRow> waterfalls;  // filled by the caller (needs the traces)
+  std::optional<StudyPredictions> predictions;  // filled by the caller when asked (needs the traces and a link)
   std::vector<std::string> notices;
 };
 
