@@ -88,6 +88,7 @@ JobAnalysis analyze_job(const std::vector<std::string>& inputs, const JobOptions
                                      {.load_kernel_launch_details = false, .load_contexts_and_return_codes = false});
     });
     summaries[index] = summarize_rank(model, options.analysis, ranks[index]);
+    if (options.inspect_model) options.inspect_model(ranks[index], model);
     summaries[index].input = identities[index].input;
     summaries[index].analysis.path = identities[index].input;
     if (keep_model) keep_until_exit(std::move(model));
