@@ -28,7 +28,7 @@ int main(int argc, char** argv) {
   std::printf("synthetic trace: %lld events\n", static_cast<long long>(synth.events));
   for (const char* name : {"out.json", "out.json.gz"}) {
     const auto begin = std::chrono::steady_clock::now();
-    const auto summary = exporters::export_chrome_trace({trace_path, (folder / name).string(), false});
+    const auto summary = exporters::export_chrome_trace({{trace_path}, (folder / name).string(), false});
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
     std::printf("%-12s %9lld trace events in %6.2f s: %10.0f events/s, %7.1f MiB\n", name,
                 static_cast<long long>(summary.events), seconds, static_cast<double>(summary.events) / seconds,

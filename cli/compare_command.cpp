@@ -23,6 +23,7 @@ struct CompareArguments {
   std::int64_t warmup_steps = 1;
   std::size_t top = 20;
   bool full_names = false;
+  bool wide = false;
   bool force = false;
 };
 
@@ -63,10 +64,10 @@ int run_compare(const CompareArguments& arguments) {
   for (const auto& warning : comparison.warnings) fmt::print(stderr, "gpuprof: warning: {}\n", printable(warning));
   for (const auto& notice : comparison.notices) fmt::print(stderr, "gpuprof: note: {}\n", printable(notice));
   if (arguments.output.empty() || arguments.output == "-") {
-    const auto text = comparison::render_comparison(format, comparison);
+    const auto text = comparison::render_comparison(format, comparison, arguments.wide);
     std::fwrite(text.data(), 1, text.size(), stdout);
   } else {
-    comparison::write_comparison(format, comparison, arguments.output, write_options);
+    comparison::write_comparison(format, comparison, arguments.output, write_options, arguments.wide);
   }
   return kExitOk;
 }
@@ -93,6 +94,8 @@ void add_compare_command(CLI::App& app, Action& action) {
   command->add_option("--warmup-steps", arguments->warmup_steps, "Leading steps left out of steady state")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
+  command->add_flag("--wide", arguments->wide,
+                    "Text: whole lines and kernel names (wider than 120 columns); otherwise 120 columns");
   command->add_flag("--full-names", arguments->full_names, "Show whole kernel names instead of short base names");
   command->add_flag("-f,--force", arguments->force, "Overwrite an existing output file");
   command->add_option("--top", arguments->top, "Kernel rows to show, largest change first (0: all)")

@@ -63,12 +63,7 @@ void save_derived(const analysis::RankAnalysis& rank) {
     steps.push_back({rank.rank, entry.step.device, entry.step.step, entry.step.start_ns, entry.step.end_ns,
                      entry.breakdown.busy_ns, entry.step.warmup});
   }
-  std::vector<trace::GapRow> gaps;
-  for (const auto& gap : rank.gaps) {
-    gaps.push_back({rank.rank, gap.device, gap.after_step, gap.start_ns, gap.end_ns,
-                    std::string(analysis::to_string(gap.cause))});
-  }
-  trace::save_derived_tables(rank.path, steps, gaps);
+  trace::save_derived_tables(rank.path, steps, analysis::gap_rows(rank.gaps, rank.rank));
 }
 
 int run_report(const ReportArguments& arguments) {

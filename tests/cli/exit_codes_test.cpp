@@ -115,6 +115,26 @@ TEST_F(ExitCodes, ImportNamesWhatAFileIs) {
                "already a gpuprof trace"});
 }
 
+// A trace without GPU work, given as a foreign file, is analysed from a temporary import: the
+// error must still name the user's file (issue 30: report and compare named the imported copy).
+TEST_F(ExitCodes, ATraceWithoutGpuWorkIsNamedAsTheUserGaveIt) {
+  fs::create_directory(folder_.file("cpu_job"));
+  const auto cpu_only = folder_.file("cpu_job/cpu_only.json");
+  write_file(cpu_only, R"json({"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "aten::add", "pid": 1,
+    "tid": 1, "ts": 1, "dur": 2}]})json");
+  const auto job = folder_.file("cpu_job");
+  for (const auto& c : std::vector<Case>{
+           {"report", {"report", cpu_only}, cpu_only, "no GPU activity"},
+           {"report of a folder", {"report", job}, cpu_only, "no GPU activity"},
+           {"compare, base", {"compare", cpu_only, trace_}, cpu_only, "no GPU activity"},
+           {"compare, other", {"compare", trace_, job}, cpu_only, "no GPU activity"},
+           {"export of a job", {"export", job, "--chrome-trace", folder_.file("job.json")}, cpu_only,
+            "no GPU activity"},
+           {"predict", {"predict", cpu_only, "--gpus", "2"}, cpu_only, "no GPU work"}}) {
+    expect_case(c);
+  }
+}
+
 // Another program holds a write lock: the command waits a little, then says so.
 TEST_F(ExitCodes, ALockedFileIsReportedAsLocked) {
   sqlite3* holder = nullptr;

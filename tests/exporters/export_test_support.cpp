@@ -124,7 +124,7 @@ void write_handcrafted_trace(const std::string& path) {
 }
 
 exporters::ChromeTraceSummary export_file(const std::string& input, const std::string& output, bool overwrite) {
-  return exporters::export_chrome_trace({input, output, overwrite});
+  return exporters::export_chrome_trace({{input}, output, overwrite});
 }
 
 std::string read_text(const std::string& path) {

@@ -40,7 +40,7 @@ EveryOutput run_every_output(const std::string& trace, const std::string& scratc
     result.texts.emplace_back(std::string("compare ") + name, comparison::render_comparison(format, comparison));
   }
   const auto exported = (std::filesystem::path(scratch) / "export.json").string();
-  exporters::export_chrome_trace({.input = trace, .output = exported, .overwrite = true});
+  exporters::export_chrome_trace({.inputs = {trace}, .output = exported, .overwrite = true});
   result.texts.emplace_back("export json", read_whole(exported));
   return result;
 }

@@ -37,4 +37,13 @@ std::vector<BatchGap> find_batch_gaps(const std::vector<StepBreakdown>& steps) {
   return gaps;
 }
 
+std::vector<trace::GapRow> gap_rows(const std::vector<BatchGap>& gaps, std::int32_t rank) {
+  std::vector<trace::GapRow> rows;
+  rows.reserve(gaps.size());
+  for (const auto& gap : gaps) {
+    rows.push_back({rank, gap.device, gap.after_step, gap.start_ns, gap.end_ns, std::string(to_string(gap.cause))});
+  }
+  return rows;
+}
+
 }  // namespace gpuprof::analysis

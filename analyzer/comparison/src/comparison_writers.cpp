@@ -20,17 +20,23 @@ std::string join(const std::vector<std::string>& inputs) {
   return out;
 }
 
-std::string render_text(const RunComparison& comparison) {
+// Within report::kTerminalWidth columns as `report` is: notes wrap under themselves and the kernel
+// names of the last column are shortened in the middle; `wide` keeps every line whole.
+std::string render_text(const RunComparison& comparison, bool wide) {
+  const auto line = [wide](std::string_view first, std::string_view rest, const std::string& text) {
+    return wide ? std::string(first) + printable(text) + "\n"
+                : report::wrap_text(first, rest, printable(text), report::kTerminalWidth);
+  };
   std::string out = "gpuprof compare\n\n";
-  for (const auto& assumption : comparison.assumptions) {
-    out += fmt::format("ASSUMPTION: {}\n", printable(assumption));
-  }
-  out += fmt::format("base:  {}\nother: {}\n", printable(join(comparison.base.inputs)),
-                     printable(join(comparison.other.inputs)));
-  for (const auto& warning : comparison.warnings) out += fmt::format("  WARNING: {}\n", printable(warning));
-  for (const auto& notice : comparison.notices) out += fmt::format("  NOTE: {}\n", printable(notice));
+  for (const auto& assumption : comparison.assumptions) out += line("ASSUMPTION: ", "    ", assumption);
+  out += line("base:  ", "    ", join(comparison.base.inputs));
+  out += line("other: ", "    ", join(comparison.other.inputs));
+  for (const auto& warning : comparison.warnings) out += line("  WARNING: ", "    ", warning);
+  for (const auto& notice : comparison.notices) out += line("  NOTE: ", "    ", notice);
   out += "\n";
-  for (const auto& table : comparison_tables(comparison)) out += report::text_table(table);
+  for (const auto& table : comparison_tables(comparison)) {
+    out += wide ? report::text_table(table) : report::text_table(table, report::kTerminalWidth);
+  }
   return out;
 }
 
@@ -77,29 +83,29 @@ std::string render_html(const RunComparison& comparison) {
   return out + report::html_script() + "</body></html>\n";
 }
 
-std::string render_format(report::Format format, const RunComparison& comparison) {
+std::string render_format(report::Format format, const RunComparison& comparison, bool wide) {
   switch (format) {
-    case report::Format::text: return render_text(comparison);
+    case report::Format::text: return render_text(comparison, wide);
     case report::Format::markdown: return render_markdown(comparison);
     case report::Format::csv: return render_csv(comparison);
     case report::Format::json: return render_comparison_json(comparison);
     case report::Format::html: return render_html(comparison);
   }
-  return render_text(comparison);
+  return render_text(comparison, wide);
 }
 
 }  // namespace
 
 // Kernel names come from trace files: whatever bytes they hold, the output is valid UTF-8.
-std::string render_comparison(report::Format format, const RunComparison& comparison) {
-  return clean_utf8(render_format(format, comparison));
+std::string render_comparison(report::Format format, const RunComparison& comparison, bool wide) {
+  return clean_utf8(render_format(format, comparison, wide));
 }
 
 void write_comparison(report::Format format, const RunComparison& comparison, const std::string& output,
-                      const report::WriteOptions& options) {
+                      const report::WriteOptions& options, bool wide) {
   const auto folder = report::csv_folder(format, output);
   if (!folder) {
-    report::write_files({{output, render_comparison(format, comparison)}}, options);
+    report::write_files({{output, render_comparison(format, comparison, wide)}}, options);
     return;
   }
   std::vector<std::pair<std::string, std::string>> files;

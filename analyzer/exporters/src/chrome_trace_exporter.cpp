@@ -1,82 +1,76 @@
 #include "gpuprof/exporters/chrome_trace_exporter.hpp"
 
-#include <algorithm>
-#include <filesystem>
-
 #include "gpuprof/analysis/data_loss.hpp"
 #include "gpuprof/importers/foreign_trace.hpp"
+#include "gpuprof/job/job_inputs.hpp"
+#include "gpuprof/job/rank_identity.hpp"
 #include "gpuprof/trace/input_file.hpp"
 #include "gpuprof/trace/output_guard.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 #include "gpuprof/trace/trace_file.hpp"
 #include "gpuprof/trace/trace_model.hpp"
+#include "job_chrome_trace.hpp"
 #include "json_output_file.hpp"
 #include "trace_sections.hpp"
 
 namespace gpuprof::exporters {
 namespace {
 
-namespace fs = std::filesystem;
-
-
-// The earliest instant in the trace, so relative times stay short and non-negative.
-std::int64_t earliest_start(const trace::TraceModel& model, const std::vector<trace::GapRow>& gaps) {
-  std::optional<std::int64_t> earliest;
-  const auto consider = [&](const std::vector<std::int64_t>& starts) {
-    if (starts.empty()) return;
-    const auto first = *std::min_element(starts.begin(), starts.end());
-    earliest = earliest ? std::min(*earliest, first) : first;
-  };
-  consider(model.kernels.start_ns);
-  consider(model.memcpys.start_ns);
-  consider(model.memsets.start_ns);
-  consider(model.api_calls.start_ns);
-  consider(model.syncs.start_ns);
-  consider(model.ranges.start_ns);
-  for (const auto& gap : gaps) earliest = earliest ? std::min(*earliest, gap.start_ns) : gap.start_ns;
-  return earliest.value_or(0);
+// A lone file keeps the rank its meta gives (none when it has none), unless --ranks names one.
+std::optional<std::int32_t> rank_of(const std::string& input, const std::string& trace_path,
+                                    const trace::TraceModel& model, const std::vector<std::int32_t>& given) {
+  if (given.empty()) return model.rank();
+  return importers::read_as_input(input, trace_path, [&] {
+    return job::assign_ranks({job::read_identity(input, trace_path)}, given).ranks.front();
+  });
 }
 
-std::int64_t write_document(const trace::TraceModel& model, const std::vector<trace::GapRow>& gaps,
-                            JsonOutputFile& file) {
-  const std::int64_t base_ns = earliest_start(model, gaps);
-  const ChromeTraceLayout layout(model, gaps);
-  EventWriter writer(file, base_ns);
+ChromeTraceSummary export_single_trace(const std::string& input, const std::vector<std::int32_t>& ranks,
+                                       JsonOutputFile& file) {
+  // A foreign file (Kineto, Nsight, nvprof) is imported into a temporary trace first.
+  importers::TemporaryStore store;
+  const std::string trace_path = importers::open_as_trace(input, store);
+  const trace::TraceModel model =
+      importers::read_as_input(input, trace_path, [&] { return trace::load_trace_model(trace_path); });
+  // Gaps are derived by the analyzer and absent from traces it has not analysed.
+  const std::vector<trace::GapRow> gaps = importers::read_as_input(input, trace_path, [&] {
+    trace::TraceFile file_tables(trace_path);
+    return file_tables.database().has_table("gaps") ? file_tables.gaps() : std::vector<trace::GapRow>{};
+  });
+  const auto rank = rank_of(input, trace_path, model, ranks);
+  auto tracks = trace_tracks(model, gaps);
+  auto placement = single_trace_placement(tracks, rank);
+  const ChromeTraceLayout layout(model, std::move(tracks), std::move(placement));
+  std::optional<std::int64_t> base_ns = earliest_start(model);
+  for (const auto& gap : gaps) base_ns = base_ns ? std::min(*base_ns, gap.start_ns) : gap.start_ns;
+  EventWriter writer(file, base_ns.value_or(0));
   writer.json().StartObject();
-  write_trace_header(model, base_ns, writer);
+  write_trace_header(trace_header(model, rank), writer.origin_ns(), writer);
   writer.key("traceEvents");
   writer.json().StartArray();
-  layout.write_metadata(writer, base_ns);
-  write_host_events(model, writer);
-  write_gpu_events(model, layout, writer);
-  write_flow_events(model, layout, writer);
-  write_gap_counters(gaps, layout, writer);
+  layout.write_metadata(writer);
+  std::int64_t next_flow_id = 1;
+  write_rank_events(model, gaps, layout, next_flow_id, writer);
   writer.json().EndArray();
   writer.json().EndObject();
   file.Put('\n');
-  return writer.events();
+  ChromeTraceSummary summary;
+  for (auto& warning : analysis::data_loss_warnings(model)) summary.warnings.emplace_back(input, std::move(warning));
+  summary.events = writer.events();
+  return summary;
 }
 
 }  // namespace
 
 ChromeTraceSummary export_chrome_trace(const ChromeTraceOptions& options) {
-  check_input_file(options.input);
-  refuse_writing_over_inputs({options.output}, {options.input});
+  const auto inputs = job::expand_inputs(options.inputs);
+  for (const auto& input : inputs) check_input_file(input);
+  refuse_writing_over_inputs({options.output}, inputs);
   JsonOutputFile file(options.output, options.overwrite);
-  // A foreign file (Kineto, Nsight, nvprof) is imported into a temporary trace first.
-  importers::TemporaryStore store;
-  const std::string trace_path = importers::open_as_trace(options.input, store);
-  const trace::TraceModel model =
-      importers::read_as_input(options.input, trace_path, [&] { return trace::load_trace_model(trace_path); });
-  // Gaps are derived by the analyzer and absent from traces it has not analysed.
-  const std::vector<trace::GapRow> gaps = importers::read_as_input(options.input, trace_path, [&] {
-    trace::TraceFile file_tables(trace_path);
-    return file_tables.database().has_table("gaps") ? file_tables.gaps() : std::vector<trace::GapRow>{};
-  });
-  ChromeTraceSummary summary;
+  auto summary = inputs.size() == 1 && options.inputs.size() == 1 && inputs.front() == options.inputs.front()
+                     ? export_single_trace(inputs.front(), options.ranks, file)
+                     : export_job(inputs, options.ranks, file);
   summary.output = options.output;
-  summary.warnings = analysis::data_loss_warnings(model);
-  summary.events = write_document(model, gaps, file);
   file.publish();
   summary.output_bytes = file.size();
   return summary;

@@ -11,8 +11,8 @@ using trace::kUnknown32;
 
 std::string id_text(std::int64_t id) { return id == kUnknown ? std::string("unknown") : std::to_string(id); }
 
-void write_named(EventWriter& writer, const char* what, Track track, std::int64_t base_ns, const std::string& name) {
-  writer.begin_event("M", "", what, track, base_ns);
+void write_named(EventWriter& writer, const char* what, Track track, const std::string& name) {
+  writer.begin_event("M", "", what, track, writer.origin_ns());
   writer.key("args");
   writer.json().StartObject();
   writer.string_arg("name", name);
@@ -20,8 +20,8 @@ void write_named(EventWriter& writer, const char* what, Track track, std::int64_
   writer.end_event();
 }
 
-void write_sort_index(EventWriter& writer, const char* what, Track track, std::int64_t base_ns, std::int64_t index) {
-  writer.begin_event("M", "", what, track, base_ns);
+void write_sort_index(EventWriter& writer, const char* what, Track track, std::int64_t index) {
+  writer.begin_event("M", "", what, track, writer.origin_ns());
   writer.key("args");
   writer.json().StartObject();
   writer.number_arg("sort_index", index);
@@ -36,51 +36,75 @@ void add_slices(const std::vector<trace::StreamSlice>& slices,
 
 }  // namespace
 
-ChromeTraceLayout::ChromeTraceLayout(const trace::TraceModel& model, const std::vector<trace::GapRow>& gaps)
-    : model_(model), rank_(model.rank()) {
-  add_slices(model.kernel_streams, device_streams_);
-  add_slices(model.memcpy_streams, device_streams_);
-  add_slices(model.memset_streams, device_streams_);
-  for (const auto device : model.device_ids()) devices_.insert(device);
-  for (const auto& gap : gaps) devices_.insert(gap.device);
+std::set<std::int64_t> TraceTracks::host_processes() const {
+  std::set<std::int64_t> processes;
+  for (const auto& thread : host_threads) processes.insert(thread.first);
+  return processes;
+}
+
+TraceTracks trace_tracks(const trace::TraceModel& model, const std::vector<trace::GapRow>& gaps,
+                         bool listed_devices) {
+  TraceTracks tracks;
+  add_slices(model.kernel_streams, tracks.device_streams);
+  add_slices(model.memcpy_streams, tracks.device_streams);
+  add_slices(model.memset_streams, tracks.device_streams);
+  if (listed_devices) {
+    for (const auto device : model.device_ids()) tracks.devices.insert(device);
+  }
+  for (const auto& gap : gaps) tracks.devices.insert(gap.device);
   const auto& api = model.api_calls;
-  for (std::size_t i = 0; i < api.size(); ++i) add_host(api.process_id[i], api.thread_id[i]);
+  for (std::size_t i = 0; i < api.size(); ++i) tracks.host_threads.emplace(api.process_id[i], api.thread_id[i]);
   const auto& syncs = model.syncs;
-  for (std::size_t i = 0; i < syncs.size(); ++i) add_host(syncs.process_id[i], syncs.thread_id[i]);
+  for (std::size_t i = 0; i < syncs.size(); ++i) tracks.host_threads.emplace(syncs.process_id[i], syncs.thread_id[i]);
   const auto& ranges = model.ranges;
   for (std::size_t i = 0; i < ranges.size(); ++i) {
     if (ranges.on_gpu[i] != 0) {
-      device_streams_.emplace(ranges.device[i], ranges.stream[i]);
+      tracks.device_streams.emplace(ranges.device[i], ranges.stream[i]);
     } else {
-      add_host(ranges.process_id[i], ranges.thread_id[i]);
+      tracks.host_threads.emplace(ranges.process_id[i], ranges.thread_id[i]);
     }
   }
-  for (const auto& [device, stream] : device_streams_) devices_.insert(device);
-  // Kineto's pid = device id is kept unless it would merge a GPU into a host process.
+  for (const auto& [device, stream] : tracks.device_streams) tracks.devices.insert(device);
+  return tracks;
+}
+
+std::int64_t RankPlacement::device_number(std::int32_t device) const {
+  if (device == kUnknown32) return kUnknown;
+  if (device_numbers.empty()) return device;
+  const auto found = device_numbers.find(device);
+  return found == device_numbers.end() ? kUnknown : found->second;
+}
+
+std::int64_t RankPlacement::device_pid(std::int32_t device) const {
+  const auto number = device_number(device);
+  return number == kUnknown ? kUnknown : device_pid_offset + number;
+}
+
+RankPlacement single_trace_placement(const TraceTracks& tracks, std::optional<std::int32_t> rank) {
+  RankPlacement placement;
+  placement.rank = rank;
   bool clash = false;
-  for (const auto& [process_id, thread_id] : host_threads_) {
+  for (const auto process_id : tracks.host_processes()) {
     clash = clash || (process_id >= 0 && process_id <= INT32_MAX &&
-                      devices_.contains(static_cast<std::int32_t>(process_id)));
+                      tracks.devices.contains(static_cast<std::int32_t>(process_id)));
   }
   if (clash) {
-    for (const auto& thread : host_threads_) device_pid_offset_ = std::max(device_pid_offset_, thread.first + 1);
+    for (const auto process_id : tracks.host_processes()) {
+      placement.device_pid_offset = std::max(placement.device_pid_offset, process_id + 1);
+    }
   }
+  return placement;
 }
 
-void ChromeTraceLayout::add_host(std::int64_t process_id, std::int64_t thread_id) {
-  host_threads_.emplace(process_id, thread_id);
-}
+ChromeTraceLayout::ChromeTraceLayout(const trace::TraceModel& model, TraceTracks tracks, RankPlacement placement)
+    : model_(model), tracks_(std::move(tracks)), placement_(std::move(placement)) {}
 
-std::int64_t ChromeTraceLayout::device_pid(std::int32_t device) const {
-  return device == kUnknown32 ? kUnknown : device_pid_offset_ + device;
-}
-
-Track ChromeTraceLayout::device_track(std::int32_t device, std::int64_t stream) const {
-  return {device_pid(device), stream};
+Track ChromeTraceLayout::host_track(std::int64_t process_id, std::int64_t thread_id) const {
+  return {process_id == kUnknown ? kUnknown : process_id + placement_.host_pid_shift, thread_id};
 }
 
 std::string ChromeTraceLayout::rank_prefix() const {
-  return rank_ ? "rank " + std::to_string(*rank_) + " \u00b7 " : std::string();
+  return placement_.rank ? "rank " + std::to_string(*placement_.rank) + " \u00b7 " : std::string();
 }
 
 std::string ChromeTraceLayout::device_title(std::int32_t device) const {
@@ -91,29 +115,30 @@ std::string ChromeTraceLayout::device_title(std::int32_t device) const {
   return title;
 }
 
-void ChromeTraceLayout::write_metadata(EventWriter& writer, std::int64_t base_ns) const {
+std::int64_t ChromeTraceLayout::write_metadata(EventWriter& writer, std::int64_t first_sort_index) const {
   // Host processes sort first so launch arrows point down to the GPUs.
-  std::int64_t order = 0;
+  std::int64_t order = first_sort_index;
   std::optional<std::int64_t> previous;
-  for (const auto& [process_id, thread_id] : host_threads_) {
+  for (const auto& [process_id, thread_id] : tracks_.host_threads) {
     if (previous != process_id) {
-      const Track process{process_id, 0};
-      write_named(writer, "process_name", process, base_ns, rank_prefix() + "host process " + id_text(process_id));
-      write_sort_index(writer, "process_sort_index", process, base_ns, order++);
+      const Track process = host_track(process_id, 0);
+      write_named(writer, "process_name", process, rank_prefix() + "host process " + id_text(process_id));
+      write_sort_index(writer, "process_sort_index", process, order++);
       previous = process_id;
     }
-    write_named(writer, "thread_name", {process_id, thread_id}, base_ns, "thread " + id_text(thread_id));
+    write_named(writer, "thread_name", host_track(process_id, thread_id), "thread " + id_text(thread_id));
   }
-  for (const auto device : devices_) {
+  for (const auto device : tracks_.devices) {
     const Track process = device_process(device);
-    write_named(writer, "process_name", process, base_ns, device_title(device));
-    write_sort_index(writer, "process_sort_index", process, base_ns, order++);
+    write_named(writer, "process_name", process, device_title(device));
+    write_sort_index(writer, "process_sort_index", process, order++);
   }
-  for (const auto& [device, stream] : device_streams_) {
+  for (const auto& [device, stream] : tracks_.device_streams) {
     const Track thread = device_track(device, stream);
-    write_named(writer, "thread_name", thread, base_ns, "stream " + id_text(stream));
-    if (stream != kUnknown) write_sort_index(writer, "thread_sort_index", thread, base_ns, stream);
+    write_named(writer, "thread_name", thread, "stream " + id_text(stream));
+    if (stream != kUnknown) write_sort_index(writer, "thread_sort_index", thread, stream);
   }
+  return order;
 }
 
 }  // namespace gpuprof::exporters

@@ -62,6 +62,11 @@ void EventWriter::number_arg(std::string_view name, std::int64_t value) {
   json_.Int64(value);
 }
 
+void EventWriter::correlation_arg(std::int64_t correlation) {
+  if (correlation == kUnknown) return;
+  number_arg("correlation", correlation + correlation_offset_);
+}
+
 void EventWriter::string_arg(std::string_view name, std::string_view value) {
   key(name);
   string(value);

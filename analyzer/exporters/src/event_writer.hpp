@@ -26,6 +26,14 @@ class EventWriter {
   rapidjson::Writer<JsonOutputFile>& json() { return json_; }
   std::int64_t events() const { return events_; }
 
+  // The instant written as time 0. A rank of a job moves it by its clock offset, so
+  // that its own timestamps come out on the reference rank's clock.
+  std::int64_t origin_ns() const { return base_ns_; }
+  void set_origin(std::int64_t ns) { base_ns_ = ns; }
+  // Added to every correlation id written: a job's ranks number their launches
+  // independently, and one file needs them apart.
+  void set_correlation_offset(std::int64_t offset) { correlation_offset_ = offset; }
+
   // {"ph":"X","cat":..,"name":..,"pid":..,"tid":..,"ts":..,"dur":..,"args":{  (closed by end_with_args)
   void begin_complete(std::string_view category, std::string_view name, Track track, std::int64_t start_ns,
                       std::int64_t end_ns);
@@ -44,6 +52,7 @@ class EventWriter {
   // Args that are unknown are left out rather than written as a sentinel.
   void number_arg(std::string_view name, std::int64_t value);
   void string_arg(std::string_view name, std::string_view value);
+  void correlation_arg(std::int64_t correlation);  // "correlation", offset; left out when unknown
 
  private:
   void microseconds(std::int64_t ns);
@@ -51,6 +60,7 @@ class EventWriter {
   rapidjson::Writer<JsonOutputFile> json_;
   std::int64_t base_ns_ = 0;
   std::int64_t events_ = 0;
+  std::int64_t correlation_offset_ = 0;
 };
 
 }  // namespace gpuprof::exporters

@@ -12,14 +12,15 @@ struct Launch {
   Track track;
 };
 
-std::unordered_map<std::int64_t, Launch> launches_by_correlation(const trace::ApiCallTable& calls) {
+std::unordered_map<std::int64_t, Launch> launches_by_correlation(const trace::ApiCallTable& calls,
+                                                                 const ChromeTraceLayout& layout) {
   std::unordered_map<std::int64_t, Launch> launches;
   launches.reserve(calls.size());
   for (std::size_t row = 0; row < calls.size(); ++row) {
     if (calls.correlation_id[row] == kUnknown) continue;
     launches.try_emplace(calls.correlation_id[row],
                          Launch{calls.start_ns[row],
-                                ChromeTraceLayout::host_track(calls.process_id[row], calls.thread_id[row])});
+                                layout.host_track(calls.process_id[row], calls.thread_id[row])});
   }
   return launches;
 }
@@ -50,10 +51,10 @@ void write_table_flows(const trace::GpuColumns& table, const std::unordered_map<
 
 }  // namespace
 
-void write_flow_events(const trace::TraceModel& model, const ChromeTraceLayout& layout, EventWriter& writer) {
-  const auto launches = launches_by_correlation(model.api_calls);
+void write_flow_events(const trace::TraceModel& model, const ChromeTraceLayout& layout, std::int64_t& next_id,
+                       EventWriter& writer) {
+  const auto launches = launches_by_correlation(model.api_calls, layout);
   if (launches.empty()) return;
-  std::int64_t next_id = 1;
   write_table_flows(model.kernels, launches, layout, next_id, writer);
   write_table_flows(model.memcpys, launches, layout, next_id, writer);
   write_table_flows(model.memsets, launches, layout, next_id, writer);

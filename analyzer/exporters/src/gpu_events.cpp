@@ -27,11 +27,12 @@ std::string copy_name(const trace::MemcpyTable& copies, std::size_t row) {
          std::string(memory_word(copies.dst_memory_kind[row])) + ")";
 }
 
-void gpu_args(const trace::GpuColumns& table, std::size_t row, EventWriter& writer) {
-  writer.number_arg("device", table.device[row]);
+void gpu_args(const trace::GpuColumns& table, std::size_t row, const ChromeTraceLayout& layout,
+              EventWriter& writer) {
+  writer.number_arg("device", layout.device_number(table.device[row]));
   writer.number_arg("context", table.context[row]);
   writer.number_arg("stream", table.stream[row]);
-  writer.number_arg("correlation", table.correlation_id[row]);
+  writer.correlation_arg(table.correlation_id[row]);
 }
 
 void dim3_arg(const char* name, const std::vector<trace::Dim3>& column, std::size_t row, EventWriter& writer) {
@@ -64,7 +65,7 @@ void write_kernels(const trace::TraceModel& model, const ChromeTraceLayout& layo
     writer.begin_complete("kernel", model.string(kernels.name[row]),
                           layout.device_track(kernels.device[row], kernels.stream[row]), kernels.start_ns[row],
                           kernels.end_ns[row]);
-    gpu_args(kernels, row, writer);
+    gpu_args(kernels, row, layout, writer);
     launch_args(kernels, row, writer);
     writer.end_with_args();
   }
@@ -76,11 +77,11 @@ void write_memcpys(const trace::TraceModel& model, const ChromeTraceLayout& layo
     writer.begin_complete("gpu_memcpy", copy_name(copies, row),
                           layout.device_track(copies.device[row], copies.stream[row]), copies.start_ns[row],
                           copies.end_ns[row]);
-    gpu_args(copies, row, writer);
+    gpu_args(copies, row, layout, writer);
     writer.string_arg("kind", trace::to_string(copies.copy_kind[row]));
     writer.number_arg("bytes", copies.bytes[row]);
-    writer.number_arg("fromDevice", copies.src_device[row]);
-    writer.number_arg("toDevice", copies.dst_device[row]);
+    writer.number_arg("fromDevice", layout.device_number(copies.src_device[row]));
+    writer.number_arg("toDevice", layout.device_number(copies.dst_device[row]));
     writer.end_with_args();
   }
 }
@@ -91,7 +92,7 @@ void write_memsets(const trace::TraceModel& model, const ChromeTraceLayout& layo
     writer.begin_complete("gpu_memset", "Memset (Device)",
                           layout.device_track(memsets.device[row], memsets.stream[row]), memsets.start_ns[row],
                           memsets.end_ns[row]);
-    gpu_args(memsets, row, writer);
+    gpu_args(memsets, row, layout, writer);
     writer.number_arg("bytes", memsets.bytes[row]);
     writer.end_with_args();
   }
@@ -104,9 +105,9 @@ void write_gpu_ranges(const trace::TraceModel& model, const ChromeTraceLayout& l
     writer.begin_complete("gpu_user_annotation", model.string(ranges.name[row]),
                           layout.device_track(ranges.device[row], ranges.stream[row]), ranges.start_ns[row],
                           ranges.end_ns[row]);
-    writer.number_arg("device", ranges.device[row]);
+    writer.number_arg("device", layout.device_number(ranges.device[row]));
     writer.number_arg("stream", ranges.stream[row]);
-    writer.number_arg("correlation", ranges.correlation_id[row]);
+    writer.correlation_arg(ranges.correlation_id[row]);
     if (ranges.domain[row] != trace::kNoString) writer.string_arg("domain", model.string(ranges.domain[row]));
     writer.number_arg("category", ranges.category[row]);
     writer.end_with_args();

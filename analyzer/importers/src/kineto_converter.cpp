@@ -28,8 +28,9 @@ Category categorize(std::string_view category) {
   if (category == "cpu_op" || category == "Operator") return Category::cpu_op;
   if (category == "user_annotation") return Category::user_annotation;
   if (category == "gpu_user_annotation") return Category::gpu_annotation;
-  // Flow arrows (correlation is already in args), the profiler's own span, Python call stacks.
-  if (category == "ac2g" || category == "async" || category == "fwdbwd" || category == "Trace" ||
+  // Flow arrows (correlation is already in args; gpuprof_collective joins a job's collectives across
+  // ranks), the profiler's own span, Python call stacks.
+  if (category == "ac2g" || category == "gpuprof_collective" || category == "async" || category == "fwdbwd" || category == "Trace" ||
       category == "python_function" || category == "cpu_instant_event" || category == "overhead") {
     return Category::skipped;
   }

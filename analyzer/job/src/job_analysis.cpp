@@ -87,7 +87,11 @@ JobAnalysis analyze_job(const std::vector<std::string>& inputs, const JobOptions
       return trace::load_trace_model(identity.trace_path,
                                      {.load_kernel_launch_details = false, .load_contexts_and_return_codes = false});
     });
-    summaries[index] = summarize_rank(model, options.analysis, ranks[index]);
+    // An imported copy's problems (a trace with no GPU work) name the user's file, not the copy.
+    summaries[index] = importers::read_as_input(identity.input, identity.trace_path, [&] {
+      return summarize_rank(model, options.analysis, ranks[index]);
+    });
+    if (options.inspect_model) options.inspect_model(ranks[index], model);
     summaries[index].input = identities[index].input;
     summaries[index].analysis.path = identities[index].input;
     if (keep_model) keep_until_exit(std::move(model));

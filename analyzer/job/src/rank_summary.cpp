@@ -37,7 +37,7 @@ std::vector<Collective> find_collectives(const trace::TraceModel& model,
     const auto name = table.name[row];
     if (name >= categories.size() || categories[name] != analysis::KernelCategory::communication) continue;
     collectives.push_back({std::string(model.string(name)), table.device[row], 0, table.start_ns[row],
-                           table.end_ns[row], {}});
+                           table.end_ns[row], {}, table.stream[row]});
   }
   std::sort(collectives.begin(), collectives.end(), [](const Collective& a, const Collective& b) {
     return std::tie(a.device, a.start_ns, a.end_ns, a.name) < std::tie(b.device, b.start_ns, b.end_ns, b.name);

@@ -12,6 +12,7 @@
 
 #include "gpuprof/analysis/time_breakdown.hpp"
 #include "gpuprof/idle/idle_cause.hpp"
+#include "gpuprof/trace/records.hpp"
 
 namespace gpuprof::analysis {
 
@@ -36,5 +37,8 @@ bool is_data_loading_name(std::string_view name);
 // `steps` sorted by (device, start) as compute_breakdown returns them; one gap per step with a batch gap
 // that another step follows.
 std::vector<BatchGap> find_batch_gaps(const std::vector<StepBreakdown>& steps);
+
+// The rows of the derived `gaps` table (report --save) and of an export's batch-gap counters.
+std::vector<trace::GapRow> gap_rows(const std::vector<BatchGap>& gaps, std::int32_t rank);
 
 }  // namespace gpuprof::analysis

@@ -3,6 +3,8 @@
 // A training job from its rank files: identify ranks, analyse them one at a
 // time (a few in parallel) keeping only summaries, align clocks, find stragglers.
 
+#include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -26,6 +28,10 @@ struct JobOptions {
   // --skip-bad: damaged trace files are left out, each named in a notice of the
   // first rank left (so that text and JSON say so even for a job of one rank).
   bool skip_bad = false;
+  // Called once per rank with its trace model while the analysis holds it (from
+  // the analysing threads, so it must be thread-safe): for callers that need one
+  // more fact of every rank without loading each trace a second time.
+  std::function<void(std::int32_t rank, const trace::TraceModel& model)> inspect_model;
 };
 
 struct JobAnalysis {

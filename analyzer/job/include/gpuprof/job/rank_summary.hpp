@@ -27,6 +27,7 @@ struct Collective {
   std::int64_t ordinal = 0;
   std::int64_t start_ns = 0, end_ns = 0;
   analysis::IntervalSet exposed;  // the parts of the kernel not under computation
+  std::int64_t stream = trace::kUnknown;  // where a viewer draws it (the job's Chrome trace links them)
 };
 
 // Copy kinds by code (trace::CopyKind), for per-kind arrays.
