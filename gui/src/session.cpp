@@ -54,7 +54,6 @@ std::unique_ptr<LoadedRank> load_rank(const std::string& path, std::size_t index
   auto with_intervals = options;
   with_intervals.keep_idle_intervals = true;
   with_intervals.host_summaries = false;  // not shown in the app yet (docs/summaries.md)
-  with_intervals.memory_use = false;      // not shown in the app yet (analyzer/memory/README.md)
   auto parts = job::summarize_rank_parts(rank->model, with_intervals, rank->model.rank().value_or(fallback_rank));
   auto& summary = parts.summary;
   summary.input = path;
