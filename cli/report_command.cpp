@@ -150,7 +150,9 @@ void add_report_command(CLI::App& app, Action& action) {
       ->delimiter(',');
   command->add_option("-o,--output", arguments->output, "Output file (CSV: a folder for one file per table)")
       ->check(kNonEmptyPath);
-  command->add_option("--sections", arguments->sections, "summary,devices,job,transfers,kernels,collectives,steps,gaps,launches,nvtx,api,memory")
+  command
+      ->add_option("--sections", arguments->sections,
+                   "summary,devices,job,transfers,kernels,collectives,steps,gaps,launches,nvtx,api,memory")
       ->delimiter(',');
   command->add_option("--window", arguments->window, "steps (per step annotation) or span (activity span)")
       ->capture_default_str();

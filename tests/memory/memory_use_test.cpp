@@ -28,7 +28,9 @@ constexpr auto kFree = MemoryOperation::free;
 
 trace::TraceModel model_of(const std::vector<Event>& events) {
   testing::ModelBuilder builder;
-  for (const auto& e : events) builder.memory_event(e.device, e.time_ns, e.operation, e.bytes, e.allocated_after, e.kind);
+  for (const auto& e : events) {
+    builder.memory_event(e.device, e.time_ns, e.operation, e.bytes, e.allocated_after, e.kind);
+  }
   return builder.build();
 }
 

@@ -99,7 +99,8 @@ void use_running_sums(const trace::MemoryEventTable& events, const Sums& sums, D
   out.source = InUseSource::running_sum;
   out.baseline_bytes = -sums.lowest;
   for (std::size_t i = 0; i < sums.rows.size(); ++i) {
-    out.timeline.push_back({events.time_ns[static_cast<std::size_t>(sums.rows[i])], out.baseline_bytes + sums.running[i]});
+    const auto row = static_cast<std::size_t>(sums.rows[i]);
+    out.timeline.push_back({events.time_ns[row], out.baseline_bytes + sums.running[i]});
   }
 }
 
@@ -167,7 +168,9 @@ MemoryUse analyze_memory(const trace::TraceModel& model, std::size_t max_points)
     summarize_timeline(device);
     device.capacity_bytes = capacity_of(model, rows.device);
     add_notices(device, use.notices);
-    if (max_points > 0) device.timeline = analysis::thinned_keeping_max(device.timeline, max_points, &MemoryPoint::bytes);
+    if (max_points > 0) {
+      device.timeline = analysis::thinned_keeping_max(device.timeline, max_points, &MemoryPoint::bytes);
+    }
     use.devices.push_back(std::move(device));
   }
   return use;

@@ -229,7 +229,8 @@ std::string memory_line(const memory::DeviceMemory& device, double y, double hei
                      path, kComputeColor,
                      escape_html(fmt::format("GPU {}: peak {}, final {} ({})", device.device,
                                              units::format_bytes(device.peak_bytes),
-                                             units::format_bytes(device.final_bytes), memory::to_string(device.source))));
+                                             units::format_bytes(device.final_bytes),
+                                             memory::to_string(device.source))));
 }
 
 }  // namespace
@@ -245,7 +246,9 @@ std::string memory_chart(const analysis::RankAnalysis& rank) {
   const double plot = kWidth - kLabelWidth - 40;  // room for the last tick's label
   const double span_ms = static_cast<double>(std::max<std::int64_t>(1, last - first)) / 1e6;
   const double high_ms = axis_high(span_ms);
-  const auto x_of = [&](std::int64_t t) { return kLabelWidth + plot * (static_cast<double>(t - first) / 1e6) / high_ms; };
+  const auto x_of = [&](std::int64_t t) {
+    return kLabelWidth + plot * (static_cast<double>(t - first) / 1e6) / high_ms;
+  };
   constexpr double kLane = 64, kLine = 52;
   std::string body;
   double y = 5;
