@@ -32,7 +32,7 @@ namespace fs = std::filesystem;
 
 struct RecordArguments {
   std::string output = std::string(launcher::kDefaultOutputPattern);
-  std::string trace = "cuda,nvtx,api,sync";
+  std::string trace = "cuda,nvtx,api,sync,memory";
   std::string buffer_size;
   unsigned buffer_count = 0;
   unsigned flush_interval_ms = 0;
@@ -61,14 +61,14 @@ std::optional<unsigned long long> parse_bytes(std::string text) {
 }
 
 std::string check_trace_list(const std::string& list) {
-  static const std::set<std::string> known = {"cuda", "nvtx", "api", "api-all", "sync", "driver"};
+  static const std::set<std::string> known = {"cuda", "nvtx", "api", "api-all", "sync", "memory", "driver"};
   std::size_t position = 0;
   while (position <= list.size()) {
     auto comma = list.find(',', position);
     if (comma == std::string::npos) comma = list.size();
     const auto item = list.substr(position, comma - position);
     if (!item.empty() && !known.count(item)) {
-      return "--trace: unknown kind '" + item + "' (use cuda,nvtx,api,api-all,sync,driver)";
+      return "--trace: unknown kind '" + item + "' (use cuda,nvtx,api,api-all,sync,memory,driver)";
     }
     position = comma + 1;
   }
@@ -215,8 +215,8 @@ void add_record_command(CLI::App& app, Action& action) {
       ->check(kNonEmptyPath);
   command
       ->add_option("--trace", arguments->trace,
-                   "What to record: cuda,nvtx,api,sync,driver; api-all also records the frequent calls that launch "
-                   "nothing (cudaGetDevice, cudaGetLastError, ...)")
+                   "What to record: cuda,nvtx,api,sync,memory,driver; api-all also records the frequent calls that "
+                   "launch nothing (cudaGetDevice, cudaGetLastError, ...); memory: allocations and frees")
       ->capture_default_str();
   command->add_option("--buffer-size", arguments->buffer_size, "Bytes per CUPTI activity buffer (e.g. 8M)");
   command->add_option("--buffer-count", arguments->buffer_count,

@@ -71,6 +71,7 @@ int run_report(const ReportArguments& arguments) {
   const auto chosen = sections(arguments);
   auto options = analysis_options(arguments);
   options.host_summaries = report::needs_host_summaries(chosen);
+  options.memory_use = report::needs_memory_use(chosen);
   if (arguments.gaps != "summary" && arguments.gaps != "all") {
     throw TraceError::bad_input("", "--gaps must be 'summary' or 'all', not '" + arguments.gaps + "'");
   }
@@ -144,7 +145,9 @@ void add_report_command(CLI::App& app, Action& action) {
       ->delimiter(',');
   command->add_option("-o,--output", arguments->output, "Output file (CSV: a folder for one file per table)")
       ->check(kNonEmptyPath);
-  command->add_option("--sections", arguments->sections, "summary,devices,job,transfers,kernels,collectives,steps,gaps,launches")
+  command
+      ->add_option("--sections", arguments->sections,
+                   "summary,devices,job,transfers,kernels,collectives,steps,gaps,launches,nvtx,api,memory")
       ->delimiter(',');
   command->add_option("--window", arguments->window, "steps (per step annotation) or span (activity span)")
       ->capture_default_str();

@@ -1,4 +1,4 @@
--- gpuprof trace schema, version 1.2.
+-- gpuprof trace schema, version 1.3.
 -- One file per profiled process (rank). Times are int64 nanoseconds on the
 -- collector's clock (CUPTI timestamps); NULL means unknown. Column meanings are
 -- documented in schemas/README.md. PRAGMA user_version = major * 1000 + minor.
@@ -18,11 +18,13 @@ CREATE TABLE copy_kinds   (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
 CREATE TABLE memory_kinds (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
 CREATE TABLE sync_types   (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
 CREATE TABLE api_kinds    (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
+CREATE TABLE memory_operations (id INTEGER PRIMARY KEY, name TEXT NOT NULL);  -- since 1.3
 
 INSERT INTO copy_kinds VALUES (0,'unknown'),(1,'HtoD'),(2,'DtoH'),(3,'DtoD'),(4,'HtoH'),(5,'PtoP');
 INSERT INTO memory_kinds VALUES (0,'unknown'),(1,'pageable'),(2,'pinned'),(3,'device'),(4,'managed'),(5,'array');
 INSERT INTO sync_types VALUES (0,'unknown'),(1,'event'),(2,'stream_wait_event'),(3,'stream'),(4,'context'),(5,'device');
 INSERT INTO api_kinds VALUES (1,'runtime'),(2,'driver');
+INSERT INTO memory_operations VALUES (1,'alloc'),(2,'free');
 
 CREATE TABLE devices (
   id                      INTEGER PRIMARY KEY,
@@ -145,6 +147,24 @@ CREATE TABLE collectives (
   process_group_id  INTEGER REFERENCES strings(id),
   group_desc_id     INTEGER REFERENCES strings(id),
   group_ranks_id    INTEGER REFERENCES strings(id)
+);
+
+-- Since 1.3: allocations and frees of GPU-visible memory (CUPTI memory activity,
+-- Kineto [memory] events, Nsight Systems CUDA_GPU_MEMORY_USAGE_EVENTS), in the
+-- order the source gave them. `bytes` is the size allocated or freed (>= 0);
+-- `allocated_after` the bytes in use on the device after the event where the
+-- source records it (Kineto "Total Allocated").
+CREATE TABLE memory_events (
+  device          INTEGER NOT NULL,
+  context         INTEGER,
+  stream          INTEGER,
+  time_ns         INTEGER NOT NULL,
+  correlation_id  INTEGER,
+  operation       INTEGER NOT NULL REFERENCES memory_operations(id),
+  memory_kind     INTEGER REFERENCES memory_kinds(id),
+  address         INTEGER,
+  bytes           INTEGER NOT NULL,
+  allocated_after INTEGER
 );
 
 CREATE TABLE collector_stats (

@@ -79,6 +79,7 @@ void ActivityTranslator::translate(const CUpti_Activity& record) {
     case CUPTI_ACTIVITY_KIND_MEMCPY2:
       return peer_memcpy(reinterpret_cast<const CUpti_ActivityMemcpyPtoP4&>(record));
     case CUPTI_ACTIVITY_KIND_MEMSET: return memset(reinterpret_cast<const CUpti_ActivityMemset4&>(record));
+    case CUPTI_ACTIVITY_KIND_MEMORY2: return memory(reinterpret_cast<const CUpti_ActivityMemory4&>(record));
     case CUPTI_ACTIVITY_KIND_RUNTIME:
       return api_call(reinterpret_cast<const CUpti_ActivityAPI&>(record), trace::ApiKind::runtime);
     case CUPTI_ACTIVITY_KIND_DRIVER:
@@ -181,6 +182,42 @@ void ActivityTranslator::memset(const CUpti_ActivityMemset4& record) {
   if (!check_interval(record.start, record.end, "memset")) return;
   remember_context(record.contextId, record.deviceId);
   auto row = gpu_row<trace::MemsetRow>(record);
+  row.bytes = as_signed(record.bytes);
+  writer_.add(row);
+  ++counters_.rows;
+}
+
+// An allocation or free (cudaMalloc, cudaFree, cudaMallocAsync, ...). Host
+// memory (pinned, pageable) is written too, with its kind: the analysis keeps
+// it out of the device's memory in use.
+void ActivityTranslator::memory(const CUpti_ActivityMemory4& record) {
+  std::optional<trace::MemoryOperation> operation;
+  if (record.memoryOperationType == CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_ALLOCATION) {
+    operation = trace::MemoryOperation::alloc;
+  } else if (record.memoryOperationType == CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_RELEASE) {
+    operation = trace::MemoryOperation::free;
+  }
+  if (!operation) {
+    return problem("memory_unknown_operation", "memory record of operation type " +
+                                                   std::to_string(static_cast<int>(record.memoryOperationType)));
+  }
+  if (record.timestamp == 0 || as_signed(record.timestamp) < 0) {
+    return problem("missing_timestamp", "memory record without a usable timestamp");
+  }
+  if (record.deviceId > static_cast<std::uint32_t>(INT32_MAX)) {
+    return problem("memory_without_device", "memory record with device id " + std::to_string(record.deviceId));
+  }
+  if (as_signed(record.bytes) < 0) return problem("memory_size_out_of_range", "memory record of 2^63 bytes or more");
+  trace::MemoryEventRow row;
+  row.device = static_cast<std::int32_t>(record.deviceId);
+  if (record.contextId != CUPTI_INVALID_CONTEXT_ID) row.context = record.contextId;
+  if (record.streamId != CUPTI_INVALID_STREAM_ID) row.stream = record.streamId;
+  row.time_ns = as_signed(record.timestamp);
+  if (record.correlationId != 0) row.correlation_id = record.correlationId;
+  row.operation = *operation;
+  const auto kind = static_cast<std::uint32_t>(record.memoryKind);
+  if (kind <= 0xFF) row.memory_kind = to_memory_kind(static_cast<std::uint8_t>(kind));
+  row.address = present_if_nonzero(record.address);
   row.bytes = as_signed(record.bytes);
   writer_.add(row);
   ++counters_.rows;

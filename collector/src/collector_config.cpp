@@ -36,6 +36,7 @@ void read_number(const EnvironmentLookup& environment, const char* name, std::ui
 
 std::vector<std::string> apply_trace_list(const std::string& list, CollectorConfig& config) {
   config.trace_cuda = config.trace_nvtx = config.trace_api = config.trace_sync = config.trace_driver = false;
+  config.trace_memory = false;
   config.trace_frequent_api = false;
   std::vector<std::string> unknown;
   std::size_t position = 0;
@@ -51,6 +52,7 @@ std::vector<std::string> apply_trace_list(const std::string& list, CollectorConf
     else if (item == "api-all") config.trace_api = config.trace_frequent_api = true;
     else if (item == "sync") config.trace_sync = true;
     else if (item == "driver") config.trace_driver = true;
+    else if (item == "memory") config.trace_memory = true;
     else unknown.push_back(item);
   }
   return unknown;

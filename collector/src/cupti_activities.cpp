@@ -145,6 +145,7 @@ EnableResult enable_activities(const CollectorConfig& config, CUpti_SubscriberHa
       {CUPTI_ACTIVITY_KIND_MEMCPY, "memcpy", config.trace_cuda, false},
       {CUPTI_ACTIVITY_KIND_MEMCPY2, "memcpy2", config.trace_cuda, false},
       {CUPTI_ACTIVITY_KIND_MEMSET, "memset", config.trace_cuda, false},
+      {CUPTI_ACTIVITY_KIND_MEMORY2, "memory2", config.trace_memory, false},
       {CUPTI_ACTIVITY_KIND_RUNTIME, "runtime", config.trace_api, false},
       {CUPTI_ACTIVITY_KIND_DRIVER, "driver", config.trace_driver, false},
       {CUPTI_ACTIVITY_KIND_SYNCHRONIZATION, "synchronization", config.trace_sync, false},

@@ -101,6 +101,7 @@ std::string activity_kind_name(CUpti_ActivityKind kind) {
     case CUPTI_ACTIVITY_KIND_MEMCPY: return "memcpy";
     case CUPTI_ACTIVITY_KIND_MEMCPY2: return "memcpy_peer";
     case CUPTI_ACTIVITY_KIND_MEMSET: return "memset";
+    case CUPTI_ACTIVITY_KIND_MEMORY2: return "memory";
     case CUPTI_ACTIVITY_KIND_RUNTIME: return "runtime_api";
     case CUPTI_ACTIVITY_KIND_DRIVER: return "driver_api";
     case CUPTI_ACTIVITY_KIND_SYNCHRONIZATION: return "synchronization";

@@ -24,6 +24,7 @@
 #include "gpuprof/gui/analysis_tables.hpp"
 #include "gpuprof/gui/breakdown_chart.hpp"
 #include "gpuprof/gui/idle_cause_chart.hpp"
+#include "gpuprof/gui/memory_chart.hpp"
 #include "gpuprof/gui/compare_view.hpp"
 #include "gpuprof/gui/report_export.hpp"
 #include "gpuprof/gui/timeline_view.hpp"
@@ -171,6 +172,8 @@ void MainWindow::build_docks() {
   auto* breakdown_dock = add_dock(tr("Time breakdown"), breakdown_, Qt::RightDockWidgetArea);
   idle_causes_ = new IdleCauseChart;
   auto* idle_dock = add_dock(tr("Idle causes"), idle_causes_, Qt::RightDockWidgetArea);
+  memory_ = new MemoryChart;
+  auto* memory_dock = add_dock(tr("GPU memory"), memory_, Qt::RightDockWidgetArea);
 
   transfer_proxy_ = make_proxy(this);
   transfer_table_ = make_table(transfer_proxy_);
@@ -206,7 +209,8 @@ void MainWindow::build_docks() {
   add_dock(tr("Details"), details_, Qt::BottomDockWidgetArea);
   tabifyDockWidget(summary_dock, breakdown_dock);
   tabifyDockWidget(breakdown_dock, idle_dock);
-  tabifyDockWidget(idle_dock, transfer_dock);
+  tabifyDockWidget(idle_dock, memory_dock);
+  tabifyDockWidget(memory_dock, transfer_dock);
   tabifyDockWidget(transfer_dock, collective_dock_);
   summary_dock->raise();
   // The summary's table is ~100 columns of fixed-width text: give the right-hand docks room for most of it.
@@ -338,6 +342,7 @@ void MainWindow::show_session(std::shared_ptr<const Session> session) {
   summary_->setPlainText(QString::fromStdString(gui::summary_text(*session_)));
   breakdown_->set_session(session_.get());
   idle_causes_->set_session(session_.get());
+  memory_->set_session(session_.get());
   heat_map_->set_session(session_.get());
   replace_source(kernel_proxy_, make_kernel_model(*session_, this));
   replace_source(step_proxy_, make_step_model(*session_, this));

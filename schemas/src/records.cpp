@@ -25,6 +25,9 @@ std::string_view to_string(MemoryKind kind) {
 }
 std::string_view to_string(SyncType type) { return name_at(kSyncTypeNames, static_cast<std::size_t>(type)); }
 std::string_view to_string(ApiKind kind) { return kind == ApiKind::driver ? "driver" : "runtime"; }
+std::string_view to_string(MemoryOperation operation) {
+  return operation == MemoryOperation::free ? "free" : "alloc";
+}
 std::string_view to_string(Severity severity) {
   switch (severity) {
     case Severity::warning: return "warning";

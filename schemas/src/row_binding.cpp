@@ -141,6 +141,19 @@ void bind_row(sqlite::Statement& s, int first, const CollectiveRow& row) {
   s.bind(first + 11, row.group_ranks);
 }
 
+void bind_row(sqlite::Statement& s, int first, const MemoryEventRow& row) {
+  s.bind(first, std::int64_t{row.device});
+  s.bind(first + 1, row.context);
+  s.bind(first + 2, row.stream);
+  s.bind(first + 3, row.time_ns);
+  s.bind(first + 4, row.correlation_id);
+  s.bind(first + 5, static_cast<std::int64_t>(row.operation));
+  s.bind(first + 6, enum_code(row.memory_kind));
+  s.bind(first + 7, row.address);
+  s.bind(first + 8, row.bytes);
+  s.bind(first + 9, row.allocated_after);
+}
+
 template void bind_row(sqlite::Statement&, int, const KernelRow&);
 template void bind_row(sqlite::Statement&, int, const MemcpyRow&);
 template void bind_row(sqlite::Statement&, int, const MemsetRow&);

@@ -22,6 +22,11 @@ struct TableOf<KernelRow> { static constexpr std::string_view name = "kernels"; 
 template <>
 struct TableOf<MemcpyRow> { static constexpr std::string_view name = "memcpys"; static constexpr int columns = 12; };
 template <>
+struct TableOf<MemoryEventRow> {
+  static constexpr std::string_view name = "memory_events";
+  static constexpr int columns = 10;
+};
+template <>
 struct TableOf<MemsetRow> { static constexpr std::string_view name = "memsets"; static constexpr int columns = 7; };
 template <>
 struct TableOf<ApiCallRow> { static constexpr std::string_view name = "api_calls"; static constexpr int columns = 8; };
@@ -35,6 +40,7 @@ struct TableOf<CollectiveRow> { static constexpr std::string_view name = "collec
 void bind_row(sqlite::Statement& statement, int first, const DeviceRow& row);
 void bind_row(sqlite::Statement& statement, int first, const DeviceLinkRow& row);
 void bind_row(sqlite::Statement& statement, int first, const CollectiveRow& row);
+void bind_row(sqlite::Statement& statement, int first, const MemoryEventRow& row);
 // The event tables hold integers only, so they also bind to a ChunkRowSink
 // (instantiated for it and for sqlite::Statement).
 template <typename Sink>

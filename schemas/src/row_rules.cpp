@@ -33,6 +33,7 @@ bool keeps(const Values& row, const ColumnRule& rule, const std::vector<std::uin
     case Rule::integer: return !null;
     case Rule::integer_or_null: return true;
     case Rule::int32_or_null: return null || within(value, kInt32Min, kInt32Max);
+    case Rule::count: return !null && value >= 0;
     case Rule::count_or_null: return null || value >= 0;
     case Rule::positive_or_null: return null || value >= 1;
     case Rule::device: return !null && within(value, 0, kInt32Max);
@@ -134,6 +135,21 @@ constexpr std::array kCollective = {
     ColumnRule{11, "group_ranks_id", Rule::string_id_or_null},
 };
 
+// Since 1.3. Sizes are never negative: the operation says which way they count.
+constexpr std::array kMemoryEvent = {
+    ColumnRule{0, "device", Rule::device},
+    ColumnRule{1, "context", Rule::integer_or_null},
+    ColumnRule{2, "stream", Rule::integer_or_null},
+    ColumnRule{3, "time_ns", Rule::time},
+    ColumnRule{4, "correlation_id", Rule::integer_or_null},
+    ColumnRule{5, "operation", Rule::enum_value, static_cast<std::int64_t>(MemoryOperation::alloc),
+               static_cast<std::int64_t>(MemoryOperation::free)},
+    ColumnRule{6, "memory_kind", Rule::enum_or_null, 0, kLastMemoryKind},
+    ColumnRule{7, "address", Rule::integer_or_null},
+    ColumnRule{8, "bytes", Rule::count},
+    ColumnRule{9, "allocated_after", Rule::count_or_null},
+};
+
 // Derived tables (written by `report --save`), read back by the exporter.
 constexpr std::array kStep = {
     ColumnRule{0, "rank", Rule::int32_or_null}, ColumnRule{1, "device", Rule::device},
@@ -183,6 +199,7 @@ const char* describe(Rule rule) {
     case Rule::integer: return "NULL or not an integer";
     case Rule::integer_or_null: return "not an integer";
     case Rule::int32_or_null: return "not a 32-bit integer";
+    case Rule::count: return "negative, NULL or not an integer";
     case Rule::count_or_null: return "negative or not an integer";
     case Rule::positive_or_null: return "less than 1 or not an integer";
     case Rule::device:
@@ -206,6 +223,7 @@ std::span<const ColumnRule> api_call_rules() { return kApiCall; }
 std::span<const ColumnRule> sync_rules() { return kSync; }
 std::span<const ColumnRule> range_rules() { return kRange; }
 std::span<const ColumnRule> collective_rules() { return kCollective; }
+std::span<const ColumnRule> memory_event_rules() { return kMemoryEvent; }
 std::span<const ColumnRule> step_rules() { return kStep; }
 std::span<const ColumnRule> gap_rules() { return kGap; }
 

@@ -18,6 +18,7 @@ enum class Rule : std::uint8_t {
   integer,            // any integer, not NULL
   integer_or_null,    // any integer, or NULL (unknown)
   int32_or_null,      // fits int32, or NULL
+  count,              // >= 0, not NULL
   count_or_null,      // >= 0, or NULL
   positive_or_null,   // >= 1, or NULL
   device,             // 0 .. INT32_MAX
@@ -83,6 +84,7 @@ std::span<const ColumnRule> api_call_rules();
 std::span<const ColumnRule> sync_rules();
 std::span<const ColumnRule> range_rules();
 std::span<const ColumnRule> collective_rules();
+std::span<const ColumnRule> memory_event_rules();
 std::span<const ColumnRule> step_rules();
 std::span<const ColumnRule> gap_rules();
 

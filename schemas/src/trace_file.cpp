@@ -118,7 +118,8 @@ const std::vector<std::string>& trace_tables() {
   static const std::vector<std::string> tables = {"meta",      "strings", "devices", "device_links",
                                                   "kernels",   "memcpys", "memsets", "api_calls",
                                                   "syncs",     "ranges",  "steps",   "gaps",
-                                                  "collectives", "collector_stats", "event_chunks"};
+                                                  "collectives", "collector_stats", "event_chunks",
+                                                  "memory_events"};
   return tables;
 }
 
@@ -126,7 +127,8 @@ void refuse_stored_code(sqlite::Database& database) { database.refuse_code(trace
 
 const std::vector<std::string>& event_tables() {
   static const std::vector<std::string> tables = {"kernels", "memcpys", "memsets", "api_calls",
-                                                  "syncs",   "ranges",  "steps",   "gaps", "collectives"};
+                                                  "syncs",   "ranges",  "steps",   "gaps", "collectives",
+                                                  "memory_events"};
   return tables;
 }
 

@@ -151,6 +151,8 @@ constexpr ColumnNames kMemsetColumns = {"device", "context", "stream", "start_ns
 constexpr ColumnNames kCollectiveColumns = {"device", "correlation_id", "name_id", "in_elements", "out_elements",
                                             "in_bytes", "out_bytes", "dtype_id", "group_size", "process_group_id",
                                             "group_desc_id", "group_ranks_id"};
+constexpr ColumnNames kMemoryEventColumns = {"device", "context", "stream", "time_ns", "correlation_id",
+                                             "operation", "memory_kind", "address", "bytes", "allocated_after"};
 constexpr ColumnNames kApiCallColumns = {"process_id", "thread_id", "start_ns", "end_ns", "correlation_id",
                                          "name_id", "kind", "return_code"};
 constexpr ColumnNames kSyncColumns = {"process_id", "thread_id", "start_ns", "end_ns", "sync_type",
@@ -261,6 +263,26 @@ void read_host_columns(const Row<Values>& row, Table& table) {
   table.end_ns.push_back(row.i64(3));
 }
 
+// Files before schema 1.3 have no memory_events table: their memory use was not recorded.
+void load_memory_events(sqlite::Database& database, TraceModel& model, RowChecks& checks) {
+  model.memory_events_table = database.has_table("memory_events");
+  if (!model.memory_events_table) return;
+  read_table(database, "memory_events", memory_event_rules(), checks, model.memory_events,
+             [](const auto& row, MemoryEventTable& table) {
+               table.device.push_back(row.i32(0));
+               table.context.push_back(row.i64_or_unknown(1));
+               table.stream.push_back(row.i64_or_unknown(2));
+               table.time_ns.push_back(row.i64(3));
+               table.correlation_id.push_back(row.i64_or_unknown(4));
+               table.operation.push_back(static_cast<MemoryOperation>(row.i64(5)));
+               table.memory_kind.push_back(static_cast<MemoryKind>(std::max<std::int64_t>(0, row.i64(6))));
+               table.address.push_back(row.i64_or_unknown(7));
+               table.bytes.push_back(row.i64(8));
+               table.allocated_after.push_back(row.i64_or_unknown(9));
+             }, kMemoryEventColumns);
+  sort_by_device_time(model.memory_events);
+}
+
 void load_gpu_tables(sqlite::Database& database, TraceModel& model, const LoadOptions& options, RowChecks& checks) {
   const bool context = options.load_contexts_and_return_codes;
   if (options.load_kernel_launch_details) {
@@ -318,6 +340,7 @@ void load_gpu_tables(sqlite::Database& database, TraceModel& model, const LoadOp
                  table.group_ranks.push_back(row.string_id_or_none(11));
                }, kCollectiveColumns);
   }
+  load_memory_events(database, model, checks);
   model.kernel_streams = sort_by_device_stream_start(model.kernels);
   model.memcpy_streams = sort_by_device_stream_start(model.memcpys);
   model.memset_streams = sort_by_device_stream_start(model.memsets);

@@ -5,6 +5,17 @@
 
 namespace gpuprof::trace {
 
+void sort_by_device_time(MemoryEventTable& table) {
+  const auto before = [&table](std::uint32_t a, std::uint32_t b) {
+    return std::pair(table.device[a], table.time_ns[a]) < std::pair(table.device[b], table.time_ns[b]);
+  };
+  std::vector<std::uint32_t> order(table.size());
+  std::iota(order.begin(), order.end(), 0U);
+  if (std::is_sorted(order.begin(), order.end(), before)) return;
+  std::stable_sort(order.begin(), order.end(), before);
+  apply_order(table, order);
+}
+
 std::vector<StreamSlice> group_streams(const GpuColumns& table, std::vector<std::uint32_t>& order) {
   const std::size_t rows = table.size();
   // Streams are few (tens), so a sorted map from key to group is cheap; the

@@ -48,12 +48,14 @@ struct TraceStore::Statements {
         api_calls(database),
         syncs(database),
         ranges(database),
-        collectives(database) {}
+        collectives(database),
+        memory_events(database) {}
 
   // Commits must see every row added before them.
   void flush_batches() {
     kernels.rows.flush(), memcpys.rows.flush(), memsets.rows.flush(), api_calls.rows.flush(), syncs.rows.flush(),
-        ranges.rows.flush(), collectives.flush();
+        ranges.rows.flush(), collectives.flush(),
+        memory_events.flush();
   }
   void finish_chunks() {
     kernels.finish(insert_chunk), memcpys.finish(insert_chunk), memsets.finish(insert_chunk),
@@ -89,6 +91,7 @@ struct TraceStore::Statements {
   EventTable<SyncRow> syncs;
   EventTable<RangeRow> ranges;
   BatchedInsert<CollectiveRow> collectives;
+  BatchedInsert<MemoryEventRow> memory_events;
 };
 
 TraceStore::TraceStore(const std::string& path, const WriterOptions& options)
@@ -163,6 +166,11 @@ void TraceStore::write(const DeviceLinkRow& row) { add_single(statements_->inser
 
 void TraceStore::write(const CollectiveRow& row) {
   statements_->collectives.add(row);
+  count_row();
+}
+
+void TraceStore::write(const MemoryEventRow& row) {
+  statements_->memory_events.add(row);
   count_row();
 }
 

@@ -20,6 +20,6 @@ struct MetaEntry {
 struct CommitPoint {};
 
 using WriteOp = std::variant<InternedString, MetaEntry, DeviceRow, DeviceLinkRow, KernelRow, MemcpyRow, MemsetRow,
-                             ApiCallRow, SyncRow, RangeRow, CollectiveRow, StatRow, CommitPoint>;
+                             ApiCallRow, SyncRow, RangeRow, CollectiveRow, MemoryEventRow, StatRow, CommitPoint>;
 
 }  // namespace gpuprof::trace

@@ -136,6 +136,17 @@ ModelBuilder& ModelBuilder::meta(const std::string& key, const std::string& valu
   return *this;
 }
 
+ModelBuilder& ModelBuilder::memory_event(std::int32_t device, std::int64_t time, trace::MemoryOperation operation,
+                                         std::int64_t bytes, std::int64_t allocated_after, trace::MemoryKind kind) {
+  auto& t = model_.memory_events;
+  model_.memory_events_table = true;
+  t.device.push_back(device), t.context.push_back(trace::kUnknown), t.stream.push_back(trace::kUnknown);
+  t.time_ns.push_back(time), t.correlation_id.push_back(trace::kUnknown), t.operation.push_back(operation);
+  t.memory_kind.push_back(kind), t.address.push_back(trace::kUnknown), t.bytes.push_back(bytes);
+  t.allocated_after.push_back(allocated_after);
+  return *this;
+}
+
 trace::TraceModel ModelBuilder::build() {
   trace::TraceModel model = model_;
   model.kernel_streams = trace::sort_by_device_stream_start(model.kernels);
@@ -144,6 +155,7 @@ trace::TraceModel ModelBuilder::build() {
   trace::sort_by_start(model.api_calls);
   trace::sort_by_start(model.syncs);
   trace::sort_by_start(model.ranges);
+  trace::sort_by_device_time(model.memory_events);
   return model;
 }
 

@@ -34,6 +34,11 @@ class ModelBuilder {
   ModelBuilder& collective(std::int32_t device, std::int64_t correlation, std::string_view name,
                            std::int64_t in_bytes, std::int64_t out_bytes, std::int64_t group_size);
 
+  // A memory_events row (the model then has the table); `allocated_after` kUnknown when not recorded.
+  ModelBuilder& memory_event(std::int32_t device, std::int64_t time, trace::MemoryOperation operation,
+                             std::int64_t bytes, std::int64_t allocated_after = trace::kUnknown,
+                             trace::MemoryKind kind = trace::MemoryKind::device);
+
   // Sorts the tables and builds the stream slices.
   trace::TraceModel build();
 

@@ -6,6 +6,23 @@
 
 namespace gpuprof::testing {
 
+// Rank 0's memory (rank 1 records none): device 0 frees memory allocated before the trace began (a stated
+// baseline) and sums its events; device 1 carries recorded totals. Weights stay, each step's activations go.
+void add_golden_memory(ModelBuilder& builder) {
+  using trace::MemoryOperation;
+  builder.memory_event(0, 10, MemoryOperation::free, 512 << 10);
+  std::int64_t recorded = 8 << 20;
+  for (int device = 0; device < 2; ++device) {
+    const auto total = [&](std::int64_t change) { return device == 1 ? (recorded += change) : trace::kUnknown; };
+    builder.memory_event(device, 50, MemoryOperation::alloc, 4 << 20, total(4 << 20));
+    for (int step = 0; step < 3; ++step) {
+      const std::int64_t base = step * 10'000;
+      builder.memory_event(device, base + 1'000, MemoryOperation::alloc, (1 + step) << 20, total((1 + step) << 20));
+      builder.memory_event(device, base + 6'500, MemoryOperation::free, (1 + step) << 20, total(-((1 + step) << 20)));
+    }
+  }
+}
+
 // Two steps on two GPUs with communication (collective metadata included), peer copies, a pageable upload,
 // and kernel names an attacker could have put into a trace.
 trace::TraceModel golden_model(int rank) {
@@ -36,6 +53,7 @@ trace::TraceModel golden_model(int rank) {
       builder.range(thread, base + 7'200, base + 9'800, "data");
     }
   }
+  if (rank == 0) add_golden_memory(builder);
   builder.api_call(1000, 20'050, 20'900, 999, "cudaMemcpy");
   builder.memcpy(0, 7, 20'900, 21'000, CopyKind::host_to_device, 4096, trace::kUnknown32, 0, trace::MemoryKind::pageable, 999);
   // A mangled name from an older file, launched outside every step: it runs in step 1's batch gap.

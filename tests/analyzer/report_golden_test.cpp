@@ -85,7 +85,7 @@ TEST(ReportWriters, CsvFolderGetsOneFilePerTable) {
   EXPECT_EQ(names, (std::vector<std::string>{"api_calls.csv", "categories.csv", "collectives.csv", "comm_rules.csv",
                                              "devices.csv", "gap_summary.csv", "gaps.csv", "idle_causes.csv",
                                              "idle_steps.csv", "kernels.csv", "launch_latency.csv",
-                                             "launch_queues.csv", "launches.csv", "nvtx_ranges.csv",
+                                             "launch_queues.csv", "launches.csv", "memory.csv", "nvtx_ranges.csv",
                                              "steady_state.csv", "steps.csv", "transfer_flags.csv",
                                              "transfer_kinds.csv", "transfer_matrix.csv", "transfers.csv"}));
   const auto devices = gpuprof::testing::read_file(output + "devices.csv");

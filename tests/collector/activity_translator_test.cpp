@@ -189,6 +189,62 @@ TEST_F(TranslatorTest, MemsetKeepsBytesAndCorrelation) {
   EXPECT_EQ(model.memsets.correlation_id[0], 9);
 }
 
+CUpti_ActivityMemory4 memory_record(CUpti_ActivityMemoryOperationType operation, std::uint64_t bytes,
+                                    std::uint64_t timestamp, std::uint32_t device = 0) {
+  auto record = zeroed<CUpti_ActivityMemory4>(CUPTI_ACTIVITY_KIND_MEMORY2);
+  record.memoryOperationType = operation;
+  record.memoryKind = CUPTI_ACTIVITY_MEMORY_KIND_DEVICE;
+  record.bytes = bytes, record.timestamp = timestamp, record.deviceId = device;
+  record.contextId = CUPTI_INVALID_CONTEXT_ID, record.streamId = CUPTI_INVALID_STREAM_ID;
+  return record;
+}
+
+// CUPTI's memory activity (MEMORY2): allocations and frees with their kind, address and call.
+TEST_F(TranslatorTest, MemoryRecordsBecomeMemoryEvents) {
+  auto alloc = memory_record(CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_ALLOCATION, 4096, 100, 1);
+  alloc.address = 0x7f0000001000, alloc.correlationId = 12, alloc.contextId = 2, alloc.streamId = 13;
+  auto pinned = memory_record(CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_ALLOCATION, 64, 110);
+  pinned.memoryKind = CUPTI_ACTIVITY_MEMORY_KIND_PINNED;
+  auto odd_kind = memory_record(CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_RELEASE, 64, 120);
+  odd_kind.memoryKind = static_cast<CUpti_ActivityMemoryKind>(0x1003);
+  translate(alloc, pinned, odd_kind);
+  const auto model = finish();
+  const auto& m = model.memory_events;
+  ASSERT_EQ(m.size(), 3u);
+  // Sorted by device: device 0's two events come first.
+  EXPECT_EQ(m.memory_kind[0], trace::MemoryKind::pinned);
+  EXPECT_EQ(m.operation[1], trace::MemoryOperation::free);
+  EXPECT_EQ(m.memory_kind[1], trace::MemoryKind::unknown);  // not truncated into a known kind
+  EXPECT_EQ(m.context[0], trace::kUnknown);
+  EXPECT_EQ(m.stream[0], trace::kUnknown);
+  EXPECT_EQ(m.correlation_id[0], trace::kUnknown);
+  EXPECT_EQ(m.address[0], trace::kUnknown);
+  EXPECT_EQ(m.device[2], 1);
+  EXPECT_EQ(m.time_ns[2], 100);
+  EXPECT_EQ(m.bytes[2], 4096);
+  EXPECT_EQ(m.address[2], 0x7f0000001000);
+  EXPECT_EQ(m.correlation_id[2], 12);
+  EXPECT_EQ(m.context[2], 2);
+  EXPECT_EQ(m.stream[2], 13);
+  EXPECT_EQ(m.memory_kind[2], trace::MemoryKind::device);
+  EXPECT_EQ(stats().at("records_memory").value, 3);
+}
+
+TEST_F(TranslatorTest, MalformedMemoryRecordsAreProblemsNotRows) {
+  const auto invalid = memory_record(CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_INVALID, 8, 10);
+  const auto no_time = memory_record(CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_ALLOCATION, 8, 0);
+  const auto no_device = memory_record(CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_ALLOCATION, 8, 10, 0xFFFFFFFFu);
+  const auto huge = memory_record(CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_RELEASE, 1ull << 63, 10);
+  const auto wrapped_time = memory_record(CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_RELEASE, 8, 1ull << 63);
+  translate(invalid, no_time, no_device, huge, wrapped_time);
+  EXPECT_EQ(finish().memory_events.size(), 0u);
+  const auto by_name = stats();
+  EXPECT_EQ(by_name.at("problem_memory_unknown_operation").value, 1);
+  EXPECT_EQ(by_name.at("problem_missing_timestamp").value, 2);
+  EXPECT_EQ(by_name.at("problem_memory_without_device").value, 1);
+  EXPECT_EQ(by_name.at("problem_memory_size_out_of_range").value, 1);
+}
+
 TEST_F(TranslatorTest, ApiCallsAreNamedAndKeepCorrelationIds) {
   translate(api_record(CUPTI_ACTIVITY_KIND_RUNTIME, 211, 50, 60, 11),
             api_record(CUPTI_ACTIVITY_KIND_DRIVER, 307, 52, 58, 11),

@@ -36,7 +36,20 @@ TEST(StandinRecord, ATwoDeviceRunIsRecordedRowByRow) {
     EXPECT_EQ(count_rows(file, per_device("memcpys", device)), kSteps * copies_per_step(2));
     EXPECT_EQ(count_rows(file, per_device("memsets", device)), kSteps * kMemsetsPerStep);
     EXPECT_EQ(count_rows(file, per_device("syncs", device)), kSteps * kWaitsPerStep);
+    // The weights once, then each step's workspace allocated and freed, each with its call's correlation id.
+    EXPECT_EQ(count_rows(file, per_device("memory_events", device)), 1 + kSteps * kMemoryEventsPerStep);
+    EXPECT_EQ(count_rows(file, per_device("memory_events", device) + " and operation = 1 and memory_kind = 3"),
+              1 + kSteps);
+    EXPECT_EQ(count_rows(file, per_device("memory_events", device) + " and operation = 2 and bytes = " +
+                                   std::to_string(kWorkspaceBytes)),
+              kSteps);
+    EXPECT_EQ(count_rows(file, per_device("memory_events", device) + " and stream is null and bytes = " +
+                                   std::to_string(kWeightsBytes)),
+              1);
   }
+  EXPECT_EQ(count_rows(file, "select count(*) from memory_events m where correlation_id is null or not exists "
+                             "(select 1 from api_calls a where a.correlation_id = m.correlation_id)"),
+            0);
   // Peer copies name both devices; the plain twin CUPTI also reports is not a second copy.
   EXPECT_EQ(count_rows(file, "select count(*) from memcpys where copy_kind = 5 and src_device = 0 and dst_device = 1"),
             kSteps);
@@ -51,7 +64,8 @@ TEST(StandinRecord, ATwoDeviceRunIsRecordedRowByRow) {
                              "dst_device = device and bytes = " + std::to_string(kDeviceCopyBytes)),
             2 * kSteps);
   // Every call but the frequent ones, named without CUPTI's _vNNNN suffix.
-  EXPECT_EQ(count_rows(file, "select count(*) from api_calls"), 2 * kSteps * api_calls_per_step(2));
+  EXPECT_EQ(count_rows(file, "select count(*) from api_calls"),
+            2 * (kSteps * api_calls_per_step(2) + kSetupCallsPerDevice));
   auto calls_named = [&](const std::string& name) {
     return count_rows(file, "select count(*) from api_calls a join strings s on s.id = a.name_id where s.value = '" +
                                 name + "'");
@@ -121,7 +135,10 @@ TEST(StandinRecord, TheFrequentCallsAreRecordedWhenAskedFor) {
   ASSERT_EQ(run.exit_code, 0) << run.errors;
   ASSERT_EQ(run.traces.size(), 1u);
   trace::TraceFile file(run.traces[0].string());
-  EXPECT_EQ(count_rows(file, "select count(*) from api_calls"), api_calls_per_step(1) + kExcludedCallsPerStep);
+  EXPECT_EQ(count_rows(file, "select count(*) from api_calls"),
+            api_calls_per_step(1) + kExcludedCallsPerStep + kSetupCallsPerDevice);
+  // memory is not in this --trace list: CUPTI's memory activity stays off.
+  EXPECT_EQ(count_rows(file, "select count(*) from memory_events"), 0);
 }
 
 // CUPTI reads a drop count only when asked; drops after the last buffer must still be asked for.
@@ -301,6 +318,11 @@ TEST(StandinRecord, TheReportOfATwoGpuRecordingShowsBothDevicesAndTheirCommunica
   EXPECT_NE(text.find("\"kind\": \"PtoP\""), std::string::npos);
   EXPECT_NE(text.find("ncclDevKernel_AllReduce"), std::string::npos);
   EXPECT_EQ(text.find("\"total_comm_ns\": 0,"), std::string::npos);  // the all-reduce kernels count as communication
+  // Memory in use: the weights stay, each step's workspace comes and goes.
+  const auto peak = std::to_string(kWeightsBytes + kWorkspaceBytes);
+  EXPECT_NE(text.find("\"peak_bytes\": " + peak), std::string::npos) << text;
+  EXPECT_NE(text.find("\"final_bytes\": " + std::to_string(kWeightsBytes)), std::string::npos);
+  EXPECT_NE(text.find("\"allocations\": 7,"), std::string::npos);
 }
 
 }  // namespace

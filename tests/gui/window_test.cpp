@@ -15,6 +15,8 @@
 #include "gpuprof/gui/analysis_tables.hpp"
 #include "gpuprof/gui/compare_view.hpp"
 #include "gpuprof/gui/idle_cause_chart.hpp"
+#include "gpuprof/gui/memory_chart.hpp"
+#include "gpuprof/trace/sqlite_database.hpp"
 #include "gpuprof/idle/idle_description.hpp"
 #include "gpuprof/gui/table_model.hpp"
 #include "gpuprof/gui/main_window.hpp"
@@ -199,6 +201,31 @@ TEST(MainWindow, HoveringIdleTimeNamesItsCauseAndCoverage) {
   std::size_t devices = 0;
   for (const auto& loaded : view.session()->ranks) devices += loaded->analysis.devices.size();
   EXPECT_EQ(chart.bar_count(), static_cast<int>(devices));
+}
+
+// Issue 30: the GPU memory panel draws the analyzer's timeline, one line per device, up to its peak; a trace
+// without memory events says "not recorded" and draws nothing.
+TEST(MainWindow, TheMemoryPanelDrawsOneLinePerDeviceUpToItsPeak) {
+  TemporaryFolder folder;
+  const auto path = folder.file("memory.sqlite");
+  testing::write_trace(path, 2, 4);
+  MemoryChart chart;
+  chart.set_session(testing::load(path).get());
+  EXPECT_EQ(chart.line_count(), 0);
+  {
+    sqlite::Database database(path, sqlite::OpenMode::read_write);
+    // Weights of 64 MiB on GPU 0 and 32 MiB on GPU 1, then a 16 MiB workspace on GPU 0 that comes and goes.
+    database.execute(
+        "INSERT INTO memory_events SELECT 0, NULL, NULL, min(start_ns), NULL, 1, 3, NULL, 67108864, NULL FROM kernels;"
+        "INSERT INTO memory_events SELECT 1, NULL, NULL, min(start_ns), NULL, 1, 3, NULL, 33554432, NULL FROM kernels;"
+        "INSERT INTO memory_events SELECT 0, NULL, NULL, min(start_ns) + 1000, NULL, 1, 3, NULL, 16777216, NULL "
+        "FROM kernels;"
+        "INSERT INTO memory_events SELECT 0, NULL, NULL, min(start_ns) + 2000, NULL, 2, 3, NULL, 16777216, NULL "
+        "FROM kernels;");
+  }
+  chart.set_session(testing::load(path).get());
+  EXPECT_EQ(chart.line_count(), 2);
+  EXPECT_DOUBLE_EQ(chart.highest_mib(), 80.0);
 }
 
 TEST(MainWindow, DroppedFilesAreOpened) {

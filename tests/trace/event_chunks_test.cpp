@@ -10,6 +10,7 @@
 
 #include "gpuprof/trace/chunk_guards.hpp"
 #include "gpuprof/trace/sqlite_database.hpp"
+#include "gpuprof/trace/schema_version.hpp"
 #include "gpuprof/trace/trace_model.hpp"
 #include "gpuprof/trace/trace_writer.hpp"
 #include "temporary_folder.hpp"
@@ -157,7 +158,7 @@ TEST_F(EventChunks, TheWriterWritesChunksOfEveryEventTable) {
   EXPECT_EQ(query_int(chunked, "SELECT count(*) FROM event_chunks WHERE table_name = 'kernels'"), 3);
   EXPECT_EQ(query_int(chunked, "SELECT sum(row_count) FROM event_chunks WHERE table_name = 'kernels'"), kKernels);
   EXPECT_EQ(query_int(chunked, "SELECT count(DISTINCT table_name) FROM event_chunks"), 6);
-  EXPECT_EQ(query_int(chunked, "PRAGMA user_version"), 1002);
+  EXPECT_EQ(query_int(chunked, "PRAGMA user_version"), kUserVersion);
 }
 
 TEST_F(EventChunks, ChunksAndRowsLoadIdenticalModels) {

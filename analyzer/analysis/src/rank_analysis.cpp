@@ -109,6 +109,10 @@ RankAnalysisParts analyze_rank_parts(const trace::TraceModel& model, const Analy
   result.transfers = analyze_transfers(model, activity);
   result.collectives = analyze_collectives(model);
   add_collective_notice(result);
+  if (options.memory_use) {
+    result.memory = memory::analyze_memory(model, kMemoryTimelinePoints);
+    result.notices.insert(result.notices.end(), result.memory.notices.begin(), result.memory.notices.end());
+  }
   result.kernels = kernels.get();
   std::tie(result.launches, result.host) = launches.get();
   parts.categories = std::move(classes.categories);

@@ -48,6 +48,12 @@ void ImportSink::add(const trace::CollectiveRow& row) {
   ++counts_.collectives;
 }
 
+void ImportSink::add(const trace::MemoryEventRow& row) {
+  if (writer_ != nullptr) writer_->add(row);
+  span(row.time_ns, row.time_ns);
+  ++counts_.memory_events;
+}
+
 void ImportSink::count(const std::string& name, trace::Severity severity, std::int64_t count,
                        std::string_view detail) {
   auto [found, inserted] = stats_.try_emplace(name);
@@ -73,6 +79,10 @@ void ImportSink::write_summary(std::int64_t time_offset_ns) {
   // Only sources that carry collective metadata (Kineto) have this table filled.
   if (counts_.collectives > 0) {
     writer_->set_stat({"import.rows.collectives", counts_.collectives, trace::Severity::info, std::nullopt});
+  }
+  // Only sources that record allocations (Kineto with profile_memory, nsys with --cuda-memory-usage) fill it.
+  if (counts_.memory_events > 0) {
+    writer_->set_stat({"import.rows.memory_events", counts_.memory_events, trace::Severity::info, std::nullopt});
   }
   if (first_ns_ && last_ns_) {
     writer_->set_meta("start_ns", std::to_string(*first_ns_ + time_offset_ns));

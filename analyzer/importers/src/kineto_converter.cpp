@@ -6,6 +6,7 @@
 #include "cuda_enums.hpp"
 #include "kineto_args.hpp"
 #include "kineto_collective.hpp"
+#include "kineto_memory.hpp"
 #include "kineto_time.hpp"
 
 namespace gpuprof::importers {
@@ -147,7 +148,27 @@ std::optional<KinetoConverter::Span> KinetoConverter::span_of(const KinetoEvent&
   return span;
 }
 
+std::optional<std::int64_t> KinetoConverter::instant_time(const KinetoEvent& event) {
+  if (!event.ts.present || event.ts.is_string) return std::nullopt;
+  const auto time = microseconds_text_to_ns(event.ts.text);
+  std::int64_t time_ns = 0;
+  if (!time || __builtin_add_overflow(*time, base_ns_, &time_ns)) return std::nullopt;
+  return time_ns;
+}
+
+void KinetoConverter::add_memory(const KinetoEvent& event) {
+  const auto time_ns = event.ph == "i" || event.ph == "I" ? instant_time(event) : std::nullopt;
+  if (!time_ns) {
+    sink_.count("import.kineto.memory_bad_event.ts", trace::Severity::warning, 1,
+                "[memory] events that are not instant ('i') events with a valid ts, left out");
+    return;
+  }
+  add_memory_event(event, *time_ns, sink_);
+}
+
 void KinetoConverter::consume(const KinetoEvent& event) {
+  // Allocator events: without a category in 2021 traces, cpu_instant_event since.
+  if (event.name == kKinetoMemoryEventName) return add_memory(event);
   if (event.ph == "C") {
     // Counters (gpuprof's batch-gap counter, memory counters) carry values, not activity.
     sink_.count("import.skipped.counter", trace::Severity::info);

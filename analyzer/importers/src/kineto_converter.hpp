@@ -28,6 +28,8 @@ class KinetoConverter final : public KinetoEventConsumer {
     std::int64_t start_ns = 0, end_ns = 0;
   };
   std::optional<Span> span_of(const KinetoEvent& event);
+  std::optional<std::int64_t> instant_time(const KinetoEvent& event);
+  void add_memory(const KinetoEvent& event);
   void malformed(const KinetoEvent& event, const char* why);
 
   void add_kernel(const KinetoEvent& event, Span span);

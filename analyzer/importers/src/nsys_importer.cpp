@@ -7,6 +7,7 @@
 #include "cupti_table_rows.hpp"
 #include "foreign_strings.hpp"
 #include "gpuprof/trace/trace_error.hpp"
+#include "nsys_memory.hpp"
 #include "sqlite_columns.hpp"
 
 namespace gpuprof::importers {
@@ -47,6 +48,7 @@ class NsysReader {
     if (database_.has_table("CUPTI_ACTIVITY_KIND_RUNTIME")) read_api_calls();
     if (database_.has_table("CUPTI_ACTIVITY_KIND_SYNCHRONIZATION")) read_syncs();
     if (database_.has_table("NVTX_EVENTS")) read_nvtx();
+    if (database_.has_table(kNsysMemoryTable)) read_nsys_memory_events(database_, sink_);
     return {};
   }
 

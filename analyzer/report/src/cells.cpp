@@ -25,4 +25,8 @@ Cell time_point_cell(std::int64_t ns, std::int64_t origin_ns) {
   return {units::format_duration(since), std::to_string(ns), true};
 }
 
+Cell time_point_cell(const TableView& view, std::int64_t ns, std::int64_t origin_ns) {
+  return view.relative_times ? time_point_cell(ns, origin_ns) : integer_cell(ns);
+}
+
 }  // namespace gpuprof::report

@@ -20,6 +20,7 @@ std::string charts(const ReportInput& input) {
     if (input.has(Section::transfers)) out += "<h2>Device-to-device copies" + heading + "</h2>\n" + transfer_matrix_chart(rank);
     if (input.has(Section::steps)) out += "<h2>Steps and batch gaps" + heading + "</h2>\n" + step_chart(rank);
     if (input.has(Section::kernels)) out += "<h2>Top kernels" + heading + "</h2>\n" + top_kernels_chart(rank, 10);
+    if (input.has(Section::memory)) out += "<h2>GPU memory in use" + heading + "</h2>\n" + memory_chart(rank);
   }
   return out;
 }

@@ -6,6 +6,7 @@
 #include "gpuprof/trace/records.hpp"
 #include "json_fields.hpp"
 #include "json_host_summaries.hpp"
+#include "json_memory.hpp"
 #include "json_idle.hpp"
 
 namespace gpuprof::report {
@@ -580,6 +581,7 @@ std::string render_json(const ReportInput& input) {
   write_gap_summary(w, pick(Section::gaps));
   write_launches(w, pick(Section::launches));
   write_host_summaries(w, input);
+  write_memory(w, input);
   write_job(w, input);
   key(w, "summary");
   if (input.has(Section::summary)) write_summary(w, summarize_report(input)); else w.Null();

@@ -8,6 +8,7 @@
 #include "gpuprof/trace/trace_error.hpp"
 #include "gpuprof/units/units.hpp"
 #include "host_summary_tables.hpp"
+#include "memory_tables.hpp"
 #include "idle_tables.hpp"
 
 namespace gpuprof::report {
@@ -226,7 +227,7 @@ void add_collectives(const ReportInput& input, std::vector<Table>& tables) {
 
 // Absolute nanoseconds in the full view; time since the rank's first GPU activity in the terminal view.
 Cell time_point(const TableView& view, std::int64_t ns, std::int64_t origin_ns) {
-  return view.relative_times ? time_point_cell(ns, origin_ns) : integer(ns);
+  return time_point_cell(view, ns, origin_ns);
 }
 
 std::string start_column(const TableView& view) { return view.relative_times ? "Start" : "Start (ns)"; }
@@ -314,7 +315,7 @@ const std::vector<Section>& all_sections() {
   static const std::vector<Section> sections = {Section::summary, Section::devices, Section::job,
                                                 Section::transfers, Section::kernels, Section::collectives,
                                                 Section::steps, Section::gaps, Section::launches, Section::nvtx,
-                                                Section::api};
+                                                Section::api, Section::memory};
   return sections;
 }
 
@@ -330,6 +331,7 @@ std::string_view to_string(Section section) {
     case Section::launches: return "launches";
     case Section::nvtx: return "nvtx";
     case Section::api: return "api";
+    case Section::memory: return "memory";
     case Section::job: return "job";
   }
   return "devices";
@@ -340,13 +342,17 @@ Section section_from_string(std::string_view name) {
     if (to_string(section) == name) return section;
   }
   throw TraceError::bad_input("", fmt::format("unknown section '{}' (known: summary, devices, job, transfers, "
-                                              "kernels, collectives, steps, gaps, launches, nvtx, api)", name));
+                                              "kernels, collectives, steps, gaps, launches, nvtx, api, memory)", name));
 }
 
 bool needs_host_summaries(const std::vector<Section>& sections) {
   return std::any_of(sections.begin(), sections.end(), [](Section section) {
     return section == Section::nvtx || section == Section::api || section == Section::launches;
   });
+}
+
+bool needs_memory_use(const std::vector<Section>& sections) {
+  return std::find(sections.begin(), sections.end(), Section::memory) != sections.end();
 }
 
 bool ReportInput::has(Section section) const {
@@ -380,6 +386,7 @@ std::vector<Table> build_tables(const ReportInput& input, const TableView& view)
         break;
       case Section::nvtx: add_range_table(input, view, tables); break;
       case Section::api: add_api_table(input, view, tables); break;
+      case Section::memory: add_memory_table(input, view, tables); break;
       case Section::job: add_job_tables(input, view, tables); break;
     }
   }

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <functional>
 #include <map>
 
 #include "escaping.hpp"
@@ -209,6 +211,59 @@ std::string step_chart(const analysis::RankAnalysis& rank) {
   body += legend(bottom + kAxisHeight - 6,
                  {{"step", kComputeColor}, {"warm-up step", kIdleColor}, {"batch gap", kWarningColor}});
   return svg(static_cast<int>(bottom + kAxisHeight + 16), body);
+}
+
+namespace {
+
+// One device's memory in use as a step line: each value holds until the next point.
+std::string memory_line(const memory::DeviceMemory& device, double y, double height,
+                        const std::function<double(std::int64_t)>& x_of) {
+  const auto& points = device.timeline;
+  const double peak = static_cast<double>(std::max<std::int64_t>(1, device.peak_bytes));
+  const auto y_of = [&](std::int64_t bytes) { return y + height - height * static_cast<double>(bytes) / peak; };
+  std::string path = fmt::format("M{:.1f},{:.1f}", x_of(points.front().time_ns), y_of(points.front().bytes));
+  for (std::size_t i = 1; i < points.size(); ++i) {
+    path += fmt::format("H{:.1f}V{:.1f}", x_of(points[i].time_ns), y_of(points[i].bytes));
+  }
+  return fmt::format("<path d=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"1.5\"><title>{}</title></path>",
+                     path, kComputeColor,
+                     escape_html(fmt::format("GPU {}: peak {}, final {} ({})", device.device,
+                                             units::format_bytes(device.peak_bytes),
+                                             units::format_bytes(device.final_bytes),
+                                             memory::to_string(device.source))));
+}
+
+}  // namespace
+
+std::string memory_chart(const analysis::RankAnalysis& rank) {
+  const auto& devices = rank.memory.devices;
+  std::int64_t first = INT64_MAX, last = INT64_MIN;
+  for (const auto& device : devices) {
+    if (device.timeline.empty()) continue;
+    first = std::min(first, device.first_ns), last = std::max(last, device.last_ns);
+  }
+  if (first > last) return "<p>Not recorded: no allocation events.</p>\n";
+  const double plot = kWidth - kLabelWidth - 40;  // room for the last tick's label
+  const double span_ms = static_cast<double>(std::max<std::int64_t>(1, last - first)) / 1e6;
+  const double high_ms = axis_high(span_ms);
+  const auto x_of = [&](std::int64_t t) {
+    return kLabelWidth + plot * (static_cast<double>(t - first) / 1e6) / high_ms;
+  };
+  constexpr double kLane = 64, kLine = 52;
+  std::string body;
+  double y = 5;
+  for (const auto& device : devices) {
+    if (device.timeline.empty()) continue;
+    body += label(5, y + 13, fmt::format("GPU {}", device.device));
+    body += label(5, y + 27, "peak " + units::format_bytes(device.peak_bytes), "start", "#555");
+    body += fmt::format("<line x1=\"{}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"#ccc\"/>", kLabelWidth,
+                        y + kLine, kLabelWidth + plot, y + kLine);
+    body += memory_line(device, y, kLine, x_of);
+    y += kLane;
+  }
+  body = x_axis(kLabelWidth, plot, 2, y, span_ms, " ms") + body;
+  body += label(5, y + 13, "ms from first event", "start", "#555");
+  return svg(static_cast<int>(y + kAxisHeight), body);
 }
 
 std::string top_kernels_chart(const analysis::RankAnalysis& rank, std::size_t count) {

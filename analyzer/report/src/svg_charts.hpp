@@ -18,6 +18,8 @@ std::string breakdown_chart(const ReportInput& input);
 std::string transfer_matrix_chart(const analysis::RankAnalysis& rank);
 // Steps and batch gaps along time, one lane per device; gaps in the warning colour.
 std::string step_chart(const analysis::RankAnalysis& rank);
+// GPU memory in use over time, one lane per device, each scaled to its own peak.
+std::string memory_chart(const analysis::RankAnalysis& rank);
 // The longest-running kernels as horizontal bars.
 std::string top_kernels_chart(const analysis::RankAnalysis& rank, std::size_t count);
 

@@ -102,7 +102,8 @@ std::string wrap_text(std::string_view first, std::string_view rest, std::string
 std::string text_table(const Table& table) { return text_table(table, 0); }
 
 std::string text_table(const Table& table, std::size_t max_width) {
-  std::string out = fmt::format("{}\n\n", table.title);
+  // A title that says which ranks lack something grows with the job: wrapped like prose, never past the width.
+  std::string out = (max_width > 0 ? wrap_text("", "  ", table.title, max_width) : table.title + "\n") + "\n";
   if (table.rows.empty()) return out + "  (none)\n\n";
   std::vector<std::size_t> widths(table.columns.size());
   for (std::size_t c = 0; c < table.columns.size(); ++c) widths[c] = table.columns[c].size();

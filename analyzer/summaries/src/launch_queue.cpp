@@ -7,6 +7,7 @@
 
 #include "gpuprof/analysis/kernel_names.hpp"
 #include "gpuprof/analysis/run_sort.hpp"
+#include "gpuprof/analysis/thinned_series.hpp"
 
 namespace gpuprof::summaries {
 namespace {
@@ -18,31 +19,6 @@ std::optional<std::size_t> launching_call(const trace::TraceModel& model, const 
   if (api == analysis::CorrelationIndex::kNone) return std::nullopt;
   if (model.api_calls.start_ns[api] > model.kernels.start_ns[row]) return std::nullopt;  // clocks disagree
   return api;
-}
-
-// The deepest point of each of `max_points` equal slices of time, so a chart of
-// the series shows every peak however many kernels ran.
-std::vector<QueuePoint> thinned(const std::vector<QueuePoint>& points, std::size_t max_points) {
-  if (points.size() <= max_points || max_points < 2) return points;
-  // The last slice is the final point itself: a chart ends where the queue ends, empty.
-  const std::size_t slices = max_points - 1;
-  const auto first = points.front().time_ns;
-  const auto span = static_cast<long double>(points.back().time_ns - first) + 1;
-  std::vector<QueuePoint> kept;
-  std::size_t current = SIZE_MAX;
-  for (std::size_t i = 0; i + 1 < points.size(); ++i) {
-    const auto& point = points[i];
-    const auto slice = std::min<std::size_t>(
-        slices - 1, static_cast<std::size_t>(static_cast<long double>(point.time_ns - first) * slices / span));
-    if (slice != current) {
-      kept.push_back(point);
-      current = slice;
-    } else {
-      kept.back().depth = std::max(kept.back().depth, point.depth);
-    }
-  }
-  kept.push_back(points.back());
-  return kept;
 }
 
 LaunchQueue queue_of(std::int32_t device, const std::vector<std::int64_t>& launches,
@@ -75,7 +51,8 @@ LaunchQueue queue_of(std::int32_t device, const std::vector<std::int64_t>& launc
       points.empty() ? 0.0L : static_cast<long double>(points.back().time_ns - points.front().time_ns);
   queue.mean_depth = total > 0 ? static_cast<double>(area / total) : 0.0;
   queue.share_empty = total > 0 ? static_cast<double>(empty / total) : 0.0;
-  queue.series = thinned(points, max_points);
+  // The deepest point of each slice is kept, so a chart of the series shows every peak.
+  queue.series = analysis::thinned_keeping_max(points, max_points, &QueuePoint::depth);
   return queue;
 }
 

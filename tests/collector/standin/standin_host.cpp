@@ -139,6 +139,28 @@ void memset_on(int device) {
   emit_sized(&record, sizeof record);
 }
 
+// An allocation or free as CUPTI's memory activity reports it, stamped when its call ran.
+void memory(int device, std::uint32_t callback_id, CUpti_ActivityMemoryOperationType operation,
+            std::uint64_t address, std::uint64_t bytes) {
+  const auto correlation = api(callback_id);
+  CUpti_ActivityMemory4 record{};
+  record.kind = CUPTI_ACTIVITY_KIND_MEMORY2;
+  record.memoryOperationType = operation;
+  record.memoryKind = CUPTI_ACTIVITY_MEMORY_KIND_DEVICE;
+  record.correlationId = correlation;
+  record.address = address;
+  record.bytes = bytes;
+  record.timestamp = standin_timestamp();
+  record.deviceId = static_cast<std::uint32_t>(device);
+  record.contextId = static_cast<std::uint32_t>(device + 1);
+  record.streamId = callback_id == CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020 ? CUPTI_INVALID_STREAM_ID : 7;
+  emit_sized(&record, sizeof record);
+}
+
+std::uint64_t device_address(int device, std::uint64_t offset) {
+  return 0x7f0000000000ull + (static_cast<std::uint64_t>(device) << 36) + offset;
+}
+
 void synchronization(int device, std::uint32_t callback_id, CUpti_ActivitySynchronizationType type,
                      std::uint32_t return_value) {
   const auto correlation = api(callback_id);
@@ -158,6 +180,9 @@ void synchronization(int device, std::uint32_t callback_id, CUpti_ActivitySynchr
 void step(int device, int number, nvtxDomainHandle_t domain) {
   const std::string name = "step " + std::to_string(number);
   nvtxRangePushA(name.c_str());
+  const auto workspace = device_address(device, kWeightsBytes);
+  memory(device, CUPTI_RUNTIME_TRACE_CBID_cudaMallocAsync_v11020, CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_ALLOCATION,
+         workspace, kWorkspaceBytes);
   copy(device, CUPTI_ACTIVITY_MEMCPY_KIND_HTOD, CUPTI_ACTIVITY_MEMORY_KIND_PINNED, CUPTI_ACTIVITY_MEMORY_KIND_DEVICE,
        kInputBytes);
   nvtxEventAttributes_t forward{};
@@ -189,6 +214,8 @@ void step(int device, int number, nvtxDomainHandle_t domain) {
                   CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_EVENT_SYNCHRONIZE, CUDA_SUCCESS);
   synchronization(device, CUPTI_RUNTIME_TRACE_CBID_cudaStreamSynchronize_v3020,
                   CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_SYNCHRONIZE, CUDA_SUCCESS);
+  memory(device, CUPTI_RUNTIME_TRACE_CBID_cudaFreeAsync_v11020, CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_RELEASE,
+         workspace, kWorkspaceBytes);
   nvtxRangePop();
 }
 
@@ -202,6 +229,8 @@ void device_thread(int device, nvtxDomainHandle_t domain) {
   const std::string name = "device " + std::to_string(device);
   nvtxNameOsThreadA(static_cast<std::uint32_t>(::gettid()), name.c_str());
   const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(options.run_ms);
+  memory(device, CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020, CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_ALLOCATION,
+         device_address(device, 0), kWeightsBytes);
   for (int number = 0; number < options.steps || std::chrono::steady_clock::now() < until; ++number) {
     step(device, number, domain);
   }

@@ -67,6 +67,7 @@ class ActivityTranslator {
   void memcpy(const CUpti_ActivityMemcpy6& record);
   void peer_memcpy(const CUpti_ActivityMemcpyPtoP4& record);
   void memset(const CUpti_ActivityMemset4& record);
+  void memory(const CUpti_ActivityMemory4& record);
   void api_call(const CUpti_ActivityAPI& record, trace::ApiKind kind);
   void synchronization(const CUpti_ActivitySynchronization2& record);
   void marker(const CUpti_ActivityMarker2& record);

@@ -24,6 +24,7 @@ struct CollectorConfig {
   bool trace_api = true;     // CUDA runtime API
   bool trace_sync = true;    // synchronization calls
   bool trace_driver = false; // CUDA driver API (many records; off by default)
+  bool trace_memory = true;  // allocations and frees of GPU memory (CUPTI memory activity)
   // Also the runtime calls a framework makes thousands of times a step and that
   // launch nothing (cudaGetDevice, cudaGetLastError, ...); kineto leaves them out too.
   bool trace_frequent_api = false;
@@ -38,8 +39,8 @@ using EnvironmentLookup = std::function<std::optional<std::string>(const std::st
 // `warnings` and the default is kept, because the host program must run anyway.
 CollectorConfig read_collector_config(const EnvironmentLookup& environment);
 
-// Parses a --trace list ("cuda,nvtx,api,sync,driver", "api-all" for api with the frequent calls) into `config`; returns the
-// unknown names.
+// Parses a --trace list ("cuda,nvtx,api,sync,memory,driver", "api-all" for api with the frequent calls) into
+// `config`; returns the unknown names.
 std::vector<std::string> apply_trace_list(const std::string& list, CollectorConfig& config);
 
 // Limits that keep one process's collector memory bounded.

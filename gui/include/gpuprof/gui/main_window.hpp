@@ -25,6 +25,7 @@ namespace gpuprof::gui {
 
 class BreakdownChart;
 class IdleCauseChart;
+class MemoryChart;
 class CompareView;
 class TimelineView;
 class TraceLoader;
@@ -100,6 +101,7 @@ class MainWindow : public QMainWindow {
   QPushButton* cancel_ = nullptr;
   BreakdownChart* breakdown_ = nullptr;
   IdleCauseChart* idle_causes_ = nullptr;
+  MemoryChart* memory_ = nullptr;
   TransferHeatMap* heat_map_ = nullptr;
   QTableView* transfer_table_ = nullptr;
   QTableView* kernel_table_ = nullptr;

@@ -24,6 +24,8 @@ enum class SyncType : std::uint8_t {
   unknown = 0, event = 1, stream_wait_event = 2, stream = 3, context = 4, device = 5
 };
 enum class ApiKind : std::uint8_t { runtime = 1, driver = 2 };
+// What a memory event did (schema 1.3); codes of the memory_operations table.
+enum class MemoryOperation : std::uint8_t { alloc = 1, free = 2 };
 enum class Severity : std::uint8_t { info, warning, error };
 
 inline constexpr int kCopyKindCount = 6;
@@ -32,6 +34,7 @@ std::string_view to_string(CopyKind kind);
 std::string_view to_string(MemoryKind kind);
 std::string_view to_string(SyncType type);
 std::string_view to_string(ApiKind kind);
+std::string_view to_string(MemoryOperation operation);
 std::string_view to_string(Severity severity);
 std::optional<CopyKind> copy_kind_from_string(std::string_view name);
 
@@ -132,6 +135,24 @@ struct CollectiveRow {
   std::optional<std::int64_t> group_size;
   std::optional<StringId> process_group, group_description, group_ranks;
   friend bool operator==(const CollectiveRow&, const CollectiveRow&) = default;
+};
+
+// One allocation or free of GPU-visible memory (schema 1.3). `time_ns` is when
+// the source saw it (the allocating call, on the host clock, as CUPTI and the
+// PyTorch allocator stamp it).
+struct MemoryEventRow {
+  std::int32_t device = 0;
+  std::optional<std::int64_t> context, stream;
+  std::int64_t time_ns = 0;
+  std::optional<std::int64_t> correlation_id;
+  MemoryOperation operation = MemoryOperation::alloc;
+  std::optional<MemoryKind> memory_kind;
+  std::optional<std::int64_t> address;
+  std::int64_t bytes = 0;  // size allocated or freed, never negative
+  // Bytes the source says were in use on the device right after this event
+  // (Kineto "Total Allocated"); unknown where the source does not say.
+  std::optional<std::int64_t> allocated_after;
+  friend bool operator==(const MemoryEventRow&, const MemoryEventRow&) = default;
 };
 
 struct StatRow {

@@ -146,6 +146,23 @@ struct CollectiveTable {
   }
 };
 
+// Allocations and frees of GPU-visible memory (schema 1.3), sorted by (device,
+// time); ties keep the file's order, which is the order the source saw them.
+struct MemoryEventTable {
+  std::vector<std::int32_t> device;
+  std::vector<std::int64_t> context, stream, time_ns, correlation_id;  // kUnknown where NULL
+  std::vector<MemoryOperation> operation;
+  std::vector<MemoryKind> memory_kind;  // MemoryKind::unknown where NULL
+  std::vector<std::int64_t> address, bytes, allocated_after;  // kUnknown where NULL (bytes never is)
+
+  std::size_t size() const { return device.size(); }
+  template <typename Visitor>
+  void visit_columns(Visitor&& visit) {
+    visit(device), visit(context), visit(stream), visit(time_ns), visit(correlation_id), visit(operation),
+        visit(memory_kind), visit(address), visit(bytes), visit(allocated_after);
+  }
+};
+
 // Rows [begin, end) of a GPU table that ran on one stream of one device.
 struct StreamSlice {
   std::int32_t device = 0;
@@ -170,6 +187,10 @@ struct TraceModel {
   SyncTable syncs;
   RangeTable ranges;
   CollectiveTable collectives;
+  MemoryEventTable memory_events;
+  // Whether the file has a memory_events table at all (schema 1.3 on): an older
+  // file's memory use was not recorded, which is not the same as no allocation.
+  bool memory_events_table = false;
 
   std::optional<std::int32_t> rank() const;
   std::optional<std::int32_t> world_size() const;

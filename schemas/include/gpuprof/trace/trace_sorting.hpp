@@ -71,6 +71,10 @@ void sort_by_start(Table& table) {
   apply_order(table, order);
 }
 
+// Sorts memory events by (device, time), stably: an alloc and a free at the
+// same time keep the order the source gave them.
+void sort_by_device_time(MemoryEventTable& table);
+
 // Groups a GPU table by (device, stream) and sorts each group by start; returns
 // the groups. Linear bucketing with a per-group sortedness check keeps this
 // near O(n) on the usual nearly-ordered input.

@@ -75,6 +75,7 @@ class TraceWriter {
   void add(const SyncRow& row);
   void add(const RangeRow& row);
   void add(const CollectiveRow& row);
+  void add(const MemoryEventRow& row);
   // Replaces any earlier value of the same name, so counters can be updated.
   void set_stat(const StatRow& row);
 

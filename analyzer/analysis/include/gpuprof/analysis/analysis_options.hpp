@@ -27,6 +27,8 @@ struct AnalysisOptions {
   // The nsys-style summaries (RankAnalysis::host: NVTX ranges, API calls, launch latency per kernel, launch
   // queues) cost a pass over every event and its memory: only for views that show them.
   bool host_summaries = true;
+  // GPU memory in use over time (RankAnalysis::memory): only for views that show it.
+  bool memory_use = true;
 };
 
 // Throws TraceError::bad_input for an option no analysis can use (an invalid

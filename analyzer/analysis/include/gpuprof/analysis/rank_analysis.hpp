@@ -18,6 +18,7 @@
 #include "gpuprof/analysis/launch_stats.hpp"
 #include "gpuprof/analysis/time_breakdown.hpp"
 #include "gpuprof/analysis/transfers.hpp"
+#include "gpuprof/memory/memory_use.hpp"
 #include "gpuprof/summaries/host_summary_report.hpp"
 #include "gpuprof/trace/trace_model.hpp"
 
@@ -41,7 +42,11 @@ struct RankAnalysis {
   KernelSummary kernels;
   std::vector<LaunchStats> launches;
   summaries::HostSummaries host;  // NVTX ranges, API calls, launch latency per kernel, launch queues
+  memory::MemoryUse memory;       // GPU memory in use over time; only with AnalysisOptions::memory_use
 };
+
+// Points kept per device in RankAnalysis::memory's timelines (the largest of each slice of time).
+inline constexpr std::size_t kMemoryTimelinePoints = 2000;
 
 // Throws TraceError::bad_input for a trace without GPU activity or an invalid pattern.
 // `rank`, when given, is the rank the caller settled on (job::assign_ranks:

@@ -18,5 +18,7 @@ Cell percent_cell(double share);  // share 0..1 shown as a percentage
 Cell text_cell(std::string value);
 // A time point: people read the time since `origin` ("12.3 ms"), machines the absolute nanoseconds.
 Cell time_point_cell(std::int64_t ns, std::int64_t origin_ns);
+// As the view shows time points: since `origin_ns` in the terminal view, absolute nanoseconds in the full one.
+Cell time_point_cell(const TableView& view, std::int64_t ns, std::int64_t origin_ns);
 
 }  // namespace gpuprof::report

@@ -17,11 +17,14 @@ namespace gpuprof::report {
 
 // `summary` is the short answer the text, Markdown and HTML reports open with (JSON: `summary`).
 // `nvtx` and `api` are the nsys-stats summaries (docs/summaries.md).
-enum class Section { summary, devices, transfers, kernels, collectives, steps, gaps, launches, nvtx, api, job };
+// `memory` is GPU memory in use over time (analyzer/memory/README.md).
+enum class Section { summary, devices, transfers, kernels, collectives, steps, gaps, launches, nvtx, api, memory, job };
 
 const std::vector<Section>& all_sections();
 // Whether the analyses must compute the nsys-style summaries for these sections (nvtx, api, launches).
 bool needs_host_summaries(const std::vector<Section>& sections);
+// Whether the analyses must compute memory use for these sections (memory).
+bool needs_memory_use(const std::vector<Section>& sections);
 std::string_view to_string(Section section);
 // Throws TraceError::bad_input for an unknown name.
 Section section_from_string(std::string_view name);
