@@ -202,7 +202,7 @@ void MainWindow::build_docks() {
   add_dock(tr("Steps and gaps"), step_table_, Qt::BottomDockWidgetArea);
   details_ = new QPlainTextEdit;
   details_->setReadOnly(true);
-  details_->setPlaceholderText(tr("Click an event on the timeline"));
+  details_->setPlaceholderText(tr("Click an event, a gap band or idle GPU time on the timeline"));
   add_dock(tr("Details"), details_, Qt::BottomDockWidgetArea);
   tabifyDockWidget(summary_dock, breakdown_dock);
   tabifyDockWidget(breakdown_dock, idle_dock);
