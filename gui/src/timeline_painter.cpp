@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "gpuprof/gui/copy_arrows.hpp"
 #include "gpuprof/gui/rank_marks.hpp"
+#include "gpuprof/gui/step_boundaries.hpp"
 #include "gpuprof/gui/timeline_colors.hpp"
 #include "gpuprof/units/units.hpp"
 
@@ -79,6 +81,7 @@ void TimelinePainter::paint(QPainter& painter, QSize size, const Session& sessio
   if (layout.pinned_height > 0) paint_area(painter, size, session, layout, axis, decorations.scroll_y, true);
   painter.save();
   painter.setClipRect(QRect(kLabelWidth, kRulerHeight, size.width() - kLabelWidth, size.height() - kRulerHeight));
+  paint_copy_arrows(painter, session, layout, axis, decorations.scroll_y);
   paint_decorations(painter, session, layout, axis, decorations);
   if (decorations.rubber_band) {
     const auto [x0, x1] = *decorations.rubber_band;
@@ -118,6 +121,7 @@ void TimelinePainter::paint_area(QPainter& painter, QSize size, const Session& s
     paint_row(painter, rank, rank.timeline.rows[*place.row], place, layout.rank_axis(axis, place.rank), y);
   }
   paint_gaps(painter, session, layout, axis, scroll_y, area_bottom, pinned);
+  paint_step_boundaries(painter, session, layout, axis, scroll_y, pinned, area_top, area_bottom);
   if (pinned) {
     painter.setPen(QColor(150, 150, 160));
     painter.drawLine(kLabelWidth, area_bottom - 1, size.width(), area_bottom - 1);
@@ -230,6 +234,41 @@ void TimelinePainter::paint_gaps(QPainter& painter, const Session& session, cons
                        metrics.elidedText(text, Qt::ElideRight, static_cast<int>(rect.width()) - 4));
     }
   }
+}
+
+void TimelinePainter::paint_step_boundaries(QPainter& painter, const Session& session, const TimelineLayout& layout,
+                                            const TimeAxis& axis, int scroll_y, bool pinned, int top, int bottom) {
+  const QPen own(QColor(40, 50, 110, 170), 1);
+  const QPen reference(QColor(40, 50, 110, 110), 1, Qt::DashLine);
+  for (const auto& boundary : step_boundaries(session, layout, axis, scroll_y, pinned, top, bottom)) {
+    painter.setPen(boundary.reference ? reference : own);
+    painter.drawLine(boundary.line);
+  }
+}
+
+// An arrow per peer-to-peer copy, source GPU to destination GPU; a merged one says how many it stands for.
+void TimelinePainter::paint_copy_arrows(QPainter& painter, const Session& session, const TimelineLayout& layout,
+                                        const TimeAxis& axis, int scroll_y) {
+  const auto arrows = copy_arrows(session, layout, axis, scroll_y);
+  if (arrows.empty()) return;
+  const QColor colour = colors::copy(trace::CopyKind::peer_to_peer).darker(150);
+  painter.save();
+  painter.setRenderHint(QPainter::Antialiasing);
+  for (const auto& arrow : arrows) {
+    painter.setPen(QPen(colour, arrow.count > 1 ? 2.0 : 1.2));
+    painter.drawLine(arrow.from, arrow.to);
+    const QPointF direction = arrow.to - arrow.from;
+    const double length = std::hypot(direction.x(), direction.y());
+    if (length < 1) continue;
+    const QPointF unit = direction / length, normal(-unit.y(), unit.x());
+    const QPointF head[3] = {arrow.to, arrow.to - unit * 7 + normal * 3.5, arrow.to - unit * 7 - normal * 3.5};
+    painter.setBrush(colour);
+    painter.drawPolygon(head, 3);
+    if (arrow.count > 1) {
+      painter.drawText((arrow.from + arrow.to) / 2 + QPointF(4, 0), QStringLiteral("×%1").arg(arrow.count));
+    }
+  }
+  painter.restore();
 }
 
 void TimelinePainter::paint_decorations(QPainter& painter, const Session& session, const TimelineLayout& layout,

@@ -53,6 +53,10 @@ class TimelinePainter {
                             QRectF band);
   void paint_gaps(QPainter& painter, const Session& session, const TimelineLayout& layout, const TimeAxis& axis,
                   int scroll_y, int bottom, bool pinned);
+  void paint_step_boundaries(QPainter& painter, const Session& session, const TimelineLayout& layout,
+                             const TimeAxis& axis, int scroll_y, bool pinned, int top, int bottom);
+  void paint_copy_arrows(QPainter& painter, const Session& session, const TimelineLayout& layout, const TimeAxis& axis,
+                         int scroll_y);
   void paint_decorations(QPainter& painter, const Session& session, const TimelineLayout& layout,
                          const TimeAxis& axis, const TimelineDecorations& decorations);
   void paint_labels(QPainter& painter, QSize size, const Session& session, const TimelineLayout& layout, int scroll_y,
