@@ -25,7 +25,9 @@
 #include "gpuprof/gui/breakdown_chart.hpp"
 #include "gpuprof/gui/idle_cause_chart.hpp"
 #include "gpuprof/gui/compare_view.hpp"
+#include "gpuprof/gui/host_summary_panel.hpp"
 #include "gpuprof/gui/report_export.hpp"
+#include "gpuprof/gui/table_views.hpp"
 #include "gpuprof/gui/timeline_view.hpp"
 #include "gpuprof/gui/trace_loader.hpp"
 #include "gpuprof/gui/transfer_heat_map.hpp"
@@ -33,24 +35,6 @@
 
 namespace gpuprof::gui {
 namespace {
-
-QTableView* make_table(QSortFilterProxyModel* proxy) {
-  auto* view = new QTableView;
-  view->setModel(proxy);
-  view->setSortingEnabled(true);
-  view->setSelectionBehavior(QAbstractItemView::SelectRows);
-  view->setSelectionMode(QAbstractItemView::SingleSelection);
-  view->verticalHeader()->hide();
-  view->horizontalHeader()->setStretchLastSection(true);
-  return view;
-}
-
-QSortFilterProxyModel* make_proxy(QObject* parent) {
-  auto* proxy = new QSortFilterProxyModel(parent);
-  proxy->setSortRole(TableModel::SortRole);
-  proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
-  return proxy;
-}
 
 // A hidden, selectable line of text above the timeline.
 QLabel* make_banner(const QString& colors) {
@@ -182,6 +166,8 @@ void MainWindow::build_docks() {
   collective_proxy_ = make_proxy(this);
   collective_table_ = make_table(collective_proxy_);
   collective_dock_ = add_dock(tr("Collectives"), collective_table_, Qt::RightDockWidgetArea);
+  host_summaries_ = new HostSummaryPanel;
+  auto* host_dock = add_dock(tr("Host summaries"), host_summaries_, Qt::RightDockWidgetArea);
 
   kernel_proxy_ = make_proxy(this);
   kernel_proxy_->setFilterKeyColumn(kKernelNameColumn);
@@ -208,6 +194,7 @@ void MainWindow::build_docks() {
   tabifyDockWidget(breakdown_dock, idle_dock);
   tabifyDockWidget(idle_dock, transfer_dock);
   tabifyDockWidget(transfer_dock, collective_dock_);
+  tabifyDockWidget(collective_dock_, host_dock);
   summary_dock->raise();
   // The summary's table is ~100 columns of fixed-width text: give the right-hand docks room for most of it.
   resizeDocks({summary_dock}, {560}, Qt::Horizontal);
@@ -339,6 +326,7 @@ void MainWindow::show_session(std::shared_ptr<const Session> session) {
   breakdown_->set_session(session_.get());
   idle_causes_->set_session(session_.get());
   heat_map_->set_session(session_.get());
+  host_summaries_->set_session(session_);
   replace_source(kernel_proxy_, make_kernel_model(*session_, this));
   replace_source(step_proxy_, make_step_model(*session_, this));
   replace_source(transfer_proxy_, make_transfer_model(*session_, this));

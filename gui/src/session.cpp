@@ -53,7 +53,7 @@ std::unique_ptr<LoadedRank> load_rank(const std::string& path, std::size_t index
   // The app shows each idle interval's causes on hover, so it keeps them (reports need only their sums).
   auto with_intervals = options;
   with_intervals.keep_idle_intervals = true;
-  with_intervals.host_summaries = false;  // not shown in the app yet (docs/summaries.md)
+  with_intervals.host_summaries = false;  // the Host summaries dock computes them when first shown
   auto parts = job::summarize_rank_parts(rank->model, with_intervals, rank->model.rank().value_or(fallback_rank));
   auto& summary = parts.summary;
   summary.input = path;
