@@ -50,7 +50,10 @@ void HostSummaryPanel::showEvent(QShowEvent* event) {
 }
 
 void HostSummaryPanel::compute() {
-  if (!session_ || ready_ || worker_) return;  // a running worker's result is checked against session_
+  // A running worker's result is checked against session_ when it arrives; a stale one is computed again
+  // once that worker has finished (the result is queued before `finished`, so it is seen first).
+  if (!session_ || ready_ || busy_) return;
+  busy_ = true;
   QPointer<HostSummaryPanel> self(this);
   worker_ = QThread::create([self, session = session_] {
     std::vector<summaries::HostSummaries> host;
@@ -65,16 +68,16 @@ void HostSummaryPanel::compute() {
         Qt::QueuedConnection);
   });
   connect(worker_, &QThread::finished, worker_, &QObject::deleteLater);
+  connect(worker_, &QThread::finished, this, [this] {
+    busy_ = false;
+    if (!ready_ && isVisible()) compute();
+  });
   worker_->start();
 }
 
 void HostSummaryPanel::show_results(std::shared_ptr<const Session> session,
                                     std::vector<summaries::HostSummaries> host) {
-  worker_ = nullptr;
-  if (session != session_) {  // another trace was opened meanwhile
-    if (isVisible()) compute();
-    return;
-  }
+  if (session != session_) return;  // another trace was opened meanwhile: computed again once the worker ends
   const HostTable tables[] = {HostTable::ranges, HostTable::api_calls, HostTable::launch_latency};
   for (int tab = 0; tab < 3; ++tab) {
     replace_source(proxies_[static_cast<std::size_t>(tab)], make_host_table_model(*session_, host, tables[tab], this));

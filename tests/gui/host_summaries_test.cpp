@@ -73,6 +73,18 @@ TEST(HostSummaries, PanelsShowTheReportsTablesOnceShown) {
   testing::save_and_check(panel.grab().toImage(), QStringLiteral("panel_host_summaries"));
 }
 
+TEST(HostSummaries, ATraceOpenedWhileTheyAreComputedGetsItsOwn) {
+  TemporaryFolder folder;
+  testing::write_trace(folder.file("one.sqlite"), 1, 4);
+  testing::write_trace(folder.file("three.sqlite"), 3, 4);
+  HostSummaryPanel panel;
+  panel.show();
+  panel.set_session(testing::load(folder.file("one.sqlite")));
+  panel.set_session(testing::load(folder.file("three.sqlite")));  // while the first one is computed
+  ASSERT_TRUE(QTest::qWaitFor([&] { return panel.ready(); }, kTimeoutMs));
+  EXPECT_EQ(source_of(panel.table(3))->rowCount(), 3);  // one launch queue per GPU of the second trace
+}
+
 TEST(HostSummaries, OpeningATraceDoesNotComputeThemUntilTheDockIsRaised) {
   TemporaryFolder folder;
   testing::write_trace(folder.file("dp.sqlite"), 1, 4);

@@ -6,7 +6,9 @@
 // are computed the first time the panel is shown, on a worker thread, so
 // opening a trace costs nothing more (the open time is a tracked figure).
 
+#include <QPointer>
 #include <QTabWidget>
+#include <QThread>
 
 #include <memory>
 #include <vector>
@@ -16,7 +18,6 @@
 
 class QSortFilterProxyModel;
 class QTableView;
-class QThread;
 
 namespace gpuprof::gui {
 
@@ -43,7 +44,8 @@ class HostSummaryPanel : public QTabWidget {
   std::shared_ptr<const Session> session_;
   std::vector<QTableView*> tables_;
   std::vector<QSortFilterProxyModel*> proxies_;
-  QThread* worker_ = nullptr;
+  QPointer<QThread> worker_;  // deletes itself once finished
+  bool busy_ = false;         // a worker runs (its result may be for an earlier session)
   bool ready_ = false;
 };
 
