@@ -77,7 +77,9 @@ std::vector<CopyArrow> merge_close_arrows(std::vector<CopyArrow> arrows, double 
 std::vector<CopyArrow> copy_arrows(const Session& session, const TimelineLayout& layout, const TimeAxis& axis,
                                    int scroll_y) {
   std::vector<CopyArrow> arrows;
-  for (std::size_t rank = 0; rank < session.ranks.size(); ++rank) add_rank(session, layout, axis, rank, scroll_y, arrows);
+  for (std::size_t rank = 0; rank < session.ranks.size(); ++rank) {
+    add_rank(session, layout, axis, rank, scroll_y, arrows);
+  }
   return merge_close_arrows(std::move(arrows));
 }
 

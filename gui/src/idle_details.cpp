@@ -29,7 +29,9 @@ std::optional<IdleSelection> idle_selection_at(const Session& session, std::size
                                                std::int64_t t_ns) {
   if (rank >= session.ranks.size()) return std::nullopt;
   const auto& loaded = *session.ranks[rank];
-  if (const auto* gap = gap_at(loaded, device, t_ns)) return IdleSelection{rank, device, gap->start_ns, gap->end_ns, true};
+  if (const auto* gap = gap_at(loaded, device, t_ns)) {
+    return IdleSelection{rank, device, gap->start_ns, gap->end_ns, true};
+  }
   if (const auto* interval = idle::idle_interval_at(loaded.analysis.idle_intervals, device, t_ns)) {
     return IdleSelection{rank, device, interval->start_ns, interval->end_ns, false};
   }

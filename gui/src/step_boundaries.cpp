@@ -1,5 +1,7 @@
 #include "gpuprof/gui/step_boundaries.hpp"
 
+#include <algorithm>
+
 #include "gpuprof/gui/timeline_painter.hpp"
 
 namespace gpuprof::gui {
@@ -22,6 +24,15 @@ void add_device(const Session& session, const TimelineLayout& layout, const Time
   }
 }
 
+// Where the area's last row ends, or `bottom` when the rows go on below it: the reference lines stop there.
+int rows_bottom(const TimelineLayout& layout, int scroll_y, bool pinned, int bottom) {
+  int end = 0;
+  for (const auto& place : layout.rows) {
+    if (place.pinned == pinned) end = std::max(end, row_top(place, scroll_y) + place.height);
+  }
+  return std::min(end, bottom);
+}
+
 }  // namespace
 
 std::vector<StepBoundary> step_boundaries(const Session& session, const TimelineLayout& layout, const TimeAxis& axis,
@@ -42,7 +53,8 @@ std::vector<StepBoundary> step_boundaries(const Session& session, const Timeline
     add_device(session, layout, axis, place.rank, row.device, y0, y1, false, out);
   }
   if (reference && session.ranks.size() > 1) {
-    add_device(session, layout, axis, reference->first, reference->second, top, bottom, true, out);
+    const int end = rows_bottom(layout, scroll_y, pinned, bottom);
+    add_device(session, layout, axis, reference->first, reference->second, top, end, true, out);
   }
   return out;
 }

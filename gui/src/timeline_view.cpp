@@ -203,7 +203,8 @@ std::optional<TimelineView::DeviceTime> TimelineView::device_time_at(QPoint posi
 std::optional<std::string> TimelineView::idle_at(QPoint position) const {
   const auto at = device_time_at(position);
   if (!at) return std::nullopt;
-  const auto* interval = idle::idle_interval_at(session_->ranks[at->rank]->analysis.idle_intervals, at->device, at->t_ns);
+  const auto& intervals = session_->ranks[at->rank]->analysis.idle_intervals;
+  const auto* interval = idle::idle_interval_at(intervals, at->device, at->t_ns);
   if (interval == nullptr) return std::nullopt;
   return idle::describe_idle(*interval);
 }

@@ -100,7 +100,8 @@ WaterfallLayout layout_waterfall(const std::vector<comparison::WaterfallBar>& ba
   for (int i = 0; i < rows; ++i) {
     const auto& bar = bars[static_cast<std::size_t>(i)];
     const int y = plot_top + i * row_height;
-    const int x0 = x_of(std::min(bar.from_ns, bar.to_ns)), x1 = std::max(x0 + 1, x_of(std::max(bar.from_ns, bar.to_ns)));
+    const int x0 = x_of(std::min(bar.from_ns, bar.to_ns));
+    const int x1 = std::max(x0 + 1, x_of(std::max(bar.from_ns, bar.to_ns)));
     layout.bars.push_back({QRect(x0, y + 2, x1 - x0, row_height - 4), QColor(comparison::bar_colour(bar.kind)),
                            q(bar.name + ": " + bar.value)});
     layout.texts.push_back({QRect(kMargin, y, label_width, row_height), q(bar.name), Qt::AlignRight | Qt::AlignVCenter,

@@ -47,7 +47,8 @@ TEST(IntervalHostActivity, GroupsTheIssuingThreadsEventsByOverlap) {
   EXPECT_EQ(activity.groups_left_out, 0);
   const auto text = describe_host_activity(activity);
   EXPECT_NE(text.find("Host activity under 76.0% of it (760 ns)"), std::string::npos) << text;
-  EXPECT_NE(text.find("range data on thread 2: 1 event, 400 ns (40.0% of it; data_loading)"), std::string::npos) << text;
+  EXPECT_NE(text.find("range data on thread 2: 1 event, 400 ns (40.0% of it; data_loading)"), std::string::npos)
+      << text;
 }
 
 TEST(IntervalHostActivity, KeepsTheLargestGroupsAndCountsTheRest) {

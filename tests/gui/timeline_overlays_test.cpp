@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <filesystem>
 #include <map>
@@ -103,8 +104,10 @@ TEST_P(StepBoundaries, ALineSpansItsGpusRowsAndTheReferenceSpansAll) {
   for (const auto& boundary : boundaries) {
     if (boundary.reference) {
       ++references;
+      // From the top to the last row's bottom (or the widget's, when the rows go on below it).
+      const auto& last_row = layout.rows.back();
       EXPECT_EQ(boundary.line.y1(), kRulerHeight);
-      EXPECT_EQ(boundary.line.y2(), 700);
+      EXPECT_EQ(boundary.line.y2(), std::min(700, row_top(last_row, 0) + last_row.height));
       EXPECT_EQ(boundary.rank, 0u);
       continue;
     }
@@ -112,10 +115,11 @@ TEST_P(StepBoundaries, ALineSpansItsGpusRowsAndTheReferenceSpansAll) {
     // From the top of the GPU's row to the bottom of its last stream (its one row in compact mode).
     const auto& rows = session_->ranks[boundary.rank]->timeline.rows;
     std::size_t index = 0;
-    while (!(layout.rows[index].rank == boundary.rank && layout.rows[index].row &&
-             rows[*layout.rows[index].row].kind == RowKind::device && rows[*layout.rows[index].row].device == boundary.device)) {
-      ++index;
-    }
+    const auto heads_gpu = [&](const LayoutRow& place) {
+      return place.rank == boundary.rank && place.row && rows[*place.row].kind == RowKind::device &&
+             rows[*place.row].device == boundary.device;
+    };
+    while (!heads_gpu(layout.rows[index])) ++index;
     const auto& last = layout.rows[device_group_end(*session_, layout, index) - 1];
     EXPECT_EQ(boundary.line.y1(), row_top(layout.rows[index], 0));
     EXPECT_EQ(boundary.line.y2(), row_top(last, 0) + last.height);

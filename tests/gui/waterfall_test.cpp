@@ -32,7 +32,9 @@ std::vector<std::string> legibility_problems(const WaterfallLayout& layout, QRec
     if (!text.rect.contains(ink)) problems.push_back("clipped: " + text_of(text));
     if (!widget.contains(ink)) problems.push_back("outside the widget: " + text_of(text));
     for (std::size_t other = 0; other < inked.size(); ++other) {
-      if (inked[other].intersects(ink)) problems.push_back("overlaps: " + text_of(text) + " / " + text_of(layout.texts[other]));
+      if (inked[other].intersects(ink)) {
+        problems.push_back("overlaps: " + text_of(text) + " / " + text_of(layout.texts[other]));
+      }
     }
     for (const auto& bar : layout.bars) {
       if (bar.rect.intersects(ink)) problems.push_back("on a bar: " + text_of(text));
