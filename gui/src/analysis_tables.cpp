@@ -114,4 +114,48 @@ TableModel* make_collective_model(const Session& session, QObject* parent) {
   return model;
 }
 
+namespace {
+
+const std::vector<summaries::NamedDurations>& rows_of(const summaries::HostSummaries& host, HostTable table) {
+  switch (table) {
+    case HostTable::ranges: return host.ranges;
+    case HostTable::api_calls: return host.api_calls;
+    case HostTable::launch_latency: return host.launch_latency;
+  }
+  return host.ranges;
+}
+
+}  // namespace
+
+TableModel* make_host_table_model(const Session& session, const std::vector<summaries::HostSummaries>& host,
+                                  HostTable table, QObject* parent) {
+  auto* model = new TableModel(
+      {"Name", "Time (%)", "Total", "Instances", "Avg", "Med", "Min", "Max", "StdDev", "Rank"}, parent);
+  TableRows rows;
+  for (std::size_t index = 0; index < host.size() && index < session.ranks.size(); ++index) {
+    for (const auto& row : rows_of(host[index], table)) {
+      const auto& stats = row.stats;
+      rows.push_back({text(row.name), real(row.percent, 1), duration(stats.total_ns), count(stats.instances),
+                      duration(stats.avg_ns), duration(stats.med_ns), duration(stats.min_ns), duration(stats.max_ns),
+                      duration(stats.stddev_ns), count(session.ranks[index]->analysis.rank)});
+    }
+  }
+  model->set_rows(std::move(rows));
+  return model;
+}
+
+TableModel* make_launch_queue_model(const Session& session, const std::vector<summaries::HostSummaries>& host,
+                                    QObject* parent) {
+  auto* model = new TableModel({"Rank", "Device", "Kernels", "Max queue", "Mean queue", "Empty (%)"}, parent);
+  TableRows rows;
+  for (std::size_t index = 0; index < host.size() && index < session.ranks.size(); ++index) {
+    for (const auto& queue : host[index].launch_queues) {
+      rows.push_back({count(session.ranks[index]->analysis.rank), device(queue.device), count(queue.kernels),
+                      count(queue.max_depth), real(queue.mean_depth, 2), real(queue.share_empty * 100, 1)});
+    }
+  }
+  model->set_rows(std::move(rows));
+  return model;
+}
+
 }  // namespace gpuprof::gui

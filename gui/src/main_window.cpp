@@ -26,7 +26,9 @@
 #include "gpuprof/gui/idle_cause_chart.hpp"
 #include "gpuprof/gui/memory_chart.hpp"
 #include "gpuprof/gui/compare_view.hpp"
+#include "gpuprof/gui/host_summary_panel.hpp"
 #include "gpuprof/gui/report_export.hpp"
+#include "gpuprof/gui/table_views.hpp"
 #include "gpuprof/gui/timeline_view.hpp"
 #include "gpuprof/gui/trace_loader.hpp"
 #include "gpuprof/gui/transfer_heat_map.hpp"
@@ -34,24 +36,6 @@
 
 namespace gpuprof::gui {
 namespace {
-
-QTableView* make_table(QSortFilterProxyModel* proxy) {
-  auto* view = new QTableView;
-  view->setModel(proxy);
-  view->setSortingEnabled(true);
-  view->setSelectionBehavior(QAbstractItemView::SelectRows);
-  view->setSelectionMode(QAbstractItemView::SingleSelection);
-  view->verticalHeader()->hide();
-  view->horizontalHeader()->setStretchLastSection(true);
-  return view;
-}
-
-QSortFilterProxyModel* make_proxy(QObject* parent) {
-  auto* proxy = new QSortFilterProxyModel(parent);
-  proxy->setSortRole(TableModel::SortRole);
-  proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
-  return proxy;
-}
 
 // A hidden, selectable line of text above the timeline.
 QLabel* make_banner(const QString& colors) {
@@ -185,6 +169,8 @@ void MainWindow::build_docks() {
   collective_proxy_ = make_proxy(this);
   collective_table_ = make_table(collective_proxy_);
   collective_dock_ = add_dock(tr("Collectives"), collective_table_, Qt::RightDockWidgetArea);
+  host_summaries_ = new HostSummaryPanel;
+  auto* host_dock = add_dock(tr("Host summaries"), host_summaries_, Qt::RightDockWidgetArea);
 
   kernel_proxy_ = make_proxy(this);
   kernel_proxy_->setFilterKeyColumn(kKernelNameColumn);
@@ -205,13 +191,14 @@ void MainWindow::build_docks() {
   add_dock(tr("Steps and gaps"), step_table_, Qt::BottomDockWidgetArea);
   details_ = new QPlainTextEdit;
   details_->setReadOnly(true);
-  details_->setPlaceholderText(tr("Click an event on the timeline"));
+  details_->setPlaceholderText(tr("Click an event, a gap band or idle GPU time on the timeline"));
   add_dock(tr("Details"), details_, Qt::BottomDockWidgetArea);
   tabifyDockWidget(summary_dock, breakdown_dock);
   tabifyDockWidget(breakdown_dock, idle_dock);
   tabifyDockWidget(idle_dock, memory_dock);
   tabifyDockWidget(memory_dock, transfer_dock);
   tabifyDockWidget(transfer_dock, collective_dock_);
+  tabifyDockWidget(collective_dock_, host_dock);
   summary_dock->raise();
   // The summary's table is ~100 columns of fixed-width text: give the right-hand docks room for most of it.
   resizeDocks({summary_dock}, {560}, Qt::Horizontal);
@@ -344,6 +331,7 @@ void MainWindow::show_session(std::shared_ptr<const Session> session) {
   idle_causes_->set_session(session_.get());
   memory_->set_session(session_.get());
   heat_map_->set_session(session_.get());
+  host_summaries_->set_session(session_);
   replace_source(kernel_proxy_, make_kernel_model(*session_, this));
   replace_source(step_proxy_, make_step_model(*session_, this));
   replace_source(transfer_proxy_, make_transfer_model(*session_, this));

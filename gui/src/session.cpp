@@ -53,7 +53,7 @@ std::unique_ptr<LoadedRank> load_rank(const std::string& path, std::size_t index
   // The app shows each idle interval's causes on hover, so it keeps them (reports need only their sums).
   auto with_intervals = options;
   with_intervals.keep_idle_intervals = true;
-  with_intervals.host_summaries = false;  // not shown in the app yet (docs/summaries.md)
+  with_intervals.host_summaries = false;  // the Host summaries dock computes them when first shown
   auto parts = job::summarize_rank_parts(rank->model, with_intervals, rank->model.rank().value_or(fallback_rank));
   auto& summary = parts.summary;
   summary.input = path;
@@ -89,6 +89,7 @@ std::shared_ptr<Session> load_session(const std::vector<std::string>& paths, con
   const auto files = job::expand_inputs(paths);
   Stepper stepper{cancel, progress, 0, static_cast<int>(files.size()) * kStagesPerFile};
   auto session = std::make_shared<Session>();
+  session->step_pattern = options.step_pattern;
   std::vector<job::RankSummary> summaries;
   for (std::size_t i = 0; i < files.size(); ++i) {
     session->ranks.push_back(load_rank(files[i], i, options, stepper, summaries));

@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "gpuprof/gui/copy_arrows.hpp"
 #include "gpuprof/gui/rank_marks.hpp"
+#include "gpuprof/gui/step_boundaries.hpp"
 #include "gpuprof/gui/timeline_colors.hpp"
 #include "gpuprof/units/units.hpp"
 
@@ -68,56 +70,69 @@ QRectF clipped(double x0, double x1, const QRectF& band, double width) {
   return {band.left() + x0, band.top(), std::max(1.0, x1 - x0), band.height()};
 }
 
-std::size_t device_group_end(const TimelineLayout& layout, const Session& session, std::size_t index) {
-  std::size_t end = index + 1;
-  while (end < layout.rows.size() && layout.rows[end].rank == layout.rows[index].rank && layout.rows[end].row &&
-         session.ranks[layout.rows[end].rank]->timeline.rows[*layout.rows[end].row].kind == RowKind::stream) {
-    ++end;
-  }
-  return end;
-}
 
 }  // namespace
 
 void TimelinePainter::paint(QPainter& painter, QSize size, const Session& session, const TimelineLayout& layout,
                             const TimeAxis& axis, const TimelineDecorations& decorations) {
   painter.fillRect(QRect(QPoint(0, 0), size), Qt::white);
-  const int top = kRulerHeight - decorations.scroll_y;
+  // The scrolling rows first, then the pinned ones over whatever scrolled under them.
+  paint_area(painter, size, session, layout, axis, decorations.scroll_y, false);
+  if (layout.pinned_height > 0) paint_area(painter, size, session, layout, axis, decorations.scroll_y, true);
   painter.save();
   painter.setClipRect(QRect(kLabelWidth, kRulerHeight, size.width() - kLabelWidth, size.height() - kRulerHeight));
-  for (const auto& place : layout.rows) {
-    const int y = top + place.y;
-    if (y + place.height < kRulerHeight || y > size.height()) continue;
-    const auto& rank = *session.ranks[place.rank];
-    if (!place.row) {
-      painter.fillRect(QRect(kLabelWidth, y, size.width(), place.height), QColor(235, 235, 240));
-      painter.setPen(QColor(90, 90, 90));
-      painter.drawText(QRect(kLabelWidth + 6, y, size.width() - kLabelWidth - 12, place.height),
-                       Qt::AlignVCenter | Qt::AlignLeft, rank_note(session, layout, place.rank));
-      continue;
-    }
-    if (layout.options.compact) {
-      const QRectF band(kLabelWidth, top + place.y, axis.width(), place.height);
-      paint_compact_device(painter, rank, *place.row, layout.rank_axis(axis, place.rank), band);
-      continue;
-    }
-    paint_row(painter, rank, rank.timeline.rows[*place.row], place, layout.rank_axis(axis, place.rank), top);
-  }
-  paint_gaps(painter, session, layout, axis, top, size.height());
-  paint_decorations(painter, session, layout, axis, decorations, top);
+  paint_copy_arrows(painter, session, layout, axis, decorations.scroll_y);
+  paint_decorations(painter, session, layout, axis, decorations);
   if (decorations.rubber_band) {
     const auto [x0, x1] = *decorations.rubber_band;
     painter.fillRect(QRect(std::min(x0, x1), kRulerHeight, std::abs(x1 - x0), size.height()),
                      QColor(30, 100, 200, 50));
   }
   painter.restore();
-  paint_labels(painter, size, session, layout, top);
   paint_ruler(painter, size, session, axis);
 }
 
+void TimelinePainter::paint_area(QPainter& painter, QSize size, const Session& session, const TimelineLayout& layout,
+                                 const TimeAxis& axis, int scroll_y, bool pinned) {
+  const int area_top = kRulerHeight + (pinned ? 0 : layout.pinned_height);
+  const int area_bottom = pinned ? kRulerHeight + layout.pinned_height : size.height();
+  painter.save();
+  painter.setClipRect(QRect(kLabelWidth, area_top, size.width() - kLabelWidth, area_bottom - area_top));
+  painter.fillRect(QRect(kLabelWidth, area_top, size.width() - kLabelWidth, area_bottom - area_top), Qt::white);
+  for (const auto& place : layout.rows) {
+    const int y = row_top(place, scroll_y);
+    if (place.pinned != pinned || y + place.height < area_top || y > area_bottom) continue;
+    const auto& rank = *session.ranks[place.rank];
+    if (!place.row) {
+      const bool rank_header = place.heads && place.heads->kind == GroupKind::rank;
+      painter.fillRect(QRect(kLabelWidth, y, size.width(), place.height),
+                       rank_header ? QColor(235, 235, 240) : QColor(244, 244, 247));
+      if (!rank_header) continue;
+      painter.setPen(QColor(90, 90, 90));
+      painter.drawText(QRect(kLabelWidth + 6, y, size.width() - kLabelWidth - 12, place.height),
+                       Qt::AlignVCenter | Qt::AlignLeft, rank_note(session, layout, place.rank));
+      continue;
+    }
+    if (layout.options.compact || place.collapsed) {
+      const QRectF band(kLabelWidth, y, axis.width(), place.height);
+      paint_compact_device(painter, rank, *place.row, layout.rank_axis(axis, place.rank), band);
+      continue;
+    }
+    paint_row(painter, rank, rank.timeline.rows[*place.row], place, layout.rank_axis(axis, place.rank), y);
+  }
+  paint_gaps(painter, session, layout, axis, scroll_y, area_bottom, pinned);
+  paint_step_boundaries(painter, session, layout, axis, scroll_y, pinned, area_top, area_bottom);
+  if (pinned) {
+    painter.setPen(QColor(150, 150, 160));
+    painter.drawLine(kLabelWidth, area_bottom - 1, size.width(), area_bottom - 1);
+  }
+  painter.restore();
+  paint_labels(painter, QSize(size.width(), area_bottom), session, layout, scroll_y, pinned);
+}
+
 void TimelinePainter::paint_row(QPainter& painter, const LoadedRank& rank, const TimelineRow& row,
-                                const LayoutRow& place, const TimeAxis& axis, int top) {
-  const QRectF band(kLabelWidth, top + place.y, axis.width(), place.height);
+                                const LayoutRow& place, const TimeAxis& axis, int y) {
+  const QRectF band(kLabelWidth, y, axis.width(), place.height);
   if (row.kind == RowKind::device) {
     paint_device_row(painter, rank, row, axis, band);
     return;
@@ -190,17 +205,17 @@ void TimelinePainter::paint_compact_device(QPainter& painter, const LoadedRank& 
 
 // Batch gaps shade the device row and its streams; the cause is written in the device row.
 void TimelinePainter::paint_gaps(QPainter& painter, const Session& session, const TimelineLayout& layout,
-                                 const TimeAxis& axis, int top, int bottom) {
+                                 const TimeAxis& axis, int scroll_y, int bottom, bool pinned) {
   const QFontMetrics metrics(painter.font());
   for (std::size_t i = 0; i < layout.rows.size(); ++i) {
     const auto& place = layout.rows[i];
-    if (!place.row) continue;
+    if (!place.row || place.pinned != pinned) continue;
     const auto& rank = *session.ranks[place.rank];
     const auto& row = rank.timeline.rows[*place.row];
     if (row.kind != RowKind::device) continue;
     const auto rank_axis = layout.rank_axis(axis, place.rank);
-    const auto& last = layout.rows[device_group_end(layout, session, i) - 1];
-    const int y0 = top + place.y, y1 = top + last.y + last.height;
+    const auto& last = layout.rows[device_group_end(session, layout, i) - 1];
+    const int y0 = row_top(place, scroll_y), y1 = row_top(last, scroll_y) + last.height;
     if (y1 < kRulerHeight || y0 > bottom) continue;
     for (const auto& gap : rank.analysis.gaps) {
       if (gap.device != row.device || gap.end_ns < rank_axis.view_start() || gap.start_ns > rank_axis.view_end()) {
@@ -221,8 +236,44 @@ void TimelinePainter::paint_gaps(QPainter& painter, const Session& session, cons
   }
 }
 
+void TimelinePainter::paint_step_boundaries(QPainter& painter, const Session& session, const TimelineLayout& layout,
+                                            const TimeAxis& axis, int scroll_y, bool pinned, int top, int bottom) {
+  const QPen own(QColor(40, 50, 110, 170), 1);
+  const QPen reference(QColor(40, 50, 110, 110), 1, Qt::DashLine);
+  for (const auto& boundary : step_boundaries(session, layout, axis, scroll_y, pinned, top, bottom)) {
+    painter.setPen(boundary.reference ? reference : own);
+    painter.drawLine(boundary.line);
+  }
+}
+
+// An arrow per peer-to-peer copy, source GPU to destination GPU; a merged one says how many it stands for.
+void TimelinePainter::paint_copy_arrows(QPainter& painter, const Session& session, const TimelineLayout& layout,
+                                        const TimeAxis& axis, int scroll_y) {
+  const auto arrows = copy_arrows(session, layout, axis, scroll_y);
+  if (arrows.empty()) return;
+  const QColor colour = colors::copy(trace::CopyKind::peer_to_peer).darker(150);
+  painter.save();
+  painter.setRenderHint(QPainter::Antialiasing);
+  for (const auto& arrow : arrows) {
+    painter.setPen(QPen(colour, arrow.count > 1 ? 2.0 : 1.2));
+    painter.drawLine(arrow.from, arrow.to);
+    const QPointF direction = arrow.to - arrow.from;
+    const double length = std::hypot(direction.x(), direction.y());
+    if (length < 1) continue;
+    const QPointF unit = direction / length, normal(-unit.y(), unit.x());
+    const QPointF head[3] = {arrow.to, arrow.to - unit * 7 + normal * 3.5, arrow.to - unit * 7 - normal * 3.5};
+    painter.setBrush(colour);
+    painter.drawPolygon(head, 3);
+    if (arrow.count > 1) {
+      painter.drawText((arrow.from + arrow.to) / 2 + QPointF(4, 0), QStringLiteral("×%1").arg(arrow.count));
+    }
+  }
+  painter.restore();
+}
+
 void TimelinePainter::paint_decorations(QPainter& painter, const Session& session, const TimelineLayout& layout,
-                                        const TimeAxis& axis, const TimelineDecorations& decorations, int top) {
+                                        const TimeAxis& axis, const TimelineDecorations& decorations) {
+  const int scroll_y = decorations.scroll_y;
   const QColor highlight(255, 200, 0);
   for (std::size_t rank = 0; rank < decorations.highlights.size() && rank < session.ranks.size(); ++rank) {
     for (std::size_t row = 0; row < decorations.highlights[rank].size(); ++row) {
@@ -230,12 +281,19 @@ void TimelinePainter::paint_decorations(QPainter& painter, const Session& sessio
       if (lane.size() == 0) continue;
       const auto* place = layout.find(rank, row);
       if (!place) continue;
-      const QRectF band(kLabelWidth, top + place->y + place->height * 0.55, axis.width(), place->height * 0.45);
+      const QRectF band(kLabelWidth, row_top(*place, scroll_y) + place->height * 0.55, axis.width(),
+                        place->height * 0.45);
       paint_lane(painter, *session.ranks[rank], lane, layout.rank_axis(axis, rank), band, &highlight);
     }
   }
+  if (decorations.selected_idle) {
+    if (const auto rect = idle_rect(session, layout, axis, *decorations.selected_idle, scroll_y)) {
+      painter.setPen(QPen(QColor(150, 20, 20), 2));
+      painter.setBrush(Qt::NoBrush);
+      painter.drawRect(rect->adjusted(-1, -1, 1, 1));
+    }
+  }
   if (!decorations.selected) return;
-  const int scroll_y = kRulerHeight - top;
   const auto rect = event_rect(session, layout, axis, *decorations.selected, scroll_y);
   if (rect) {
     painter.setPen(QPen(Qt::black, 2));
@@ -256,38 +314,53 @@ void TimelinePainter::paint_decorations(QPainter& painter, const Session& sessio
   painter.drawEllipse(b, 3, 3);
 }
 
+std::string row_label(const Session& session, const TimelineLayout& layout, const LayoutRow& place) {
+  const auto& rank = *session.ranks[place.rank];
+  const auto mark = rank_mark(session, place.rank);
+  const std::string marked = mark.text.empty() ? std::string() : " · " + mark.text;
+  const std::string rank_name = "r" + std::to_string(rank.analysis.rank) + " ";
+  const bool compact = layout.options.compact;
+  // Compact rows, and groups pinned without their rank, say whose they are.
+  const bool away = place.pinned && !layout.options.groups.is_pinned({place.rank, GroupKind::rank});
+  const std::string marker = !compact && place.heads ? (place.collapsed ? "▸ " : "▾ ") : "";
+  if (!place.row) {
+    if (place.heads && place.heads->kind == GroupKind::host_threads) {
+      return marker + (away ? rank_name : "") + "host threads (" + std::to_string(place.members) + ")";
+    }
+    return marker + "Rank " + std::to_string(rank.analysis.rank) + marked;
+  }
+  const auto& row = rank.timeline.rows[*place.row];
+  if (compact) return rank_name + row.label + marked;
+  std::string text = marker + (away && row.kind == RowKind::device ? rank_name : "") + row.label;
+  if (place.collapsed) text += " (" + std::to_string(place.members) + (place.members == 1 ? " stream)" : " streams)");
+  return text;
+}
+
 void TimelinePainter::paint_labels(QPainter& painter, QSize size, const Session& session,
-                                   const TimelineLayout& layout, int top) {
+                                   const TimelineLayout& layout, int scroll_y, bool pinned) {
+  const int area_top = kRulerHeight + (pinned ? 0 : layout.pinned_height);
   painter.save();
-  painter.setClipRect(QRect(0, kRulerHeight, kLabelWidth, size.height()));
-  painter.fillRect(QRect(0, kRulerHeight, kLabelWidth, size.height()), QColor(245, 245, 245));
+  painter.setClipRect(QRect(0, area_top, kLabelWidth, size.height() - area_top));
+  // The pinned area's labels are tinted, so a glance tells which rows stay put.
+  painter.fillRect(QRect(0, area_top, kLabelWidth, size.height() - area_top),
+                   pinned ? QColor(250, 244, 222) : QColor(245, 245, 245));
   const QFontMetrics metrics(painter.font());
   for (const auto& place : layout.rows) {
-    const int y = top + place.y;
-    if (y + place.height < kRulerHeight || y > size.height()) continue;
-    const auto& rank = *session.ranks[place.rank];
-    QString text;
-    int indent = 4;
-    const auto mark = rank_mark(session, place.rank);
-    const QString marked = mark.text.empty() ? QString() : QStringLiteral(" · ") + QString::fromStdString(mark.text);
-    if (!place.row) {
-      text = QStringLiteral("Rank %1").arg(rank.analysis.rank) + marked;
-      painter.setPen(mark_color(mark.kind));
-    } else if (layout.options.compact) {
-      text = QStringLiteral("r%1 %2").arg(rank.analysis.rank).arg(QString::fromStdString(rank.timeline.rows[*place.row].label)) +
-             marked;
-      painter.setPen(mark_color(mark.kind));
-    } else {
-      const auto& row = rank.timeline.rows[*place.row];
-      text = QString::fromStdString(row.label);
-      indent = row.kind == RowKind::device ? 10 : 22;
-      painter.setPen(row.kind == RowKind::device ? Qt::black : QColor(70, 70, 70));
-    }
+    const int y = row_top(place, scroll_y);
+    if (place.pinned != pinned || y + place.height < area_top || y > size.height()) continue;
+    const auto* row = place.row ? &session.ranks[place.rank]->timeline.rows[*place.row] : nullptr;
+    const bool rank_level = layout.options.compact || (place.heads && place.heads->kind == GroupKind::rank);
+    int indent = rank_level ? 4 : 10;
+    if (row && row->kind != RowKind::device) indent = 22;
+    if (rank_level) painter.setPen(mark_color(rank_mark(session, place.rank).kind));
+    else painter.setPen(row && row->kind != RowKind::device ? QColor(70, 70, 70) : Qt::black);
+    const QString text = QString::fromStdString(row_label(session, layout, place));
     painter.drawText(QRect(indent, y, kLabelWidth - indent - 2, std::min(place.height, 20)),
                      Qt::AlignVCenter | Qt::AlignLeft, metrics.elidedText(text, Qt::ElideRight, kLabelWidth - indent));
   }
   painter.setPen(QColor(200, 200, 200));
-  painter.drawLine(kLabelWidth - 1, kRulerHeight, kLabelWidth - 1, size.height());
+  painter.drawLine(kLabelWidth - 1, area_top, kLabelWidth - 1, size.height());
+  if (pinned) painter.drawLine(0, size.height() - 1, kLabelWidth, size.height() - 1);
   painter.restore();
 }
 
@@ -311,6 +384,23 @@ void TimelinePainter::paint_ruler(QPainter& painter, QSize size, const Session& 
     painter.drawText(QPointF(x + 2, kRulerHeight - 8),
                      QString::fromStdString(units::format_duration(static_cast<std::int64_t>(t))));
   }
+}
+
+std::optional<QRectF> TimelinePainter::idle_rect(const Session& session, const TimelineLayout& layout,
+                                                 const TimeAxis& axis, const IdleSelection& selection, int scroll_y) {
+  for (std::size_t i = 0; i < layout.rows.size(); ++i) {
+    const auto& place = layout.rows[i];
+    if (place.rank != selection.rank || !place.row) continue;
+    const auto& row = session.ranks[place.rank]->timeline.rows[*place.row];
+    if (row.kind != RowKind::device || row.device != selection.device) continue;
+    const auto& last = layout.rows[device_group_end(session, layout, i) - 1];
+    const auto rank_axis = layout.rank_axis(axis, place.rank);
+    const double x0 = kLabelWidth + rank_axis.x_of(selection.start_ns);
+    const double x1 = kLabelWidth + rank_axis.x_of(selection.end_ns);
+    const double y0 = row_top(place, scroll_y), y1 = row_top(last, scroll_y) + last.height;
+    return QRectF(x0, y0, std::max(2.0, x1 - x0), y1 - y0);
+  }
+  return std::nullopt;
 }
 
 std::optional<QRectF> TimelinePainter::event_rect(const Session& session, const TimelineLayout& layout,

@@ -1,7 +1,9 @@
 #include "gpuprof/gui/timeline_view.hpp"
 
 #include <QHelpEvent>
+#include <QContextMenuEvent>
 #include <QKeyEvent>
+#include <QMenu>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QToolTip>
@@ -34,6 +36,7 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
 void TimelineView::set_session(std::shared_ptr<const Session> session) {
   session_ = std::move(session);
   decorations_ = {};
+  layout_options_.groups = {};  // groups name rank indices of the session they were made in
   layout_ = session_ ? layout_timeline(*session_, layout_options_) : TimelineLayout{};
   if (session_) axis_.set_limits(layout_.start_ns, layout_.end_ns);
   update_width();
@@ -80,6 +83,28 @@ void TimelineView::set_layout_options(const LayoutOptions& options) {
   after_view_change();
 }
 
+std::optional<GroupKey> TimelineView::group_at(QPoint position) const {
+  if (!session_ || position.x() >= kLabelWidth) return std::nullopt;
+  const auto* place = layout_.row_at(position.y(), decorations_.scroll_y);
+  if (!place) return std::nullopt;
+  // Compact rows have no headers: a row stands for its rank.
+  if (layout_options_.compact) return GroupKey{place->rank, GroupKind::rank};
+  return place->heads;
+}
+
+void TimelineView::toggle_collapsed(const GroupKey& key) {
+  if (layout_options_.compact) return;  // nothing collapses there
+  auto options = layout_options_;
+  options.groups.toggle_collapsed(key);
+  set_layout_options(options);
+}
+
+void TimelineView::toggle_pinned(const GroupKey& key) {
+  auto options = layout_options_;
+  options.groups.toggle_pinned(key);
+  set_layout_options(options);
+}
+
 void TimelineView::zoom_by(double factor) {
   axis_.zoom(factor, axis_.width() / 2);
   after_view_change();
@@ -98,6 +123,7 @@ void TimelineView::scroll_by(int dy) {
 
 void TimelineView::select_event(const std::optional<EventRef>& ref) {
   decorations_.selected = ref;
+  decorations_.selected_idle.reset();
   if (ref && session_ && ref->rank < session_->ranks.size()) {
     emit event_selected(QString::fromStdString(describe_event(*session_->ranks[ref->rank], *ref)));
   } else {
@@ -144,7 +170,7 @@ std::size_t TimelineView::highlighted_instances() const {
 
 std::optional<EventRef> TimelineView::event_at(QPoint position) const {
   if (!session_ || position.x() < kLabelWidth || position.y() < kRulerHeight) return std::nullopt;
-  const auto* place = layout_.row_at(position.y() - kRulerHeight + decorations_.scroll_y);
+  const auto* place = layout_.row_at(position.y(), decorations_.scroll_y);
   if (!place || !place->row) return std::nullopt;
   const auto& rank = *session_->ranks[place->rank];
   const auto& row = rank.timeline.rows[*place->row];
@@ -165,17 +191,36 @@ std::optional<EventRef> TimelineView::event_at(QPoint position) const {
   return std::nullopt;
 }
 
-std::optional<std::string> TimelineView::idle_at(QPoint position) const {
+std::optional<TimelineView::DeviceTime> TimelineView::device_time_at(QPoint position) const {
   if (!session_ || position.x() < kLabelWidth || position.y() < kRulerHeight) return std::nullopt;
-  const auto* place = layout_.row_at(position.y() - kRulerHeight + decorations_.scroll_y);
+  const auto* place = layout_.row_at(position.y(), decorations_.scroll_y);
   if (!place || !place->row) return std::nullopt;
-  const auto& rank = *session_->ranks[place->rank];
-  const auto& row = rank.timeline.rows[*place->row];
+  const auto& row = session_->ranks[place->rank]->timeline.rows[*place->row];
   if (row.kind == RowKind::host_thread) return std::nullopt;
-  const std::int64_t t = layout_.rank_axis(axis_, place->rank).ns_of(position.x() - kLabelWidth);
-  const auto* interval = idle::idle_interval_at(rank.analysis.idle_intervals, row.device, t);
+  return DeviceTime{place->rank, row.device, layout_.rank_axis(axis_, place->rank).ns_of(position.x() - kLabelWidth)};
+}
+
+std::optional<std::string> TimelineView::idle_at(QPoint position) const {
+  const auto at = device_time_at(position);
+  if (!at) return std::nullopt;
+  const auto& intervals = session_->ranks[at->rank]->analysis.idle_intervals;
+  const auto* interval = idle::idle_interval_at(intervals, at->device, at->t_ns);
   if (interval == nullptr) return std::nullopt;
   return idle::describe_idle(*interval);
+}
+
+std::optional<IdleSelection> TimelineView::idle_selection_at(QPoint position) const {
+  const auto at = device_time_at(position);
+  if (!at) return std::nullopt;
+  return gui::idle_selection_at(*session_, at->rank, at->device, at->t_ns);
+}
+
+void TimelineView::select_idle(const std::optional<IdleSelection>& selection) {
+  decorations_.selected.reset();
+  decorations_.selected_idle = selection;
+  emit event_selected(selection && session_ ? QString::fromStdString(describe_idle_selection(*session_, *selection))
+                                            : QString());
+  update();
 }
 
 QImage TimelineView::render_image(QSize size) {
@@ -225,13 +270,20 @@ void TimelineView::wheelEvent(QWheelEvent* event) {
 
 void TimelineView::mousePressEvent(QMouseEvent* event) {
   if (event->button() != Qt::LeftButton) return;
+  // A click on a group's label (its ▾/▸ marker) collapses or expands it.
+  if (const auto group = group_at(event->position().toPoint()); group && !layout_options_.compact) {
+    toggle_collapsed(*group);
+    selecting_range_ = dragging_ = false;
+    press_position_ = last_position_ = QPoint(-1, -1);
+    return;
+  }
   press_position_ = last_position_ = event->position().toPoint();
   selecting_range_ = (event->modifiers() & Qt::ShiftModifier) != 0;
   dragging_ = false;
 }
 
 void TimelineView::mouseMoveEvent(QMouseEvent* event) {
-  if (!(event->buttons() & Qt::LeftButton)) return;
+  if (!(event->buttons() & Qt::LeftButton) || press_position_.x() < 0) return;
   const QPoint position = event->position().toPoint();
   if ((position - press_position_).manhattanLength() >= kClickSlopPx) dragging_ = true;
   if (!dragging_) return;
@@ -247,7 +299,7 @@ void TimelineView::mouseMoveEvent(QMouseEvent* event) {
 }
 
 void TimelineView::mouseReleaseEvent(QMouseEvent* event) {
-  if (event->button() != Qt::LeftButton) return;
+  if (event->button() != Qt::LeftButton || press_position_.x() < 0) return;
   const QPoint position = event->position().toPoint();
   if (selecting_range_ && dragging_) {
     decorations_.rubber_band.reset();
@@ -256,9 +308,25 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event) {
     axis_.set_view(axis_.ns_of(x0), axis_.ns_of(x1));
     after_view_change();
   } else if (!dragging_) {
-    select_event(event_at(position));
+    // A click on GPU work selects it; on idle time (a gap band, an idle interval), that stretch.
+    if (const auto ref = event_at(position)) select_event(ref);
+    else if (const auto idle = idle_selection_at(position)) select_idle(idle);
+    else select_event(std::nullopt);
   }
   dragging_ = selecting_range_ = false;
+}
+
+void TimelineView::contextMenuEvent(QContextMenuEvent* event) {
+  const auto group = group_at(event->pos());
+  if (!group) return;
+  QMenu menu(this);
+  if (!layout_options_.compact) {
+    const bool collapsed = layout_options_.groups.is_collapsed(*group);
+    menu.addAction(collapsed ? tr("Expand") : tr("Collapse"), this, [this, key = *group] { toggle_collapsed(key); });
+  }
+  const bool pinned = layout_options_.groups.is_pinned(*group);
+  menu.addAction(pinned ? tr("Unpin") : tr("Pin to top"), this, [this, key = *group] { toggle_pinned(key); });
+  menu.exec(event->globalPos());
 }
 
 void TimelineView::keyPressEvent(QKeyEvent* event) {
@@ -270,7 +338,7 @@ void TimelineView::keyPressEvent(QKeyEvent* event) {
     case Qt::Key_Up: scroll_by(-kStreamRowHeight); break;
     case Qt::Key_Down: scroll_by(kStreamRowHeight); break;
     case Qt::Key_F: case Qt::Key_Home: fit_all(); break;
-    case Qt::Key_Escape: select_event(std::nullopt); break;
+    case Qt::Key_Escape: select_event(std::nullopt); break;  // clears an idle selection too
     default: QWidget::keyPressEvent(event); return;
   }
   event->accept();

@@ -1,88 +1,61 @@
 #include "gpuprof/gui/waterfall_chart.hpp"
 
+#include <QHelpEvent>
 #include <QPainter>
-
-#include <algorithm>
-#include <cmath>
-
-#include "gpuprof/units/units.hpp"
+#include <QToolTip>
 
 namespace gpuprof::gui {
-namespace {
 
-constexpr int kLeft = 10, kTop = 28, kBottom = 60;
-
-QString ms_text(double ns) { return QString::fromStdString(units::format_duration(static_cast<std::int64_t>(std::llround(ns)))); }
-
-struct Bar {
-  QString label;
-  double from = 0, to = 0;
-  QColor color;
-};
-
-std::vector<Bar> bars(const comparison::RunComparison& comparison) {
-  std::vector<Bar> result{{QStringLiteral("base step"), 0, comparison.base.step_ns, QColor(90, 90, 90)}};
-  double level = comparison.base.step_ns;
-  for (const auto& term : comparison.waterfall) {
-    const double next = level + term.delta_ns;
-    result.push_back({QString::fromStdString(term.name), level, next,
-                      term.delta_ns > 0 ? QColor(214, 39, 40) : QColor(44, 160, 44)});
-    level = next;
-  }
-  result.push_back({QStringLiteral("other step"), 0, comparison.other.step_ns, QColor(70, 130, 180)});
-  return result;
+WaterfallChart::WaterfallChart(QWidget* parent) : QWidget(parent) {
+  setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
 }
-
-// The level a bar reaches at its lower end (0 for the two full step bars).
-double i_level(const Bar& bar) { return bar.from == 0 ? bar.to : std::min(bar.from, bar.to); }
-
-}  // namespace
-
-WaterfallChart::WaterfallChart(QWidget* parent) : QWidget(parent) { setMinimumSize(300, 200); }
 
 void WaterfallChart::set_comparison(const comparison::RunComparison& comparison) {
   comparison_ = comparison;
+  bars_ = comparison::waterfall_bars(comparison_);
+  updateGeometry();  // the minimum size follows the categories' and values' widths
   update();
+}
+
+WaterfallLayout WaterfallChart::current_layout() const { return layout_waterfall(bars_, size(), fontMetrics()); }
+
+QSize WaterfallChart::minimumSizeHint() const {
+  // The title wraps, so its height depends on the width: measure at the width the chart would get at least.
+  const auto first = layout_waterfall(bars_, QSize(0, 0), fontMetrics()).minimum;
+  return layout_waterfall(bars_, QSize(first.width(), 0), fontMetrics()).minimum;
+}
+
+QSize WaterfallChart::sizeHint() const {
+  const QSize minimum = minimumSizeHint();
+  return {std::max(600, minimum.width() + 200), std::max(300, minimum.height())};
 }
 
 void WaterfallChart::paintEvent(QPaintEvent*) {
   QPainter painter(this);
   painter.fillRect(rect(), Qt::white);
-  painter.setPen(Qt::black);
-  painter.drawText(QRect(0, 0, width(), kTop - 6), Qt::AlignCenter,
-                   tr("Step time waterfall: base → other (red: slower, green: faster)"));
-  const auto items = bars(comparison_);
-  double lowest = items.front().to, highest = 1;
-  for (const auto& bar : items) {
-    highest = std::max({highest, bar.from, bar.to});
-    lowest = std::min(lowest, i_level(bar));
+  const auto layout = current_layout();
+  painter.setPen(QColor(221, 221, 221));
+  for (const int x : layout.tick_x) painter.drawLine(x, layout.plot.top(), x, layout.plot.bottom());
+  for (const auto& bar : layout.bars) painter.fillRect(bar.rect, bar.colour);
+  painter.setPen(QPen(QColor(120, 120, 120), 1, Qt::DotLine));
+  for (const auto& line : layout.connectors) painter.drawLine(line);
+  for (const auto& text : layout.texts) {
+    painter.setPen(text.colour);
+    painter.drawText(text.rect, text.flags, text.text);
   }
-  // Step changes are often small next to the step itself: the axis starts just below the
-  // lowest level reached, so each term stays visible (the floor is written on the chart).
-  const double floor = std::max(0.0, lowest - std::max(highest - lowest, highest * 0.02) * 1.5);
-  const double top = highest + (highest - floor) * 0.05;
-  const int plot_height = height() - kTop - kBottom;
-  const int slot = std::max(1, (width() - 2 * kLeft) / static_cast<int>(items.size()));
-  auto y_of = [&](double ns) {
-    return kTop + plot_height - static_cast<int>((std::max(ns, floor) - floor) / (top - floor) * plot_height);
-  };
-  if (floor > 0) {
-    painter.setPen(Qt::gray);
-    painter.drawText(QRect(kLeft, kTop - 4, width(), 14), Qt::AlignLeft,
-                     tr("axis starts at %1").arg(ms_text(floor)));
+}
+
+bool WaterfallChart::event(QEvent* event) {
+  if (event->type() != QEvent::ToolTip) return QWidget::event(event);
+  auto* help = static_cast<QHelpEvent*>(event);
+  for (const auto& bar : current_layout().bars) {
+    if (bar.rect.adjusted(0, 0, 1, 0).contains(help->pos())) {
+      QToolTip::showText(help->globalPos(), bar.tooltip, this);
+      return true;
+    }
   }
-  for (std::size_t i = 0; i < items.size(); ++i) {
-    const auto& bar = items[i];
-    const int x = kLeft + static_cast<int>(i) * slot;
-    const int y0 = y_of(std::max(bar.from, bar.to)), y1 = y_of(std::min(bar.from, bar.to));
-    painter.fillRect(QRect(x + slot / 6, y0, slot * 2 / 3, std::max(1, y1 - y0)), bar.color);
-    painter.setPen(Qt::black);
-    const double value = i == 0 || i + 1 == items.size() ? bar.to : bar.to - bar.from;
-    painter.drawText(QRect(x, y0 - 16, slot, 14), Qt::AlignCenter,
-                     (i == 0 || i + 1 == items.size() || value < 0 ? QString() : QStringLiteral("+")) + ms_text(value));
-    painter.drawText(QRect(x, height() - kBottom + 4, slot, kBottom - 4), Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap,
-                     bar.label);
-  }
+  QToolTip::hideText();
+  return true;
 }
 
 }  // namespace gpuprof::gui

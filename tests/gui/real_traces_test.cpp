@@ -5,9 +5,16 @@
 #include <QSortFilterProxyModel>
 #include <QTest>
 
+#include <algorithm>
+#include <cstdint>
 #include <filesystem>
+#include <set>
 
+#include "gpuprof/analysis/step_pattern.hpp"
+#include "gpuprof/gui/idle_details.hpp"
 #include "gpuprof/gui/main_window.hpp"
+#include "gpuprof/gui/timeline_layout.hpp"
+#include "gpuprof/idle/interval_host_activity.hpp"
 #include "gpuprof/gui/timeline_view.hpp"
 #include "gui_fixtures.hpp"
 #include "temporary_folder.hpp"
@@ -28,6 +35,66 @@ QStringList external_files(const std::string& folder, const std::string& suffix)
   return files;
 }
 
+// The host activity under every batch gap (the first 100 of each rank) adds up: what the events cover of
+// the gap is at most the gap and at most their summed overlaps; each group overlaps at most its count of gaps.
+void check_gap_details(const Session& session) {
+  const analysis::StepPattern steps(session.step_pattern);
+  std::size_t checked = 0;
+  for (std::size_t index = 0; index < session.ranks.size(); ++index) {
+    const auto& rank = *session.ranks[index];
+    const auto summary = std::find_if(session.job.ranks.begin(), session.job.ranks.end(),
+                                      [&](const auto& entry) { return entry.analysis.rank == rank.analysis.rank; });
+    ASSERT_NE(summary, session.job.ranks.end());
+    for (std::size_t g = 0; g < rank.analysis.gaps.size() && g < 100; ++g) {
+      const auto& gap = rank.analysis.gaps[g];
+      const auto length = gap.end_ns - gap.start_ns;
+      const auto activity = idle::host_activity_during(rank.model, summary->host_activity.threads, steps, gap.start_ns,
+                                                       gap.end_ns, SIZE_MAX);
+      std::int64_t overlaps = 0;
+      for (const auto& group : activity.groups) {
+        EXPECT_LE(group.overlap_ns, group.count * length) << group.name;
+        overlaps += group.overlap_ns;
+      }
+      EXPECT_LE(activity.covered_ns, length);
+      EXPECT_LE(activity.covered_ns, overlaps);
+      EXPECT_EQ(activity.groups_left_out, 0);
+      const auto selection = idle_selection_at(session, index, gap.device, gap.start_ns);
+      ASSERT_TRUE(selection);
+      EXPECT_TRUE(selection->gap);
+      EXPECT_NE(describe_idle_selection(session, *selection).find("Cause: batch gap"), std::string::npos);
+      ++checked;
+    }
+  }
+  ::testing::Test::RecordProperty("gaps_checked", static_cast<int>(checked));
+}
+
+// With the last rank pinned and the first rank's host threads collapsed, every row is shown once, the pinned
+// ones first and all the last rank's, and nothing of the first rank's threads.
+void check_groups(const Session& session) {
+  const std::size_t last = session.ranks.size() - 1;
+  LayoutOptions options;
+  options.groups.pinned = {{last, GroupKind::rank}};
+  options.groups.collapsed = {{0, GroupKind::host_threads}};
+  const auto layout = layout_timeline(session, options);
+  const auto plain = layout_timeline(session);
+  std::set<std::pair<std::size_t, std::size_t>> seen;
+  std::size_t pinned = 0, hidden_threads = 0;
+  for (const auto& place : layout.rows) {
+    if (place.row) {
+      EXPECT_TRUE(seen.insert({place.rank, *place.row}).second);
+    }
+    EXPECT_EQ(place.pinned, place.rank == last);
+    pinned += place.pinned;
+  }
+  for (const auto& place : plain.rows) {
+    hidden_threads += place.rank == 0 && place.row &&
+                      session.ranks[0]->timeline.rows[*place.row].kind == RowKind::host_thread;
+  }
+  EXPECT_EQ(layout.rows.size() + hidden_threads, plain.rows.size());
+  EXPECT_GT(pinned, 0u);
+  EXPECT_EQ(layout.rows.front().heads, (GroupKey{last, GroupKind::rank}));
+}
+
 // Opens the files as one job and checks what a person would look at first.
 void open_and_check(const QStringList& files, std::size_t ranks, const QString& screenshot) {
   MainWindow window;
@@ -40,6 +107,8 @@ void open_and_check(const QStringList& files, std::size_t ranks, const QString& 
   EXPECT_EQ(window.session()->ranks.size(), ranks);
   EXPECT_GT(window.kernel_proxy()->rowCount(), 0);
   EXPECT_GT(window.session()->ranks[0]->model.kernels.size(), 0U);
+  check_gap_details(*window.session());
+  check_groups(*window.session());
   QApplication::processEvents();
   testing::save_and_check(window.grab().toImage(), screenshot);
   testing::save_and_check(window.timeline()->render_image({1600, 900}), screenshot + QStringLiteral("_timeline"));

@@ -3,7 +3,10 @@
 // The analyzer's results as table models for the panels: one builder per
 // panel, numbers formatted with the same units as the reports.
 
+#include <vector>
+
 #include "gpuprof/gui/session.hpp"
+#include "gpuprof/summaries/host_summary_report.hpp"
 #include "gpuprof/gui/table_model.hpp"
 
 namespace gpuprof::gui {
@@ -19,6 +22,15 @@ TableModel* make_transfer_model(const Session& session, QObject* parent);
 // Rank, collective, ranks in the group, size (S), count, total, mean, algorithm GB/s, bus GB/s:
 // the analyzer's CollectiveReport, one row per group; "-" where the trace does not say.
 TableModel* make_collective_model(const Session& session, QObject* parent);
+
+// The nsys-style host summaries (docs/summaries.md), `host` per rank index: one table of name, Time (%),
+// total, instances, avg, med, min, max, stddev and rank, as `gpuprof report --sections nvtx,api,launches`.
+enum class HostTable { ranges, api_calls, launch_latency };
+TableModel* make_host_table_model(const Session& session, const std::vector<summaries::HostSummaries>& host,
+                                  HostTable table, QObject* parent);
+// Rank, device, kernels, max and time-weighted mean queue length, share of the time it was empty.
+TableModel* make_launch_queue_model(const Session& session, const std::vector<summaries::HostSummaries>& host,
+                                    QObject* parent);
 
 // The name comes first: in a narrow dock a name scrolled out of view left rows of bare numbers.
 inline constexpr int kKernelNameColumn = 0;

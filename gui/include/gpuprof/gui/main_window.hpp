@@ -27,6 +27,7 @@ class BreakdownChart;
 class IdleCauseChart;
 class MemoryChart;
 class CompareView;
+class HostSummaryPanel;
 class TimelineView;
 class TraceLoader;
 class TransferHeatMap;
@@ -57,6 +58,7 @@ class MainWindow : public QMainWindow {
   QTableView* step_table() const { return step_table_; }
   QTableView* transfer_table() const { return transfer_table_; }
   QTableView* collective_table() const { return collective_table_; }
+  HostSummaryPanel* host_summaries() const { return host_summaries_; }
   QSortFilterProxyModel* kernel_proxy() const { return kernel_proxy_; }
   QLineEdit* kernel_filter() const { return kernel_filter_; }
   QList<QDockWidget*> docks() const;
@@ -113,6 +115,7 @@ class MainWindow : public QMainWindow {
   QTableView* collective_table_ = nullptr;
   QDockWidget* collective_dock_ = nullptr;
   QSortFilterProxyModel* collective_proxy_ = nullptr;
+  HostSummaryPanel* host_summaries_ = nullptr;
   QPlainTextEdit* details_ = nullptr;
   QPlainTextEdit* summary_ = nullptr;
   QAction* compact_action_ = nullptr;

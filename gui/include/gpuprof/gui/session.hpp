@@ -35,6 +35,7 @@ struct Session {
   std::int64_t start_ns = 0, end_ns = 0;           // union of the ranks' timelines
   // The job-level summaries (clock alignment, collective waits) that the comparison library needs.
   job::JobAnalysis job;
+  std::string step_pattern;  // the one the analyses used (AnalysisOptions::step_pattern)
 
   bool empty() const { return ranks.empty(); }
   std::vector<std::string> paths() const;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "gpuprof/gui/event_details.hpp"
+#include "gpuprof/gui/idle_details.hpp"
 #include "gpuprof/gui/label_cache.hpp"
 #include "gpuprof/gui/lod_merge.hpp"
 #include "gpuprof/gui/timeline_layout.hpp"
@@ -19,6 +20,7 @@ namespace gpuprof::gui {
 // Everything on top of the events themselves.
 struct TimelineDecorations {
   std::optional<EventRef> selected;
+  std::optional<IdleSelection> selected_idle;  // a clicked gap band or idle interval (never with `selected`)
   // Per rank, per timeline row: the instances of the highlighted kernel (empty lane: none).
   std::vector<std::vector<Lane>> highlights;
   std::optional<std::pair<int, int>> rubber_band;  // widget x range while shift-dragging
@@ -33,10 +35,16 @@ class TimelinePainter {
   // Rectangle (widget coordinates) of an event, for the selection outline and flow arrows.
   static std::optional<QRectF> event_rect(const Session& session, const TimelineLayout& layout, const TimeAxis& axis,
                                           const EventRef& ref, int scroll_y);
+  // Rectangle (widget coordinates) of a selected gap or idle interval: its time across the GPU's rows.
+  static std::optional<QRectF> idle_rect(const Session& session, const TimelineLayout& layout, const TimeAxis& axis,
+                                         const IdleSelection& selection, int scroll_y);
 
  private:
+  // The rows of one area (pinned or scrolling), clipped to it.
+  void paint_area(QPainter& painter, QSize size, const Session& session, const TimelineLayout& layout,
+                  const TimeAxis& axis, int scroll_y, bool pinned);
   void paint_row(QPainter& painter, const LoadedRank& rank, const TimelineRow& row, const LayoutRow& place,
-                 const TimeAxis& axis, int top);
+                 const TimeAxis& axis, int y);
   void paint_lane(QPainter& painter, const LoadedRank& rank, const Lane& lane, const TimeAxis& axis, QRectF band,
                   const QColor* override_color = nullptr);
   void paint_device_row(QPainter& painter, const LoadedRank& rank, const TimelineRow& row, const TimeAxis& axis,
@@ -44,17 +52,25 @@ class TimelinePainter {
   void paint_compact_device(QPainter& painter, const LoadedRank& rank, std::size_t device_row, const TimeAxis& axis,
                             QRectF band);
   void paint_gaps(QPainter& painter, const Session& session, const TimelineLayout& layout, const TimeAxis& axis,
-                  int top, int bottom);
+                  int scroll_y, int bottom, bool pinned);
+  void paint_step_boundaries(QPainter& painter, const Session& session, const TimelineLayout& layout,
+                             const TimeAxis& axis, int scroll_y, bool pinned, int top, int bottom);
+  void paint_copy_arrows(QPainter& painter, const Session& session, const TimelineLayout& layout, const TimeAxis& axis,
+                         int scroll_y);
   void paint_decorations(QPainter& painter, const Session& session, const TimelineLayout& layout,
-                         const TimeAxis& axis, const TimelineDecorations& decorations, int top);
-  void paint_labels(QPainter& painter, QSize size, const Session& session, const TimelineLayout& layout, int top);
+                         const TimeAxis& axis, const TimelineDecorations& decorations);
+  void paint_labels(QPainter& painter, QSize size, const Session& session, const TimelineLayout& layout, int scroll_y,
+                    bool pinned);
   void paint_ruler(QPainter& painter, QSize size, const Session& session, const TimeAxis& axis);
 
   std::vector<DrawBlock> blocks_;  // reused between lanes and frames
   LabelCache labels_;
 };
 
-// Row top in widget coordinates.
-inline int row_top(const LayoutRow& row, int scroll_y) { return kRulerHeight + row.y - scroll_y; }
+// Row top in widget coordinates: pinned rows do not scroll.
+inline int row_top(const LayoutRow& row, int scroll_y) { return kRulerHeight + row.y - (row.pinned ? 0 : scroll_y); }
+
+// The label of a row in the label column: a header's group with its ▾/▸ marker, a GPU, a stream, a thread.
+std::string row_label(const Session& session, const TimelineLayout& layout, const LayoutRow& place);
 
 }  // namespace gpuprof::gui

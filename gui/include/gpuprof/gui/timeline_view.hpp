@@ -2,7 +2,8 @@
 
 // The timeline widget: paints through TimelinePainter and turns mouse and
 // keys into TimeAxis changes. Ctrl+wheel or +/- zoom, drag or arrows pan,
-// shift+drag zooms to the dragged range, F fits all, click selects.
+// shift+drag zooms to the dragged range, F fits all, click selects; a click on a
+// group's label collapses it, its context menu pins it to the top.
 
 #include <QWidget>
 
@@ -33,6 +34,12 @@ class TimelineView : public QWidget {
   // Hidden idle GPUs and aligned clocks by default; both can be shown.
   void set_layout_options(const LayoutOptions& options);
   const LayoutOptions& layout_options() const { return layout_options_; }
+  // The group whose label is at `position` (label column): a header's group; in compact mode the row's rank.
+  std::optional<GroupKey> group_at(QPoint position) const;
+  // Collapse or expand, pin or unpin a group; kept until another session is shown. Also by a click on a
+  // group's label (collapse) and its context menu (both).
+  void toggle_collapsed(const GroupKey& key);
+  void toggle_pinned(const GroupKey& key);
   void zoom_by(double factor);
   void pan_by_fraction(double fraction);
   // Selects an event (and shows its launching call); empty clears.
@@ -45,6 +52,11 @@ class TimelineView : public QWidget {
   std::optional<EventRef> event_at(QPoint position) const;
   // Over a device or stream row where the GPU is idle: that idle interval's causes and coverage.
   std::optional<std::string> idle_at(QPoint position) const;
+  // Over a device or stream row: the batch gap there, else the idle interval there.
+  std::optional<IdleSelection> idle_selection_at(QPoint position) const;
+  // Selects a gap or idle interval and shows its causes and host activity; empty clears.
+  void select_idle(const std::optional<IdleSelection>& selection);
+  const std::optional<IdleSelection>& selected_idle() const { return decorations_.selected_idle; }
   // Renders the current view into an image of any size (screenshots, benchmark).
   QImage render_image(QSize size);
 
@@ -62,12 +74,20 @@ class TimelineView : public QWidget {
   void mouseMoveEvent(QMouseEvent* event) override;
   void mouseReleaseEvent(QMouseEvent* event) override;
   void keyPressEvent(QKeyEvent* event) override;
+  void contextMenuEvent(QContextMenuEvent* event) override;
   bool event(QEvent* event) override;
 
  private:
   void update_width();
   void scroll_by(int dy);
   void after_view_change();
+  // The rank (index), device and time (the rank's clock) under a GPU row, if the position is over one.
+  struct DeviceTime {
+    std::size_t rank = 0;
+    std::int32_t device = 0;
+    std::int64_t t_ns = 0;
+  };
+  std::optional<DeviceTime> device_time_at(QPoint position) const;
 
   std::shared_ptr<const Session> session_;
   TimelineLayout layout_;

@@ -1,0 +1,49 @@
+#pragma once
+
+// What the host did during one stretch of device idle time (a batch gap or
+// one idle interval), call by call: the app's details pane for a clicked gap
+// band says "cudaStreamSynchronize on thread 12: 1 call, 310 us (sync_wait)"
+// next to the causes' shares. Read from the threads that issue the rank's GPU
+// work, and data-loading ranges from every thread, as the idle causes are.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "gpuprof/analysis/step_pattern.hpp"
+#include "gpuprof/idle/idle_cause.hpp"
+#include "gpuprof/trace/trace_model.hpp"
+
+namespace gpuprof::idle {
+
+enum class HostEventKind : std::uint8_t { api_call, sync, range };
+
+std::string_view to_string(HostEventKind kind);
+
+// The host events of one name, kind and thread that overlap the stretch.
+struct HostEventGroup {
+  HostEventKind kind = HostEventKind::api_call;
+  std::string name;
+  std::int64_t thread = 0;
+  std::int64_t count = 0;
+  std::int64_t overlap_ns = 0;  // summed over the group's events, each clipped to the stretch
+  IdleCause cause = IdleCause::host_bound;  // what such an event stands for among the idle causes
+};
+
+struct HostActivityDuring {
+  std::int64_t start_ns = 0, end_ns = 0;
+  std::vector<HostEventGroup> groups;  // most overlap first, at most the limit asked for
+  std::int64_t groups_left_out = 0;
+  // Time of the stretch under any of the events read (step annotations left out): how much they explain.
+  std::int64_t covered_ns = 0;
+};
+
+// `threads`: the threads that issue the rank's GPU work (sorted); ranges matching `steps` only mark a step.
+HostActivityDuring host_activity_during(const trace::TraceModel& model, const std::vector<std::int64_t>& threads,
+                                        const analysis::StepPattern& steps, std::int64_t start_ns,
+                                        std::int64_t end_ns, std::size_t limit = 5);
+
+// One line per group after a line with the coverage ("host activity under 96.1% of it: ...").
+std::string describe_host_activity(const HostActivityDuring& activity);
+
+}  // namespace gpuprof::idle

@@ -1,0 +1,93 @@
+#include "gpuprof/gui/host_summary_panel.hpp"
+
+#include <QPointer>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QThread>
+
+#include "gpuprof/gui/analysis_tables.hpp"
+#include "gpuprof/gui/table_views.hpp"
+
+namespace gpuprof::gui {
+namespace {
+
+constexpr int kTabs = 4;
+
+// Replaces a proxy's source model, deleting the old one.
+void replace_source(QSortFilterProxyModel* proxy, QAbstractItemModel* model) {
+  QAbstractItemModel* old = proxy->sourceModel();
+  proxy->setSourceModel(model);
+  delete old;
+}
+
+}  // namespace
+
+HostSummaryPanel::HostSummaryPanel(QWidget* parent) : QTabWidget(parent) {
+  const QString titles[kTabs] = {tr("NVTX ranges (nvtx_sum)"), tr("CUDA API (cuda_api_sum)"),
+                                 tr("Launch latency per kernel"), tr("Launch queue")};
+  for (const auto& title : titles) {
+    proxies_.push_back(make_proxy(this));
+    tables_.push_back(make_table(proxies_.back()));
+    addTab(tables_.back(), title);
+  }
+  setToolTip(tr("The tables of gpuprof report --sections nvtx,api,launches, computed when this panel is first shown"));
+}
+
+HostSummaryPanel::~HostSummaryPanel() {
+  if (worker_) worker_->wait();  // it reads the session; its result is then dropped with this panel
+}
+
+void HostSummaryPanel::set_session(std::shared_ptr<const Session> session) {
+  session_ = std::move(session);
+  ready_ = false;
+  for (auto* proxy : proxies_) replace_source(proxy, nullptr);
+  if (isVisible()) compute();
+}
+
+void HostSummaryPanel::showEvent(QShowEvent* event) {
+  QTabWidget::showEvent(event);
+  if (!ready_) compute();
+}
+
+void HostSummaryPanel::compute() {
+  // A running worker's result is checked against session_ when it arrives; a stale one is computed again
+  // once that worker has finished (the result is queued before `finished`, so it is seen first).
+  if (!session_ || ready_ || busy_) return;
+  busy_ = true;
+  QPointer<HostSummaryPanel> self(this);
+  worker_ = QThread::create([self, session = session_] {
+    std::vector<summaries::HostSummaries> host;
+    for (const auto& rank : session->ranks) {
+      host.push_back(rank->correlations ? summaries::summarize_host(rank->model, *rank->correlations)
+                                        : summaries::HostSummaries{});
+    }
+    QMetaObject::invokeMethod(
+        self, [self, session, host = std::move(host)]() mutable {
+          if (self) self->show_results(session, std::move(host));
+        },
+        Qt::QueuedConnection);
+  });
+  connect(worker_, &QThread::finished, worker_, &QObject::deleteLater);
+  connect(worker_, &QThread::finished, this, [this] {
+    busy_ = false;
+    if (!ready_ && isVisible()) compute();
+  });
+  worker_->start();
+}
+
+void HostSummaryPanel::show_results(std::shared_ptr<const Session> session,
+                                    std::vector<summaries::HostSummaries> host) {
+  if (session != session_) return;  // another trace was opened meanwhile: computed again once the worker ends
+  const HostTable tables[] = {HostTable::ranges, HostTable::api_calls, HostTable::launch_latency};
+  for (int tab = 0; tab < 3; ++tab) {
+    replace_source(proxies_[static_cast<std::size_t>(tab)], make_host_table_model(*session_, host, tables[tab], this));
+  }
+  replace_source(proxies_[3], make_launch_queue_model(*session_, host, this));
+  for (auto* table : tables_) {
+    table->sortByColumn(-1, Qt::AscendingOrder);  // the analyzer's order: total time, largest first
+    table->resizeColumnsToContents();
+  }
+  ready_ = true;
+}
+
+}  // namespace gpuprof::gui

@@ -1,0 +1,74 @@
+#include <gtest/gtest.h>
+
+#include "gpuprof/analysis/analysis_options.hpp"
+#include "gpuprof/idle/interval_host_activity.hpp"
+#include "model_builder.hpp"
+
+namespace gpuprof::idle {
+namespace {
+
+using gpuprof::testing::ModelBuilder;
+
+// A stretch [1000, 2000) of idle GPU time. Thread 1 issues the GPU work, thread 2 loads data, thread 3
+// launches nothing:
+//   thread 1: the step range 900..3000 (marks the step: left out), a sync call 1500..1800, two launches
+//             1900..1950 and 1990..2100 (10 ns inside)
+//   thread 2: a data-loading range 1100..1500 (read from every thread)
+//   thread 3: an API call over the whole stretch (not an issuing thread: left out)
+trace::TraceModel fixture() {
+  ModelBuilder builder;
+  builder.range(1, 900, 3000, "ProfilerStep#2");
+  builder.range(2, 1100, 1500, "data");
+  builder.api_call(1, 1500, 1800, 1, "cudaStreamSynchronize");
+  builder.api_call(1, 1900, 1950, 2).kernel(0, 7, 2100, 2200, "k", 2);
+  builder.api_call(1, 1990, 2100, 3).kernel(0, 7, 2300, 2400, "k", 3);
+  builder.api_call(3, 1000, 2000, 4, "cudaGetDevice");
+  return builder.build();
+}
+
+TEST(IntervalHostActivity, GroupsTheIssuingThreadsEventsByOverlap) {
+  const auto model = fixture();
+  const analysis::StepPattern steps(analysis::AnalysisOptions{}.step_pattern);
+  const auto activity = host_activity_during(model, {1}, steps, 1000, 2000);
+  EXPECT_EQ(activity.covered_ns, 400 + 300 + 50 + 10);
+  ASSERT_EQ(activity.groups.size(), 3U);
+  EXPECT_EQ(activity.groups[0].name, "data");
+  EXPECT_EQ(activity.groups[0].kind, HostEventKind::range);
+  EXPECT_EQ(activity.groups[0].thread, 2);
+  EXPECT_EQ(activity.groups[0].overlap_ns, 400);
+  EXPECT_EQ(activity.groups[0].cause, IdleCause::data_loading);
+  EXPECT_EQ(activity.groups[1].name, "cudaStreamSynchronize");
+  EXPECT_EQ(activity.groups[1].overlap_ns, 300);
+  EXPECT_EQ(activity.groups[1].cause, IdleCause::sync_wait);
+  EXPECT_EQ(activity.groups[2].name, "cudaLaunchKernel");
+  EXPECT_EQ(activity.groups[2].count, 2);
+  EXPECT_EQ(activity.groups[2].overlap_ns, 60);
+  EXPECT_EQ(activity.groups[2].cause, IdleCause::host_bound);
+  EXPECT_EQ(activity.groups_left_out, 0);
+  const auto text = describe_host_activity(activity);
+  EXPECT_NE(text.find("Host activity under 76.0% of it (760 ns)"), std::string::npos) << text;
+  EXPECT_NE(text.find("range data on thread 2: 1 event, 400 ns (40.0% of it; data_loading)"), std::string::npos)
+      << text;
+}
+
+TEST(IntervalHostActivity, KeepsTheLargestGroupsAndCountsTheRest) {
+  const auto model = fixture();
+  const analysis::StepPattern steps(analysis::AnalysisOptions{}.step_pattern);
+  const auto activity = host_activity_during(model, {1}, steps, 1000, 2000, 1);
+  ASSERT_EQ(activity.groups.size(), 1U);
+  EXPECT_EQ(activity.groups_left_out, 2);
+  EXPECT_EQ(activity.covered_ns, 760);  // the coverage counts every event, listed or not
+  EXPECT_NE(describe_host_activity(activity).find("and 2 more"), std::string::npos);
+}
+
+TEST(IntervalHostActivity, NothingRecordedSaysSo) {
+  const auto model = fixture();
+  const analysis::StepPattern steps(analysis::AnalysisOptions{}.step_pattern);
+  const auto activity = host_activity_during(model, {1}, steps, 5000, 6000);
+  EXPECT_TRUE(activity.groups.empty());
+  EXPECT_EQ(activity.covered_ns, 0);
+  EXPECT_NE(describe_host_activity(activity).find("none recorded"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace gpuprof::idle

@@ -1,0 +1,150 @@
+// The compare view's waterfall must be legible: no value over another, no category, value, tick or title
+// cut off, everything inside the widget, at the two common screen widths. Checked on the rectangles the
+// chart draws (waterfall_layout), and saved as PNGs to look at.
+
+#include <gtest/gtest.h>
+
+#include <QApplication>
+#include <QTest>
+
+#include <string>
+#include <vector>
+
+#include "gpuprof/gui/compare_view.hpp"
+#include "gpuprof/gui/waterfall_chart.hpp"
+#include "gui_fixtures.hpp"
+#include "temporary_folder.hpp"
+
+namespace gpuprof::gui {
+namespace {
+
+using gpuprof::testing::TemporaryFolder;
+using testing::save_and_check;
+
+std::string text_of(const ChartText& text) { return text.text.toStdString(); }
+
+// Every way a label can be illegible, one line each; empty when the chart is legible.
+std::vector<std::string> legibility_problems(const WaterfallLayout& layout, QRect widget, const QFontMetrics& metrics) {
+  std::vector<std::string> problems;
+  std::vector<QRect> inked;
+  for (const auto& text : layout.texts) {
+    const QRect ink = metrics.boundingRect(text.rect, text.flags, text.text);
+    if (!text.rect.contains(ink)) problems.push_back("clipped: " + text_of(text));
+    if (!widget.contains(ink)) problems.push_back("outside the widget: " + text_of(text));
+    for (std::size_t other = 0; other < inked.size(); ++other) {
+      if (inked[other].intersects(ink)) {
+        problems.push_back("overlaps: " + text_of(text) + " / " + text_of(layout.texts[other]));
+      }
+    }
+    for (const auto& bar : layout.bars) {
+      if (bar.rect.intersects(ink)) problems.push_back("on a bar: " + text_of(text));
+    }
+    inked.push_back(ink);
+  }
+  for (const auto& bar : layout.bars) {
+    if (!layout.plot.contains(bar.rect)) problems.push_back("bar outside the plot: " + bar.tooltip.toStdString());
+  }
+  if (!widget.contains(layout.plot)) problems.push_back("plot outside the widget");
+  return problems;
+}
+
+std::string joined(const std::vector<std::string>& lines) {
+  std::string out;
+  for (const auto& line : lines) out += line + "\n";
+  return out;
+}
+
+// Many terms with long names and changes far smaller than the step: what once drew values over each other.
+comparison::RunComparison crowded_comparison() {
+  comparison::RunComparison result;
+  result.base.step_ns = 48'300'000;
+  double level = result.base.step_ns;
+  const std::vector<std::pair<std::string, double>> terms{
+      {"computation", -21'400'000},       {"exposed transfer HtoD", 310'000},  {"exposed transfer DtoH", -2'000},
+      {"exposed transfer DtoD", 1'000},   {"exposed transfer PtoP", 6'900'000}, {"exposed communication", 2'450'000},
+      {"synchronization wait", 880'000},  {"batch gaps: data_loading", -140'000},
+      {"batch gaps: sync_wait", 12'000},  {"batch gaps: host_bound", 0},         {"other (idle inside steps)", 95'000}};
+  for (const auto& [name, delta] : terms) {
+    result.waterfall.push_back({name, 0, 0, delta});
+    level += delta;
+  }
+  result.other.step_ns = level;
+  result.delta_step_ns = level - result.base.step_ns;
+  return result;
+}
+
+class WaterfallWidths : public ::testing::TestWithParam<int> {};
+
+TEST_P(WaterfallWidths, CompareViewWaterfallIsLegible) {
+  const int width = GetParam();
+  TemporaryFolder folder;
+  testing::write_trace(folder.file("one.sqlite"), 1, 10);
+  testing::write_trace(folder.file("two.sqlite"), 2, 10);
+  CompareView view;
+  view.resize(width, width * 9 / 16);
+  view.show();
+  view.set_runs(testing::load(folder.file("one.sqlite")), testing::load(folder.file("two.sqlite")),
+                QStringLiteral("1 GPU"), QStringLiteral("2 GPUs"));
+  QApplication::processEvents();
+  auto* chart = view.waterfall();
+  ASSERT_GT(chart->term_count(), 3u);
+  const auto layout = chart->current_layout();
+  EXPECT_EQ(layout.bars.size(), chart->term_count() + 2);
+  EXPECT_EQ(joined(legibility_problems(layout, chart->rect(), chart->fontMetrics())), "");
+  // The chart lies inside the window the user sees.
+  EXPECT_TRUE(view.rect().contains(QRect(chart->mapTo(&view, QPoint(0, 0)), chart->size())));
+  EXPECT_LE(view.width(), width);
+  const QString name = QStringLiteral("compare_view_%1").arg(width);
+  save_and_check(view.grab().toImage(), name);
+  save_and_check(chart->grab().toImage(), QStringLiteral("waterfall_%1").arg(width));
+}
+
+TEST_P(WaterfallWidths, CrowdedWaterfallIsLegibleAtItsShareOfTheWidth) {
+  WaterfallChart chart;
+  chart.set_comparison(crowded_comparison());
+  // Beside two breakdown charts the waterfall gets about half of the window.
+  chart.resize(std::max(chart.minimumSizeHint().width(), GetParam() / 2), 420);
+  chart.show();
+  QApplication::processEvents();
+  const auto layout = chart.current_layout();
+  EXPECT_EQ(layout.bars.size(), 13u);
+  EXPECT_EQ(joined(legibility_problems(layout, chart.rect(), chart.fontMetrics())), "");
+  save_and_check(chart.grab().toImage(), QStringLiteral("waterfall_crowded_%1").arg(GetParam()));
+}
+
+INSTANTIATE_TEST_SUITE_P(Screens, WaterfallWidths, ::testing::Values(1280, 1920));
+
+TEST(Waterfall, AtItsMinimumSizeEverythingStillFits) {
+  WaterfallChart chart;
+  chart.set_comparison(crowded_comparison());
+  chart.resize(chart.minimumSizeHint());
+  EXPECT_EQ(joined(legibility_problems(chart.current_layout(), chart.rect(), chart.fontMetrics())), "");
+}
+
+TEST(Waterfall, TheCheckFindsOverlapsAndClipping) {
+  // The check itself must be able to fail: two values on one spot and a category in a narrow box.
+  WaterfallLayout layout;
+  layout.plot = QRect(0, 0, 100, 100);
+  layout.texts.push_back({QRect(10, 10, 60, 20), QStringLiteral("+1.20 ms"), Qt::AlignLeft, Qt::black});
+  layout.texts.push_back({QRect(12, 12, 60, 20), QStringLiteral("-3.40 ms"), Qt::AlignLeft, Qt::black});
+  layout.texts.push_back({QRect(10, 60, 5, 20), QStringLiteral("exposed communication"), Qt::AlignLeft, Qt::black});
+  QWidget widget;
+  const auto problems = legibility_problems(layout, QRect(0, 0, 200, 200), widget.fontMetrics());
+  EXPECT_NE(joined(problems).find("overlaps: -3.40 ms"), std::string::npos) << joined(problems);
+  EXPECT_NE(joined(problems).find("clipped: exposed communication"), std::string::npos) << joined(problems);
+}
+
+TEST(Waterfall, BarsAddUpToTheOtherRun) {
+  const auto comparison = crowded_comparison();
+  const auto bars = comparison::waterfall_bars(comparison);
+  ASSERT_EQ(bars.size(), comparison.waterfall.size() + 2);
+  EXPECT_DOUBLE_EQ(bars[bars.size() - 2].to_ns, comparison.other.step_ns);
+  const auto axis = comparison::waterfall_axis(bars);
+  for (const auto& bar : bars) {
+    EXPECT_LE(axis.low_ns, std::min(bar.from_ns == 0 ? bar.to_ns : bar.from_ns, bar.to_ns)) << bar.name;
+    EXPECT_GE(axis.high_ns, std::max(bar.from_ns, bar.to_ns)) << bar.name;
+  }
+}
+
+}  // namespace
+}  // namespace gpuprof::gui
