@@ -32,7 +32,8 @@ void lay_out(const gpuprof::gui::Session& session) {
         (void)rank_axis.x_of(layout.end_ns);
         (void)rank_axis.ns_of(500.0);
       }
-      (void)layout.row_at(layout.height / 2);
+      for (const int scroll_y : {0, layout.height / 2, layout.height})
+        (void)layout.row_at(layout.height / 2, scroll_y);
     }
   }
 }
