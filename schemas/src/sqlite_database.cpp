@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <climits>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -38,6 +39,28 @@ int wait_for_lock(void* limit, int tries) {
 namespace {
 constexpr std::size_t kMaxSqlitePathBytes = 512;  // MAX_PATHNAME of SQLite's unix VFS
 
+// SQLite's unix VFS sizes its path buffers by mxPathname (512 bytes). A copy
+// of it that says PATH_MAX reaches files at longer paths, but only for
+// immutable reads: opening a journal or a WAL copies the path into a fixed
+// 512-byte buffer, so no other open may use it. Null if there is no unix VFS.
+sqlite3_vfs* long_path_vfs() {
+  static sqlite3_vfs* const registered = []() -> sqlite3_vfs* {
+    const sqlite3_vfs* unix_vfs = sqlite3_vfs_find("unix");
+    if (unix_vfs == nullptr) return nullptr;
+    static sqlite3_vfs copy = *unix_vfs;
+    copy.zName = "gpuprof-long-paths";
+    copy.mxPathname = PATH_MAX;
+    copy.pNext = nullptr;
+    return sqlite3_vfs_register(&copy, 0) == SQLITE_OK ? &copy : nullptr;
+  }();
+  return registered;
+}
+
+bool exists_beside(const std::string& path, const char* suffix) {
+  std::error_code ignored;
+  return std::filesystem::exists(path + suffix, ignored);
+}
+
 std::string fmt_percent(char c) {
   static constexpr char kHex[] = "0123456789ABCDEF";
   const auto byte = static_cast<unsigned char>(c);
@@ -51,8 +74,7 @@ bool wal_without_side_files(const std::string& path) {
   std::ifstream file(path, std::ios::binary);
   std::array<char, 20> header{};
   if (!file.read(header.data(), header.size()) || header[18] != 2 || header[19] != 2) return false;
-  std::error_code ignored;
-  return !std::filesystem::exists(path + "-wal", ignored) && !std::filesystem::exists(path + "-shm", ignored);
+  return !exists_beside(path, "-wal") && !exists_beside(path, "-shm");
 }
 
 // `path` as a URI that opens it read-only without touching anything beside it.
@@ -76,6 +98,27 @@ Database::FileStamp stamp_of(const std::string& path) {
           std::int64_t{status.st_ctim.tv_sec} * kNsPerSecond + status.st_ctim.tv_nsec};
 }
 
+// SQLite's file layer resolves every path to an absolute one; past 512 bytes
+// only long_path_vfs() can open it.
+bool is_past_sqlite_path_limit(const std::string& path) {
+  std::error_code ignored;
+  return std::filesystem::absolute(path, ignored).string().size() >= kMaxSqlitePathBytes;
+}
+
+// A long path is read immutable, without locks and without a journal, so a
+// file that is written (or was left mid-commit) must not be read that way.
+void refuse_long_path_unless_readable(const std::string& path, bool reading) {
+  const std::string limit = "longer than the " + std::to_string(kMaxSqlitePathBytes) + " bytes SQLite can ";
+  if (!reading || long_path_vfs() == nullptr) {
+    throw TraceError::bad_input(path, "has a path " + limit + (reading ? "open" : "write") +
+                                          "; use a shorter path (a symbolic link will not do: SQLite follows it)");
+  }
+  if (exists_beside(path, "-wal") || exists_beside(path, "-journal")) {
+    throw TraceError::bad_input(path, "is being written (it has a -wal or -journal file) and has a path " + limit +
+                                          "lock; read it when the writer has finished, or from a shorter path");
+  }
+}
+
 constexpr const char* kChangedWhileRead =
     "was changed by another program while gpuprof read it (a writer in WAL mode); try again when it has finished";
 }  // namespace
@@ -88,23 +131,21 @@ Database::Database(const std::string& path, OpenMode mode) : path_(path) {
     case OpenMode::read_write: flags |= SQLITE_OPEN_READWRITE; break;
     case OpenMode::create: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE; break;
   }
-  const bool immutable = mode == OpenMode::read_only && wal_without_side_files(path);
+  const bool reading = mode == OpenMode::read_only || mode == OpenMode::read_only_locked;
+  const bool long_path = is_past_sqlite_path_limit(path);
+  if (long_path) refuse_long_path_unless_readable(path, reading);
+  // A long path can only be read immutable: see long_path_vfs().
+  const bool immutable = long_path || (mode == OpenMode::read_only && wal_without_side_files(path));
   const std::string name = immutable ? immutable_uri(path) : path;
   // Taken before opening, so that any change after it is seen.
   if (immutable) immutable_stamp_ = stamp_of(path);
-  const int status = sqlite3_open_v2(name.c_str(), &handle_, flags | (immutable ? SQLITE_OPEN_URI : 0), nullptr);
+  const int status = sqlite3_open_v2(name.c_str(), &handle_, flags | (immutable ? SQLITE_OPEN_URI : 0),
+                                     long_path ? "gpuprof-long-paths" : nullptr);
   if (status != SQLITE_OK) {
     std::string message = handle_ ? sqlite3_errmsg(handle_) : sqlite3_errstr(status);
     sqlite3_close(handle_);
     handle_ = nullptr;
-    std::error_code ignored;
-    if (std::filesystem::absolute(path, ignored).string().size() >= kMaxSqlitePathBytes) {
-      // SQLite's file layer resolves every path to an absolute one with its links followed, and stops at 512 bytes.
-      throw TraceError::bad_input(path, "has a path longer than the " + std::to_string(kMaxSqlitePathBytes) +
-                                            " bytes SQLite can open; move it to a shorter path (a symbolic link "
-                                            "will not do: SQLite follows it)");
-    }
-    throw TraceError::bad_input(path, "cannot open as SQLite: " + message);
+    throw TraceError::bad_input(path, "cannot open as SQLite: " + printable(message));
   }
   sqlite3_extended_result_codes(handle_, 1);
   sqlite3_busy_handler(handle_, wait_for_lock, nullptr);

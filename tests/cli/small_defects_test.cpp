@@ -5,6 +5,7 @@
 #include <sqlite3.h>
 
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "cli_test_support.hpp"
@@ -61,14 +62,48 @@ TEST_F(SmallDefects, AWalInputGetsNoSideFiles) {
   EXPECT_FALSE(fs::exists(trace_ + "-shm"));
 }
 
-// SQLite cannot open a path past 512 bytes (links are resolved first): say so, naming the file.
-TEST_F(SmallDefects, APathPastSqlitesLimitIsExplained) {
-  auto folder = folder_.path();
-  for (int level = 0; level < 6; ++level) folder /= std::string(100, 'd');
-  fs::create_directories(folder);
-  const auto deep = (folder / "T.sqlite").string();
-  fs::copy_file(trace_, deep);
-  expect_bad_input(gpuprof({"report", deep}), deep, "longer than the 512 bytes SQLite can open");
+// SQLite's unix VFS stops at 512-byte paths (links resolved first); a long
+// path is read through a copy of it with PATH_MAX, immutable and stamp-checked.
+class LongPaths : public SmallDefects {
+ protected:
+  std::string deep_copy(const std::string& name) {
+    auto folder = folder_.path();
+    for (int level = 0; level < 6; ++level) folder /= std::string(100, 'd');
+    fs::create_directories(folder);
+    const auto deep = (folder / name).string();
+    fs::copy_file(trace_, deep);
+    return deep;
+  }
+};
+
+TEST_F(LongPaths, ATracePastSqlitesPathLimitIsReadLikeAnyOther) {
+  const auto deep = deep_copy("T.sqlite");
+  ASSERT_GT(fs::absolute(deep).string().size(), 512u);
+  const auto near = gpuprof({"report", trace_, "--format", "json"});
+  const auto far = gpuprof({"report", deep, "--format", "json"});
+  ASSERT_EQ(far.exit_code, 0) << far.err;
+  auto far_out = far.out;
+  const auto at = far_out.find(deep);
+  ASSERT_NE(at, std::string::npos);
+  EXPECT_EQ(far_out.replace(at, deep.size(), trace_), near.out);
+  const auto info = gpuprof({"info", deep});
+  EXPECT_EQ(info.exit_code, 0) << info.err;
+  EXPECT_FALSE(fs::exists(deep + "-journal"));
+}
+
+TEST_F(LongPaths, ALongPathBeingWrittenIsRefusedNotReadWithoutLocks) {
+  const auto deep = deep_copy("T.sqlite");
+  { std::ofstream journal(deep + "-journal"); journal << "x"; }
+  expect_bad_input(gpuprof({"report", deep}), deep, "is being written");
+}
+
+TEST_F(LongPaths, AnOutputPastSqlitesPathLimitIsExplained) {
+  const auto deep = deep_copy("T.sqlite");
+  const auto output = fs::path(deep).parent_path() / "out.sqlite";
+  const auto result = gpuprof({"synth", "-o", output.string(), "--steps", "3", "--devices", "1"});
+  EXPECT_EQ(result.exit_code, 2) << result.err;
+  EXPECT_NE(result.err.find("bytes SQLite can write"), std::string::npos) << result.err;
+  EXPECT_FALSE(fs::exists(output));
 }
 
 }  // namespace
