@@ -112,5 +112,13 @@ export GPUPROF_MAX_DECOMPRESSED_BYTES=4194304
 run 2 "gzip bomb" report bomb.json.gz
 unset GPUPROF_MAX_DECOMPRESSED_BYTES
 
+# A path past SQLite's 512 bytes: read like any other; an output there: one line, exit 2.
+deep="$work$(printf '/%0100d' 1 2 3 4 5 6)"
+mkdir -p "$deep" && fresh_trace P.sqlite && cp P.sqlite "$deep/P.sqlite"
+deep_before=$(sha256sum "$deep/P.sqlite")
+run 0 "trace at a 600-byte path" report "$deep/P.sqlite"
+run 2 "trace written at a 600-byte path" synth -o "$deep/out.sqlite" --steps 2
+[ "$(sha256sum "$deep/P.sqlite")" = "$deep_before" ] || fail "the deep trace was modified"
+
 echo "attacks.sh: $checks runs, $failed failed checks"
 [ "$failed" -eq 0 ]
