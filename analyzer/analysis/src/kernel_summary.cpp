@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "gpuprof/analysis/grouped_values.hpp"
 #include "gpuprof/analysis/kernel_names.hpp"
 
 namespace gpuprof::analysis {
@@ -29,35 +30,35 @@ std::size_t slot(const trace::TraceModel& model, trace::StringId id) {
 }
 
 // Kernel durations grouped by name in one array: computation names first, then
-// communication names, so each category is also one contiguous range. Built by
-// counting and scattering, linear in the number of kernels.
+// communication names, so each category is also one contiguous range.
 struct GroupedDurations {
-  std::vector<std::int64_t> durations;
-  std::vector<std::pair<trace::StringId, std::pair<std::size_t, std::size_t>>> names;  // id, [begin, end)
-  std::size_t communication_begin = 0;
+  GroupedValues values;                       // group g holds the kernels of names[g]
+  std::vector<trace::StringId> names;         // by group
+  std::size_t communication_groups_begin = 0;  // the first communication group
+  std::span<std::int64_t> category(bool communication) {
+    const auto split = values.begin[communication_groups_begin];
+    return communication ? std::span(values.values).subspan(split) : std::span(values.values).first(split);
+  }
 };
 
 GroupedDurations group_by_name(const trace::TraceModel& model, const std::vector<KernelCategory>& categories) {
   const auto& kernels = model.kernels;
-  std::vector<std::size_t> counts(model.strings.size() + 1, 0);
-  for (const auto id : kernels.name) ++counts[slot(model, id)];
+  std::vector<bool> present(model.strings.size() + 1, false);
+  for (const auto id : kernels.name) present[slot(model, id)] = true;
   GroupedDurations grouped;
-  std::vector<std::size_t> cursor(counts.size(), 0);
-  std::size_t offset = 0;
+  std::vector<std::size_t> group_of_slot(present.size(), kNoGroup);
   for (const bool communication : {false, true}) {
-    if (communication) grouped.communication_begin = offset;
-    for (std::size_t id = 0; id < counts.size(); ++id) {
+    if (communication) grouped.communication_groups_begin = grouped.names.size();
+    for (std::size_t id = 0; id < present.size(); ++id) {
       const auto name = static_cast<trace::StringId>(id);
-      if (counts[id] == 0 || is_comm(categories, name) != communication) continue;
-      grouped.names.push_back({name, {offset, offset + counts[id]}});
-      cursor[id] = offset;
-      offset += counts[id];
+      if (!present[id] || is_comm(categories, name) != communication) continue;
+      group_of_slot[id] = grouped.names.size();
+      grouped.names.push_back(name);
     }
   }
-  grouped.durations.resize(kernels.size());
-  for (std::size_t row = 0; row < kernels.size(); ++row) {
-    grouped.durations[cursor[slot(model, kernels.name[row])]++] = kernels.end_ns[row] - kernels.start_ns[row];
-  }
+  grouped.values = group_values(
+      kernels.size(), grouped.names.size(), [&](std::size_t row) { return group_of_slot[slot(model, kernels.name[row])]; },
+      [&](std::size_t row) { return kernels.end_ns[row] - kernels.start_ns[row]; });
   return grouped;
 }
 
@@ -65,14 +66,15 @@ std::vector<KernelSummaryRow> per_name(const trace::TraceModel& model, const Nam
                                        GroupedDurations& grouped) {
   const auto& categories = classes.categories;
   std::vector<KernelSummaryRow> rows;
-  for (const auto& [id, range] : grouped.names) {
+  for (std::size_t group = 0; group < grouped.names.size(); ++group) {
+    const auto id = grouped.names[group];
     KernelSummaryRow row;
     row.name = readable_kernel_name(model.string(id));
     row.short_name = short_kernel_name(row.name);
     row.category = std::string(to_string(is_comm(categories, id) ? KernelCategory::communication
                                                                   : KernelCategory::computation));
     if (id < classes.rules.size()) row.rule = classes.rules[id];
-    row.stats = duration_stats(std::span(grouped.durations).subspan(range.first, range.second - range.first));
+    row.stats = duration_stats(grouped.values.group(group));
     rows.push_back(std::move(row));
   }
   return rows;
@@ -83,9 +85,8 @@ std::vector<KernelSummaryRow> per_category(const trace::TraceModel& model, Group
   const auto add = [&rows](const std::string& name, std::span<std::int64_t> durations) {
     if (!durations.empty()) rows.push_back({name, name, name, {}, duration_stats(durations), 0.0});
   };
-  const std::span<std::int64_t> all(grouped.durations);
-  add("computation kernels", all.first(grouped.communication_begin));
-  add("communication kernels", all.subspan(grouped.communication_begin));
+  add("computation kernels", grouped.category(false));
+  add("communication kernels", grouped.category(true));
   std::vector<std::int64_t> memsets;
   memsets.reserve(model.memsets.size());
   for (std::size_t row = 0; row < model.memsets.size(); ++row) {

@@ -11,6 +11,9 @@ std::vector<LaunchStats> analyze_launches(const trace::TraceModel& model, const 
   const auto& api = model.api_calls;
   std::map<std::int32_t, std::vector<std::int64_t>> delays;
   std::map<std::int32_t, std::pair<std::int64_t, std::int64_t>> call_span;
+  std::map<std::int32_t, std::size_t> device_kernels;
+  for (const auto& slice : model.kernel_streams) device_kernels[slice.device] += slice.end - slice.begin;
+  for (const auto& [device, count] : device_kernels) delays[device].reserve(count);
   // Kernels are grouped by device, so one lookup per stream slice is enough.
   for (const auto& slice : model.kernel_streams) {
     auto& device_delays = delays[slice.device];

@@ -6,6 +6,8 @@
 #include <string>
 #include <utility>
 
+#include "gpuprof/analysis/grouped_values.hpp"
+
 namespace gpuprof::summaries {
 namespace {
 
@@ -42,9 +44,18 @@ std::vector<NamedDurations> range_summary(const trace::TraceModel& model) {
 
 std::vector<NamedDurations> api_summary(const trace::TraceModel& model) {
   const auto& calls = model.api_calls;
-  std::unordered_map<trace::StringId, std::vector<std::int64_t>> groups;
-  for (std::size_t row = 0; row < calls.size(); ++row) groups[calls.name[row]].push_back(duration(calls, row));
-  return rows_of(groups, [&](trace::StringId name) { return std::string(model.string(name)); });
+  // Name ids outside the string table (a hostile file) share one group past its end.
+  const auto group_of = [&](std::size_t row) { return std::min<std::size_t>(calls.name[row], model.strings.size()); };
+  auto grouped = analysis::group_values(calls.size(), model.strings.size() + 1, group_of,
+                                        [&](std::size_t row) { return duration(calls, row); });
+  std::vector<NamedDurations> rows;
+  for (std::size_t name = 0; name < grouped.groups(); ++name) {
+    const auto durations = grouped.group(name);
+    if (durations.empty()) continue;
+    rows.push_back({std::string(model.string(static_cast<trace::StringId>(name))), analysis::duration_stats(durations), 0});
+  }
+  finish_named_rows(rows);
+  return rows;
 }
 
 }  // namespace gpuprof::summaries

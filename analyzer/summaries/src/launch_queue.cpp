@@ -5,6 +5,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "gpuprof/analysis/grouped_values.hpp"
 #include "gpuprof/analysis/kernel_names.hpp"
 #include "gpuprof/analysis/run_sort.hpp"
 #include "gpuprof/analysis/thinned_series.hpp"
@@ -60,21 +61,30 @@ LaunchQueue queue_of(std::int32_t device, const std::vector<std::int64_t>& launc
 
 std::vector<NamedDurations> launch_latency_by_kernel(const trace::TraceModel& model,
                                                      const analysis::CorrelationIndex& correlations) {
-  // Grouped by name id first (a hash lookup per kernel), then by short name (once per name).
-  std::unordered_map<trace::StringId, std::vector<std::int64_t>> by_name;
   const auto& kernels = model.kernels;
+  // Each kernel's group (its short name, found once per name id) and latency, then grouped in one array.
+  std::unordered_map<trace::StringId, std::size_t> group_of_name;
+  std::map<std::string, std::size_t> group_of_short_name;
+  std::vector<std::size_t> group(kernels.size(), analysis::kNoGroup);
+  std::vector<std::int64_t> latency(kernels.size());
   for (std::size_t row = 0; row < kernels.size(); ++row) {
     const auto api = launching_call(model, correlations, row);
     if (!api) continue;
-    by_name[kernels.name[row]].push_back(kernels.start_ns[row] - model.api_calls.start_ns[*api]);
+    auto [found, added] = group_of_name.try_emplace(kernels.name[row], 0);
+    if (added) {
+      const auto short_name = analysis::short_kernel_name(model.string(kernels.name[row]));
+      found->second = group_of_short_name.try_emplace(short_name, group_of_short_name.size()).first->second;
+    }
+    group[row] = found->second;
+    latency[row] = kernels.start_ns[row] - model.api_calls.start_ns[*api];
   }
-  std::map<std::string, std::vector<std::int64_t>> groups;
-  for (auto& [name, latencies] : by_name) {
-    auto& group = groups[analysis::short_kernel_name(model.string(name))];
-    group.insert(group.end(), latencies.begin(), latencies.end());
-  }
+  auto grouped = analysis::group_values(
+      kernels.size(), group_of_short_name.size(), [&](std::size_t row) { return group[row]; },
+      [&](std::size_t row) { return latency[row]; });
   std::vector<NamedDurations> rows;
-  for (auto& [name, latencies] : groups) rows.push_back({name, analysis::duration_stats(latencies), 0});
+  for (const auto& [name, index] : group_of_short_name) {
+    rows.push_back({name, analysis::duration_stats(grouped.group(index)), 0});
+  }
   finish_named_rows(rows);
   return rows;
 }
@@ -90,6 +100,9 @@ std::vector<LaunchQueue> launch_queues(const trace::TraceModel& model, const ana
   std::vector<std::int64_t> launches, starts;
   for (const auto& [device, device_slices] : slices) {
     launches.clear(), starts.clear();
+    std::size_t device_kernels = 0;
+    for (const auto* slice : device_slices) device_kernels += slice->end - slice->begin;
+    launches.reserve(device_kernels), starts.reserve(device_kernels);
     for (const auto* slice : device_slices) {
       for (std::size_t row = slice->begin; row < slice->end; ++row) {
         const auto api = launching_call(model, correlations, row);
