@@ -44,9 +44,18 @@ void expect_invariants(const trace::TraceModel& model) {
     EXPECT_LE(queue.mean_depth, static_cast<double>(queue.max_depth));
     EXPECT_GE(queue.share_empty, 0);
     EXPECT_LE(queue.share_empty, 1);
-    for (const auto& point : queue.series) EXPECT_GE(point.depth, 0);
+    std::int64_t deepest = 0;
+    for (std::size_t i = 0; i < queue.series.size(); ++i) {
+      EXPECT_GE(queue.series[i].depth, 0);
+      if (i > 0) {
+        EXPECT_LT(queue.series[i - 1].time_ns, queue.series[i].time_ns);
+      }
+      deepest = std::max(deepest, queue.series[i].depth);
+    }
+    EXPECT_LE(queue.series.size(), 2000u);
     if (!queue.series.empty()) {
       EXPECT_EQ(queue.series.back().depth, 0);
+      EXPECT_EQ(deepest, queue.max_depth);  // thinning keeps every slice's deepest point
     }
   }
   EXPECT_EQ(instances(latency), queued);

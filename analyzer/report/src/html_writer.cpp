@@ -21,6 +21,9 @@ std::string charts(const ReportInput& input) {
     if (input.has(Section::steps)) out += "<h2>Steps and batch gaps" + heading + "</h2>\n" + step_chart(rank);
     if (input.has(Section::kernels)) out += "<h2>Top kernels" + heading + "</h2>\n" + top_kernels_chart(rank, 10);
     if (input.has(Section::memory)) out += "<h2>GPU memory in use" + heading + "</h2>\n" + memory_chart(rank);
+    if (input.has(Section::launches)) {
+      out += "<h2>Launch queue" + heading + "</h2>\n" + launch_queue_chart(rank);
+    }
   }
   return out;
 }

@@ -48,6 +48,16 @@ void write_queues(JsonWriter& w, const ReportInput& input, bool wanted) {
       field(w, "max_depth", queue.max_depth);
       field(w, "mean_depth", queue.mean_depth);
       field(w, "share_empty", queue.share_empty);
+      // Depth over time, [time_ns, depth] from each time until the next, thinned keeping each slice's deepest.
+      w.Key("series");
+      w.StartArray();
+      for (const auto& point : queue.series) {
+        w.StartArray();
+        w.Int64(point.time_ns);
+        w.Int64(point.depth);
+        w.EndArray();
+      }
+      w.EndArray();
       w.EndObject();
     }
   }

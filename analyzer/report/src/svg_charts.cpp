@@ -6,6 +6,9 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "escaping.hpp"
 #include "gpuprof/report/chart_scale.hpp"
@@ -215,34 +218,31 @@ std::string step_chart(const analysis::RankAnalysis& rank) {
 
 namespace {
 
-// One device's memory in use as a step line: each value holds until the next point.
-std::string memory_line(const memory::DeviceMemory& device, double y, double height,
-                        const std::function<double(std::int64_t)>& x_of) {
-  const auto& points = device.timeline;
-  const double peak = static_cast<double>(std::max<std::int64_t>(1, device.peak_bytes));
-  const auto y_of = [&](std::int64_t bytes) { return y + height - height * static_cast<double>(bytes) / peak; };
-  std::string path = fmt::format("M{:.1f},{:.1f}", x_of(points.front().time_ns), y_of(points.front().bytes));
+// One lane of a step chart: a series whose values hold until the next point, scaled to its own peak.
+struct StepLane {
+  std::string title, subtitle, tooltip;
+  std::vector<std::pair<std::int64_t, std::int64_t>> points;  // time, value; at least one
+  std::int64_t peak = 1;
+};
+
+std::string step_line(const StepLane& lane, double y, double height, const std::function<double(std::int64_t)>& x_of) {
+  const double peak = static_cast<double>(std::max<std::int64_t>(1, lane.peak));
+  const auto y_of = [&](std::int64_t value) { return y + height - height * static_cast<double>(value) / peak; };
+  const auto& points = lane.points;
+  std::string path = fmt::format("M{:.1f},{:.1f}", x_of(points.front().first), y_of(points.front().second));
   for (std::size_t i = 1; i < points.size(); ++i) {
-    path += fmt::format("H{:.1f}V{:.1f}", x_of(points[i].time_ns), y_of(points[i].bytes));
+    path += fmt::format("H{:.1f}V{:.1f}", x_of(points[i].first), y_of(points[i].second));
   }
   return fmt::format("<path d=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"1.5\"><title>{}</title></path>",
-                     path, kComputeColor,
-                     escape_html(fmt::format("GPU {}: peak {}, final {} ({})", device.device,
-                                             units::format_bytes(device.peak_bytes),
-                                             units::format_bytes(device.final_bytes),
-                                             memory::to_string(device.source))));
+                     path, kComputeColor, escape_html(lane.tooltip));
 }
 
-}  // namespace
-
-std::string memory_chart(const analysis::RankAnalysis& rank) {
-  const auto& devices = rank.memory.devices;
+// Lanes on one time axis, from the earliest point of any lane to the latest.
+std::string step_lanes_chart(const std::vector<StepLane>& lanes, const std::string& axis_caption) {
   std::int64_t first = INT64_MAX, last = INT64_MIN;
-  for (const auto& device : devices) {
-    if (device.timeline.empty()) continue;
-    first = std::min(first, device.first_ns), last = std::max(last, device.last_ns);
+  for (const auto& lane : lanes) {
+    first = std::min(first, lane.points.front().first), last = std::max(last, lane.points.back().first);
   }
-  if (first > last) return "<p>Not recorded: no allocation events.</p>\n";
   const double plot = kWidth - kLabelWidth - 40;  // room for the last tick's label
   const double span_ms = static_cast<double>(std::max<std::int64_t>(1, last - first)) / 1e6;
   const double high_ms = axis_high(span_ms);
@@ -252,18 +252,55 @@ std::string memory_chart(const analysis::RankAnalysis& rank) {
   constexpr double kLane = 64, kLine = 52;
   std::string body;
   double y = 5;
-  for (const auto& device : devices) {
-    if (device.timeline.empty()) continue;
-    body += label(5, y + 13, fmt::format("GPU {}", device.device));
-    body += label(5, y + 27, "peak " + units::format_bytes(device.peak_bytes), "start", "#555");
+  for (const auto& lane : lanes) {
+    body += label(5, y + 13, lane.title);
+    body += label(5, y + 27, lane.subtitle, "start", "#555");
     body += fmt::format("<line x1=\"{}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"#ccc\"/>", kLabelWidth,
                         y + kLine, kLabelWidth + plot, y + kLine);
-    body += memory_line(device, y, kLine, x_of);
+    body += step_line(lane, y, kLine, x_of);
     y += kLane;
   }
   body = x_axis(kLabelWidth, plot, 2, y, span_ms, " ms") + body;
-  body += label(5, y + 13, "ms from first event", "start", "#555");
+  body += label(5, y + 13, axis_caption, "start", "#555");
   return svg(static_cast<int>(y + kAxisHeight), body);
+}
+
+template <typename Point, typename Value>
+std::vector<std::pair<std::int64_t, std::int64_t>> as_pairs(const std::vector<Point>& points, Value Point::*value) {
+  std::vector<std::pair<std::int64_t, std::int64_t>> pairs;
+  pairs.reserve(points.size());
+  for (const auto& point : points) pairs.emplace_back(point.time_ns, point.*value);
+  return pairs;
+}
+
+}  // namespace
+
+std::string memory_chart(const analysis::RankAnalysis& rank) {
+  std::vector<StepLane> lanes;
+  for (const auto& device : rank.memory.devices) {
+    if (device.timeline.empty()) continue;
+    lanes.push_back({fmt::format("GPU {}", device.device), "peak " + units::format_bytes(device.peak_bytes),
+                     fmt::format("GPU {}: peak {}, final {} ({})", device.device,
+                                 units::format_bytes(device.peak_bytes), units::format_bytes(device.final_bytes),
+                                 memory::to_string(device.source)),
+                     as_pairs(device.timeline, &memory::MemoryPoint::bytes), device.peak_bytes});
+  }
+  if (lanes.empty()) return "<p>Not recorded: no allocation events.</p>\n";
+  return step_lanes_chart(lanes, "ms from first event");
+}
+
+std::string launch_queue_chart(const analysis::RankAnalysis& rank) {
+  std::vector<StepLane> lanes;
+  for (const auto& queue : rank.host.launch_queues) {
+    if (queue.series.empty()) continue;
+    lanes.push_back({fmt::format("GPU {}", queue.device), fmt::format("at most {}", queue.max_depth),
+                     fmt::format("GPU {}: kernels launched and not yet started; at most {}, mean {:.2f}, empty "
+                                 "{:.1f}% of the time",
+                                 queue.device, queue.max_depth, queue.mean_depth, 100 * queue.share_empty),
+                     as_pairs(queue.series, &summaries::QueuePoint::depth), queue.max_depth});
+  }
+  if (lanes.empty()) return "<p>No kernel with a known launching call.</p>\n";
+  return step_lanes_chart(lanes, "ms from first launch");
 }
 
 std::string top_kernels_chart(const analysis::RankAnalysis& rank, std::size_t count) {

@@ -20,6 +20,8 @@ std::string transfer_matrix_chart(const analysis::RankAnalysis& rank);
 std::string step_chart(const analysis::RankAnalysis& rank);
 // GPU memory in use over time, one lane per device, each scaled to its own peak.
 std::string memory_chart(const analysis::RankAnalysis& rank);
+// Kernels launched and not yet started (the launch queue) over time, one lane per device.
+std::string launch_queue_chart(const analysis::RankAnalysis& rank);
 // The longest-running kernels as horizontal bars.
 std::string top_kernels_chart(const analysis::RankAnalysis& rank, std::size_t count);
 
