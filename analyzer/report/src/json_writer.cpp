@@ -522,6 +522,7 @@ void write_summary_job(Writer& w, const JobSummaryLines& job) {
     field(w, "share_of_step", straggler.share_of_step);
     field(w, "cause", idle::to_string(straggler.cause));
     field(w, "before_trace_ns", straggler.before_trace_ns);
+    field(w, "peer_wait_caused_ns", straggler.peer_wait_caused_ns);
     key(w, "lateness_causes_ns");
     w.StartObject();
     for (std::size_t i = 0; i < straggler.lateness_causes_ns.size(); ++i) {
