@@ -580,6 +580,7 @@ std::string render_json(const ReportInput& input) {
   write_steps(w, pick(Section::steps));
   write_gaps(w, pick(Section::gaps));
   write_gap_summary(w, pick(Section::gaps));
+  write_idle_intervals(w, pick(Section::gaps));
   write_launches(w, pick(Section::launches));
   write_host_summaries(w, input);
   write_memory(w, input);

@@ -50,6 +50,7 @@ struct ReportInput {
   std::optional<std::size_t> top_kernels;
   bool wide = false;      // text and Markdown: every breakdown column, as CSV and JSON have them
   bool all_gaps = false;  // text and Markdown: one row per batch gap besides the summary per device
+  std::size_t max_intervals = kDefaultMaxIntervals;  // JSON's idle_intervals: the longest this many; 0: all
   bool has(Section section) const;
 };
 
