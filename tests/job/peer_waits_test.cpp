@@ -81,6 +81,44 @@ TEST(PeerWaits, IdleBeforeALatePartnerIsPeerWaitToTheNanosecond) {
   EXPECT_TRUE(job.peer_waits[0].steady);
 }
 
+// The all-reduce opens step 2, so the idle time before it is step 1's batch gap: the gap's causes and label,
+// step 1's gap tally and the window sample follow. Same times as above: rank 0's gap [200, 500) is peer_wait
+// 300; rank 1's gap [200, 800) is peer_wait 300, unrecorded 200, launch_latency 100.
+TEST(PeerWaits, BatchGapBeforeALatePartnerIsPeerWait) {
+  const auto rank_with_gap = [](std::int32_t rank, std::int64_t collective_start, std::int64_t launch) {
+    ModelBuilder builder;
+    builder.range(1, 0, 300, "ProfilerStep#1");
+    builder.range(1, 300, 1600, "ProfilerStep#2");
+    builder.api_call(1, 10, 20, 1).kernel(0, 7, 100, 200, "k1", 1);
+    builder.api_call(1, launch, launch + 10, 2).kernel(0, 7, collective_start, 1500, kAllReduce, 2);
+    analysis::AnalysisOptions options;
+    options.warmup_steps = 0;
+    return summarize_rank(builder.build(), options, rank);
+  };
+  std::vector<RankSummary> ranks;
+  ranks.push_back(rank_with_gap(0, 500, 300));
+  ranks.push_back(rank_with_gap(1, 800, 700));
+  const auto job = assemble_job(std::move(ranks));
+  const idle::CauseTimes expected[] = {
+      times({{IdleCause::peer_wait, 300}}),
+      times({{IdleCause::peer_wait, 300}, {IdleCause::unrecorded, 200}, {IdleCause::launch_latency, 100}}),
+  };
+  for (std::size_t rank = 0; rank < 2; ++rank) {
+    const auto& analysis = job.ranks[rank].analysis;
+    ASSERT_EQ(analysis.gaps.size(), 1U) << rank;
+    EXPECT_EQ(analysis.gaps[0].causes, expected[rank]) << rank;
+    EXPECT_EQ(analysis.gaps[0].cause, IdleCause::peer_wait) << rank;
+    ASSERT_EQ(analysis.steps.size(), 2U);
+    EXPECT_EQ(analysis.steps[0].breakdown.batch_gap_causes.cause_ns, expected[rank]) << rank;
+    EXPECT_EQ(analysis.steps[0].breakdown.idle_in_steps_causes.total_ns(), 0) << rank;
+    EXPECT_EQ(analysis.devices.at(0).total.batch_gap_causes.cause_ns, expected[rank]) << rank;
+    ASSERT_EQ(job.ranks[rank].windows.size(), 2U);
+    EXPECT_EQ(job.ranks[rank].windows[0].gap_cause, IdleCause::peer_wait) << rank;
+  }
+  ASSERT_EQ(job.peer_waits.size(), 2U);
+  EXPECT_TRUE(job.peer_waits[0].in_gap);
+}
+
 // A partner that arrived before the idle run began leaves it with its own causes; so does a job of one rank.
 TEST(PeerWaits, PartnerAlreadyThereOrNoPartnerChangesNothing) {
   std::vector<RankSummary> ranks;

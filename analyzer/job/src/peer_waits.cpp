@@ -9,12 +9,12 @@
 namespace gpuprof::job {
 namespace {
 
-using DeviceTime = std::pair<std::int32_t, std::int64_t>;
+using DeviceKey = std::pair<std::int32_t, std::int64_t>;  // a device and a time or a step number
 
 // Per (device, start) of a rank's communication kernels: the last partner of another rank.
-std::map<DeviceTime, const CollectiveMember*> last_partners(const std::vector<RankSummary>& ranks,
+std::map<DeviceKey, const CollectiveMember*> last_partners(const std::vector<RankSummary>& ranks,
                                                             const CollectiveGroups& groups, std::size_t rank) {
-  std::map<DeviceTime, const CollectiveMember*> partners;
+  std::map<DeviceKey, const CollectiveMember*> partners;
   const auto& collectives = ranks[rank].collectives;
   for (std::size_t index = 0; index < collectives.size(); ++index) {
     const auto* partner = group_of(groups, ranks, rank, index).last_partner(rank);
@@ -56,14 +56,14 @@ class WindowTallies {
 
  private:
   analysis::RankAnalysis& analysis_;
-  std::map<DeviceTime, std::size_t> steps_;  // (device, step) → index into analysis.steps
+  std::map<DeviceKey, std::size_t> steps_;  // (device, step) → index into analysis.steps
 };
 
 // The kept idle interval (--gaps all, the app) of the piece gets its new causes too.
 void update_kept_interval(std::vector<idle::IdleInterval>& intervals, const idle::IdleInterval& piece) {
-  const auto it = std::lower_bound(intervals.begin(), intervals.end(), DeviceTime{piece.device, piece.start_ns},
-                                   [](const idle::IdleInterval& interval, const DeviceTime& key) {
-                                     return DeviceTime{interval.device, interval.start_ns} < key;
+  const auto it = std::lower_bound(intervals.begin(), intervals.end(), DeviceKey{piece.device, piece.start_ns},
+                                   [](const idle::IdleInterval& interval, const DeviceKey& key) {
+                                     return DeviceKey{interval.device, interval.start_ns} < key;
                                    });
   if (it != intervals.end() && it->device == piece.device && it->start_ns == piece.start_ns) it->causes = piece.causes;
 }
@@ -76,14 +76,17 @@ void refresh_sums(RankSummary& rank) {
     if (device.source == analysis::WindowSource::span) device.steady = device.total;
   }
   if (!analysis.steps.empty()) analysis.gaps = analysis::find_batch_gaps(analysis.steps);
+  std::map<DeviceKey, const analysis::StepBreakdown*> steps;  // (device, step)
+  for (const auto& step : analysis.steps) steps[{step.step.device, step.step.step}] = &step;
+  std::map<DeviceKey, idle::IdleCause> gap_causes;  // (device, step before the gap)
+  for (const auto& gap : analysis.gaps) gap_causes[{gap.device, gap.after_step}] = gap.cause;
   for (auto& window : rank.windows) {
     if (!window.from_steps) continue;
-    for (const auto& step : analysis.steps) {
-      if (step.step.device == window.device && step.step.step == window.step) window.breakdown = step.breakdown;
+    if (const auto found = steps.find({window.device, window.step}); found != steps.end()) {
+      window.breakdown = found->second->breakdown;
     }
-    for (const auto& gap : analysis.gaps) {
-      if (gap.device == window.device && gap.after_step == window.step && window.gap_cause) window.gap_cause = gap.cause;
-    }
+    const auto gap = gap_causes.find({window.device, window.step});
+    if (window.gap_cause && gap != gap_causes.end()) window.gap_cause = gap->second;
   }
 }
 
