@@ -36,6 +36,7 @@ struct ReportArguments {
   bool full_names = false;
   bool wide = false;
   bool skip_bad = false;
+  std::size_t max_intervals = report::kDefaultMaxIntervals;
 };
 
 analysis::AnalysisOptions analysis_options(const ReportArguments& arguments) {
@@ -70,6 +71,11 @@ int run_report(const ReportArguments& arguments) {
   const auto format = report::format_from_string(arguments.format);
   const auto chosen = sections(arguments);
   auto options = analysis_options(arguments);
+  // JSON lists the idle intervals (the longest --max-intervals of them).
+  if (format == report::Format::json &&
+      std::find(chosen.begin(), chosen.end(), report::Section::gaps) != chosen.end()) {
+    options.keep_idle_intervals = true;
+  }
   options.host_summaries = report::needs_host_summaries(chosen);
   options.memory_use = report::needs_memory_use(chosen);
   if (arguments.gaps != "summary" && arguments.gaps != "all") {
@@ -97,6 +103,7 @@ int run_report(const ReportArguments& arguments) {
   input.top_kernels = arguments.top;
   input.wide = arguments.wide;
   input.all_gaps = arguments.gaps == "all";
+  input.max_intervals = arguments.max_intervals;
   if (format == report::Format::csv && arguments.output.empty() && arguments.sections.size() != 1 &&
       input.sections.size() > 1) {
     // One stream of several CSV tables is allowed, but say how to get one file per table.
@@ -163,6 +170,10 @@ void add_report_command(CLI::App& app, Action& action) {
       ->check(CLI::NonNegativeNumber);
   command->add_option("--gaps", arguments->gaps, "Batch gaps in text and md: summary (per device) or all (every gap)")
       ->capture_default_str();
+  command->add_option("--max-intervals", arguments->max_intervals,
+                      "JSON: the longest idle intervals listed (0: all); the rest are counted")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
   command->add_flag("--wide", arguments->wide,
                     "Text and md: every breakdown column (wider than 120 columns), as in CSV and JSON");
   command->add_flag("--full-names", arguments->full_names, "Show whole kernel names instead of short base names");

@@ -95,6 +95,12 @@ std::shared_ptr<Session> load_session(const std::vector<std::string>& paths, con
     session->ranks.push_back(load_rank(files[i], i, options, stepper, summaries));
   }
   session->job = job::assemble_job(std::move(summaries));
+  // The job gave idle time to peer_wait where a partner rank was late: the app shows the job's analyses.
+  for (auto& rank : session->ranks) {
+    for (const auto& summary : session->job.ranks) {
+      if (summary.analysis.path == rank->analysis.path) rank->analysis = summary.analysis;
+    }
+  }
   std::stable_sort(session->ranks.begin(), session->ranks.end(),
                    [](const auto& a, const auto& b) { return a->analysis.rank < b->analysis.rank; });
   session->start_ns = std::numeric_limits<std::int64_t>::max();

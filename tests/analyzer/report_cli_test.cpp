@@ -117,6 +117,17 @@ TEST_F(ReportCli, TwoRanksJsonAndSave) {
   EXPECT_EQ(file.gaps().size(), 2U * 3U);
 }
 
+// JSON keeps the idle intervals and lists the longest --max-intervals of them, counting the rest.
+TEST_F(ReportCli, JsonListsTheLongestIdleIntervals) {
+  const auto trace = synthetic("a.sqlite", 0);
+  EXPECT_EQ(report(trace + " --format json --max-intervals 2 -o " + folder_.file("out.json")), 0) << error_text();
+  const auto json = gpuprof::testing::read_file(folder_.file("out.json"));
+  EXPECT_NE(json.find("\"kept\": true"), std::string::npos);
+  EXPECT_NE(json.find("\"limit\": 2,"), std::string::npos);
+  EXPECT_NE(json.find("\"listed\": 2,"), std::string::npos);
+  EXPECT_EQ(report(trace + " --format json --max-intervals -1"), 2);
+}
+
 TEST_F(ReportCli, EveryFormatWrites) {
   const auto trace = synthetic("a.sqlite", 0);
   for (const std::string format : {"text", "md", "csv", "json", "html"}) {

@@ -66,7 +66,10 @@ trace::TraceModel golden_model(int rank) {
 
 report::ReportInput golden_input() {
   report::ReportInput input;
-  for (int rank = 0; rank < 2; ++rank) input.ranks.push_back(analysis::analyze_rank(golden_model(rank), {}));
+  // Idle intervals kept, as `report --format json` and `--gaps all` keep them, so every format shows them.
+  analysis::AnalysisOptions options;
+  options.keep_idle_intervals = true;
+  for (int rank = 0; rank < 2; ++rank) input.ranks.push_back(analysis::analyze_rank(golden_model(rank), options));
   return input;
 }
 

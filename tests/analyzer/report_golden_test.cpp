@@ -57,6 +57,28 @@ TEST(ReportGolden, JobSummaryText) {
 TEST(ReportGolden, JobText) { expect_golden("report_job.txt", render_text(golden_job_input())); }
 TEST(ReportGolden, JobMarkdown) { expect_golden("report_job.md", render_markdown(golden_job_input())); }
 
+// JSON lists the longest --max-intervals idle intervals and counts the rest with their idle time, so that
+// nothing is dropped silently; without the intervals kept it says so.
+TEST(ReportJson, IdleIntervalsAreCutAtTheLimitAndTheRestCounted) {
+  auto input = golden_input();
+  input.max_intervals = 3;
+  std::vector<std::int64_t> lengths;
+  for (const auto& rank : input.ranks) {
+    for (const auto& interval : rank.idle_intervals) lengths.push_back(interval.end_ns - interval.start_ns);
+  }
+  ASSERT_GT(lengths.size(), 3U);
+  std::sort(lengths.rbegin(), lengths.rend());
+  std::int64_t omitted_ns = 0;
+  for (std::size_t i = 3; i < lengths.size(); ++i) omitted_ns += lengths[i];
+  const auto json = render_json(input);
+  EXPECT_NE(json.find("\"kept\": true"), std::string::npos);
+  EXPECT_NE(json.find("\"listed\": 3,"), std::string::npos);
+  EXPECT_NE(json.find("\"omitted\": " + std::to_string(lengths.size() - 3) + ","), std::string::npos);
+  EXPECT_NE(json.find("\"omitted_ns\": " + std::to_string(omitted_ns) + ","), std::string::npos);
+  for (auto& rank : input.ranks) rank.idle_intervals.clear();
+  EXPECT_NE(render_json(input).find("\"kept\": false"), std::string::npos);
+}
+
 TEST(ReportEscaping, UntrustedNamesNeverReachMarkupOrFormulas) {
   auto input = golden_input();
   input.full_names = true;  // short names drop most of a hostile name; the whole one must be safe too
@@ -84,7 +106,7 @@ TEST(ReportWriters, CsvFolderGetsOneFilePerTable) {
   std::sort(names.begin(), names.end());
   EXPECT_EQ(names, (std::vector<std::string>{"api_calls.csv", "categories.csv", "collectives.csv", "comm_rules.csv",
                                              "devices.csv", "gap_summary.csv", "gaps.csv", "idle_causes.csv",
-                                             "idle_steps.csv", "kernels.csv", "launch_latency.csv",
+                                             "idle_intervals.csv", "idle_steps.csv", "kernels.csv", "launch_latency.csv",
                                              "launch_queues.csv", "launches.csv", "memory.csv", "nvtx_ranges.csv",
                                              "steady_state.csv", "steps.csv", "transfer_flags.csv",
                                              "transfer_kinds.csv", "transfer_matrix.csv", "transfers.csv"}));

@@ -1,7 +1,9 @@
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstdlib>
 
+#include "gpuprof/idle/idle_cause.hpp"
 #include "gpuprof/job/job_analysis.hpp"
 #include "temporary_folder.hpp"
 
@@ -26,6 +28,73 @@ TEST(JobExternal, DlrmEightRanksMergeIntoOneJob) {
   EXPECT_EQ(job.stragglers.ranks.size(), 8U);
 }
 
+// The idle invariants once partner ranks' lateness is peer_wait (DESIGN.md, "Idle causes"): causes add up
+// to the idle time per interval, step and device; coverage never exceeds the time labelled; a peer wait is
+// part of its interval. Returns the steady idle inside steps and its peer_wait per rank.
+std::vector<std::pair<std::int64_t, std::int64_t>> expect_idle_invariants(const JobAnalysis& job) {
+  constexpr auto kPeer = static_cast<std::size_t>(idle::IdleCause::peer_wait);
+  std::vector<std::pair<std::int64_t, std::int64_t>> per_rank;
+  for (const auto& rank : job.ranks) {
+    const auto& analysis = rank.analysis;
+    SCOPED_TRACE("rank " + std::to_string(analysis.rank));
+    const auto tally_holds = [](const idle::IdleTally& tally, std::int64_t idle_ns) {
+      EXPECT_EQ(tally.total_ns(), idle_ns);
+      for (std::size_t label = 0; label < idle::kIdleLabels; ++label) {
+        EXPECT_GE(tally.covered_ns[label], 0);
+        EXPECT_LE(tally.covered_ns[label], tally.label_ns[label]);
+      }
+      for (const auto ns : tally.cause_ns) EXPECT_GE(ns, 0);
+    };
+    for (const auto& step : analysis.steps) {
+      tally_holds(step.breakdown.idle_in_steps_causes, step.breakdown.idle_in_steps_ns);
+      tally_holds(step.breakdown.batch_gap_causes, step.breakdown.batch_gap_ns);
+    }
+    auto& sums = per_rank.emplace_back();
+    for (const auto& device : analysis.devices) {
+      tally_holds(device.total.idle_in_steps_causes, device.total.idle_in_steps_ns);
+      tally_holds(device.steady.idle_in_steps_causes, device.steady.idle_in_steps_ns);
+      sums.first += device.steady.idle_in_steps_ns;
+      sums.second += device.steady.idle_in_steps_causes.cause_ns[kPeer];
+    }
+    for (const auto& interval : analysis.idle_intervals) {
+      EXPECT_EQ(idle::total_of(interval.causes), interval.end_ns - interval.start_ns);
+    }
+    for (const auto& gap : analysis.gaps) EXPECT_EQ(idle::total_of(gap.causes), gap.idle_ns);
+  }
+  for (const auto& piece : job.peer_waits) {
+    EXPECT_GT(piece.peer_wait_ns, 0);
+    EXPECT_LE(piece.peer_wait_ns, piece.end_ns - piece.start_ns);
+    EXPECT_NE(piece.rank, piece.waited_for);
+  }
+  return per_rank;
+}
+
+JobOptions keeping_intervals() {
+  JobOptions options;
+  options.analysis.keep_idle_intervals = true;
+  return options;
+}
+
+// dlrm-8rank: ranks wait for each other's late all-to-alls and all-reduces; the part of their idle time
+// inside steps spent before the last partner arrived is peer_wait.
+TEST(JobExternal, DlrmIdleBeforeLatePartnersIsPeerWait) {
+  const auto data = gpuprof::testing::external_data_dir();
+  if (data.empty()) GTEST_SKIP() << "no ../shared/data/external in this clone";
+  const auto job = analyze_job({(data / "dlrm-8rank").string()}, keeping_intervals());
+  ASSERT_EQ(job.ranks.size(), 8U);
+  const auto per_rank = expect_idle_invariants(job);
+  std::int64_t peer = 0;
+  for (std::size_t rank = 0; rank < per_rank.size(); ++rank) {
+    const auto [idle_ns, peer_ns] = per_rank[rank];
+    std::printf("rank %zu: idle inside steady steps %lld ns, peer_wait %lld ns (%.1f%%)\n", rank,
+                static_cast<long long>(idle_ns), static_cast<long long>(peer_ns),
+                idle_ns > 0 ? 100.0 * static_cast<double>(peer_ns) / static_cast<double>(idle_ns) : 0.0);
+    peer += peer_ns;
+  }
+  EXPECT_GT(peer, 0);
+  EXPECT_FALSE(job.peer_waits.empty());
+}
+
 TEST(JobExternal, HtaSampledRanksPairIntoOneJob) {
   const auto data = gpuprof::testing::external_data_dir();
   if (data.empty()) GTEST_SKIP() << "no ../shared/data/external in this clone";
@@ -36,6 +105,9 @@ TEST(JobExternal, HtaSampledRanksPairIntoOneJob) {
   EXPECT_EQ(job.ranks[1].analysis.rank, 1);
   EXPECT_EQ(job.clocks.offsets.size(), 2U);
   EXPECT_EQ(job.stragglers.ranks.size(), 2U);
+  expect_idle_invariants(analyze_job({(data / "hta/sampled_rank-1.json.gz").string(),
+                                      (data / "hta/sampled_rank-0.json.gz").string()},
+                                     keeping_intervals()));
 }
 
 // nvprof files carry no rank: the command-line order gives it, with a notice per file.

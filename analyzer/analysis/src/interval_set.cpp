@@ -85,6 +85,17 @@ std::int64_t length_within(const IntervalSet& set, std::int64_t start, std::int6
   return sum;
 }
 
+IntervalSet clip(const IntervalSet& set, std::int64_t start, std::int64_t end) {
+  IntervalSet result;
+  auto it = std::upper_bound(set.begin(), set.end(), start,
+                             [](std::int64_t value, const Interval& interval) { return value < interval.end; });
+  for (; it != set.end() && it->start < end; ++it) {
+    const Interval part{std::max(it->start, start), std::min(it->end, end)};
+    if (part.start < part.end) result.push_back(part);
+  }
+  return result;
+}
+
 std::int64_t OverlapCursor::length_within(std::int64_t start, std::int64_t end) {
   const auto& set = *set_;
   while (first_ < set.size() && set[first_].end <= start) ++first_;

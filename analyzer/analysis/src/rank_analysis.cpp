@@ -100,7 +100,8 @@ RankAnalysisParts analyze_rank_parts(const trace::TraceModel& model, const Analy
   parts.host = std::make_unique<idle::HostCauses>(model, correlations, detection.step_names);
   const auto& host = *parts.host;
   auto breakdown = compute_breakdown(activity, detection.steps, use_steps, &host,
-                                     options.keep_idle_intervals ? &result.idle_intervals : nullptr);
+                                     options.keep_idle_intervals ? &result.idle_intervals : nullptr,
+                                     &result.idle_before_comm);
   result.devices = std::move(breakdown.devices);
   result.steps = std::move(breakdown.steps);
   if (use_steps) result.gaps = find_batch_gaps(result.steps);

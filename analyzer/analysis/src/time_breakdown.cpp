@@ -17,12 +17,43 @@ double share_hidden(std::int64_t total, std::int64_t exposed) {
 struct IdleCauses {
   std::optional<idle::IdleAttributor> attributor;
   std::vector<idle::IdleInterval>* intervals = nullptr;
+  std::vector<idle::IdleEvidence>* before_comm = nullptr;
 
   void fill(std::int64_t step, std::int64_t start, std::int64_t tail, std::int64_t end, Breakdown& breakdown) {
     if (attributor) {
       attributor->window(step, start, tail, end, breakdown.idle_in_steps_causes, breakdown.batch_gap_causes, intervals);
     }
   }
+};
+
+// Sums the windows out[first, last) of one device into `entry` (its totals start from zero).
+void sum_windows(const std::vector<StepBreakdown>& out, std::size_t first, std::size_t last, DeviceBreakdown& entry) {
+  entry.source = WindowSource::steps;
+  entry.steps = static_cast<std::int64_t>(last - first);
+  entry.total = entry.steady = entry.period = Breakdown{};
+  entry.steady_steps = entry.period_steps = entry.period_ns = 0;
+  const bool all_warmup = std::all_of(out.begin() + static_cast<std::ptrdiff_t>(first),
+                                      out.begin() + static_cast<std::ptrdiff_t>(last),
+                                      [](const StepBreakdown& window) { return window.step.warmup; });
+  entry.steady_is_all_steps = all_warmup;
+  for (auto index = first; index < last; ++index) {
+    const auto& window = out[index].breakdown;
+    entry.total += window;
+    if (out[index].step.warmup && !all_warmup) continue;
+    entry.steady += window;
+    ++entry.steady_steps;
+    if (index + 1 < last) {
+      units::add_saturating(entry.period_ns, window.window_ns);
+      ++entry.period_steps;
+      entry.period += window;
+    }
+  }
+}
+
+// Orders windows (sorted by device, then start) against a device number.
+struct ByDevice {
+  bool operator()(const StepBreakdown& window, std::int32_t device) const { return window.step.device < device; }
+  bool operator()(std::int32_t device, const StepBreakdown& window) const { return device < window.step.device; }
 };
 
 void add_step_windows(const DeviceActivity& device, const std::vector<GpuStep>& steps, DeviceBreakdown& entry,
@@ -33,24 +64,7 @@ void add_step_windows(const DeviceActivity& device, const std::vector<GpuStep>& 
     out.push_back({step, breakdown_in(device, step.start_ns, step.last_work_ns, step.end_ns)});
     causes.fill(step.step, step.start_ns, step.last_work_ns, step.end_ns, out.back().breakdown);
   }
-  if (out.size() == first) return;
-  entry.source = WindowSource::steps;
-  entry.steps = static_cast<std::int64_t>(out.size() - first);
-  const bool all_warmup = std::all_of(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(),
-                                      [](const StepBreakdown& window) { return window.step.warmup; });
-  entry.steady_is_all_steps = all_warmup;
-  for (auto index = first; index < out.size(); ++index) {
-    const auto& window = out[index].breakdown;
-    entry.total += window;
-    if (out[index].step.warmup && !all_warmup) continue;
-    entry.steady += window;
-    ++entry.steady_steps;
-    if (index + 1 < out.size()) {
-      units::add_saturating(entry.period_ns, window.window_ns);
-      ++entry.period_steps;
-      entry.period += window;
-    }
-  }
+  if (out.size() > first) sum_windows(out, first, out.size(), entry);
 }
 
 }  // namespace
@@ -120,7 +134,8 @@ double mean_step_period_ns(const std::vector<const DeviceBreakdown*>& devices) {
 
 BreakdownResult compute_breakdown(const std::vector<DeviceActivity>& activity, const std::vector<GpuStep>& steps,
                                   bool use_steps, const idle::HostCauses* host,
-                                  std::vector<idle::IdleInterval>* intervals) {
+                                  std::vector<idle::IdleInterval>* intervals,
+                                  std::vector<idle::IdleEvidence>* before_comm) {
   BreakdownResult result;
   for (const auto& device : activity) {
     // Devices listed in the trace but never used would only add rows of zeros.
@@ -129,7 +144,7 @@ BreakdownResult compute_breakdown(const std::vector<DeviceActivity>& activity, c
     entry.device = device.device;
     IdleCauses causes;
     causes.intervals = intervals;
-    if (host != nullptr) causes.attributor.emplace(device, host->device(device.device));
+    if (host != nullptr) causes.attributor.emplace(device, host->device(device.device), before_comm);
     if (use_steps) add_step_windows(device, steps, entry, result.steps, causes);
     if (entry.steps == 0) {
       entry.total = breakdown_in(device, device.first_start(), device.last_end());
@@ -139,6 +154,15 @@ BreakdownResult compute_breakdown(const std::vector<DeviceActivity>& activity, c
     result.devices.push_back(entry);
   }
   return result;
+}
+
+void resum_step_windows(const std::vector<StepBreakdown>& steps, std::vector<DeviceBreakdown>& devices) {
+  for (auto& entry : devices) {
+    if (entry.source != WindowSource::steps) continue;
+    const auto [first, last] = std::equal_range(steps.begin(), steps.end(), entry.device, ByDevice{});
+    sum_windows(steps, static_cast<std::size_t>(first - steps.begin()), static_cast<std::size_t>(last - steps.begin()),
+                entry);
+  }
 }
 
 }  // namespace gpuprof::analysis

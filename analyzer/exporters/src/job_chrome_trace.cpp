@@ -5,10 +5,12 @@
 #include <algorithm>
 #include <map>
 #include <mutex>
+#include <set>
 
 #include "gpuprof/analysis/data_loss.hpp"
 #include "gpuprof/analysis/gaps.hpp"
 #include "gpuprof/importers/foreign_trace.hpp"
+#include "gpuprof/job/collective_groups.hpp"
 #include "gpuprof/job/job_analysis.hpp"
 #include "trace_sections.hpp"
 
@@ -156,22 +158,19 @@ struct Member {
 // the one every other member waited for.
 std::int64_t write_collective_arrows(const job::JobAnalysis& job, const JobPlan& plan, std::int64_t& next_id,
                                      EventWriter& writer) {
-  std::map<std::pair<std::string, std::int64_t>, std::vector<Member>> groups;
-  std::map<std::pair<std::string, std::int64_t>, std::set<std::int32_t>> group_ranks;
-  for (std::size_t i = 0; i < job.ranks.size(); ++i) {
-    const auto& rank = job.ranks[i];
-    const auto offset = job.clocks.offset_of(rank.analysis.rank);
-    for (const auto& collective : rank.collectives) {
-      const auto track = plan.placements[i].device_track(collective.device, collective.stream);
-      if (track.pid == kUnknown) continue;
-      groups[{collective.name, collective.ordinal}].push_back({collective.start_ns + offset, track});
-      group_ranks[{collective.name, collective.ordinal}].insert(rank.analysis.rank);
-    }
-  }
   writer.set_origin(plan.base_ns);
   std::int64_t arrows = 0;
-  for (auto& [key, members] : groups) {
-    if (group_ranks.at(key).size() < 2) continue;
+  for (const auto& [key, group] : job::match_collectives(job.ranks, job.clocks)) {
+    std::vector<Member> members;
+    std::set<std::size_t> ranks;
+    for (const auto& member : group.members) {
+      const auto& collective = job.ranks[member.rank].collectives[member.collective];
+      const auto track = plan.placements[member.rank].device_track(collective.device, collective.stream);
+      if (track.pid == kUnknown) continue;
+      members.push_back({member.aligned_start_ns, track});
+      ranks.insert(member.rank);
+    }
+    if (ranks.size() < 2) continue;
     std::stable_sort(members.begin(), members.end(),
                      [](const Member& a, const Member& b) { return a.aligned_start_ns < b.aligned_start_ns; });
     const auto id = next_id++;

@@ -8,17 +8,35 @@ namespace {
 
 constexpr std::size_t index_of(IdleCause cause) { return static_cast<std::size_t>(cause); }
 
-void add_piece(std::int64_t step, std::int32_t device, bool in_gap, std::int64_t start, std::int64_t end,
-               const CauseTimes& causes, IdleTally& tally, std::vector<IdleInterval>* intervals) {
-  if (end <= start) return;
-  tally.add(causes);
-  if (intervals != nullptr) intervals->push_back({device, step, in_gap, start, end, causes});
+void add_piece(const IdleInterval& piece, IdleTally& tally, std::vector<IdleInterval>* intervals) {
+  if (piece.end_ns <= piece.start_ns) return;
+  tally.add(piece.causes);
+  if (intervals != nullptr) intervals->push_back(piece);
+}
+
+// The causes of [start, end) when the GPU waits for a launch from host_end on: launch_latency from there,
+// before it each host cause's time (`length(cause, from, to)`, the sets being disjoint), unrecorded the rest.
+// The one rule for every idle stretch, so that a piece and its parts are judged alike.
+template <class Length>
+CauseTimes split_causes(std::int64_t start, std::int64_t host_end, std::int64_t end, Length&& length) {
+  CauseTimes causes{};
+  if (end <= start) return causes;
+  host_end = std::clamp(host_end, start, end);
+  causes[index_of(IdleCause::launch_latency)] = end - host_end;
+  std::int64_t covered = 0;
+  for (std::size_t cause = 0; cause < kHostCauses; ++cause) {
+    causes[cause] = host_end > start ? length(cause, start, host_end) : 0;
+    covered += causes[cause];
+  }
+  causes[index_of(IdleCause::unrecorded)] = (host_end - start) - covered;
+  return causes;
 }
 
 }  // namespace
 
-IdleAttributor::IdleAttributor(const analysis::DeviceActivity& activity, const DeviceHostCauses& host)
-    : activity_(activity), host_(host) {
+IdleAttributor::IdleAttributor(const analysis::DeviceActivity& activity, const DeviceHostCauses& host,
+                               std::vector<IdleEvidence>* before_comm)
+    : activity_(activity), host_(host), before_comm_(before_comm) {
   for (const auto& set : host.sets) cursors_.emplace_back(set);
 }
 
@@ -31,17 +49,26 @@ std::optional<std::int64_t> IdleAttributor::launch_of(std::int64_t gpu_start) {
 }
 
 CauseTimes IdleAttributor::causes_of(std::int64_t start, std::int64_t end, std::optional<std::int64_t> launch) {
-  CauseTimes causes{};
   // After the next work's launch call began the GPU only waits for that launch to arrive.
-  const auto host_end = launch ? std::clamp(*launch, start, end) : end;
-  causes[index_of(IdleCause::launch_latency)] = end - host_end;
-  std::int64_t covered = 0;
-  for (std::size_t cause = 0; cause < cursors_.size(); ++cause) {
-    causes[cause] = cursors_[cause].length_within(start, host_end);
-    covered += causes[cause];
+  return split_causes(start, launch.value_or(end), end, [this](std::size_t cause, std::int64_t from, std::int64_t to) {
+    return cursors_[cause].length_within(from, to);
+  });
+}
+
+bool IdleAttributor::comm_starts_at(std::int64_t time) const {
+  const auto& comm = activity_.comm;
+  const auto it = std::lower_bound(comm.begin(), comm.end(), time,
+                                   [](const analysis::Interval& interval, std::int64_t value) { return interval.start < value; });
+  return it != comm.end() && it->start == time;
+}
+
+void IdleAttributor::keep_evidence(const IdleInterval& piece, std::int64_t run_end, std::optional<std::int64_t> launch) {
+  if (piece.end_ns <= piece.start_ns) return;
+  IdleEvidence evidence{piece, run_end, std::clamp(launch.value_or(piece.end_ns), piece.start_ns, piece.end_ns), {}};
+  for (std::size_t cause = 0; cause < kHostCauses; ++cause) {
+    evidence.host[cause] = analysis::clip(host_.sets[cause], piece.start_ns, evidence.host_end_ns);
   }
-  causes[index_of(IdleCause::unrecorded)] = (host_end - start) - covered;
-  return causes;
+  before_comm_->push_back(std::move(evidence));
 }
 
 void IdleAttributor::window(std::int64_t step, std::int64_t start, std::int64_t tail, std::int64_t end,
@@ -58,8 +85,14 @@ void IdleAttributor::window(std::int64_t step, std::int64_t start, std::int64_t 
       auto launch = it != busy.end() ? launch_of(it->start) : std::optional<std::int64_t>{};
       if (launch && *launch < cursor) launch.reset();
       const auto split = std::clamp(tail, cursor, idle_end);
-      add_piece(step, activity_.device, false, cursor, split, causes_of(cursor, split, launch), in_step, intervals);
-      add_piece(step, activity_.device, true, split, idle_end, causes_of(split, idle_end, launch), gap, intervals);
+      const IdleInterval inside{activity_.device, step, false, cursor, split, causes_of(cursor, split, launch)};
+      const IdleInterval after{activity_.device, step, true, split, idle_end, causes_of(split, idle_end, launch)};
+      add_piece(inside, in_step, intervals);
+      add_piece(after, gap, intervals);
+      if (before_comm_ != nullptr && it != busy.end() && idle_end == it->start && comm_starts_at(it->start)) {
+        keep_evidence(inside, idle_end, launch);
+        keep_evidence(after, idle_end, launch);
+      }
     }
     if (it == busy.end()) break;
     cursor = std::max(cursor, std::min(it->end, end));
@@ -68,8 +101,7 @@ void IdleAttributor::window(std::int64_t step, std::int64_t start, std::int64_t 
 }
 
 CauseTimes causes_before(const DeviceHostCauses& host, std::int64_t start, std::int64_t gpu_start) {
-  CauseTimes causes{};
-  if (gpu_start <= start) return causes;
+  if (gpu_start <= start) return {};
   const auto& launches = host.launches;
   const auto found = std::lower_bound(launches.begin(), launches.end(), std::make_pair(gpu_start, std::int64_t{0}),
                                       [](const auto& a, const auto& b) { return a.first < b.first; });
@@ -77,13 +109,25 @@ CauseTimes causes_before(const DeviceHostCauses& host, std::int64_t start, std::
   if (found != launches.end() && found->first == gpu_start && found->second >= start && found->second < gpu_start) {
     end = found->second;
   }
-  causes[index_of(IdleCause::launch_latency)] = gpu_start - end;
-  std::int64_t covered = 0;
-  for (std::size_t cause = 0; cause < host.sets.size(); ++cause) {
-    causes[cause] = analysis::length_within(host.sets[cause], start, end);
-    covered += causes[cause];
-  }
-  causes[index_of(IdleCause::unrecorded)] = (end - start) - covered;
+  return split_causes(start, end, gpu_start, [&host](std::size_t cause, std::int64_t from, std::int64_t to) {
+    return analysis::length_within(host.sets[cause], from, to);
+  });
+}
+
+CauseTimes causes_within(const IdleEvidence& evidence, std::int64_t from, std::int64_t to) {
+  const auto& piece = evidence.interval;
+  from = std::clamp(from, piece.start_ns, piece.end_ns);
+  to = std::clamp(to, from, piece.end_ns);
+  return split_causes(from, evidence.host_end_ns, to, [&evidence](std::size_t cause, std::int64_t a, std::int64_t b) {
+    return analysis::length_within(evidence.host[cause], a, b);
+  });
+}
+
+CauseTimes with_peer_wait(const IdleEvidence& evidence, std::int64_t arrival) {
+  const auto& piece = evidence.interval;
+  const auto until = std::clamp(arrival, piece.start_ns, piece.end_ns);
+  auto causes = causes_within(evidence, until, piece.end_ns);
+  causes[index_of(IdleCause::peer_wait)] += until - piece.start_ns;
   return causes;
 }
 

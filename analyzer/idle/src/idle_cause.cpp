@@ -46,6 +46,17 @@ void IdleTally::add(const CauseTimes& times) {
   ++intervals;
 }
 
+void IdleTally::remove(const CauseTimes& times) {
+  const auto total = total_of(times);
+  if (total <= 0) return;
+  const auto verdict = judge(times);
+  const auto label = static_cast<std::size_t>(verdict.label);
+  label_ns[label] -= total;
+  covered_ns[label] -= verdict.covered_ns;
+  for (std::size_t i = 0; i < cause_ns.size(); ++i) cause_ns[i] -= times[i];
+  --intervals;
+}
+
 std::int64_t IdleTally::total_ns() const { return total_of(cause_ns); }
 
 double IdleTally::coverage(IdleCause label) const {

@@ -1,29 +1,19 @@
 #include "gpuprof/job/collective_waits.hpp"
 
 #include <algorithm>
-#include <map>
 
 namespace gpuprof::job {
 
-CollectiveWaits compute_collective_waits(const std::vector<RankSummary>& ranks, const ClockAlignment& clocks) {
-  // Latest aligned start of each collective over every device of every rank.
-  std::map<std::pair<std::string, std::int64_t>, std::int64_t> latest_start;
-  for (const auto& rank : ranks) {
-    const auto offset = clocks.offset_of(rank.analysis.rank);
-    for (const auto& collective : rank.collectives) {
-      auto [where, inserted] = latest_start.try_emplace({collective.name, collective.ordinal}, collective.start_ns + offset);
-      if (!inserted) where->second = std::max(where->second, collective.start_ns + offset);
-    }
-  }
-  CollectiveWaits waits;
-  for (const auto& rank : ranks) {
-    const auto offset = clocks.offset_of(rank.analysis.rank);
-    auto& rank_waits = waits.emplace_back();
-    for (const auto& collective : rank.collectives) {
-      const auto latest = latest_start.at({collective.name, collective.ordinal});
-      const auto wait = std::clamp<std::int64_t>(latest - (collective.start_ns + offset), 0,
-                                                 collective.end_ns - collective.start_ns);
-      rank_waits.push_back(wait);
+CollectiveWaits compute_collective_waits(const std::vector<RankSummary>& ranks, const CollectiveGroups& groups) {
+  CollectiveWaits waits(ranks.size());
+  for (std::size_t rank = 0; rank < ranks.size(); ++rank) waits[rank].resize(ranks[rank].collectives.size());
+  for (const auto& [key, group] : groups) {
+    // Every device of every rank waits for the last member to arrive.
+    const auto latest = group.latest_start();
+    for (const auto& member : group.members) {
+      const auto& collective = ranks[member.rank].collectives[member.collective];
+      waits[member.rank][member.collective] =
+          std::clamp<std::int64_t>(latest - member.aligned_start_ns, 0, collective.end_ns - collective.start_ns);
     }
   }
   return waits;

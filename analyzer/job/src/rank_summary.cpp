@@ -15,19 +15,6 @@ namespace {
 using analysis::Interval;
 using analysis::IntervalSet;
 
-// The part of `set` inside [start, end), by binary search: a rank has many
-// collectives, so intersecting whole sets per kernel would be quadratic.
-IntervalSet clip(const IntervalSet& set, std::int64_t start, std::int64_t end) {
-  IntervalSet result;
-  auto it = std::upper_bound(set.begin(), set.end(), start,
-                             [](std::int64_t value, const Interval& interval) { return value < interval.end; });
-  for (; it != set.end() && it->start < end; ++it) {
-    const Interval part{std::max(it->start, start), std::min(it->end, end)};
-    if (part.start < part.end) result.push_back(part);
-  }
-  return result;
-}
-
 std::vector<Collective> find_collectives(const trace::TraceModel& model,
                                          const std::vector<analysis::KernelCategory>& categories,
                                          const std::vector<analysis::DeviceActivity>& activity) {
@@ -46,7 +33,7 @@ std::vector<Collective> find_collectives(const trace::TraceModel& model,
   for (auto& collective : collectives) {
     collective.ordinal = counts[{collective.device, collective.name}]++;
     if (const auto* device = analysis::find_device(activity, collective.device)) {
-      collective.exposed = clip(device->exposed_comm, collective.start_ns, collective.end_ns);
+      collective.exposed = analysis::clip(device->exposed_comm, collective.start_ns, collective.end_ns);
     }
   }
   return collectives;

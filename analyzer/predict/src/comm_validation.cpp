@@ -44,7 +44,7 @@ std::map<std::int64_t, Sized> predicted_collectives(const trace::TraceModel& mod
 }
 
 // The same collective on every rank: its name and its ordinal among the rank's collectives of that name
-// (as the job analysis matches them, job/collective_waits.hpp).
+// (as the job analysis matches them, job/collective_groups.hpp).
 using CollectiveKey = std::pair<std::string, std::int64_t>;
 
 // Trace start of each sized collective on the GPU the replay takes from `model`.

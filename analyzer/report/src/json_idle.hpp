@@ -20,4 +20,10 @@ void write_idle_causes(JsonWriter& w, const idle::IdleTally& in_steps, const idl
 void write_cause_times(JsonWriter& w, const idle::CauseTimes& times);
 void write_summary_idle(JsonWriter& w, const IdleSummary& idle);
 
+struct ReportInput;
+// "idle_intervals": the kept idle intervals (RankAnalysis::idle_intervals), the ReportInput::max_intervals
+// longest, each with its label, coverage and covering causes, and how many (and how much idle time) the
+// limit left out; `kept` says whether the analyses kept every interval.
+void write_idle_intervals(JsonWriter& w, const ReportInput& input);
+
 }  // namespace gpuprof::report

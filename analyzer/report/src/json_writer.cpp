@@ -522,6 +522,7 @@ void write_summary_job(Writer& w, const JobSummaryLines& job) {
     field(w, "share_of_step", straggler.share_of_step);
     field(w, "cause", idle::to_string(straggler.cause));
     field(w, "before_trace_ns", straggler.before_trace_ns);
+    field(w, "peer_wait_caused_ns", straggler.peer_wait_caused_ns);
     key(w, "lateness_causes_ns");
     w.StartObject();
     for (std::size_t i = 0; i < straggler.lateness_causes_ns.size(); ++i) {
@@ -579,6 +580,7 @@ std::string render_json(const ReportInput& input) {
   write_steps(w, pick(Section::steps));
   write_gaps(w, pick(Section::gaps));
   write_gap_summary(w, pick(Section::gaps));
+  write_idle_intervals(w, pick(Section::gaps));
   write_launches(w, pick(Section::launches));
   write_host_summaries(w, input);
   write_memory(w, input);

@@ -201,6 +201,10 @@ std::vector<SummaryLine> job_lines(const JobSummaryLines& lines) {
                                      : fmt::format("; rank {} {} ({}): {}", straggler.rank,
                                                    duration(straggler.mean_lateness_ns),
                                                    percent(straggler.share_of_step), lateness_reason(straggler));
+    if (straggler.peer_wait_caused_ns >= 500) {  // under half a microsecond is rounding
+      stragglers += fmt::format(" (the other ranks' GPUs idled {} per step waiting for it: peer_wait)",
+                                duration(straggler.peer_wait_caused_ns));
+    }
   }
   if (!stragglers.empty()) {
     stragglers += fmt::format(". Lateness is when a rank's first GPU work of a step starts after the earliest rank's; "

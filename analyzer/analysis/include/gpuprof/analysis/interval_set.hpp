@@ -29,6 +29,8 @@ IntervalSet intersect(const IntervalSet& a, const IntervalSet& b);
 std::int64_t total_length(const IntervalSet& set);
 // Length of the part of `set` inside [start, end); binary search, then linear in the covered part.
 std::int64_t length_within(const IntervalSet& set, std::int64_t start, std::int64_t end);
+// The part of `set` inside [start, end), by binary search: cheap for a short stretch of a long set.
+IntervalSet clip(const IntervalSet& set, std::int64_t start, std::int64_t end);
 
 // Answers length_within for queries whose starts never decrease, in amortised
 // O(1) per query: the cursor only moves forward.

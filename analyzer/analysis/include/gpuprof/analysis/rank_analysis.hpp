@@ -36,6 +36,9 @@ struct RankAnalysis {
   std::vector<BatchGap> gaps;
   // Every idle interval with its causes, by device and time; only with AnalysisOptions::keep_idle_intervals.
   std::vector<idle::IdleInterval> idle_intervals;
+  // The idle pieces just before communication work, with their evidence: the job gives the part before a
+  // late partner rank arrived to peer_wait (job/peer_waits.hpp). By device and time.
+  std::vector<idle::IdleEvidence> idle_before_comm;
   std::vector<idle::HostBlocker> host_blockers;  // the host calls under which the GPUs idled longest
   TransferReport transfers;
   CollectiveReport collectives;

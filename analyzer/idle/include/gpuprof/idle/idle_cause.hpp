@@ -50,6 +50,8 @@ struct IdleTally {
   std::int64_t intervals = 0;
 
   void add(const CauseTimes& times);
+  // Takes back what add(times) added: an interval given new causes is removed and added again.
+  void remove(const CauseTimes& times);
   std::int64_t total_ns() const;
   // Share of the label's time that its cause covers (0 without time); for mixed, of the largest cause.
   double coverage(IdleCause label) const;

@@ -11,6 +11,7 @@
 #include "gpuprof/analysis/analysis_options.hpp"
 #include "gpuprof/job/clock_alignment.hpp"
 #include "gpuprof/job/collective_waits.hpp"
+#include "gpuprof/job/peer_waits.hpp"
 #include "gpuprof/job/rank_summary.hpp"
 #include "gpuprof/job/stragglers.hpp"
 
@@ -38,6 +39,8 @@ struct JobAnalysis {
   std::vector<RankSummary> ranks;  // ascending rank
   ClockAlignment clocks;
   CollectiveWaits collective_waits;  // parallel to ranks[i].collectives
+  // Idle pieces given to peer_wait because a partner rank was late (already in the ranks' idle tallies).
+  std::vector<PeerWaitPiece> peer_waits;
   // Exposed collective wait per window, parallel to ranks[i].windows.
   std::vector<std::vector<std::int64_t>> window_sync_wait_ns;
   StragglerReport stragglers;
@@ -50,7 +53,7 @@ struct JobAnalysis {
 // ranks not read from the files are named in `notices`.
 JobAnalysis analyze_job(const std::vector<std::string>& inputs, const JobOptions& options);
 
-// Clock alignment, waits and stragglers from summaries already made (tests and
+// Clock alignment, waits, peer waits and stragglers from summaries already made (tests and
 // callers that built RankSummary values themselves). `ranks` need not be sorted.
 JobAnalysis assemble_job(std::vector<RankSummary> ranks);
 

@@ -34,7 +34,12 @@ struct JobSections {
   job::ClockAlignment clocks;
   job::StragglerReport stragglers;
   std::vector<std::string> notices;
+  std::vector<job::PeerWaitPiece> peer_waits;  // idle time given to peer_wait because a partner rank was late
 };
+
+// Idle intervals JSON lists by default (the longest; the rest are counted): enough for every one a
+// screen of the app shows, without a file of millions of rows.
+inline constexpr std::size_t kDefaultMaxIntervals = 1000;
 
 struct ReportInput {
   std::vector<analysis::RankAnalysis> ranks;  // ascending rank
@@ -45,6 +50,7 @@ struct ReportInput {
   std::optional<std::size_t> top_kernels;
   bool wide = false;      // text and Markdown: every breakdown column, as CSV and JSON have them
   bool all_gaps = false;  // text and Markdown: one row per batch gap besides the summary per device
+  std::size_t max_intervals = kDefaultMaxIntervals;  // JSON's idle_intervals: the longest this many; 0: all
   bool has(Section section) const;
 };
 

@@ -83,6 +83,9 @@ struct StragglerLine {
   std::array<double, idle::kCoveringCauses> lateness_causes_ns{};
   idle::IdleCause cause = idle::IdleCause::unrecorded;  // covering at least half of the lateness, else mixed
   double before_trace_ns = 0;  // of the unrecorded time, the part before the rank's host trace begins
+  // Idle time of the other ranks' GPUs, per step, that waited for this rank in their steady windows
+  // (their peer_wait for it, job::PeerWaitPiece), over the same steps as the lateness.
+  double peer_wait_caused_ns = 0;
 };
 
 struct RankShare {

@@ -1,0 +1,127 @@
+#include "gpuprof/job/peer_waits.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include "gpuprof/analysis/gaps.hpp"
+#include "gpuprof/idle/idle_attribution.hpp"
+
+namespace gpuprof::job {
+namespace {
+
+using DeviceKey = std::pair<std::int32_t, std::int64_t>;  // a device and a time or a step number
+
+// Per (device, start) of a rank's communication kernels: the last partner of another rank.
+std::map<DeviceKey, const CollectiveMember*> last_partners(const std::vector<RankSummary>& ranks,
+                                                            const CollectiveGroups& groups, std::size_t rank) {
+  std::map<DeviceKey, const CollectiveMember*> partners;
+  const auto& collectives = ranks[rank].collectives;
+  for (std::size_t index = 0; index < collectives.size(); ++index) {
+    const auto* partner = group_of(groups, ranks, rank, index).last_partner(rank);
+    if (partner == nullptr) continue;
+    auto& slot = partners[{collectives[index].device, collectives[index].start_ns}];
+    // Several collectives start at once: the run lasted until the latest partner among them arrived.
+    if (slot == nullptr || partner->aligned_start_ns > slot->aligned_start_ns) slot = partner;
+  }
+  return partners;
+}
+
+// The tally an idle piece was added to: its step window's (inside the step or its batch gap), or the
+// device's activity span.
+class WindowTallies {
+ public:
+  explicit WindowTallies(analysis::RankAnalysis& analysis) : analysis_(analysis) {
+    for (std::size_t i = 0; i < analysis.steps.size(); ++i) {
+      steps_[{analysis.steps[i].step.device, analysis.steps[i].step.step}] = i;
+    }
+  }
+
+  struct Target {
+    idle::IdleTally* tally = nullptr;
+    bool steady = false;
+  };
+
+  Target of(const idle::IdleInterval& piece) {
+    auto device = std::find_if(analysis_.devices.begin(), analysis_.devices.end(),
+                               [&](const analysis::DeviceBreakdown& entry) { return entry.device == piece.device; });
+    if (device == analysis_.devices.end()) return {};
+    if (device->source == analysis::WindowSource::span) return {&device->total.idle_in_steps_causes, true};
+    const auto found = steps_.find({piece.device, piece.step});
+    if (found == steps_.end()) return {};
+    auto& window = analysis_.steps[found->second];
+    auto& breakdown = window.breakdown;
+    return {piece.in_gap ? &breakdown.batch_gap_causes : &breakdown.idle_in_steps_causes,
+            !window.step.warmup || device->steady_is_all_steps};
+  }
+
+ private:
+  analysis::RankAnalysis& analysis_;
+  std::map<DeviceKey, std::size_t> steps_;  // (device, step) → index into analysis.steps
+};
+
+// The kept idle interval (--gaps all, the app) of the piece gets its new causes too.
+void update_kept_interval(std::vector<idle::IdleInterval>& intervals, const idle::IdleInterval& piece) {
+  const auto it = std::lower_bound(intervals.begin(), intervals.end(), DeviceKey{piece.device, piece.start_ns},
+                                   [](const idle::IdleInterval& interval, const DeviceKey& key) {
+                                     return DeviceKey{interval.device, interval.start_ns} < key;
+                                   });
+  if (it != intervals.end() && it->device == piece.device && it->start_ns == piece.start_ns) it->causes = piece.causes;
+}
+
+// Everything summed from the windows' tallies, summed again.
+void refresh_sums(RankSummary& rank) {
+  auto& analysis = rank.analysis;
+  analysis::resum_step_windows(analysis.steps, analysis.devices);
+  for (auto& device : analysis.devices) {
+    if (device.source == analysis::WindowSource::span) device.steady = device.total;
+  }
+  if (!analysis.steps.empty()) analysis.gaps = analysis::find_batch_gaps(analysis.steps);
+  std::map<DeviceKey, const analysis::StepBreakdown*> steps;  // (device, step)
+  for (const auto& step : analysis.steps) steps[{step.step.device, step.step.step}] = &step;
+  std::map<DeviceKey, idle::IdleCause> gap_causes;  // (device, step before the gap)
+  for (const auto& gap : analysis.gaps) gap_causes[{gap.device, gap.after_step}] = gap.cause;
+  for (auto& window : rank.windows) {
+    if (!window.from_steps) continue;
+    if (const auto found = steps.find({window.device, window.step}); found != steps.end()) {
+      window.breakdown = found->second->breakdown;
+    }
+    const auto gap = gap_causes.find({window.device, window.step});
+    if (window.gap_cause && gap != gap_causes.end()) window.gap_cause = gap->second;
+  }
+}
+
+}  // namespace
+
+std::vector<PeerWaitPiece> apply_peer_waits(std::vector<RankSummary>& ranks, const CollectiveGroups& groups,
+                                            const ClockAlignment& clocks) {
+  std::vector<PeerWaitPiece> pieces;
+  for (std::size_t rank = 0; rank < ranks.size(); ++rank) {
+    auto& summary = ranks[rank];
+    const auto partners = last_partners(ranks, groups, rank);
+    if (partners.empty()) continue;
+    const auto offset = clocks.offset_of(summary.analysis.rank);
+    WindowTallies tallies(summary.analysis);
+    const auto before = pieces.size();
+    for (auto& evidence : summary.analysis.idle_before_comm) {
+      auto& piece = evidence.interval;
+      const auto found = partners.find({piece.device, evidence.run_end_ns});
+      if (found == partners.end()) continue;
+      const auto arrival = found->second->aligned_start_ns - offset;  // on this rank's clock
+      const auto target = tallies.of(piece);
+      if (arrival <= piece.start_ns || target.tally == nullptr) continue;
+      const auto causes = idle::with_peer_wait(evidence, arrival);
+      target.tally->remove(piece.causes);
+      target.tally->add(causes);
+      // The evidence keeps the causes now tallied, so that applying it again changes nothing.
+      piece.causes = causes;
+      update_kept_interval(summary.analysis.idle_intervals, piece);
+      pieces.push_back({summary.analysis.rank, piece.device, piece.step, piece.in_gap, target.steady, piece.start_ns,
+                        piece.end_ns, std::min(arrival, piece.end_ns) - piece.start_ns,
+                        ranks[found->second->rank].analysis.rank});
+    }
+    if (pieces.size() > before) refresh_sums(summary);
+  }
+  return pieces;
+}
+
+}  // namespace gpuprof::job
