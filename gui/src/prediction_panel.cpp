@@ -68,8 +68,10 @@ PredictionPanel::PredictionPanel(QWidget* parent) : QWidget(parent) {
   column->addWidget(build_controls());
   column->addWidget(error_);
   column->addWidget(result_);
-  column->addWidget(waterfall_, 1);
+  column->addWidget(waterfall_);
   column->addWidget(step_chart_);
+  // The room left below the charts stays empty instead of stretching the rows of the waterfall or the controls.
+  column->addStretch(1);
   auto* scroll = new QScrollArea;
   scroll->setWidgetResizable(true);
   scroll->setWidget(content);
@@ -219,8 +221,15 @@ void PredictionPanel::clear_results() {
   result_->setText(
       tr("Choose the GPU count, strategy and link, then Predict: the step time of one replica on N "
          "GPUs, predicted from this 1-GPU trace (gpuprof predict)."));
+  // Empty charts would only show an axis of nothing: they appear with a prediction.
   waterfall_->set_bars({}, QString());
   step_chart_->set_steps({}, QString(), {}, QString());
+  show_charts(false);
+}
+
+void PredictionPanel::show_charts(bool visible) {
+  waterfall_->setVisible(visible);
+  step_chart_->setVisible(visible);
 }
 
 void PredictionPanel::show_error(const QString& message) {
@@ -248,6 +257,7 @@ void PredictionPanel::show_prediction(predict::Prediction prediction) {
       p.measured_step, step_title(tr("Measured on 1 GPU"), p.measured_step), row.replayed_step,
       step_title(tr("Replayed, one replica of %1 GPUs (red: inserted by the prediction)").arg(row.gpus),
                  row.replayed_step));
+  show_charts(true);
   emit prediction_shown();
 }
 

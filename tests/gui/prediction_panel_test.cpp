@@ -196,5 +196,26 @@ TEST_P(PredictionPanelWidths, WaterfallAndStepTimelinesAreLegible) {
 
 INSTANTIATE_TEST_SUITE_P(Screens, PredictionPanelWidths, ::testing::Values(1280, 1920));
 
+// Many streams with long labels and a sub-microsecond step, at the chart's minimum size: still legible.
+TEST(StepTimelineChartTest, AtItsMinimumSizeEverythingStillFits) {
+  predict::StepTimeline measured, replayed;
+  measured.step_ns = 900, replayed.step_ns = 1'700;
+  for (int s = 0; s < 9; ++s) {
+    measured.lanes.push_back({"stream " + std::to_string(1000000 + s), {{0, 300, predict::OpKind::compute, {}}}});
+    replayed.lanes.push_back({"stream " + std::to_string(1000000 + s), {{-50, 400, predict::OpKind::copy, {}}}});
+  }
+  replayed.lanes.push_back({"host-staged copies (inserted)", {{400, 1'650, predict::OpKind::inserted, {}}}});
+  StepTimelineChart chart;
+  chart.set_steps(measured, QStringLiteral("Measured on 1 GPU: a title long enough to wrap at the minimum width"),
+                  replayed, QStringLiteral("Replayed, one replica of 8 GPUs (red: inserted by the prediction)"));
+  chart.resize(chart.minimumSizeHint());
+  const auto layout = chart.current_layout();
+  EXPECT_EQ(layout.lanes.size(), 19u);
+  EXPECT_GE(layout.span_ns, 1'700);
+  EXPECT_EQ(joined(testing::text_legibility_problems(layout.texts, layout.lanes, chart.rect(), chart.fontMetrics())),
+            "");
+  EXPECT_TRUE(layout.texts.back().text.endsWith(QStringLiteral(" us")));  // the axis' unit fits the step
+}
+
 }  // namespace
 }  // namespace gpuprof::gui

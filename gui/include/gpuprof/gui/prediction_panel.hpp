@@ -61,6 +61,7 @@ class PredictionPanel : public QWidget {
   void show_prediction(predict::Prediction prediction);
   void show_error(const QString& message);
   void clear_results();
+  void show_charts(bool visible);  // empty charts would only show an axis of nothing
 
   std::shared_ptr<const Session> session_;
   std::optional<predict::Prediction> prediction_;
