@@ -6,6 +6,7 @@
 #include "command.hpp"
 #include "gpuprof/importers/foreign_trace.hpp"
 #include "gpuprof/job/job_inputs.hpp"
+#include "gpuprof/predict/predict_request.hpp"
 #include "gpuprof/predict/prediction.hpp"
 #include "gpuprof/predict/prediction_writers.hpp"
 #include "gpuprof/report/report_writers.hpp"
@@ -16,48 +17,10 @@ namespace {
 
 struct PredictArguments {
   std::vector<std::string> traces;
-  std::vector<std::int32_t> gpus;
-  std::string strategy = "data-parallel", allreduce = "bucketed", scaling = "weak", link = "nvlink3";
-  std::vector<std::string> link_files;
-  std::optional<std::int64_t> grad_bytes, split_bytes;
-  std::string format = "text", output, step_pattern;
-  std::int64_t warmup_steps = 1;
+  predict::PredictRequest request;
+  std::string format = "text", output;
   bool force = false;
 };
-
-predict::Strategy parse_strategy(const std::string& name) {
-  if (name == "data-parallel") return predict::Strategy::data_parallel;
-  if (name == "host-staged") return predict::Strategy::host_staged;
-  if (name == "placement") return predict::Strategy::placement;
-  throw TraceError::bad_input("", fmt::format("unknown strategy '{}' (data-parallel, host-staged or placement)", name));
-}
-
-// One of two names, else bad input naming the option (a typo must not fall back to the default silently).
-bool second_of(const std::string& value, const char* option, const char* first, const char* second) {
-  if (value != first && value != second)
-    throw TraceError::bad_input("", fmt::format("unknown {} '{}' ({} or {})", option, value, first, second));
-  return value == second;
-}
-
-predict::PredictOptions options_of(const PredictArguments& arguments) {
-  predict::PredictOptions options;
-  options.gpus = arguments.gpus;
-  options.strategy = parse_strategy(arguments.strategy);
-  options.schedule = second_of(arguments.allreduce, "--allreduce", "bucketed", "after-backward")
-                         ? predict::AllReduceSchedule::after_backward
-                         : predict::AllReduceSchedule::bucketed;
-  options.scaling =
-      second_of(arguments.scaling, "--scaling", "weak", "strong") ? predict::Scaling::strong : predict::Scaling::weak;
-  options.link = predict::with_link_files(predict::link_preset(arguments.link), arguments.link_files);
-  for (const auto& [value, option] :
-       {std::pair{arguments.grad_bytes, "--grad-bytes"}, {arguments.split_bytes, "--split-bytes"}})
-    if (value && *value < 1) throw TraceError::bad_input("", fmt::format("{} must be at least 1", option));
-  options.gradient_bytes = arguments.grad_bytes;
-  options.split_bytes = arguments.split_bytes;
-  options.analysis.warmup_steps = arguments.warmup_steps;
-  if (!arguments.step_pattern.empty()) options.analysis.step_pattern = arguments.step_pattern;
-  return options;
-}
 
 int run_predict(const PredictArguments& arguments) {
   const auto format = predict::predict_format_from_string(arguments.format);
@@ -65,7 +28,7 @@ int run_predict(const PredictArguments& arguments) {
     throw TraceError::bad_input(arguments.traces[2],
                                 "predict reads one 1-GPU trace, and optionally a second one at "
                                 "the per-GPU batch");
-  const auto options = options_of(arguments);  // every option is checked before a trace is read
+  const auto options = predict::options_of(arguments.request);  // every option is checked before a trace is read
   const report::WriteOptions write_options{.overwrite = arguments.force,
                                            .inputs = job::expand_inputs(arguments.traces)};
   const bool to_stdout = arguments.output.empty() || arguments.output == "-";
@@ -97,26 +60,32 @@ void add_predict_command(CLI::App& app, Action& action) {
       ->add_option("traces", arguments->traces,
                    "The 1-GPU trace (any format gpuprof reads); optionally a second one at the per-GPU batch")
       ->required();
-  command->add_option("--gpus", arguments->gpus, "GPU counts to predict, e.g. 2,4,8")->delimiter(',')->required();
-  command->add_option("--strategy", arguments->strategy, "data-parallel, host-staged or placement")
+  command->add_option("--gpus", arguments->request.gpus, "GPU counts to predict, e.g. 2,4,8")
+      ->delimiter(',')
+      ->required();
+  command->add_option("--strategy", arguments->request.strategy, "data-parallel, host-staged or placement")
       ->capture_default_str();
   command
-      ->add_option("--allreduce", arguments->allreduce,
+      ->add_option("--allreduce", arguments->request.allreduce,
                    "data-parallel: bucketed (PyTorch DDP) or after-backward (Keras/TF 1.x)")
       ->capture_default_str();
-  command->add_option("--scaling", arguments->scaling, "weak (same per-GPU batch) or strong (global batch split)")
+  command
+      ->add_option("--scaling", arguments->request.scaling, "weak (same per-GPU batch) or strong (global batch split)")
       ->capture_default_str();
-  command->add_option("--link", arguments->link, "Link preset: pcie3, pcie4, pcie5, nvlink2, nvlink3, nvlink4")
+  command->add_option("--link", arguments->request.link, "Link preset: pcie3, pcie4, pcie5, nvlink2, nvlink3, nvlink4")
       ->capture_default_str();
-  command->add_option("--link-file", arguments->link_files,
+  command->add_option("--link-file", arguments->request.link_files,
                       "Your own all_reduce_perf output (one file per GPU count), replacing the preset's table");
-  command->add_option("--grad-bytes", arguments->grad_bytes, "Gradient bytes per step, when the trace does not say");
-  command->add_option("--split-bytes", arguments->split_bytes, "placement: bytes crossing each split point per step");
+  command->add_option("--grad-bytes", arguments->request.grad_bytes,
+                      "Gradient bytes per step, when the trace does not say");
+  command->add_option("--split-bytes", arguments->request.split_bytes,
+                      "placement: bytes crossing each split point per step");
   command->add_option("--format", arguments->format, "text, json, csv or html")->capture_default_str();
   command->add_option("-o,--output", arguments->output, "Output file (default: standard output)");
-  command->add_option("--step-pattern", arguments->step_pattern,
+  command->add_option("--step-pattern", arguments->request.step_pattern,
                       "Regex of step annotations (default: ProfilerStep#N, step N, batch N)");
-  command->add_option("--warmup-steps", arguments->warmup_steps, "Leading steps left out")->capture_default_str();
+  command->add_option("--warmup-steps", arguments->request.warmup_steps, "Leading steps left out")
+      ->capture_default_str();
   command->add_flag("-f,--force", arguments->force, "Overwrite an existing output file");
   command->callback(
       [arguments, &action] { action = [arguments](const Invocation&) { return run_predict(*arguments); }; });

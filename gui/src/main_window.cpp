@@ -27,6 +27,7 @@
 #include "gpuprof/gui/memory_chart.hpp"
 #include "gpuprof/gui/compare_view.hpp"
 #include "gpuprof/gui/host_summary_panel.hpp"
+#include "gpuprof/gui/prediction_panel.hpp"
 #include "gpuprof/gui/report_export.hpp"
 #include "gpuprof/gui/table_views.hpp"
 #include "gpuprof/gui/timeline_view.hpp"
@@ -171,6 +172,8 @@ void MainWindow::build_docks() {
   collective_dock_ = add_dock(tr("Collectives"), collective_table_, Qt::RightDockWidgetArea);
   host_summaries_ = new HostSummaryPanel;
   auto* host_dock = add_dock(tr("Host summaries"), host_summaries_, Qt::RightDockWidgetArea);
+  prediction_ = new PredictionPanel;
+  auto* prediction_dock = add_dock(tr("Prediction"), prediction_, Qt::RightDockWidgetArea);
 
   kernel_proxy_ = make_proxy(this);
   kernel_proxy_->setFilterKeyColumn(kKernelNameColumn);
@@ -199,6 +202,7 @@ void MainWindow::build_docks() {
   tabifyDockWidget(memory_dock, transfer_dock);
   tabifyDockWidget(transfer_dock, collective_dock_);
   tabifyDockWidget(collective_dock_, host_dock);
+  tabifyDockWidget(host_dock, prediction_dock);
   summary_dock->raise();
   // The summary's table is ~100 columns of fixed-width text: give the right-hand docks room for most of it.
   resizeDocks({summary_dock}, {560}, Qt::Horizontal);
@@ -332,6 +336,7 @@ void MainWindow::show_session(std::shared_ptr<const Session> session) {
   memory_->set_session(session_.get());
   heat_map_->set_session(session_.get());
   host_summaries_->set_session(session_);
+  prediction_->set_session(session_);
   replace_source(kernel_proxy_, make_kernel_model(*session_, this));
   replace_source(step_proxy_, make_step_model(*session_, this));
   replace_source(transfer_proxy_, make_transfer_model(*session_, this));

@@ -11,18 +11,25 @@ WaterfallChart::WaterfallChart(QWidget* parent) : QWidget(parent) {
 }
 
 void WaterfallChart::set_comparison(const comparison::RunComparison& comparison) {
-  comparison_ = comparison;
-  bars_ = comparison::waterfall_bars(comparison_);
+  set_bars(comparison::waterfall_bars(comparison),
+           tr("Step time waterfall: base run → other run, the change of each term (red: slower, green: faster)"));
+}
+
+void WaterfallChart::set_bars(std::vector<comparison::WaterfallBar> bars, const QString& title) {
+  bars_ = std::move(bars);
+  title_ = title;
   updateGeometry();  // the minimum size follows the categories' and values' widths
   update();
 }
 
-WaterfallLayout WaterfallChart::current_layout() const { return layout_waterfall(bars_, size(), fontMetrics()); }
+WaterfallLayout WaterfallChart::current_layout() const {
+  return layout_waterfall(bars_, title_, size(), fontMetrics());
+}
 
 QSize WaterfallChart::minimumSizeHint() const {
   // The title wraps, so its height depends on the width: measure at the width the chart would get at least.
-  const auto first = layout_waterfall(bars_, QSize(0, 0), fontMetrics()).minimum;
-  return layout_waterfall(bars_, QSize(first.width(), 0), fontMetrics()).minimum;
+  const auto first = layout_waterfall(bars_, title_, QSize(0, 0), fontMetrics()).minimum;
+  return layout_waterfall(bars_, title_, QSize(first.width(), 0), fontMetrics()).minimum;
 }
 
 QSize WaterfallChart::sizeHint() const {

@@ -64,17 +64,15 @@ TickLabels tick_labels(const std::vector<comparison::WaterfallBar>& bars, int le
 
 }  // namespace
 
-WaterfallLayout layout_waterfall(const std::vector<comparison::WaterfallBar>& bars, QSize size,
-                                 const QFontMetrics& metrics) {
+WaterfallLayout layout_waterfall(const std::vector<comparison::WaterfallBar>& bars, const QString& title_text,
+                                 QSize size, const QFontMetrics& metrics) {
   WaterfallLayout layout;
   const int label_width = widest(bars, metrics, &comparison::WaterfallBar::name);
   const int value_width = widest(bars, metrics, &comparison::WaterfallBar::value);
   const int row_floor = metrics.height() + 4;
   const int width = std::max(size.width(), 2 * kMargin + label_width + kPad + kMinPlotWidth + kPad + value_width);
   const int inner = width - 2 * kMargin;
-  const auto title = wrapped(QObject::tr("Step time waterfall: base run → other run, the change of each term "
-                                         "(red: slower, green: faster)"),
-                             kMargin, kMargin, inner, metrics, kTextColour);
+  const auto title = wrapped(title_text, kMargin, kMargin, inner, metrics, kTextColour);
   layout.texts.push_back(title);
   const int plot_left = kMargin + label_width + kPad, plot_right = width - kMargin - value_width - kPad;
   const int plot_top = title.rect.bottom() + 1 + kPad;

@@ -45,4 +45,29 @@ void save_and_check(const QImage& image, const QString& name) {
   EXPECT_GT(stats.non_background_share, 0.02) << path.toStdString();
 }
 
+std::vector<std::string> text_legibility_problems(const std::vector<ChartText>& texts, const std::vector<QRect>& shapes,
+                                                  QRect widget, const QFontMetrics& metrics) {
+  std::vector<std::string> problems;
+  std::vector<QRect> inked;
+  for (const auto& text : texts) {
+    const auto name = text.text.toStdString();
+    const QRect ink = metrics.boundingRect(text.rect, text.flags, text.text);
+    if (!text.rect.contains(ink)) problems.push_back("clipped: " + name);
+    if (!widget.contains(ink)) problems.push_back("outside the widget: " + name);
+    for (std::size_t other = 0; other < inked.size(); ++other)
+      if (inked[other].intersects(ink))
+        problems.push_back("overlaps: " + name + " / " + texts[other].text.toStdString());
+    for (const auto& shape : shapes)
+      if (shape.intersects(ink)) problems.push_back("on a bar: " + name);
+    inked.push_back(ink);
+  }
+  return problems;
+}
+
+std::string joined(const std::vector<std::string>& lines) {
+  std::string out;
+  for (const auto& line : lines) out += line + "\n";
+  return out;
+}
+
 }  // namespace gpuprof::gui::testing

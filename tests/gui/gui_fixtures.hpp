@@ -2,13 +2,17 @@
 
 // Synthetic traces and image checks shared by the GUI tests.
 
+#include <QFontMetrics>
 #include <QImage>
+#include <QRect>
 #include <QString>
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "gpuprof/gui/session.hpp"
+#include "gpuprof/gui/waterfall_layout.hpp"
 
 namespace gpuprof::gui::testing {
 
@@ -25,5 +29,11 @@ ImageStats image_stats(const QImage& image);
 
 // Saves under the build folder's gui-screenshots and checks the image is not blank.
 void save_and_check(const QImage& image, const QString& name);
+
+// Every way a chart's texts can be illegible, one line each: a text whose ink its rectangle clips, ink outside
+// the widget, ink over another text's or over one of `shapes` (bars, lanes). Empty when the texts are legible.
+std::vector<std::string> text_legibility_problems(const std::vector<ChartText>& texts, const std::vector<QRect>& shapes,
+                                                  QRect widget, const QFontMetrics& metrics);
+std::string joined(const std::vector<std::string>& lines);
 
 }  // namespace gpuprof::gui::testing

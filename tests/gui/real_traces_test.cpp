@@ -2,6 +2,7 @@
 // from PyTorch, all ranks of a DLRM job as one job, and an Nsight Systems export.
 #include <gtest/gtest.h>
 
+#include <QPushButton>
 #include <QSortFilterProxyModel>
 #include <QTest>
 
@@ -13,10 +14,14 @@
 #include "gpuprof/analysis/step_pattern.hpp"
 #include "gpuprof/gui/idle_details.hpp"
 #include "gpuprof/gui/main_window.hpp"
+#include "gpuprof/gui/prediction_panel.hpp"
+#include "gpuprof/gui/step_timeline_chart.hpp"
+#include "gpuprof/predict/prediction_writers.hpp"
 #include "gpuprof/gui/timeline_layout.hpp"
 #include "gpuprof/idle/interval_host_activity.hpp"
 #include "gpuprof/gui/timeline_view.hpp"
 #include "gui_fixtures.hpp"
+#include "process_runner.hpp"
 #include "temporary_folder.hpp"
 
 namespace gpuprof::gui {
@@ -137,6 +142,47 @@ TEST_F(RealTraces, OpensAnNsightSystemsExport) {
   const QStringList files = external_files("nsys-sqlite", "nvfuser_h200_schema3.17.sqlite");
   ASSERT_EQ(files.size(), 1);
   open_and_check(files, 1, QStringLiteral("real_nsys_h200"));
+}
+
+// The Prediction dock on a PyTorch trace that states its gradient size (AccumulateGrad shapes): the same
+// prediction as `gpuprof predict` on the same file, and a replayed step with the inserted all-reduces.
+TEST_F(RealTraces, ThePredictionDockGivesWhatGpuprofPredictGives) {
+  const QStringList files = external_files("kineto-resnet50", "resnet50_num_workers_0.pt.trace.json.gz");
+  ASSERT_EQ(files.size(), 1);
+  MainWindow window;
+  window.open_files(files);
+  ASSERT_TRUE(QTest::qWaitFor([&] { return !window.loading(); }, kLoadTimeoutMs));
+  ASSERT_TRUE(window.session()) << window.error_text().toStdString();
+  auto& panel = *window.prediction();
+  predict::PredictRequest request;
+  request.gpus = {4};
+  request.link = "nvlink3";
+  panel.set_request(request);
+  QTest::mouseClick(panel.predict_button(), Qt::LeftButton);
+  ASSERT_TRUE(QTest::qWaitFor([&] { return !panel.busy() && (panel.prediction() || !panel.error_text().isEmpty()); },
+                              kLoadTimeoutMs));
+  ASSERT_TRUE(panel.prediction()) << panel.error_text().toStdString();
+  const auto cli = gpuprof::testing::run_process(
+      {GPUPROF_BINARY, "predict", files.front().toStdString(), "--gpus", "4", "--link", "nvlink3", "--format", "json"});
+  ASSERT_EQ(cli.exit_code, 0) << cli.err;
+  EXPECT_EQ(predict::render_prediction(predict::PredictFormat::json, *panel.prediction()), cli.out);
+  EXPECT_EQ(panel.prediction()->gradient_bytes, 102'228'128);
+  const auto& replayed = panel.step_chart()->replayed();
+  EXPECT_TRUE(std::any_of(replayed.lanes.begin(), replayed.lanes.end(),
+                          [](const auto& lane) { return lane.label == "all-reduces (inserted)"; }));
+  // Work that overlaps the step is drawn; each lane's events are in order, none after the step's end by more
+  // than one event's length (a lane is one stream).
+  for (const auto* step : {&panel.step_chart()->measured(), &replayed}) {
+    ASSERT_FALSE(step->lanes.empty());
+    for (const auto& lane : step->lanes) {
+      for (std::size_t i = 0; i < lane.events.size(); ++i) {
+        EXPECT_LE(lane.events[i].start_ns, lane.events[i].end_ns);
+        EXPECT_LT(lane.events[i].start_ns, step->step_ns);
+        EXPECT_GT(lane.events[i].end_ns, 0);
+        if (i > 0) EXPECT_LE(lane.events[i - 1].start_ns, lane.events[i].start_ns);
+      }
+    }
+  }
 }
 
 }  // namespace

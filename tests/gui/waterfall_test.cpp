@@ -6,7 +6,6 @@
 
 #include <QApplication>
 #include <QTest>
-
 #include <string>
 #include <vector>
 
@@ -19,39 +18,19 @@ namespace gpuprof::gui {
 namespace {
 
 using gpuprof::testing::TemporaryFolder;
+using testing::joined;
 using testing::save_and_check;
 
-std::string text_of(const ChartText& text) { return text.text.toStdString(); }
-
-// Every way a label can be illegible, one line each; empty when the chart is legible.
+// The texts' problems, and bars outside the plot or a plot outside the widget.
 std::vector<std::string> legibility_problems(const WaterfallLayout& layout, QRect widget, const QFontMetrics& metrics) {
-  std::vector<std::string> problems;
-  std::vector<QRect> inked;
-  for (const auto& text : layout.texts) {
-    const QRect ink = metrics.boundingRect(text.rect, text.flags, text.text);
-    if (!text.rect.contains(ink)) problems.push_back("clipped: " + text_of(text));
-    if (!widget.contains(ink)) problems.push_back("outside the widget: " + text_of(text));
-    for (std::size_t other = 0; other < inked.size(); ++other) {
-      if (inked[other].intersects(ink)) {
-        problems.push_back("overlaps: " + text_of(text) + " / " + text_of(layout.texts[other]));
-      }
-    }
-    for (const auto& bar : layout.bars) {
-      if (bar.rect.intersects(ink)) problems.push_back("on a bar: " + text_of(text));
-    }
-    inked.push_back(ink);
-  }
+  std::vector<QRect> bars;
+  for (const auto& bar : layout.bars) bars.push_back(bar.rect);
+  auto problems = testing::text_legibility_problems(layout.texts, bars, widget, metrics);
   for (const auto& bar : layout.bars) {
     if (!layout.plot.contains(bar.rect)) problems.push_back("bar outside the plot: " + bar.tooltip.toStdString());
   }
   if (!widget.contains(layout.plot)) problems.push_back("plot outside the widget");
   return problems;
-}
-
-std::string joined(const std::vector<std::string>& lines) {
-  std::string out;
-  for (const auto& line : lines) out += line + "\n";
-  return out;
 }
 
 // Many terms with long names and changes far smaller than the step: what once drew values over each other.
@@ -60,10 +39,10 @@ comparison::RunComparison crowded_comparison() {
   result.base.step_ns = 48'300'000;
   double level = result.base.step_ns;
   const std::vector<std::pair<std::string, double>> terms{
-      {"computation", -21'400'000},       {"exposed transfer HtoD", 310'000},  {"exposed transfer DtoH", -2'000},
-      {"exposed transfer DtoD", 1'000},   {"exposed transfer PtoP", 6'900'000}, {"exposed communication", 2'450'000},
-      {"synchronization wait", 880'000},  {"batch gaps: data_loading", -140'000},
-      {"batch gaps: sync_wait", 12'000},  {"batch gaps: host_bound", 0},         {"other (idle inside steps)", 95'000}};
+      {"computation", -21'400'000},      {"exposed transfer HtoD", 310'000},     {"exposed transfer DtoH", -2'000},
+      {"exposed transfer DtoD", 1'000},  {"exposed transfer PtoP", 6'900'000},   {"exposed communication", 2'450'000},
+      {"synchronization wait", 880'000}, {"batch gaps: data_loading", -140'000}, {"batch gaps: sync_wait", 12'000},
+      {"batch gaps: host_bound", 0},     {"other (idle inside steps)", 95'000}};
   for (const auto& [name, delta] : terms) {
     result.waterfall.push_back({name, 0, 0, delta});
     level += delta;

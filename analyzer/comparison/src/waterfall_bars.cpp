@@ -15,15 +15,22 @@ std::string signed_duration(double ns) { return ns > 0 ? "+" + duration(ns) : du
 }  // namespace
 
 std::vector<WaterfallBar> waterfall_bars(const RunComparison& comparison) {
-  std::vector<WaterfallBar> bars{
-      {"base step", 0, comparison.base.step_ns, BarKind::base_step, duration(comparison.base.step_ns)}};
-  double level = comparison.base.step_ns;
-  for (const auto& term : comparison.waterfall) {
-    bars.push_back({term.name, level, level + term.delta_ns, term.delta_ns > 0 ? BarKind::slower : BarKind::faster,
-                    signed_duration(term.delta_ns)});
-    level += term.delta_ns;
+  std::vector<WaterfallChange> changes;
+  for (const auto& term : comparison.waterfall) changes.push_back({term.name, term.delta_ns});
+  return waterfall_bars("base step", comparison.base.step_ns, changes, "other step", comparison.other.step_ns);
+}
+
+std::vector<WaterfallBar> waterfall_bars(const std::string& base_name, double base_ns,
+                                         const std::vector<WaterfallChange>& changes, const std::string& other_name,
+                                         double other_ns) {
+  std::vector<WaterfallBar> bars{{base_name, 0, base_ns, BarKind::base_step, duration(base_ns)}};
+  double level = base_ns;
+  for (const auto& change : changes) {
+    bars.push_back({change.name, level, level + change.delta_ns,
+                    change.delta_ns > 0 ? BarKind::slower : BarKind::faster, signed_duration(change.delta_ns)});
+    level += change.delta_ns;
   }
-  bars.push_back({"other step", 0, comparison.other.step_ns, BarKind::other_step, duration(comparison.other.step_ns)});
+  bars.push_back({other_name, 0, other_ns, BarKind::other_step, duration(other_ns)});
   return bars;
 }
 

@@ -50,8 +50,22 @@ struct Stages {
   double work = 0, collectives = 0, copies = 0;  // replayed step after each edit
 };
 
+// What the strategy's edits insert, as the step timeline labels their streams.
+std::string inserted_label(Strategy strategy) {
+  switch (strategy) {
+    case Strategy::data_parallel:
+      return "all-reduces (inserted)";
+    case Strategy::host_staged:
+      return "host-staged copies (inserted)";
+    case Strategy::placement:
+      return "split-point copies (inserted)";
+  }
+  return "inserted";
+}
+
+// `timeline`, when given, receives the first steady step of the last replay.
 Stages replay_stages(const Inputs& inputs, const PredictOptions& options, std::int32_t gpus, std::int64_t bytes,
-                     const TransferScale& scale, AllReduceSchedule schedule) {
+                     const TransferScale& scale, AllReduceSchedule schedule, StepTimeline* timeline = nullptr) {
   auto graph = inputs.per_gpu;
   const bool split_batch =
       options.scaling == Scaling::strong && !inputs.second_trace && options.strategy != Strategy::placement;
@@ -65,7 +79,9 @@ Stages replay_stages(const Inputs& inputs, const PredictOptions& options, std::i
   if (options.strategy == Strategy::host_staged) add_host_staging(graph, shapes, options.link, gpus, bytes, scale);
   if (options.strategy == Strategy::placement)
     add_split_copies(graph, shapes, options.link, gpus, *options.split_bytes, scale);
-  stages.copies = steady_step_period(graph, replay(graph)).mean_ns;
+  const auto times = replay(graph);
+  stages.copies = steady_step_period(graph, times).mean_ns;
+  if (timeline) *timeline = step_timeline(graph, times, inserted_label(options.strategy));
   return stages;
 }
 
@@ -93,11 +109,12 @@ std::string verdict(const GpuCountPrediction& row, const Prediction& prediction)
 
 GpuCountPrediction predict_count(const Inputs& inputs, const PredictOptions& options, const Prediction& prediction,
                                  std::int32_t gpus) {
-  const auto nominal = replay_stages(inputs, options, gpus, prediction.gradient_bytes, {}, options.schedule);
+  GpuCountPrediction row;
+  const auto nominal = replay_stages(inputs, options, gpus, prediction.gradient_bytes, {}, options.schedule,
+                                     options.step_timelines ? &row.replayed_step : nullptr);
   // A split model has no replicas to wait for.
   const bool replicas = options.strategy != Strategy::placement;
   const double sync = gpus > 1 && replicas ? step_spread_ns(inputs.graph) * std::sqrt(2.0 * std::log(gpus)) : 0.0;
-  GpuCountPrediction row;
   row.gpus = gpus;
   row.step_ns = nominal.copies + sync;
   const auto copy_name = options.strategy == Strategy::host_staged ? "host-staged gradient and weight copies"
@@ -163,8 +180,11 @@ Prediction predict(const std::vector<const trace::TraceModel*>& models, const Pr
   prediction.link_name = options.link.name, prediction.link_source = options.link.source;
   const auto gradients = gradient_size(*models.front(), options);
   prediction.gradient_bytes = gradients.bytes, prediction.gradient_source = gradients.source;
-  const auto measured = steady_step_period(inputs.graph, recorded_times(inputs.graph));
+  const auto recorded = recorded_times(inputs.graph);
+  const auto measured = steady_step_period(inputs.graph, recorded);
   prediction.measured_step_ns = measured.mean_ns, prediction.steady_steps = measured.steps;
+  if (options.step_timelines)
+    prediction.measured_step = step_timeline(inputs.graph, recorded, "");
   prediction.replayed_step_ns = steady_step_period(inputs.graph, replay(inputs.graph)).mean_ns;
   const auto host = host_pipeline(*models.front(), inputs.graph);
   prediction.host_data_ns = host.data_ns, prediction.host_launch_ns = host.launch_ns;

@@ -17,27 +17,14 @@ std::string duration(double ns) {
   return ns < 0 ? "-" + text : text;
 }
 
-std::string host_warning(const Prediction& p) {
-  return fmt::format(
-      "the replicas share the host: the 1-GPU host spent {} per step in data loading and {} in launch calls; if "
-      "N replicas cannot do this in parallel, the step grows by up to N-1 times that",
-      duration(p.host_data_ns), duration(p.host_launch_ns));
-}
-
 std::string render_text(const Prediction& p) {
   std::string out = fmt::format("gpuprof predict\n\n{}\n", p.trace);
   if (!p.per_gpu_trace.empty()) out += fmt::format("per-GPU batch: {}\n", p.per_gpu_trace);
-  out += fmt::format("strategy {}, {} scaling, link {} ({})\n", to_string(p.strategy), to_string(p.scaling),
-                     p.link_name, p.link_source);
-  if (p.gradient_bytes > 0)
-    out += fmt::format("gradients {} ({})\n", units::format_bytes(p.gradient_bytes), p.gradient_source);
-  out += fmt::format("1-GPU step {} measured over {} steady steps (replayed {})\n\n", duration(p.measured_step_ns),
-                     p.steady_steps, duration(p.replayed_step_ns));
+  for (const auto& line : prediction_context(p)) out += line + "\n";
+  out += "\n";
   for (const auto& row : p.rows) out += "  " + row.verdict + "\n";
   for (const auto& row : p.rows) {
-    out += fmt::format("\n{} GPUs: step {} (band {} to {}), speedup {:.2f}x, efficiency {:.0f} %\n", row.gpus,
-                       duration(row.step_ns), duration(row.low_ns), duration(row.high_ns), row.speedup,
-                       100 * row.efficiency);
+    out += "\n" + row_headline(row) + "\n";
     out += fmt::format("  {:<58} {:>12}\n", "term (predicted - measured 1-GPU step)", "per step");
     for (const auto& term : row.terms) out += fmt::format("  {:<58} {:>12}\n", term.name, duration(term.ns));
   }
@@ -145,6 +132,29 @@ std::string render_html(const Prediction& p) {
 }
 
 }  // namespace
+
+std::vector<std::string> prediction_context(const Prediction& p) {
+  std::vector<std::string> lines{fmt::format("strategy {}, {} scaling, link {} ({})", to_string(p.strategy),
+                                             to_string(p.scaling), p.link_name, p.link_source)};
+  if (p.gradient_bytes > 0)
+    lines.push_back(fmt::format("gradients {} ({})", units::format_bytes(p.gradient_bytes), p.gradient_source));
+  lines.push_back(fmt::format("1-GPU step {} measured over {} steady steps (replayed {})", duration(p.measured_step_ns),
+                              p.steady_steps, duration(p.replayed_step_ns)));
+  return lines;
+}
+
+std::string row_headline(const GpuCountPrediction& row) {
+  return fmt::format("{} GPUs: step {} (band {} to {}), speedup {:.2f}x, efficiency {:.0f} %", row.gpus,
+                     duration(row.step_ns), duration(row.low_ns), duration(row.high_ns), row.speedup,
+                     100 * row.efficiency);
+}
+
+std::string host_warning(const Prediction& p) {
+  return fmt::format(
+      "the replicas share the host: the 1-GPU host spent {} per step in data loading and {} in launch calls; if "
+      "N replicas cannot do this in parallel, the step grows by up to N-1 times that",
+      duration(p.host_data_ns), duration(p.host_launch_ns));
+}
 
 PredictFormat predict_format_from_string(std::string_view name) {
   if (name == "text") return PredictFormat::text;

@@ -28,6 +28,7 @@ class IdleCauseChart;
 class MemoryChart;
 class CompareView;
 class HostSummaryPanel;
+class PredictionPanel;
 class TimelineView;
 class TraceLoader;
 class TransferHeatMap;
@@ -59,6 +60,7 @@ class MainWindow : public QMainWindow {
   QTableView* transfer_table() const { return transfer_table_; }
   QTableView* collective_table() const { return collective_table_; }
   HostSummaryPanel* host_summaries() const { return host_summaries_; }
+  PredictionPanel* prediction() const { return prediction_; }
   QSortFilterProxyModel* kernel_proxy() const { return kernel_proxy_; }
   QLineEdit* kernel_filter() const { return kernel_filter_; }
   QList<QDockWidget*> docks() const;
@@ -116,6 +118,7 @@ class MainWindow : public QMainWindow {
   QDockWidget* collective_dock_ = nullptr;
   QSortFilterProxyModel* collective_proxy_ = nullptr;
   HostSummaryPanel* host_summaries_ = nullptr;
+  PredictionPanel* prediction_ = nullptr;
   QPlainTextEdit* details_ = nullptr;
   QPlainTextEdit* summary_ = nullptr;
   QAction* compact_action_ = nullptr;

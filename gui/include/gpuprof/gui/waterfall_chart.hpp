@@ -1,9 +1,10 @@
 #pragma once
 
-// The comparison library's waterfall: from the base run's step time, each
-// term's change (computation, exposed copies, exposed communication, sync
-// wait, batch gaps, other) as a floating bar, to the other run's step time.
-// One row per bar, as in the HTML report, laid out by waterfall_layout.
+// A step-time waterfall: from a step time, each term's change as a floating
+// bar, to another step time. The comparison library's (the base run's step,
+// computation, exposed copies and communication, sync wait, batch gaps, other,
+// the other run's step) or a prediction's terms. One row per bar, as in the
+// HTML report, laid out by waterfall_layout.
 
 #include <QWidget>
 
@@ -18,7 +19,10 @@ class WaterfallChart : public QWidget {
  public:
   explicit WaterfallChart(QWidget* parent = nullptr);
   void set_comparison(const comparison::RunComparison& comparison);
-  std::size_t term_count() const { return comparison_.waterfall.size(); }
+  // Any bars from comparison::waterfall_bars (a prediction's terms, say), under `title`.
+  void set_bars(std::vector<comparison::WaterfallBar> bars, const QString& title);
+  // The bars between the first step and the last.
+  std::size_t term_count() const { return bars_.size() < 2 ? 0 : bars_.size() - 2; }
   // What a paint at the current size draws.
   WaterfallLayout current_layout() const;
 
@@ -30,8 +34,8 @@ class WaterfallChart : public QWidget {
   bool event(QEvent* event) override;
 
  private:
-  comparison::RunComparison comparison_;
   std::vector<comparison::WaterfallBar> bars_;
+  QString title_;
 };
 
 }  // namespace gpuprof::gui

@@ -42,7 +42,8 @@ struct WaterfallLayout {
   QSize minimum;                     // below this size some text would not fit
 };
 
-WaterfallLayout layout_waterfall(const std::vector<comparison::WaterfallBar>& bars, QSize size,
+// `title` is wrapped above the bars.
+WaterfallLayout layout_waterfall(const std::vector<comparison::WaterfallBar>& bars, const QString& title, QSize size,
                                  const QFontMetrics& metrics);
 
 }  // namespace gpuprof::gui

@@ -24,6 +24,16 @@ struct WaterfallBar {
 // The base step, each waterfall term in order, then the other run's step.
 std::vector<WaterfallBar> waterfall_bars(const RunComparison& comparison);
 
+// The same from any step and the changes that lead from it (name, change in ns), in the order given:
+// a prediction's terms draw as a comparison's do.
+struct WaterfallChange {
+  std::string name;
+  double delta_ns = 0;
+};
+std::vector<WaterfallBar> waterfall_bars(const std::string& base_name, double base_ns,
+                                         const std::vector<WaterfallChange>& changes, const std::string& other_name,
+                                         double other_ns);
+
 // "#rrggbb": grey base step, red slower, green faster, blue other step.
 const char* bar_colour(BarKind kind);
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "gpuprof/predict/link_profile.hpp"
+#include "gpuprof/predict/step_timeline.hpp"
 #include "gpuprof/predict/strategy_edits.hpp"
 #include "gpuprof/trace/trace_model.hpp"
 
@@ -27,6 +28,8 @@ struct PredictOptions {
   std::optional<std::int64_t> gradient_bytes;  // --grad-bytes: used when the trace does not say
   std::optional<std::int64_t> split_bytes;     // placement: bytes crossing each split point per step
   analysis::AnalysisOptions analysis;
+  // Also keep the first steady step as recorded and as replayed per GPU count (the app draws them).
+  bool step_timelines = false;
 };
 
 struct Term {
@@ -40,6 +43,7 @@ struct GpuCountPrediction {
   double speedup = 0, efficiency = 0;  // throughput against the 1-GPU run
   std::vector<Term> terms;             // largest magnitude first; they add up to step_ns - measured
   std::string verdict;
+  StepTimeline replayed_step;  // with PredictOptions::step_timelines: one replica's step, from the nominal replay
 };
 
 struct Prediction {
@@ -54,6 +58,7 @@ struct Prediction {
   double host_data_ns = 0, host_launch_ns = 0;  // per step, on the 1-GPU host: the shared-host risk
   std::vector<GpuCountPrediction> rows;
   std::vector<std::string> notes;
+  StepTimeline measured_step;  // with PredictOptions::step_timelines: the same step as recorded
 };
 
 // `models`: the 1-GPU trace, and optionally the trace at the per-GPU batch (strong scaling).

@@ -2,6 +2,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "gpuprof/predict/prediction.hpp"
 
@@ -15,5 +16,13 @@ PredictFormat predict_format_from_string(std::string_view name);
 // json: `gpuprof.predict/1`; csv: one row per (GPU count, term); html: the text's content as a
 // self-contained page with the report's style and sortable tables.
 std::string render_prediction(PredictFormat format, const Prediction& prediction);
+
+// The text output's pieces, for other views of the same prediction (the app's panel) to say it in the same words:
+// the strategy, link, gradient size and measured 1-GPU step, one line each;
+std::vector<std::string> prediction_context(const Prediction& prediction);
+// "2 GPUs: step 10.2 ms (band 9.80 ms to 12.1 ms), speedup 1.82x, efficiency 91 %";
+std::string row_headline(const GpuCountPrediction& row);
+// the shared-host risk, with the measured host time (a warning, outside the band).
+std::string host_warning(const Prediction& prediction);
 
 }  // namespace gpuprof::predict

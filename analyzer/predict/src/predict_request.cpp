@@ -1,0 +1,50 @@
+#include "gpuprof/predict/predict_request.hpp"
+
+#include <fmt/format.h>
+
+#include <utility>
+
+#include "gpuprof/trace/trace_error.hpp"
+
+namespace gpuprof::predict {
+namespace {
+
+Strategy parse_strategy(const std::string& name) {
+  for (const auto strategy : {Strategy::data_parallel, Strategy::host_staged, Strategy::placement})
+    if (name == to_string(strategy)) return strategy;
+  throw TraceError::bad_input("", fmt::format("unknown strategy '{}' (data-parallel, host-staged or placement)", name));
+}
+
+// One of two names, else bad input naming the option.
+bool second_of(const std::string& value, const char* option, const char* first, const char* second) {
+  if (value != first && value != second)
+    throw TraceError::bad_input("", fmt::format("unknown {} '{}' ({} or {})", option, value, first, second));
+  return value == second;
+}
+
+}  // namespace
+
+PredictOptions options_of(const PredictRequest& request) {
+  PredictOptions options;
+  options.gpus = request.gpus;
+  options.strategy = parse_strategy(request.strategy);
+  options.schedule = second_of(request.allreduce, "--allreduce", "bucketed", "after-backward")
+                         ? AllReduceSchedule::after_backward
+                         : AllReduceSchedule::bucketed;
+  options.scaling = second_of(request.scaling, "--scaling", "weak", "strong") ? Scaling::strong : Scaling::weak;
+  options.link = with_link_files(link_preset(request.link), request.link_files);
+  for (const auto& [value, option] :
+       {std::pair{request.grad_bytes, "--grad-bytes"}, {request.split_bytes, "--split-bytes"}})
+    if (value && *value < 1) throw TraceError::bad_input("", fmt::format("{} must be at least 1", option));
+  options.gradient_bytes = request.grad_bytes;
+  options.split_bytes = request.split_bytes;
+  options.analysis.warmup_steps = request.warmup_steps;
+  if (!request.step_pattern.empty()) options.analysis.step_pattern = request.step_pattern;
+  return options;
+}
+
+std::vector<std::string> strategy_names() { return {"data-parallel", "host-staged", "placement"}; }
+std::vector<std::string> scaling_names() { return {"weak", "strong"}; }
+std::vector<std::string> allreduce_names() { return {"bucketed", "after-backward"}; }
+
+}  // namespace gpuprof::predict
