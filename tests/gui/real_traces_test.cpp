@@ -179,7 +179,9 @@ TEST_F(RealTraces, ThePredictionDockGivesWhatGpuprofPredictGives) {
         EXPECT_LE(lane.events[i].start_ns, lane.events[i].end_ns);
         EXPECT_LT(lane.events[i].start_ns, step->step_ns);
         EXPECT_GT(lane.events[i].end_ns, 0);
-        if (i > 0) EXPECT_LE(lane.events[i - 1].start_ns, lane.events[i].start_ns);
+        if (i > 0) {
+          EXPECT_LE(lane.events[i - 1].start_ns, lane.events[i].start_ns);
+        }
       }
     }
   }

@@ -77,7 +77,9 @@ TEST(StepTimeline, TheMeasuredStepIsRecordedWorkAndTheReplayedOneHoldsTheInserte
           EXPECT_LE(event.start_ns, event.end_ns);
           EXPECT_LT(event.start_ns, replayed.step_ns);  // each overlaps the step
           EXPECT_GT(event.end_ns, 0);
-          if (i > 0) EXPECT_LE(lane.events[i - 1].start_ns, event.start_ns);
+          if (i > 0) {
+            EXPECT_LE(lane.events[i - 1].start_ns, event.start_ns);
+          }
           if (event.kind == OpKind::inserted) {
             EXPECT_EQ(lane.label, label);
             ++found;
