@@ -22,16 +22,20 @@ void CUPTIAPI on_buffer_completed(CUcontext context, std::uint32_t stream, std::
 }
 
 // Records of a context that is being reset or destroyed must be collected before
-// it goes. Launches are counted to notice records that never reach us.
+// it goes. Launches are counted to notice records that never reach us: at the
+// call's exit, when its API record has been made, so that a launch the final
+// flush could not include (one still inside the call when the recording ended)
+// is not counted as a record another client took.
 void CUPTIAPI on_callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId callback_id, const void* data) {
   try {
     if (domain == CUPTI_CB_DOMAIN_RUNTIME_API) {
       const auto* call = static_cast<const CUpti_CallbackData*>(data);
-      if (call == nullptr || call->callbackSite != CUPTI_API_ENTER) return;
+      if (call == nullptr) return;
       if (LaunchAccounting::is_kernel_launch(trace::ApiKind::runtime, callback_id)) {
-        CollectorSession::instance().launch_seen();
+        if (call->callbackSite == CUPTI_API_EXIT) CollectorSession::instance().launch_seen();
         return;
       }
+      if (call->callbackSite != CUPTI_API_ENTER) return;
     }
     CollectorSession::instance().flush();
   } catch (...) {

@@ -22,14 +22,16 @@ sqlite::StoredCode guard(const std::string& table, const Event& event) {
 }  // namespace
 
 const std::vector<sqlite::StoredCode>& chunk_guard_triggers() {
-  static const std::vector<sqlite::StoredCode> triggers = [] {
-    std::vector<sqlite::StoredCode> all;
+  // Never destroyed: the collector may finish a trace (and install these) on its timer thread while the
+  // program's exit runs the destructors of statics; a destroyed list crashed the program (issue 27's stand-in).
+  static const auto* triggers = [] {
+    auto* all = new std::vector<sqlite::StoredCode>;
     for (const auto& table : chunked_tables()) {
-      for (const auto& event : kEvents) all.push_back(guard(table, event));
+      for (const auto& event : kEvents) all->push_back(guard(table, event));
     }
     return all;
   }();
-  return triggers;
+  return *triggers;
 }
 
 void install_chunk_guards(sqlite::Database& database) {

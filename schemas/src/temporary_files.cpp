@@ -44,10 +44,10 @@ bool process_is_gone(pid_t pid) { return ::kill(pid, 0) != 0 && errno == ESRCH; 
 // into one folder lists it once.
 void sweep_once(const fs::path& folder) {
   static std::mutex mutex;
-  static std::set<std::string> swept;
+  static auto* swept = new std::set<std::string>;  // never destroyed: see chunk_guard_triggers()
   {
     std::lock_guard lock(mutex);
-    if (!swept.insert(folder.string()).second) return;
+    if (!swept->insert(folder.string()).second) return;
   }
   remove_stale_temporaries(folder.string());
 }

@@ -115,21 +115,19 @@ void record_left_out(const LeftOutRows& left_out, std::vector<StatRow>& stats) {
 }
 
 const std::vector<std::string>& trace_tables() {
-  static const std::vector<std::string> tables = {"meta",      "strings", "devices", "device_links",
-                                                  "kernels",   "memcpys", "memsets", "api_calls",
-                                                  "syncs",     "ranges",  "steps",   "gaps",
-                                                  "collectives", "collector_stats", "event_chunks",
-                                                  "memory_events"};
-  return tables;
+  // Never destroyed, as every static the trace writer uses: see chunk_guard_triggers().
+  static const auto* tables = new std::vector<std::string>{
+      "meta",   "strings", "devices", "device_links", "kernels",     "memcpys",         "memsets",      "api_calls",
+      "syncs",  "ranges",  "steps",   "gaps",         "collectives", "collector_stats", "event_chunks", "memory_events"};
+  return *tables;
 }
 
 void refuse_stored_code(sqlite::Database& database) { database.refuse_code(trace_tables(), chunk_guard_triggers()); }
 
 const std::vector<std::string>& event_tables() {
-  static const std::vector<std::string> tables = {"kernels", "memcpys", "memsets", "api_calls",
-                                                  "syncs",   "ranges",  "steps",   "gaps", "collectives",
-                                                  "memory_events"};
-  return tables;
+  static const auto* tables = new std::vector<std::string>{
+      "kernels", "memcpys", "memsets", "api_calls", "syncs", "ranges", "steps", "gaps", "collectives", "memory_events"};
+  return *tables;
 }
 
 namespace {
