@@ -81,6 +81,18 @@ TEST_F(FakeTerminal, ANewStageCountsItsRateFromItsOwnStart) {
   EXPECT_NE(text.find("export: write 50 % 50 events, 50 events/s"), std::string::npos) << text;
 }
 
+TEST_F(FakeTerminal, TheNextCounterOfTheSameStageCountsItsRateAfresh) {
+  auto progress = line();
+  progress.update({"load", 0, 100, "rows", "rank 0"});
+  now_ += 10.0;
+  progress.update({"load", 100, 100, "rows", "rank 0"});
+  progress.update({"load", 0, 100, "rows", "rank 1"});
+  now_ += 1.0;
+  progress.update({"load", 40, 100, "rows", "rank 1"});
+  const auto text = written();
+  EXPECT_NE(text.find("export: load 40 % 40 rows, 40 rows/s, about 2s left (rank 1)"), std::string::npos) << text;
+}
+
 TEST_F(FakeTerminal, ClearsTheLineAtTheEnd) {
   {
     auto progress = line();

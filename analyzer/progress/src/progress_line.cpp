@@ -103,9 +103,8 @@ std::string ProgressLine::text_of(const ProgressUpdate& update, double now) {
   if (elapsed > 0 && update.done > 0) {
     const double rate = static_cast<double>(update.done) / elapsed;
     text += ", " + amount(static_cast<std::int64_t>(rate), update.unit) + "/s";
-    if (update.total > update.done) {
-      text += ", about " + format_duration(static_cast<double>(update.total - update.done) / rate) + " left";
-    }
+    const double left = update.total > update.done ? static_cast<double>(update.total - update.done) / rate : 0;
+    if (left >= 1) text += ", about " + format_duration(left) + " left";
   }
   if (!update.item.empty()) text += " (" + printable_item(update.item) + ")";
   return text;
@@ -115,8 +114,10 @@ void ProgressLine::update(const ProgressUpdate& update) {
   if (!active_) return;
   const std::lock_guard lock(mutex_);
   const double now = clock_();
-  // A new stage counts its rate from its own start.
-  if (update.stage != stage_) stage_ = update.stage, stage_started_ = now;
+  // A new stage counts its rate from its own start; so does a new counter of the
+  // same stage (the next rank's "load"), which starts again from fewer units.
+  if (update.stage != stage_ || update.done < last_done_) stage_ = update.stage, stage_started_ = now;
+  last_done_ = update.done;
   if (ever_drawn_ && now - last_draw_ < kDrawInterval) return;
   draw(text_of(update, now));
   last_draw_ = now, ever_drawn_ = true;

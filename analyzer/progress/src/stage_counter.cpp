@@ -8,11 +8,12 @@ StageCounter::StageCounter(ProgressCallback callback, std::string stage, std::in
     : callback_(std::move(callback)), stage_(std::move(stage)), unit_(std::move(unit)), total_(total) {}
 
 void StageCounter::add(std::int64_t units) {
-  const auto done = done_.fetch_add(units, std::memory_order_relaxed) + units;
+  done_.fetch_add(units, std::memory_order_relaxed);
   if (!callback_) return;
   std::unique_lock lock(reporting_, std::try_to_lock);
   if (!lock.owns_lock()) return;
-  callback_({stage_, done, total_, unit_, item_});
+  // Read under the lock, not before it: reports then never go backwards.
+  callback_({stage_, done_.load(std::memory_order_relaxed), total_, unit_, item_});
 }
 
 void StageCounter::set_item(std::string item) {

@@ -6,6 +6,7 @@
 // written when the stream is not a terminal (a log, a pipe, CI) or with --quiet:
 // progress is for a person watching, and a log must not fill with it.
 
+#include <cstdint>
 #include <cstdio>
 #include <functional>
 #include <mutex>
@@ -60,6 +61,7 @@ class ProgressLine {
   bool drawn_ = false;
   double last_draw_ = 0, stage_started_ = 0;
   bool ever_drawn_ = false;
+  std::int64_t last_done_ = 0;
   std::string stage_;
 };
 
