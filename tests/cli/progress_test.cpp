@@ -119,6 +119,32 @@ TEST_F(BigishTrace, AReportOnATerminalShowsItsLoading) {
   EXPECT_TRUE(result.terminal.ends_with("\r\033[K")) << result.terminal;
 }
 
+// The sweep and the study report draw with the same renderer, and only on a terminal.
+TEST(SweepProgress, RunsOnATerminalNothingInALog) {
+  TemporaryFolder folder;
+  const auto study = folder.file("study");
+  const auto sweep = gpuprof_on_terminal({"sweep", "--synthetic", "--workload", "rnn", "--batch", "64,256", "--gpus",
+                                          "1,2", "-o", study});
+  ASSERT_EQ(sweep.exit_code, 0) << sweep.terminal;
+  EXPECT_NE(sweep.terminal.find("\r\033[Ksweep: run 0 % 0 runs ([1/4] rnn_b64_g1_single repeat 1/1)"),
+            std::string::npos) << sweep.terminal;
+  const auto report = gpuprof_on_terminal({"study", study});
+  ASSERT_EQ(report.exit_code, 0) << report.terminal;
+  EXPECT_NE(report.terminal.find("\r\033[Kstudy: analyse 0 % 0 traces"), std::string::npos) << report.terminal;
+  const auto logged = gpuprof({"sweep", "--synthetic", "--workload", "rnn", "--batch", "64", "--gpus", "1", "-o",
+                               folder.file("logged")});
+  ASSERT_EQ(logged.exit_code, 0) << logged.err;
+  EXPECT_EQ(logged.err.find("sweep: run"), std::string::npos) << logged.err;
+  EXPECT_NE(logged.err.find("gpuprof: sweep done: 1 ok"), std::string::npos) << logged.err;
+  const auto quiet = gpuprof({"sweep", "--synthetic", "--workload", "rnn", "--batch", "64", "--gpus", "1", "-o",
+                              folder.file("quiet"), "-q"});
+  ASSERT_EQ(quiet.exit_code, 0) << quiet.err;
+  EXPECT_EQ(quiet.err, "") << "--quiet drops the sweep's notes too";
+  const auto study_log = gpuprof({"study", study, "--quiet"});
+  EXPECT_EQ(study_log.exit_code, 0);
+  EXPECT_EQ(study_log.err, "");
+}
+
 // Errors still print with --quiet, as one line.
 TEST(QuietFlag, ErrorsStillPrint) {
   const auto result = gpuprof({"report", "/nonexistent/trace.sqlite", "--quiet"});
