@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <string>
+#include <string_view>
 
 namespace gpuprof::cli {
 
@@ -18,7 +19,13 @@ inline const CLI::Validator kNonEmptyPath(
 // What every subcommand may want to know about how gpuprof was started.
 struct Invocation {
   std::string command_line;
+  // -q/--quiet: no progress line and no notes (what was written, how ranks were
+  // assigned); warnings about lost data and errors still print.
+  bool quiet = false;
 };
+
+// A line on stderr that is neither an error nor a warning: dropped with --quiet.
+void notice(const Invocation& invocation, std::string_view line);
 
 // A parsed subcommand, ready to run; returns the process exit code.
 using Action = std::function<int(const Invocation&)>;

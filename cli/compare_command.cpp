@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "command.hpp"
+#include "gpuprof/progress/progress_line.hpp"
 #include "gpuprof/comparison/comparison_writers.hpp"
 #include "gpuprof/comparison/run_comparison.hpp"
 #include "gpuprof/job/job_analysis.hpp"
@@ -43,7 +44,7 @@ void check_batch(const std::optional<std::int64_t>& batch, const char* option) {
   if (batch && *batch < 1) throw TraceError::bad_input("", fmt::format("{} must be at least 1", option));
 }
 
-int run_compare(const CompareArguments& arguments) {
+int run_compare(const CompareArguments& arguments, const Invocation& invocation) {
   const auto format = report::format_from_string(arguments.format);
   check_batch(arguments.base_batch, "--base-batch");
   check_batch(arguments.other_batch, "--other-batch");
@@ -54,15 +55,18 @@ int run_compare(const CompareArguments& arguments) {
   for (const auto& path : job::expand_inputs(arguments.other)) write_options.inputs.push_back(path);
   report::check_output(format, arguments.output, write_options);
   // Both sides are checked and analysed before anything is written.
+  progress::ProgressLine line(stderr, "compare", invocation.quiet);
+  options.progress = line.callback();
   options.ranks = arguments.base_ranks;
   const auto base = job::analyze_job(arguments.base, options);
   options.ranks = arguments.other_ranks;
   const auto other = job::analyze_job(arguments.other, options);
+  line.clear();
   const auto comparison =
       comparison::compare_runs(base, other, {arguments.base_batch, arguments.other_batch, arguments.top,
                                              arguments.full_names});
   for (const auto& warning : comparison.warnings) fmt::print(stderr, "gpuprof: warning: {}\n", printable(warning));
-  for (const auto& notice : comparison.notices) fmt::print(stderr, "gpuprof: note: {}\n", printable(notice));
+  for (const auto& note : comparison.notices) notice(invocation, "gpuprof: note: " + printable(note));
   if (arguments.output.empty() || arguments.output == "-") {
     const auto text = comparison::render_comparison(format, comparison, arguments.wide);
     std::fwrite(text.data(), 1, text.size(), stdout);
@@ -104,7 +108,7 @@ void add_compare_command(CLI::App& app, Action& action) {
   command->callback([arguments, base_text, other_text, &action] {
     arguments->base = split_side(*base_text);
     arguments->other = split_side(*other_text);
-    action = [arguments](const Invocation&) { return run_compare(*arguments); };
+    action = [arguments](const Invocation& invocation) { return run_compare(*arguments, invocation); };
   });
 }
 

@@ -4,6 +4,7 @@
 
 #include "command.hpp"
 #include "gpuprof/exporters/chrome_trace_exporter.hpp"
+#include "gpuprof/progress/progress_line.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 #include "gpuprof/trace/utf8_text.hpp"
 #include "gpuprof/units/units.hpp"
@@ -26,14 +27,17 @@ std::string what_was_read(const ExportArguments& arguments, const exporters::Chr
                      summary.collective_arrows);
 }
 
-int run_export(const ExportArguments& arguments) {
+int run_export(const ExportArguments& arguments, const Invocation& invocation) {
+  progress::ProgressLine line(stderr, "export", invocation.quiet);
   exporters::ChromeTraceOptions options;
   options.inputs = arguments.inputs;
   options.ranks = arguments.ranks;
   options.output = arguments.chrome_trace;
   options.overwrite = arguments.force;
+  options.progress = line.callback();
   const auto summary = exporters::export_chrome_trace(options);
-  for (const auto& notice : summary.notices) fmt::print(stderr, "gpuprof: note: {}\n", printable(notice));
+  line.clear();
+  for (const auto& note : summary.notices) notice(invocation, "gpuprof: note: " + printable(note));
   for (const auto& [file, warning] : summary.warnings) {
     fmt::print(stderr, "gpuprof: warning: {}: {}\n", printable(file), printable(warning));
   }
@@ -61,7 +65,7 @@ void add_export_command(CLI::App& app, Action& action) {
       ->delimiter(',');
   command->add_flag("-f,--force", arguments->force, "Overwrite an existing output file");
   command->callback([arguments, &action] {
-    action = [arguments](const Invocation&) { return run_export(*arguments); };
+    action = [arguments](const Invocation& invocation) { return run_export(*arguments, invocation); };
   });
 }
 

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "command.hpp"
+#include "gpuprof/progress/progress_line.hpp"
 #include "gpuprof/importers/import_trace.hpp"
 #include "gpuprof/trace/output_guard.hpp"
 #include "gpuprof/trace/trace_error.hpp"
@@ -54,7 +55,7 @@ std::vector<std::string> output_paths(const ImportArguments& arguments) {
   return outputs;
 }
 
-int run_import(const ImportArguments& arguments) {
+int run_import(const ImportArguments& arguments, const Invocation& invocation) {
   std::optional<importers::SourceFormat> format;
   if (!arguments.format.empty()) {
     format = importers::parse_source_format(arguments.format);
@@ -63,6 +64,7 @@ int run_import(const ImportArguments& arguments) {
   const auto outputs = output_paths(arguments);
   // Checked for all before the first import: `import x.sqlite y.sqlite -o .` must not replace x by its import.
   refuse_writing_over_inputs(outputs, arguments.inputs);
+  progress::ProgressLine line(stderr, "import", invocation.quiet);
   for (std::size_t i = 0; i < arguments.inputs.size(); ++i) {
     importers::ImportOptions options;
     options.input = arguments.inputs[i];
@@ -70,7 +72,9 @@ int run_import(const ImportArguments& arguments) {
     options.format = format;
     options.overwrite = arguments.force;
     options.tool_version = GPUPROF_VERSION;
+    options.progress = line.callback();
     const auto summary = importers::import_trace(options);
+    line.clear();
     fmt::print("{} -> {}: {}\n", printable(summary.input), printable(summary.output),
                printable(importers::describe(summary)));
   }
@@ -93,7 +97,7 @@ void add_import_command(CLI::App& app, Action& action) {
   command->add_option("--format", arguments->format, "Force the input format: kineto, nsys or nvprof");
   command->add_flag("-f,--force", arguments->force, "Overwrite existing output files");
   command->callback([arguments, &action] {
-    action = [arguments](const Invocation&) { return run_import(*arguments); };
+    action = [arguments](const Invocation& invocation) { return run_import(*arguments, invocation); };
   });
 }
 

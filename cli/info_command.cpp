@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "command.hpp"
+#include "gpuprof/progress/progress_line.hpp"
 #include "info_json.hpp"
 #include "gpuprof/analysis/data_loss.hpp"
 #include "gpuprof/analysis/time_base_notice.hpp"
@@ -61,14 +62,15 @@ void describe_stats(trace::TraceFile& file, std::string& out) {
 // A foreign trace (Kineto JSON, Nsight Systems, nvprof) is imported to a temporary
 // gpuprof trace first. Anything not recognised as foreign goes to TraceFile as it
 // is, whose refusal says precisely what is wrong with it.
-std::string as_gpuprof_trace(const std::string& path, importers::TemporaryStore& store) {
+std::string as_gpuprof_trace(const std::string& path, importers::TemporaryStore& store,
+                             const progress::ProgressCallback& progress) {
   importers::SourceFormat format = importers::SourceFormat::gpuprof;
   try {
     format = importers::detect_source_format(path);
   } catch (const TraceError&) {
     return path;
   }
-  return format == importers::SourceFormat::gpuprof ? path : importers::open_as_trace(path, store);
+  return format == importers::SourceFormat::gpuprof ? path : importers::open_as_trace(path, store, progress);
 }
 
 // The whole description, built before anything is printed: a file that fails
@@ -104,7 +106,7 @@ std::string describe(const std::string& shown_path, const std::string& path) {
   return out;
 }
 
-int run_info(const InfoArguments& arguments) {
+int run_info(const InfoArguments& arguments, const Invocation& invocation) {
   if (arguments.format != "text" && arguments.format != "json") {
     fmt::print(stderr, "gpuprof: --format: unknown format '{}' (use text or json)\n", printable(arguments.format));
     return kExitBadInput;
@@ -115,9 +117,12 @@ int run_info(const InfoArguments& arguments) {
   const auto paths = job::expand_inputs(arguments.traces);
   std::string text;
   std::vector<std::string> objects;
+  // A gpuprof file is described from its tables' counts, without loading it; only an import takes long.
+  progress::ProgressLine line(stderr, "info", invocation.quiet);
   for (std::size_t index = 0; index < paths.size(); ++index) {
     const auto& path = paths[index];
-    const auto trace = as_gpuprof_trace(path, store);
+    const auto trace = as_gpuprof_trace(path, store, line.callback());
+    line.clear();
     if (arguments.format == "json") {
       objects.push_back(importers::read_as_input(path, trace, [&] { return info_json_trace({path, trace}); }));
       continue;
@@ -140,7 +145,7 @@ void add_info_command(CLI::App& app, Action& action) {
       ->required();
   command->add_option("--format", arguments->format, "text, or json (format gpuprof.info/1)")->capture_default_str();
   command->callback([arguments, &action] {
-    action = [arguments](const Invocation&) { return run_info(*arguments); };
+    action = [arguments](const Invocation& invocation) { return run_info(*arguments, invocation); };
   });
 }
 

@@ -4,6 +4,8 @@
 #include <memory>
 
 #include "command.hpp"
+#include "gpuprof/progress/counted_loading.hpp"
+#include "gpuprof/progress/progress_line.hpp"
 #include "gpuprof/importers/foreign_trace.hpp"
 #include "gpuprof/job/job_inputs.hpp"
 #include "gpuprof/predict/predict_request.hpp"
@@ -22,7 +24,7 @@ struct PredictArguments {
   bool force = false;
 };
 
-int run_predict(const PredictArguments& arguments) {
+int run_predict(const PredictArguments& arguments, const Invocation& invocation) {
   const auto format = predict::predict_format_from_string(arguments.format);
   if (arguments.traces.size() > 2)
     throw TraceError::bad_input(arguments.traces[2],
@@ -35,11 +37,13 @@ int run_predict(const PredictArguments& arguments) {
   if (!to_stdout) report::check_output(report::Format::text, arguments.output, write_options);
   importers::TemporaryStore store;
   std::vector<trace::TraceModel> models;
+  progress::ProgressLine line(stderr, "predict", invocation.quiet);
   for (const auto& path : arguments.traces) {
-    models.push_back(
-        trace::load_trace_model(importers::open_as_trace(path, store), {.load_kernel_launch_details = false}));
+    models.push_back(progress::load_counted(importers::open_as_trace(path, store, line.callback()),
+                                            {.load_kernel_launch_details = false}, line.callback()));
     models.back().path = path;  // errors name the user's file, not the imported copy
   }
+  line.clear();
   std::vector<const trace::TraceModel*> pointers;
   for (const auto& model : models) pointers.push_back(&model);
   const auto text = predict::render_prediction(format, predict::predict(pointers, options));
@@ -88,7 +92,7 @@ void add_predict_command(CLI::App& app, Action& action) {
       ->capture_default_str();
   command->add_flag("-f,--force", arguments->force, "Overwrite an existing output file");
   command->callback(
-      [arguments, &action] { action = [arguments](const Invocation&) { return run_predict(*arguments); }; });
+      [arguments, &action] { action = [arguments](const Invocation& invocation) { return run_predict(*arguments, invocation); }; });
 }
 
 }  // namespace gpuprof::cli

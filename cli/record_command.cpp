@@ -129,7 +129,8 @@ void build_indexes_of(const std::string& path) {
   }
 }
 
-void print_summary(const std::string& path) {
+// With --quiet only a file that lost data or has problems is mentioned.
+void print_summary(const std::string& path, const Invocation& invocation) {
   try {
     trace::TraceFile file(path);
     std::int64_t events = 0;
@@ -140,6 +141,7 @@ void print_summary(const std::string& path) {
       if (stat.severity == trace::Severity::error) problems += "; " + stat.detail.value_or(stat.name);
     }
     const auto loss = analysis::recording_loss(stats);
+    if (invocation.quiet && !loss.any() && problems.empty()) return;
     fmt::print(stderr, "gpuprof: wrote {}: {} events, {}{}{}\n", path, events,
                loss.any() ? "LOST DATA: " : "", loss.text(), problems);
   } catch (const TraceError& error) {
@@ -176,7 +178,7 @@ std::string check_arguments(const RecordArguments& arguments) {
   return check_output(absolute_pattern(arguments.output), arguments.force, arguments.command);
 }
 
-int run_record(const RecordArguments& arguments) {
+int run_record(const RecordArguments& arguments, const Invocation& invocation) {
   if (auto problem = check_arguments(arguments); !problem.empty()) return refuse(problem);
   const auto collector = launcher::find_collector_library();
   if (collector.empty()) {
@@ -193,7 +195,7 @@ int run_record(const RecordArguments& arguments) {
   fs::remove_all(folder.path, ignored);
   for (const auto& file : files) {
     build_indexes_of(file);
-    print_summary(file);
+    print_summary(file, invocation);
   }
   if (files.empty() && result.started) {
     fmt::print(stderr, "gpuprof: no trace written (the program made no CUDA calls, or recording could not start)\n");
@@ -225,7 +227,7 @@ void add_record_command(CLI::App& app, Action& action) {
   command->add_flag("-f,--force", arguments->force, "Overwrite existing trace files");
   command->add_option("command", arguments->command, "The program and its arguments, after --")->required();
   command->callback([arguments, &action] {
-    action = [arguments](const Invocation&) { return run_record(*arguments); };
+    action = [arguments](const Invocation& invocation) { return run_record(*arguments, invocation); };
   });
 }
 

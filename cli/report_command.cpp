@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "command.hpp"
+#include "gpuprof/progress/progress_line.hpp"
 #include "gpuprof/analysis/rank_analysis.hpp"
 #include "gpuprof/job/job_analysis.hpp"
 #include "gpuprof/job/job_inputs.hpp"
@@ -67,7 +68,7 @@ void save_derived(const analysis::RankAnalysis& rank) {
   trace::save_derived_tables(rank.path, steps, analysis::gap_rows(rank.gaps, rank.rank));
 }
 
-int run_report(const ReportArguments& arguments) {
+int run_report(const ReportArguments& arguments, const Invocation& invocation) {
   const auto format = report::format_from_string(arguments.format);
   const auto chosen = sections(arguments);
   auto options = analysis_options(arguments);
@@ -88,11 +89,14 @@ int run_report(const ReportArguments& arguments) {
   report::check_output(format, arguments.output, write_options);
   // Ranks are identified and checked before any analysis, and analysed one
   // model at a time per thread: memory is bounded by a rank, not the job.
+  progress::ProgressLine line(stderr, "report", invocation.quiet);
   auto job = job::analyze_job(arguments.traces, {.analysis = options,
                                                  .threads = 2,
                                                  .ranks = arguments.ranks,
                                                  .keep_single_model_until_exit = true,
-                                                 .skip_bad = arguments.skip_bad});
+                                                 .skip_bad = arguments.skip_bad,
+                                                 .progress = line.callback()});
+  line.clear();
   std::vector<std::string> savable;
   for (const auto& rank : job.ranks) {
     if (rank.trace_path == rank.input) savable.push_back(rank.input);
@@ -107,14 +111,14 @@ int run_report(const ReportArguments& arguments) {
   if (format == report::Format::csv && arguments.output.empty() && arguments.sections.size() != 1 &&
       input.sections.size() > 1) {
     // One stream of several CSV tables is allowed, but say how to get one file per table.
-    fmt::print(stderr, "gpuprof: note: several CSV tables go to one stream; use -o FOLDER/ for one file each\n");
+    notice(invocation, "gpuprof: note: several CSV tables go to one stream; use -o FOLDER/ for one file each");
   }
   // Saved before anything is printed: a file that refuses the save fails the command with nothing on stdout.
   if (arguments.save) {
     for (const auto& rank : input.ranks) {
       // Foreign inputs were analysed from a temporary import: there is no gpuprof file to save into.
       if (std::find(savable.begin(), savable.end(), rank.path) != savable.end()) save_derived(rank);
-      else fmt::print(stderr, "gpuprof: note: {}: not a gpuprof trace; --save skipped it\n", printable(rank.path));
+      else notice(invocation, fmt::format("gpuprof: note: {}: not a gpuprof trace; --save skipped it", printable(rank.path)));
     }
   }
   const bool to_stdout = arguments.output.empty() || arguments.output == "-";
@@ -126,8 +130,8 @@ int run_report(const ReportArguments& arguments) {
     for (const auto& warning : rank.warnings) {
       fmt::print(stderr, "gpuprof: warning: {}: {}\n", printable(rank.path), printable(warning));
     }
-    for (const auto& notice : rank.notices) {
-      fmt::print(stderr, "gpuprof: note: {}: {}\n", printable(rank.path), printable(notice));
+    for (const auto& note : rank.notices) {
+      notice(invocation, fmt::format("gpuprof: note: {}: {}", printable(rank.path), printable(note)));
     }
   }
   if (to_stdout) {
@@ -182,7 +186,7 @@ void add_report_command(CLI::App& app, Action& action) {
                     "Leave out damaged trace files (named in a notice) instead of failing");
   command->add_flag("--save", arguments->save, "Write the steps and gaps back into the trace files");
   command->callback([arguments, &action] {
-    action = [arguments](const Invocation&) { return run_report(*arguments); };
+    action = [arguments](const Invocation& invocation) { return run_report(*arguments, invocation); };
   });
 }
 

@@ -32,7 +32,19 @@ int write_cli_reference(const CLI::App& app, const std::string& kind, const std:
   return kExitOk;
 }
 
+// Every command takes -q/--quiet; added here so that none can miss it, and
+// before parsing so that help, the man page and completion list it.
+void add_quiet_flag(CLI::App& app, bool& quiet) {
+  for (auto* command : app.get_subcommands([](const CLI::App*) { return true; })) {
+    command->add_flag("-q,--quiet", quiet, "No progress line and no notes on stderr (errors and warnings still print)");
+  }
+}
+
 }  // namespace
+
+void notice(const Invocation& invocation, std::string_view line) {
+  if (!invocation.quiet) fmt::print(stderr, "{}\n", line);
+}
 
 int run_gpuprof(int argc, char** argv) {
   sqlite::configure_for_untrusted_files();
@@ -54,6 +66,8 @@ int run_gpuprof(int argc, char** argv) {
   add_study_command(app, action);
   add_gui_command(app, action);
   add_predict_command(app, action);
+  Invocation invocation;
+  add_quiet_flag(app, invocation.quiet);
   // Generated at build time from the definitions above (completion, man page); not a user's command.
   if (argc == 4 && std::string_view(argv[1]) == "--cli-reference") {
     return write_cli_reference(app, argv[2], argv[3]);
@@ -76,7 +90,6 @@ int run_gpuprof(int argc, char** argv) {
     fmt::print(stderr, "gpuprof: {}\nRun 'gpuprof --help' for usage.\n", printable(error.what()));
     return kExitBadInput;
   }
-  Invocation invocation;
   for (int i = 0; i < argc; ++i) invocation.command_line += (i ? " " : "") + std::string(argv[i]);
   try {
     return action ? action(invocation) : kExitOk;

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "command.hpp"
+#include "gpuprof/progress/progress_line.hpp"
 #include "gpuprof/report/report_writers.hpp"
 #include "gpuprof/study/study_store.hpp"
 #include "gpuprof/study/study_writers.hpp"
@@ -24,7 +25,7 @@ struct StudyArguments {
   study::PredictionSettings predict;
 };
 
-int run_study_command(const StudyArguments& arguments) {
+int run_study_command(const StudyArguments& arguments, const Invocation& invocation) {
   const auto format = study::study_format_from_string(arguments.format);
   if (!format) {
     fmt::print(stderr, "gpuprof: --format: unknown format '{}' (use text, md, html, csv or json)\n", arguments.format);
@@ -39,7 +40,9 @@ int run_study_command(const StudyArguments& arguments) {
   auto store = study::StudyStore::open(path, false);
   const auto data = store.load();
   std::vector<std::string> notices;
-  const auto breakdowns = study::breakdowns_of_study(data, arguments.folder, notices);
+  progress::ProgressLine line(stderr, "study", invocation.quiet);
+  const auto breakdowns = study::breakdowns_of_study(data, arguments.folder, notices, line.callback());
+  line.clear();
   auto report = study::build_study_report(data, breakdowns);
   report.waterfalls = study::waterfalls_of_study(data, arguments.folder, notices);
   report.predictions = study::predict_study(data, report.rows, arguments.folder, arguments.predict, notices);
@@ -75,7 +78,7 @@ void add_study_command(CLI::App& app, Action& action) {
                       "Gradient bytes per step when the traces do not state them");
   command->add_flag("--wide", arguments->wide, "Text: every column, one line per row (otherwise 120 columns)");
   command->callback([arguments, &action] {
-    action = [arguments](const Invocation&) { return run_study_command(*arguments); };
+    action = [arguments](const Invocation& invocation) { return run_study_command(*arguments, invocation); };
   });
 }
 

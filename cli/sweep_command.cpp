@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "command.hpp"
+#include "gpuprof/progress/progress_line.hpp"
 #include "gpuprof/launcher/collector_location.hpp"
 #include "gpuprof/launcher/gpu_inventory.hpp"
 #include "gpuprof/study/study_store.hpp"
@@ -167,11 +168,14 @@ int run_sweep_command(SweepArguments& arguments, const Invocation& invocation) {
   for (const auto& configuration : grid) store.add_configuration(configuration);
   const auto plan = study::plan_sweep(grid, arguments.settings.repeat, arguments.settings.calibrate,
                                       resuming ? store.load().runs : std::vector<study::RunRecord>{});
-  if (resuming) fmt::print(stderr, "gpuprof: resuming {}: {} runs left\n", path, plan.size());
-  const auto tally =
-      study::run_sweep(store, arguments.settings, plan, {folder.string(), self_executable(), workload_binary, stderr});
-  fmt::print(stderr, "gpuprof: sweep done: {} ok, {} failed, {} skipped; see gpuprof study {}\n", tally.ok,
-             tally.failed, tally.skipped, folder.string());
+  if (resuming) notice(invocation, fmt::format("gpuprof: resuming {}: {} runs left", path, plan.size()));
+  progress::ProgressLine line(stderr, "sweep", invocation.quiet);
+  const auto tally = study::run_sweep(store, arguments.settings, plan,
+                                      {folder.string(), self_executable(), workload_binary, line.callback(),
+                                       [&line](const std::string& failure) { line.note(failure); }});
+  line.clear();
+  notice(invocation, fmt::format("gpuprof: sweep done: {} ok, {} failed, {} skipped; see gpuprof study {}", tally.ok,
+                                 tally.failed, tally.skipped, folder.string()));
   return tally.failed > 0 && tally.ok == 0 ? kExitFailure : kExitOk;
 }
 

@@ -7,12 +7,16 @@
 
 #include "gpuprof/importers/foreign_trace.hpp"
 #include "gpuprof/job/job_inputs.hpp"
+#include "gpuprof/progress/counted_loading.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 
 namespace gpuprof::gui {
 namespace {
 
 constexpr int kStagesPerFile = 3;  // load (with import), analyse, lay out
+// A stage's share of the bar: loading a big file moves it by the rows read, as
+// the command line's progress line does (the same loader reports both).
+constexpr int kUnitsPerStage = 1000;
 
 std::string file_name(const std::string& path) { return std::filesystem::path(path).filename().string(); }
 
@@ -23,8 +27,18 @@ struct Stepper {
 
   void next(std::string stage) {
     if (cancel.load()) throw LoadCancelled{};
-    if (progress) progress({done, total, std::move(stage)});
+    if (progress) progress({done * kUnitsPerStage, total * kUnitsPerStage, std::move(stage)});
     ++done;
+  }
+  // The stage announced last, moving with the work's own updates (an import's
+  // bytes, a load's rows); empty when nobody watches.
+  progress::ProgressCallback within(std::string stage) const {
+    if (!progress) return {};
+    return [this, stage = std::move(stage), base = (done - 1) * kUnitsPerStage](const progress::ProgressUpdate& update) {
+      if (update.total <= 0) return;
+      const auto share = std::clamp(static_cast<double>(update.done) / static_cast<double>(update.total), 0.0, 1.0);
+      progress({base + static_cast<int>(share * kUnitsPerStage), total * kUnitsPerStage, stage});
+    };
   }
 };
 
@@ -33,14 +47,17 @@ std::unique_ptr<LoadedRank> load_rank(const std::string& path, std::size_t index
                                       std::vector<job::RankSummary>& summaries) {
   auto rank = std::make_unique<LoadedRank>();
   rank->source_path = path;
-  stepper.next("Loading " + file_name(path));
+  const auto loading = "Loading " + file_name(path);
+  stepper.next(loading);
   {
     // An imported copy only needs to live until the model is in memory.
     importers::TemporaryStore store;
+    const auto trace = importers::open_as_trace(path, store, stepper.within("Importing " + file_name(path)));
+    // An import filled the stage already; loading its copy after it is the short part.
+    const auto shown = trace == path ? stepper.within(loading) : progress::ProgressCallback{};
     // The app shows launch details but no context or return code (the exporter does).
-    const auto trace = importers::open_as_trace(path, store);
     rank->model = importers::read_as_input(path, trace, [&] {
-      return trace::load_trace_model(trace, {.load_contexts_and_return_codes = false});
+      return progress::load_counted(trace, {.load_contexts_and_return_codes = false}, shown);
     });
   }
   rank->model.path = path;
@@ -109,7 +126,7 @@ std::shared_ptr<Session> load_session(const std::vector<std::string>& paths, con
     session->start_ns = std::min(session->start_ns, rank->timeline.start_ns);
     session->end_ns = std::max(session->end_ns, rank->timeline.end_ns);
   }
-  if (progress) progress({stepper.total, stepper.total, "Done"});
+  if (progress) progress({stepper.total * kUnitsPerStage, stepper.total * kUnitsPerStage, "Done"});
   return session;
 }
 

@@ -51,7 +51,19 @@ struct RowChecks {
   bool chunks_allowed;
   LeftOutRows left_out;
   std::vector<StatRow> problems;
+  const std::function<void(std::int64_t)>* on_rows = nullptr;  // LoadOptions::on_rows when set
 };
+
+// Rows between two calls of LoadOptions::on_rows: rare enough to cost nothing
+// next to decoding them, frequent enough for ten updates a second.
+constexpr std::int64_t kRowsPerReport = 16384;
+
+// The largest row id of a table: a B-tree descent, where count(*) would scan
+// the whole table. Exact for files gpuprof writes (rows are only appended), an
+// upper bound otherwise.
+std::int64_t row_bound(sqlite::Database& database, const std::string& table_name) {
+  return std::max<std::int64_t>(0, database.query_int("SELECT max(rowid) FROM " + table_name).value_or(0));
+}
 
 // Whether a table's column chunks were read, and what was wrong with them if they
 // could not be used.
@@ -198,15 +210,20 @@ bool in_schema_order(const std::vector<std::string>& present, ColumnNames expect
 template <typename Table, typename ReadRow>
 void read_table(sqlite::Database& database, const char* table_name, std::span<const ColumnRule> rules,
                 RowChecks& checks, Table& table, ReadRow&& read_row, ColumnNames columns) {
-  // max(rowid) is a B-tree descent, where count(*) would scan the whole table; it
-  // is exact for files we write (rows are only appended) and an upper bound
-  // otherwise, so the reservation is capped by the file's size rather than trusted.
-  const auto rows = database.query_int(std::string("SELECT max(rowid) FROM ") + table_name).value_or(0);
+  // row_bound is only an upper bound for files others wrote, so the reservation
+  // is capped by the file's size rather than trusted.
+  const auto rows = row_bound(database, table_name);
   const auto page_bound = database.query_int("PRAGMA page_count").value_or(0) *
                           database.query_int("PRAGMA page_size").value_or(0);
   const auto reserve = static_cast<std::size_t>(std::clamp<std::int64_t>(rows, 0, page_bound));
   bool first = true;
+  std::int64_t unreported = 0;
+  const auto report = [&] {
+    if (checks.on_rows != nullptr && unreported > 0) (*checks.on_rows)(unreported);
+    unreported = 0;
+  };
   const auto store = [&](const auto& values) {
+    if (++unreported == kRowsPerReport) report();
     if (const auto* broken = broken_rule(values, rules, checks.strings_present)) {
       auto& entry = checks.left_out[std::string(table_name) + "." + broken->name];
       ++entry.rows, entry.reason = describe(broken->rule);
@@ -231,7 +248,7 @@ void read_table(sqlite::Database& database, const char* table_name, std::span<co
     const LeftOutRows left_out_before = checks.left_out;
     const auto chunked = read_chunks(database, table_name, rows, all_columns.column_count(), time_columns(all_columns),
                                      rules.back().column + 1, store);
-    if (chunked.used && chunked.problem.empty()) return;
+    if (chunked.used && chunked.problem.empty()) return report();
     if (chunked.used) {
       table = Table{}, first = true, checks.left_out = left_out_before;
       checks.problems.push_back({std::string("load.chunks.") + table_name, 1, Severity::warning,
@@ -243,6 +260,7 @@ void read_table(sqlite::Database& database, const char* table_name, std::span<co
     values.fetch(statement.raw());
     store(values);
   }
+  report();
 }
 
 template <typename Table, typename Values>
@@ -404,7 +422,9 @@ TraceModel load_once(const std::string& path, const LoadOptions& options, sqlite
   model.stats = file.stats();
   const bool chunks_allowed =
       file.user_version() >= kFirstChunkedVersion && chunk_guards_installed(file.database());
-  RowChecks gpu_checks{strings.present, chunks_allowed, {}, {}}, host_checks{strings.present, chunks_allowed, {}, {}};
+  const auto* on_rows = options.on_rows ? &options.on_rows : nullptr;
+  RowChecks gpu_checks{strings.present, chunks_allowed, {}, {}, on_rows},
+      host_checks{strings.present, chunks_allowed, {}, {}, on_rows};
   auto host = std::async(std::launch::async, [&host_file, &model, &options, &host_checks] {
     load_host_tables(host_file.database(), model, options, host_checks);
   });
@@ -437,6 +457,22 @@ TraceModel load_trace_model(const std::string& path, const LoadOptions& options)
       if (attempt == kAttempts) throw;
     }
   }
+}
+
+std::int64_t rows_to_load(const std::string& path, const LoadOptions& options) {
+  TraceFile file(path);
+  auto& database = file.database();
+  std::vector<std::string> tables = {"kernels", "memcpys", "memsets", "collectives", "memory_events"};
+  if (options.load_api_calls) tables.emplace_back("api_calls");
+  if (options.load_syncs) tables.emplace_back("syncs");
+  if (options.load_ranges) tables.emplace_back("ranges");
+  // Capped per table so that a hostile file's ids near INT64_MAX cannot overflow the sum.
+  constexpr std::int64_t kCap = std::int64_t{1} << 59;
+  std::int64_t rows = 0;
+  for (const auto& table : tables) {
+    if (database.has_table(table)) rows += std::min(row_bound(database, table), kCap);
+  }
+  return rows;
 }
 
 namespace {

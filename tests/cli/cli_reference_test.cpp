@@ -28,6 +28,21 @@ TEST(CliReference, BashCompletesCommandsAndEachCommandsOptions) {
   EXPECT_EQ(bash_completes("gpuprof record --buffer-c", 2), "--buffer-count\n");
 }
 
+// --quiet is added to every command after they are defined; the generated files must still see it.
+TEST(CliReference, QuietIsInTheCompletionAndTheManPage) {
+  for (const char* command : {"export", "report", "import", "sweep", "predict"}) {
+    EXPECT_EQ(bash_completes(std::string("gpuprof ") + command + " --qu", 2), "--quiet\n") << command;
+  }
+  const auto page = read_file(kReference + "/gpuprof.1");
+  std::size_t quiet_entries = 0;
+  for (auto at = page.find("\\fB\\-q\\fR, \\fB\\-\\-quiet\\fR"); at != std::string::npos;
+       at = page.find("\\fB\\-q\\fR, \\fB\\-\\-quiet\\fR", at + 1)) {
+    ++quiet_entries;
+  }
+  EXPECT_EQ(quiet_entries, 11u) << "one per command";
+  EXPECT_NE(read_file(kReference + "/_gpuprof").find("'--quiet[No progress line"), std::string::npos);
+}
+
 TEST(CliReference, TheManPageNamesEveryCommandAndItsOptions) {
   const auto page = read_file(kReference + "/gpuprof.1");
   EXPECT_EQ(page.rfind(".TH GPUPROF 1", 0), 0u);

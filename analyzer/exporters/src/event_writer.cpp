@@ -91,8 +91,17 @@ void EventWriter::end_event() {
   ++events_;
 }
 
+// Rows between two progress counts: rare enough to cost nothing, frequent enough for ten updates a second.
+constexpr std::int64_t kRowsPerReport = 16384;
+
+void EventWriter::flush_progress() {
+  if (rows_ != nullptr && unreported_rows_ > 0) rows_->add(unreported_rows_);
+  unreported_rows_ = 0;
+}
+
 void EventWriter::begin_complete(std::string_view category, std::string_view name, Track track,
                                  std::int64_t start_ns, std::int64_t end_ns) {
+  if (rows_ != nullptr && ++unreported_rows_ == kRowsPerReport) flush_progress();
   begin_event("X", category, name, track, start_ns);
   key("dur");
   duration(end_ns - start_ns);

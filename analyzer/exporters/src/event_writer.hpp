@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "gpuprof/progress/stage_counter.hpp"
 #include "json_output_file.hpp"
 
 namespace gpuprof::exporters {
@@ -33,6 +34,10 @@ class EventWriter {
   // Added to every correlation id written: a job's ranks number their launches
   // independently, and one file needs them apart.
   void set_correlation_offset(std::int64_t offset) { correlation_offset_ = offset; }
+  // Counts the trace's rows written (one complete event each) for a progress
+  // line, in batches; nullptr: not counted. flush_progress hands on the rest.
+  void count_rows_in(progress::StageCounter* rows) { rows_ = rows; }
+  void flush_progress();
 
   // {"ph":"X","cat":..,"name":..,"pid":..,"tid":..,"ts":..,"dur":..,"args":{  (closed by end_with_args)
   void begin_complete(std::string_view category, std::string_view name, Track track, std::int64_t start_ns,
@@ -61,6 +66,8 @@ class EventWriter {
   std::int64_t base_ns_ = 0;
   std::int64_t events_ = 0;
   std::int64_t correlation_offset_ = 0;
+  progress::StageCounter* rows_ = nullptr;
+  std::int64_t unreported_rows_ = 0;
 };
 
 }  // namespace gpuprof::exporters

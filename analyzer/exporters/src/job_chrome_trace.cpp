@@ -12,6 +12,8 @@
 #include "gpuprof/importers/foreign_trace.hpp"
 #include "gpuprof/job/collective_groups.hpp"
 #include "gpuprof/job/job_analysis.hpp"
+#include "gpuprof/progress/counted_loading.hpp"
+#include "gpuprof/progress/stage_counter.hpp"
 #include "trace_sections.hpp"
 
 namespace gpuprof::exporters {
@@ -187,13 +189,26 @@ std::int64_t write_collective_arrows(const job::JobAnalysis& job, const JobPlan&
   return arrows;
 }
 
+// Where the progress line is while ranks are written: the rank and how many are left.
+struct RankProgress {
+  const progress::ProgressCallback& callback;
+  std::size_t ranks = 0;
+  std::string item(const job::RankSummary& rank, std::size_t index) const {
+    return fmt::format("rank {}, {} of {}", rank.analysis.rank, index + 1, ranks);
+  }
+};
+
 void write_rank(const job::RankSummary& rank, const JobPlan& plan, std::size_t index, std::int64_t clock_offset_ns,
                 std::int64_t& next_sort_index, std::int64_t& next_flow_id, EventWriter& writer,
-                ChromeTraceSummary& summary) {
+                ChromeTraceSummary& summary, const RankProgress& shown) {
   importers::TemporaryStore store;
-  const auto trace_path = importers::open_as_trace(rank.input, store);
-  const auto model =
-      importers::read_as_input(rank.input, trace_path, [&] { return trace::load_trace_model(trace_path); });
+  const auto trace_path = importers::open_as_trace(rank.input, store, shown.callback);
+  const auto model = importers::read_as_input(rank.input, trace_path, [&] {
+    return progress::load_counted(trace_path, {}, shown.callback, shown.item(rank, index));
+  });
+  progress::StageCounter writing(shown.callback, "write", static_cast<std::int64_t>(model.event_count()), "events");
+  writing.set_item(shown.item(rank, index));
+  writer.count_rows_in(writing.active() ? &writing : nullptr);
   const auto gaps = analysis::gap_rows(rank.analysis.gaps, rank.analysis.rank);
   const ChromeTraceLayout layout(model, trace_tracks(model, gaps, false), plan.placements[index]);
   // The rank's own timestamps land on the reference clock: t + offset − base.
@@ -201,19 +216,22 @@ void write_rank(const job::RankSummary& rank, const JobPlan& plan, std::size_t i
   writer.set_correlation_offset(plan.correlation_offsets[index]);
   next_sort_index = layout.write_metadata(writer, next_sort_index);
   write_rank_events(model, gaps, layout, next_flow_id, writer);
+  writer.flush_progress();
+  writer.count_rows_in(nullptr);
   writer.set_correlation_offset(0);
   for (auto& warning : analysis::data_loss_warnings(model)) summary.warnings.emplace_back(rank.input, std::move(warning));
 }
 
 }  // namespace
 
-ChromeTraceSummary export_job(const std::vector<std::string>& inputs, const std::vector<std::int32_t>& ranks,
+ChromeTraceSummary export_job(const std::vector<std::string>& inputs, const ChromeTraceOptions& export_options,
                               JsonOutputFile& file) {
   std::mutex facts_mutex;
   std::map<std::int32_t, RankFacts> facts;
   job::JobOptions options;
   options.analysis.host_summaries = false;  // an export shows none
-  options.ranks = ranks;
+  options.ranks = export_options.ranks;
+  options.progress = export_options.progress;
   options.inspect_model = [&](std::int32_t rank, const trace::TraceModel& model) {
     auto rank_facts = facts_of(model);
     const std::lock_guard lock(facts_mutex);
@@ -234,7 +252,8 @@ ChromeTraceSummary export_job(const std::vector<std::string>& inputs, const std:
   std::int64_t next_sort_index = 0, next_flow_id = 1;
   for (std::size_t i = 0; i < job.ranks.size(); ++i) {
     const auto offset = job.clocks.offset_of(job.ranks[i].analysis.rank);
-    write_rank(job.ranks[i], plan, i, offset, next_sort_index, next_flow_id, writer, summary);
+    write_rank(job.ranks[i], plan, i, offset, next_sort_index, next_flow_id, writer, summary,
+               {export_options.progress, job.ranks.size()});
   }
   summary.collective_arrows = write_collective_arrows(job, plan, next_flow_id, writer);
   writer.json().EndArray();

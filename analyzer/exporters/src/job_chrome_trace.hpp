@@ -14,7 +14,7 @@ namespace gpuprof::exporters {
 // rank's) and written on the reference rank's clock, with one process per rank
 // and device and arrows joining each collective across ranks. `inputs` are
 // trace files (folders already expanded).
-ChromeTraceSummary export_job(const std::vector<std::string>& inputs, const std::vector<std::int32_t>& ranks,
+ChromeTraceSummary export_job(const std::vector<std::string>& inputs, const ChromeTraceOptions& options,
                               JsonOutputFile& file);
 
 }  // namespace gpuprof::exporters

@@ -17,7 +17,7 @@ TemporaryStore::~TemporaryStore() {
 
 void TemporaryStore::add(const std::string& file) { file_names_.push_back(std::make_unique<TemporaryName>(file)); }
 
-std::string open_as_trace(const std::string& input, TemporaryStore& store) {
+std::string open_as_trace(const std::string& input, TemporaryStore& store, const progress::ProgressCallback& progress) {
   const SourceFormat format = detect_source_format(input);
   if (format == SourceFormat::gpuprof) return input;
   // Several inputs may share a stem (worker0.json.gz, worker0.sqlite), so number them.
@@ -31,6 +31,7 @@ std::string open_as_trace(const std::string& input, TemporaryStore& store) {
   options.input = input;
   options.output = output.string();
   options.format = format;
+  options.progress = progress;
   try {
     import_trace(options);
   } catch (const TraceError& error) {

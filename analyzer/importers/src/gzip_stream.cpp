@@ -62,6 +62,7 @@ void GzipFile::next(const char*& begin, const char*& end) {
     }
     filled_ = static_cast<std::size_t>(got);
     finished_ = got == 0;
+    if (on_read_) on_read_(static_cast<std::int64_t>(gzoffset(file_)));
     if (offset_ + filled_ > limit_) {
       throw TraceError::bad_input(path_, "decompresses to more than " + std::to_string(limit_) +
                                              " bytes (a decompression bomb? the limit is 64 times the file, at "

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,9 @@ class GzipFile {
   void next(const char*& begin, const char*& end);
   // Where a stream starts: an empty range at file offset 0, so the first read refills.
   const char* start() const { return buffer_.data(); }
+  // Called after each refill with the bytes of the file (compressed, as stored)
+  // read so far: for a progress line against the file's size.
+  void report_file_bytes(std::function<void(std::int64_t)> read) { on_read_ = std::move(read); }
   // Bytes of the file before `position`, a pointer into the current range.
   std::size_t offset_of(const char* position) const {
     return position == &end_of_file_ || position == &end_of_file_ + 1
@@ -49,6 +53,7 @@ class GzipFile {
   std::uint64_t limit_ = 0;  // decompressed bytes allowed; no limit for a plain file
   bool finished_ = false;
   char end_of_file_ = '\0';
+  std::function<void(std::int64_t)> on_read_;
 };
 
 // A RapidJSON input stream over a GzipFile: two pointers into its buffer,

@@ -6,6 +6,7 @@
 #include "gpuprof/importers/kineto_importer.hpp"
 #include "gpuprof/importers/nsys_importer.hpp"
 #include "gpuprof/importers/nvprof_importer.hpp"
+#include "gpuprof/progress/stage_counter.hpp"
 #include "gpuprof/trace/file_publishing.hpp"
 #include "gpuprof/trace/input_file.hpp"
 #include "gpuprof/trace/output_guard.hpp"
@@ -62,9 +63,22 @@ bool is_gpuprof_trace(const std::string& input) {
   }
 }
 
-ImportResult run_importer(SourceFormat format, const std::string& input, ImportSink& sink) {
+ImportResult import_kineto_counted(const std::string& input, ImportSink& sink, const progress::ProgressCallback& shown) {
+  if (!shown) return import_kineto(input, sink);
+  std::error_code error;
+  const auto size = fs::file_size(input, error);
+  progress::StageCounter reading(shown, "import", error ? 0 : static_cast<std::int64_t>(size), "bytes");
+  reading.add(0);
+  std::int64_t counted = 0;
+  return import_kineto(input, sink, [&](std::int64_t read) {
+    if (read > counted) reading.add(read - counted), counted = read;
+  });
+}
+
+ImportResult run_importer(SourceFormat format, const ImportOptions& options, ImportSink& sink) {
+  const auto& input = options.input;
   switch (format) {
-    case SourceFormat::kineto: return import_kineto(input, sink);
+    case SourceFormat::kineto: return import_kineto_counted(input, sink, options.progress);
     case SourceFormat::nsys: return import_nsys(input, sink);
     case SourceFormat::nvprof: return import_nvprof(input, sink);
     case SourceFormat::gpuprof: break;
@@ -105,7 +119,7 @@ ImportSummary import_trace(const ImportOptions& options) {
                                  .tool_version = options.tool_version,
                                  .background_writes = true});
       ImportSink sink(writer);
-      result = run_importer(format, options.input, sink);
+      result = run_importer(format, options, sink);
       writer.set_meta("source_file", fs::path(options.input).filename().string());
       sink.write_summary(result.time_offset_ns);
       writer.finish();

@@ -36,11 +36,12 @@ void write_meta(const KinetoHeader& header, ImportSink& sink, ImportResult& resu
 
 }  // namespace
 
-ImportResult import_kineto(const std::string& input, ImportSink& sink) {
+ImportResult import_kineto(const std::string& input, ImportSink& sink,
+                           const std::function<void(std::int64_t)>& on_file_bytes) {
   // Adding the base while converting spares a second pass over the written rows.
   const std::int64_t guessed_base = guess_kineto_base_time(input).value_or(0);
   KinetoConverter converter(sink, guessed_base);
-  const KinetoHeader header = read_kineto(input, converter);
+  const KinetoHeader header = read_kineto(input, converter, nullptr, GzipFile::kDefaultBufferBytes, on_file_bytes);
   converter.finish();
   ImportResult result;
   write_meta(header, sink, result);

@@ -281,8 +281,9 @@ class KinetoHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Kin
 }  // namespace
 
 KinetoHeader read_kineto(const std::string& path, KinetoEventConsumer& consumer, std::size_t* bytes_read,
-                         std::size_t buffer_bytes) {
+                         std::size_t buffer_bytes, std::function<void(std::int64_t)> on_file_bytes) {
   GzipFile file(path, buffer_bytes);
+  file.report_file_bytes(std::move(on_file_bytes));
   GzipStream stream(file);
   KinetoHandler handler(consumer);
   BoundedReader reader;

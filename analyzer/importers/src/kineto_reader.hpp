@@ -1,5 +1,6 @@
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include "gzip_stream.hpp"
@@ -18,7 +19,9 @@ inline constexpr int kMaxKinetoJsonDepth = 512;
 // is not a trace (not an object, or no traceEvents array) and for nesting
 // deeper than kMaxKinetoJsonDepth. `buffer_bytes` is how much of the
 // (uncompressed) file is held at once; tests make it tiny to cross refills.
+// `on_file_bytes`, when set, is called now and then with the bytes of the file read so far.
 KinetoHeader read_kineto(const std::string& path, KinetoEventConsumer& consumer, std::size_t* bytes_read = nullptr,
-                         std::size_t buffer_bytes = GzipFile::kDefaultBufferBytes);
+                         std::size_t buffer_bytes = GzipFile::kDefaultBufferBytes,
+                         std::function<void(std::int64_t)> on_file_bytes = {});
 
 }  // namespace gpuprof::importers

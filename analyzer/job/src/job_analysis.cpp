@@ -7,6 +7,7 @@
 #include "gpuprof/job/job_inputs.hpp"
 #include "gpuprof/job/rank_identity.hpp"
 #include "gpuprof/analysis/analysis_options.hpp"
+#include "gpuprof/progress/stage_counter.hpp"
 #include "parallel_for.hpp"
 
 namespace gpuprof::job {
@@ -16,12 +17,13 @@ namespace {
 // import. Each gets its own temporary folder so parallel imports never race
 // for a file name.
 std::vector<RankIdentity> identify(const std::vector<std::string>& paths, unsigned threads,
-                                   std::vector<std::unique_ptr<importers::TemporaryStore>>& stores) {
+                                   std::vector<std::unique_ptr<importers::TemporaryStore>>& stores,
+                                   const progress::ProgressCallback& progress) {
   std::vector<RankIdentity> identities(paths.size());
   stores.resize(paths.size());
   parallel_for(paths.size(), threads, [&](std::size_t index) {
     stores[index] = std::make_unique<importers::TemporaryStore>();
-    const auto trace = importers::open_as_trace(paths[index], *stores[index]);
+    const auto trace = importers::open_as_trace(paths[index], *stores[index], progress);
     identities[index] =
         importers::read_as_input(paths[index], trace, [&] { return read_identity(paths[index], trace); });
   });
@@ -64,6 +66,24 @@ JobAnalysis assemble_job(std::vector<RankSummary> ranks) {
 }
 
 namespace {
+// What a job reads of each rank: the analyses need no launch details, contexts or return codes.
+trace::LoadOptions rank_load_options(progress::StageCounter& loading) {
+  trace::LoadOptions load{.load_kernel_launch_details = false, .load_contexts_and_return_codes = false};
+  if (loading.active()) load.on_rows = [&loading](std::int64_t rows) { loading.add(rows); };
+  return load;
+}
+
+// Counted only for a progress line: every rank's rows, read before the first is loaded.
+std::int64_t job_rows(const std::vector<RankIdentity>& identities, const JobOptions& options) {
+  if (!options.progress) return 0;
+  std::int64_t rows = 0;
+  for (const auto& identity : identities) {
+    rows += importers::read_as_input(identity.input, identity.trace_path,
+                                     [&] { return trace::rows_to_load(identity.trace_path, {.load_kernel_launch_details = false}); });
+  }
+  return rows;
+}
+
 // Never destroyed: a static pointer keeps the model reachable (not a leak to
 // LeakSanitizer) and no destructor runs at exit.
 void keep_until_exit(trace::TraceModel&& model) {
@@ -77,18 +97,20 @@ JobAnalysis analyze_job(const std::vector<std::string>& inputs, const JobOptions
   const auto expanded = expand_inputs(inputs, options.skip_bad);
   const auto& paths = expanded.paths;
   std::vector<std::unique_ptr<importers::TemporaryStore>> stores;
-  const auto identities = identify(paths, options.threads, stores);
+  const auto identities = identify(paths, options.threads, stores, options.progress);
   const auto assignment = assign_ranks(identities, options.ranks);
   const auto& ranks = assignment.ranks;
   std::vector<RankSummary> summaries(paths.size());
   // Each task holds one trace model; it is freed before the task ends.
   const bool keep_model = options.keep_single_model_until_exit && paths.size() == 1;
+  progress::StageCounter loading(options.progress, "load", job_rows(identities, options), "rows");
+  if (paths.size() > 1) loading.set_item(std::to_string(paths.size()) + " traces");
+  loading.add(0);
+  const auto load_options = rank_load_options(loading);
   parallel_for(paths.size(), options.threads, [&](std::size_t index) {
     const auto& identity = identities[index];
-    auto model = importers::read_as_input(identity.input, identity.trace_path, [&] {
-      return trace::load_trace_model(identity.trace_path,
-                                     {.load_kernel_launch_details = false, .load_contexts_and_return_codes = false});
-    });
+    auto model = importers::read_as_input(identity.input, identity.trace_path,
+                                          [&] { return trace::load_trace_model(identity.trace_path, load_options); });
     // An imported copy's problems (a trace with no GPU work) name the user's file, not the copy.
     summaries[index] = importers::read_as_input(identity.input, identity.trace_path, [&] {
       return summarize_rank(model, options.analysis, ranks[index]);

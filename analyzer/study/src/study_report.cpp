@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <set>
 
+#include "gpuprof/progress/stage_counter.hpp"
+
 namespace gpuprof::study {
 namespace {
 
@@ -215,17 +217,25 @@ StudyReport build_study_report(const StudyData& data, const std::map<std::string
 }
 
 std::map<std::string, BreakdownTotals> breakdowns_of_study(const StudyData& data, const std::string& study_dir,
-                                                           std::vector<std::string>& notices) {
-  std::map<std::string, BreakdownTotals> breakdowns;
+                                                           std::vector<std::string>& notices,
+                                                           const progress::ProgressCallback& progress) {
+  std::vector<std::pair<std::string, std::vector<std::string>>> traces;  // per configuration
+  std::int64_t count = 0;
   for (const auto& configuration : data.configurations) {
     std::vector<std::string> paths;
     for (const auto& run : ok_runs(data, configuration.name(), RunKind::profiled)) {
       for (const auto& trace : run.run->trace_paths) paths.push_back((std::filesystem::path(study_dir) / trace).string());
     }
-    if (paths.empty()) continue;
-    auto result = breakdown_of_traces(paths);
+    count += static_cast<std::int64_t>(paths.size());
+    if (!paths.empty()) traces.emplace_back(configuration.name(), std::move(paths));
+  }
+  progress::StageCounter analysed(progress, "analyse", count, "traces");
+  analysed.add(0);
+  std::map<std::string, BreakdownTotals> breakdowns;
+  for (const auto& [name, paths] : traces) {
+    auto result = breakdown_of_traces(paths, analysed.active() ? &analysed : nullptr);
     for (auto& problem : result.problems) notices.push_back(std::move(problem));
-    if (result.totals.traces > 0) breakdowns[configuration.name()] = result.totals;
+    if (result.totals.traces > 0) breakdowns[name] = result.totals;
   }
   return breakdowns;
 }

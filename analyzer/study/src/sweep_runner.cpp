@@ -7,7 +7,6 @@
 #include <filesystem>
 
 #include "gpuprof/study/logged_process.hpp"
-#include "gpuprof/study/progress_line.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 #include "synthetic_run.hpp"
 
@@ -162,23 +161,24 @@ RunRecord execute(StudyStore& store, const SweepSettings& settings, const Planne
 SweepTally run_sweep(StudyStore& store, const SweepSettings& settings, const std::vector<PlannedRun>& plan,
                      const SweepEnvironment& environment) {
   SweepTally tally;
-  ProgressLine progress(environment.progress, plan.size());
   for (std::size_t index = 0; index < plan.size(); ++index) {
     const auto& run = plan[index];
     const auto what = run.kind == RunKind::profiled
                           ? fmt::format("{} repeat {}/{}", run.configuration.name(), run.repeat, settings.repeat)
                           : fmt::format("{} without the collector", run.configuration.name());
-    progress.start(index, what);
+    // Runs of one sweep differ in length, but the mean so far is the best guess of the time left there is.
+    const auto item = fmt::format("[{}/{}] {}", index + 1, plan.size(), what);
+    if (environment.progress) {
+      environment.progress({"run", static_cast<std::int64_t>(index), static_cast<std::int64_t>(plan.size()), "runs", item});
+    }
     const auto record = execute(store, settings, run, environment);
-    progress.finish(record.wall_seconds);
     if (record.status == RunStatus::ok) ++tally.ok;
     if (record.status == RunStatus::skipped) ++tally.skipped;
     if (record.status == RunStatus::failed) {
       ++tally.failed;
-      progress.note(fmt::format("gpuprof: {} failed: {}", what, record.error));
+      if (environment.on_failure) environment.on_failure(fmt::format("gpuprof: {} failed: {}", what, record.error));
     }
   }
-  progress.done();
   return tally;
 }
 

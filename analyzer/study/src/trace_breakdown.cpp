@@ -34,7 +34,7 @@ BreakdownTotals& BreakdownTotals::operator+=(const BreakdownTotals& other) {
   return *this;
 }
 
-TraceBreakdownResult breakdown_of_traces(const std::vector<std::string>& paths) {
+TraceBreakdownResult breakdown_of_traces(const std::vector<std::string>& paths, progress::StageCounter* traces_done) {
   TraceBreakdownResult result;
   for (const auto& path : paths) {
     try {
@@ -45,6 +45,7 @@ TraceBreakdownResult breakdown_of_traces(const std::vector<std::string>& paths) 
     } catch (const TraceError& error) {
       result.problems.push_back(error.what());
     }
+    if (traces_done != nullptr) traces_done->add(1);
   }
   return result;
 }

@@ -45,6 +45,8 @@ struct Session {
 // Thrown by load_session when `cancel` was set; nothing is returned.
 struct LoadCancelled {};
 
+// Stages of 1000 units each: loading and importing move within theirs by the
+// rows or bytes done (progress::ProgressUpdate), the others jump whole.
 struct LoadProgress {
   int done = 0, total = 1;
   std::string stage;  // "Loading run1.sqlite", ...

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <map>
 #include <optional>
@@ -212,9 +213,19 @@ struct LoadOptions {
   bool load_api_calls = true;
   bool load_syncs = true;
   bool load_ranges = true;
+  // For a progress line: called with the rows read since its last call, every
+  // few thousand rows and at the end of each table, from either of the two
+  // loading threads (so it must be thread-safe). Their sum reaches at most
+  // rows_to_load (rows read twice, when column chunks turn out unusable, aside).
+  std::function<void(std::int64_t rows)> on_rows;
 };
 
 // Opens (see TraceFile) and loads a trace. Throws TraceError.
 TraceModel load_trace_model(const std::string& path, const LoadOptions& options = {});
+
+// The rows load_trace_model reads with these options, from each table's
+// largest row id: exact for files gpuprof writes, an upper bound otherwise, and
+// cheap (no table is scanned). The total behind a loading percentage.
+std::int64_t rows_to_load(const std::string& path, const LoadOptions& options = {});
 
 }  // namespace gpuprof::trace

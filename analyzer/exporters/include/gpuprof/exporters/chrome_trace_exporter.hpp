@@ -5,6 +5,8 @@
 #include <utility>
 #include <vector>
 
+#include "gpuprof/progress/progress.hpp"
+
 namespace gpuprof::exporters {
 
 struct ChromeTraceOptions {
@@ -14,6 +16,9 @@ struct ChromeTraceOptions {
   std::string output;  // .json, or .json.gz for gzip-compressed output
   bool overwrite = false;
   std::vector<std::int32_t> ranks;  // --ranks: one per trace file; empty: from meta or order, as report does
+  // Stages "load" (rows read) and "write" (rows written as events), for a
+  // progress line; a job also reports its ranks' analysis (job::JobOptions). Empty: not counted.
+  progress::ProgressCallback progress;
 };
 
 struct ChromeTraceSummary {

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "gpuprof/progress/progress.hpp"
 #include "gpuprof/trace/temporary_files.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 
@@ -34,7 +35,8 @@ class TemporaryStore {
 // Lets commands that read gpuprof traces (report, info, compare) accept foreign
 // files directly: returns `input` itself when it is already a gpuprof trace,
 // otherwise imports it into `store` and returns the path of the imported trace.
-std::string open_as_trace(const std::string& input, TemporaryStore& store);
+// `progress` sees the import (ImportOptions::progress).
+std::string open_as_trace(const std::string& input, TemporaryStore& store, const progress::ProgressCallback& progress = {});
 
 // Runs `read` on `trace`, the trace open_as_trace made of `input`: a problem met
 // in an imported copy is reported against the user's file, never against a

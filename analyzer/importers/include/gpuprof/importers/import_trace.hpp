@@ -6,6 +6,7 @@
 #include "gpuprof/importers/gpu_clock_check.hpp"
 #include "gpuprof/importers/import_sink.hpp"
 #include "gpuprof/importers/source_format.hpp"
+#include "gpuprof/progress/progress.hpp"
 
 namespace gpuprof::importers {
 
@@ -15,6 +16,10 @@ struct ImportOptions {
   std::optional<SourceFormat> format;  // detected from content when empty
   bool overwrite = false;
   std::string tool_version;
+  // Stage "import": bytes of a Kineto JSON file read (of its size on disk), for
+  // a progress line. Nsight and nvprof files are SQLite: no percentage is
+  // known before their rows are read, so they report nothing. Empty: not counted.
+  progress::ProgressCallback progress;
 };
 
 struct ImportSummary {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include "gpuprof/importers/import_sink.hpp"
@@ -11,6 +12,8 @@ namespace gpuprof::importers {
 // categories (kernel, gpu_memcpy, cuda_runtime, ...) and the 2021 ones
 // (Kernel, Memcpy, Runtime, Operator). Throws TraceError::bad_input for
 // truncated or invalid input and for JSON that is not a trace.
-ImportResult import_kineto(const std::string& input, ImportSink& sink);
+// `on_file_bytes`, when set, is called now and then with the bytes of the file read so far.
+ImportResult import_kineto(const std::string& input, ImportSink& sink,
+                           const std::function<void(std::int64_t)>& on_file_bytes = {});
 
 }  // namespace gpuprof::importers

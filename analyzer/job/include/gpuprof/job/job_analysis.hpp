@@ -14,6 +14,7 @@
 #include "gpuprof/job/peer_waits.hpp"
 #include "gpuprof/job/rank_summary.hpp"
 #include "gpuprof/job/stragglers.hpp"
+#include "gpuprof/progress/progress.hpp"
 
 namespace gpuprof::job {
 
@@ -33,6 +34,9 @@ struct JobOptions {
   // the analysing threads, so it must be thread-safe): for callers that need one
   // more fact of every rank without loading each trace a second time.
   std::function<void(std::int32_t rank, const trace::TraceModel& model)> inspect_model;
+  // Stage "load": rows read of every rank's trace (of rows_to_load of them all),
+  // for a progress line. Empty: nothing is counted.
+  progress::ProgressCallback progress;
 };
 
 struct JobAnalysis {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "gpuprof/progress/progress.hpp"
 #include "gpuprof/study/scaling_fit.hpp"
 #include "gpuprof/study/study_data.hpp"
 #include "gpuprof/study/study_predictions.hpp"
@@ -75,8 +76,10 @@ struct StudyReport {
 StudyReport build_study_report(const StudyData& data, const std::map<std::string, BreakdownTotals>& breakdowns);
 
 // The traces of every successful profiled run of each configuration, analysed.
-// Problems (a trace without GPU activity, say) go to `notices`.
+// Problems (a trace without GPU activity, say) go to `notices`. `progress`:
+// stage "analyse", traces done of the study's traces; may be empty.
 std::map<std::string, BreakdownTotals> breakdowns_of_study(const StudyData& data, const std::string& study_dir,
-                                                           std::vector<std::string>& notices);
+                                                           std::vector<std::string>& notices,
+                                                           const progress::ProgressCallback& progress = {});
 
 }  // namespace gpuprof::study

@@ -2,10 +2,11 @@
 
 // Runs the planned runs of a sweep one after another and records each in the study file.
 
-#include <cstdio>
+#include <functional>
 #include <string>
 #include <vector>
 
+#include "gpuprof/progress/progress.hpp"
 #include "gpuprof/study/study_store.hpp"
 #include "gpuprof/study/sweep_plan.hpp"
 
@@ -15,7 +16,8 @@ struct SweepEnvironment {
   std::string study_dir;
   std::string gpuprof_binary;   // runs `gpuprof record` for profiled runs
   std::string workload_binary;  // gpuprof-workload, for the built-in workloads
-  std::FILE* progress = stderr;  // nullptr: silent
+  progress::ProgressCallback progress;  // runs done of the plan, with the run now starting; may be empty
+  std::function<void(const std::string&)> on_failure;  // one line per failed run; may be empty
 };
 
 struct SweepTally {

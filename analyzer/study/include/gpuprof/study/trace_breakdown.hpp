@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "gpuprof/progress/stage_counter.hpp"
+
 namespace gpuprof::study {
 
 // Sums over every device of every trace, warm-up steps left out. `gaps` is the
@@ -25,6 +27,8 @@ struct TraceBreakdownResult {
   std::vector<std::string> problems;  // traces that could not be analysed, and why
 };
 
-TraceBreakdownResult breakdown_of_traces(const std::vector<std::string>& paths);
+// `traces_done`, when given, counts each trace analysed (or refused) for a progress line.
+TraceBreakdownResult breakdown_of_traces(const std::vector<std::string>& paths,
+                                         progress::StageCounter* traces_done = nullptr);
 
 }  // namespace gpuprof::study
