@@ -119,6 +119,32 @@ TEST_F(BigishTrace, AReportOnATerminalShowsItsLoading) {
   EXPECT_TRUE(result.terminal.ends_with("\r\033[K")) << result.terminal;
 }
 
+// Nsight Systems and nvprof exports are SQLite: their import counts the event rows imported of the rows their
+// event tables hold, where a Kineto import counts bytes.
+TEST(SqliteImportProgress, NsightAndNvprofImportsShowRowsOnATerminal) {
+  TemporaryFolder folder;
+  const std::string fixtures = GPUPROF_SOURCE_DIR "/tests/importers/data/";
+  const auto many = [](const std::string& insert_rows) {
+    return "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 60000) " + insert_rows;
+  };
+  const auto nsys = folder.file("run.nsys.sqlite"), nvprof = folder.file("run.nvvp");
+  run_sql(nsys, read_file(fixtures + "nsys_export.sql"));
+  run_sql(nsys, "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME " +
+                    many("SELECT 2000 + x * 10, 2005 + x * 10, 0, 282323165693308, 100000 + x, 2, 0 FROM c"));
+  run_sql(nvprof, read_file(fixtures + "nvprof_database.sql"));
+  run_sql(nvprof, "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME " +
+                      many("SELECT NULL, 211, 6000 + x * 10, 6005 + x * 10, 1234, 1235, 100000 + x, 0 FROM c"));
+  for (const auto& input : {nsys, nvprof}) {
+    const auto result = gpuprof_on_terminal({"import", input, "-o", input + ".gpuprof.sqlite"});
+    ASSERT_EQ(result.exit_code, 0) << result.terminal;
+    EXPECT_NE(result.terminal.find("\r\033[Kimport: import 0 % 0 rows"), std::string::npos) << result.terminal;
+    EXPECT_TRUE(result.terminal.ends_with("\r\033[K")) << result.terminal;
+    const auto quiet = gpuprof_on_terminal({"import", input, "-o", input + ".quiet.sqlite", "-q"});
+    ASSERT_EQ(quiet.exit_code, 0) << quiet.terminal;
+    EXPECT_EQ(quiet.terminal, "");
+  }
+}
+
 // The sweep and the study report draw with the same renderer, and only on a terminal.
 TEST(SweepProgress, RunsOnATerminalNothingInALog) {
   TemporaryFolder folder;

@@ -4,9 +4,17 @@
 
 namespace gpuprof::importers {
 
+// Every event row passes here once.
 void ImportSink::span(std::int64_t start_ns, std::int64_t end_ns) {
   first_ns_ = first_ns_ ? std::min(*first_ns_, start_ns) : start_ns;
   last_ns_ = last_ns_ ? std::max(*last_ns_, end_ns) : end_ns;
+  constexpr std::int64_t kEventsPerReport = 4096;
+  if (progress_ != nullptr && ++unreported_events_ == kEventsPerReport) report_remaining_events();
+}
+
+void ImportSink::report_remaining_events() {
+  if (progress_ != nullptr && unreported_events_ > 0) progress_->add(unreported_events_);
+  unreported_events_ = 0;
 }
 
 void ImportSink::add(const trace::DeviceRow& row) {

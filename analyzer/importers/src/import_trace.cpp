@@ -1,6 +1,7 @@
 #include "gpuprof/importers/import_trace.hpp"
 
 #include <filesystem>
+#include <span>
 
 #include "gpuprof/importers/gpu_clock_check.hpp"
 #include "gpuprof/importers/kineto_importer.hpp"
@@ -13,6 +14,7 @@
 #include "gpuprof/trace/sqlite_database.hpp"
 #include "gpuprof/trace/temporary_files.hpp"
 #include "gpuprof/trace/trace_error.hpp"
+#include "gpuprof/units/units.hpp"
 #include "event_time_shift.hpp"
 
 namespace gpuprof::importers {
@@ -75,12 +77,46 @@ ImportResult import_kineto_counted(const std::string& input, ImportSink& sink, c
   });
 }
 
+// The rows of a SQLite export's event tables (max(rowid): a B-tree descent each); 0, shown without a
+// percentage, when they cannot be counted (the importer then says what is wrong with the file).
+std::int64_t source_event_rows(const std::string& input, std::span<const char* const> tables) {
+  try {
+    sqlite::Database database(input, sqlite::OpenMode::read_only);
+    std::int64_t rows = 0;
+    for (const char* table : tables) {
+      if (database.has_table(table)) {
+        units::add_saturating(rows, database.query_int(std::string("SELECT max(rowid) FROM ") + table).value_or(0));
+      }
+    }
+    return rows;
+  } catch (const TraceError&) {
+    return 0;
+  }
+}
+
+// Nsight and nvprof exports count event rows imported of the rows their event tables hold (an nvprof marker
+// range is two rows, a row with invalid times is left out: the line may end short of 100 %, never past it).
+template <typename Import>
+ImportResult import_sqlite_counted(const std::string& input, ImportSink& sink, const progress::ProgressCallback& shown,
+                                   std::span<const char* const> tables, Import&& import) {
+  if (!shown) return import(input, sink);
+  progress::StageCounter reading(shown, "import", source_event_rows(input, tables), "rows");
+  reading.add(0);
+  sink.count_events_for(&reading);
+  auto result = import(input, sink);
+  sink.report_remaining_events();
+  sink.count_events_for(nullptr);
+  return result;
+}
+
 ImportResult run_importer(SourceFormat format, const ImportOptions& options, ImportSink& sink) {
   const auto& input = options.input;
   switch (format) {
     case SourceFormat::kineto: return import_kineto_counted(input, sink, options.progress);
-    case SourceFormat::nsys: return import_nsys(input, sink);
-    case SourceFormat::nvprof: return import_nvprof(input, sink);
+    case SourceFormat::nsys:
+      return import_sqlite_counted(input, sink, options.progress, nsys_event_tables(), import_nsys);
+    case SourceFormat::nvprof:
+      return import_sqlite_counted(input, sink, options.progress, nvprof_event_tables(), import_nvprof);
     case SourceFormat::gpuprof: break;
   }
   throw TraceError::bad_input(input, "is already a gpuprof trace; there is nothing to import");

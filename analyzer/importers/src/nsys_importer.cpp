@@ -267,4 +267,17 @@ class NsysReader {
 
 ImportResult import_nsys(const std::string& input, ImportSink& sink) { return NsysReader(input, sink).run(); }
 
+std::span<const char* const> nsys_event_tables() {
+  // Kept beside the reader above: a table it starts reading belongs here too.
+  static constexpr const char* kTables[] = {
+    "CUPTI_ACTIVITY_KIND_KERNEL",
+    "CUPTI_ACTIVITY_KIND_MEMCPY",
+    "CUPTI_ACTIVITY_KIND_MEMSET",
+    "CUPTI_ACTIVITY_KIND_RUNTIME",
+    "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
+    "NVTX_EVENTS",
+    "CUDA_GPU_MEMORY_USAGE_EVENTS"};
+  return kTables;
+}
+
 }  // namespace gpuprof::importers

@@ -196,4 +196,19 @@ class NvprofReader {
 
 ImportResult import_nvprof(const std::string& input, ImportSink& sink) { return NvprofReader(input, sink).run(); }
 
+std::span<const char* const> nvprof_event_tables() {
+  // Kept beside the reader above: a table it starts reading belongs here too.
+  static constexpr const char* kTables[] = {
+    "CUPTI_ACTIVITY_KIND_KERNEL",
+    "CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL",
+    "CUPTI_ACTIVITY_KIND_MEMCPY",
+    "CUPTI_ACTIVITY_KIND_MEMCPY2",
+    "CUPTI_ACTIVITY_KIND_MEMSET",
+    "CUPTI_ACTIVITY_KIND_RUNTIME",
+    "CUPTI_ACTIVITY_KIND_DRIVER",
+    "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
+    "CUPTI_ACTIVITY_KIND_MARKER"};
+  return kTables;
+}
+
 }  // namespace gpuprof::importers

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "gpuprof/trace/records.hpp"
+#include "gpuprof/progress/stage_counter.hpp"
 #include "gpuprof/trace/trace_writer.hpp"
 
 namespace gpuprof::importers {
@@ -53,6 +54,12 @@ class ImportSink {
   // (shifted by `time_offset_ns`, see ImportResult) into the trace.
   void write_summary(std::int64_t time_offset_ns);
 
+  // From now on every event row added counts for `counter` (an import's
+  // progress), handed over in batches; nullptr stops counting.
+  void count_events_for(progress::StageCounter* counter) { progress_ = counter; }
+  // Hands over the rows of the last batch.
+  void report_remaining_events();
+
   const ImportCounts& counts() const { return counts_; }
   std::optional<std::int64_t> first_ns() const { return first_ns_; }
   std::optional<std::int64_t> last_ns() const { return last_ns_; }
@@ -66,6 +73,8 @@ class ImportSink {
   void span(std::int64_t start_ns, std::int64_t end_ns);
 
   trace::TraceWriter* writer_ = nullptr;
+  progress::StageCounter* progress_ = nullptr;
+  std::int64_t unreported_events_ = 0;
   ImportCounts counts_;
   std::map<std::string, Stat> stats_;
   std::optional<std::int64_t> first_ns_, last_ns_;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <span>
 #include <string>
 
 #include "gpuprof/importers/import_sink.hpp"
@@ -10,5 +11,8 @@ namespace gpuprof::importers {
 // (2.x, 2021-22) and new (3.x) schema, opened read-only. Devices are the CUDA
 // ones only; other adapters listed by the export are counted, not imported.
 ImportResult import_nsys(const std::string& input, ImportSink& sink);
+
+// The tables import_nsys reads event rows from, for an import's progress (rows read of the rows they hold).
+std::span<const char* const> nsys_event_tables();
 
 }  // namespace gpuprof::importers

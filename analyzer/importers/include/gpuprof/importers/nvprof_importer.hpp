@@ -1,5 +1,6 @@
 #pragma once
 
+#include <span>
 #include <string>
 
 #include "gpuprof/importers/import_sink.hpp"
@@ -12,5 +13,8 @@ namespace gpuprof::importers {
 // CUDA toolkit's CUPTI headers; NVTX marker records become ranges; rows with a
 // 0 or missing timestamp, or ending before they start, are dropped and counted.
 ImportResult import_nvprof(const std::string& input, ImportSink& sink);
+
+// The tables import_nvprof reads event rows from, for an import's progress (rows read of the rows they hold).
+std::span<const char* const> nvprof_event_tables();
 
 }  // namespace gpuprof::importers
