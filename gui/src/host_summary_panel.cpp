@@ -30,6 +30,8 @@ HostSummaryPanel::HostSummaryPanel(QWidget* parent) : QTabWidget(parent) {
     tables_.push_back(make_table(proxies_.back()));
     addTab(tables_.back(), title);
   }
+  queue_chart_ = new LaunchQueueChart;
+  addTab(queue_chart_, tr("Launch queue over time"));
   setToolTip(tr("The tables of gpuprof report --sections nvtx,api,launches, computed when this panel is first shown"));
 }
 
@@ -41,6 +43,7 @@ void HostSummaryPanel::set_session(std::shared_ptr<const Session> session) {
   session_ = std::move(session);
   ready_ = false;
   for (auto* proxy : proxies_) replace_source(proxy, nullptr);
+  queue_chart_->clear();
   if (isVisible()) compute();
 }
 
@@ -83,6 +86,7 @@ void HostSummaryPanel::show_results(std::shared_ptr<const Session> session,
     replace_source(proxies_[static_cast<std::size_t>(tab)], make_host_table_model(*session_, host, tables[tab], this));
   }
   replace_source(proxies_[3], make_launch_queue_model(*session_, host, this));
+  queue_chart_->set_queues(*session_, host);
   for (auto* table : tables_) {
     table->sortByColumn(-1, Qt::AscendingOrder);  // the analyzer's order: total time, largest first
     table->resizeColumnsToContents();

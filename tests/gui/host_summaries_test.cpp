@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QDockWidget>
@@ -66,11 +68,18 @@ TEST(HostSummaries, PanelsShowTheReportsTablesOnceShown) {
   auto* queues = source_of(panel.table(3));
   ASSERT_EQ(queues->rowCount(), static_cast<int>(host.launch_queues.size()));
   EXPECT_EQ(queues->index(0, 3).data(TableModel::SortRole).toLongLong(), host.launch_queues[0].max_depth);
+  // The queues over time: one line per device, as deep as the table says (the JSON's launch_queues[].series).
+  std::int64_t deepest = 0;
+  for (const auto& queue : host.launch_queues) deepest = std::max(deepest, queue.max_depth);
+  EXPECT_EQ(panel.queue_chart()->line_count(), static_cast<int>(host.launch_queues.size()));
+  EXPECT_EQ(panel.queue_chart()->deepest(), deepest);
   // The name the panel lists first is the first one `gpuprof report --sections nvtx` prints.
   auto input = report::report_input(std::move(job));
   input.sections = {report::Section::nvtx};
   EXPECT_NE(report::render(report::Format::text, input).find(host.ranges[0].name), std::string::npos);
   testing::save_and_check(panel.grab().toImage(), QStringLiteral("panel_host_summaries"));
+  panel.setCurrentWidget(panel.queue_chart());
+  testing::save_and_check(panel.grab().toImage(), QStringLiteral("panel_launch_queue_over_time"));
 }
 
 TEST(HostSummaries, ATraceOpenedWhileTheyAreComputedGetsItsOwn) {

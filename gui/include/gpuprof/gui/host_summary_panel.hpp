@@ -2,7 +2,7 @@
 
 // The nsys-style host summaries as panels: NVTX ranges (nvtx_sum), CUDA API
 // calls (cuda_api_sum), launch latency per kernel and the launch queue per
-// device, the tables of `gpuprof report --sections nvtx,api,launches`. They
+// device (a table, and a chart of each queue over time), the tables of `gpuprof report --sections nvtx,api,launches`. They
 // are computed the first time the panel is shown, on a worker thread, so
 // opening a trace costs nothing more (the open time is a tracked figure).
 
@@ -13,6 +13,7 @@
 #include <memory>
 #include <vector>
 
+#include "gpuprof/gui/launch_queue_chart.hpp"
 #include "gpuprof/gui/session.hpp"
 #include "gpuprof/summaries/host_summary_report.hpp"
 
@@ -33,6 +34,8 @@ class HostSummaryPanel : public QTabWidget {
   bool ready() const { return ready_; }
   // The tables in tab order: ranges, API calls, launch latency, launch queues.
   QTableView* table(int tab) const { return tables_[static_cast<std::size_t>(tab)]; }
+  // The last tab: each launch queue over time.
+  LaunchQueueChart* queue_chart() const { return queue_chart_; }
 
  protected:
   void showEvent(QShowEvent* event) override;
@@ -44,6 +47,7 @@ class HostSummaryPanel : public QTabWidget {
   std::shared_ptr<const Session> session_;
   std::vector<QTableView*> tables_;
   std::vector<QSortFilterProxyModel*> proxies_;
+  LaunchQueueChart* queue_chart_ = nullptr;
   QPointer<QThread> worker_;  // deletes itself once finished
   bool busy_ = false;         // a worker runs (its result may be for an earlier session)
   bool ready_ = false;
