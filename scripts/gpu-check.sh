@@ -5,14 +5,14 @@
 #   scripts/gpu-check.sh run N OUT_DIR [SECONDS]   one device call: run N of `runs`
 #   scripts/gpu-check.sh runs                      the four runs and their phases' budgets
 #   scripts/gpu-check.sh PHASE OUT_DIR             one phase
-#   PHASE: inventory | tests | workloads | overhead | pytorch
+#   PHASE: inventory | gpu-tests | tests | workloads | overhead | pytorch
 #        | throughput MODEL [PRECISION]   (MODEL: gru | lstm | towers | mlp | resnet)
 #        | all                            (every phase and model; far longer than one device call)
 #   scripts/gpu-check.sh --print-env      (the library path each kind of process gets; no GPU needed)
 #
 # The device tool runs one command for at most 10 minutes and brings back at most 8
 # files of 16 MiB from $OUT (scripts/lib/gpu-limits.sh). So the phases are grouped
-# into four runs (gpu_runs below, docs/gpu-notes.md), each phase with its own time
+# into runs (gpu_runs below, docs/gpu-notes.md), each phase with its own time
 # budget, $GPU_CHECK_PHASE_SECONDS (540 s), that no command of it runs past: the
 # results are written even after a hang. Each phase appends its table to
 # OUT_DIR/results.txt and puts its logs in OUT_DIR/<phase>-logs.tar.gz (the
@@ -37,15 +37,17 @@ source "$repo/scripts/lib/gpu-test-executables.sh"
 source "$repo/scripts/lib/gpu-limits.sh"
 gpu_environment_init "$carry/lib"
 
-# The device calls, in the order to make them (most needed first: the session's
-# device time may run out before the last). Each is PHASE[/MODEL]:SECONDS ...; a
-# run's budgets add up to under 570 s, so it ends, tables written and files
-# checked, inside the tool's 600 s limit. Their files stay within 8 per run.
+# The device calls, in the order to make them (most needed first: a session is lent
+# 15 device minutes, machine starts included, so runs 1 and 2 are what one session
+# gets). Each is PHASE[/MODEL]:SECONDS ...; a run's budgets add up to under 570 s,
+# so it ends, tables written and files checked, inside the tool's 600 s limit. Their
+# files stay within 8 per run. The CPU tests are not among them: they pass on the
+# development machine and in CI, and the default pack leaves them out.
 gpu_runs=(
-  "inventory:90 tests:470"
-  "workloads:260 overhead:300"
-  "pytorch:300 throughput/gru:260"
-  "throughput/lstm:130 throughput/towers:130 throughput/mlp:120 throughput/resnet:180"
+  "inventory:40 workloads:200 gpu-tests:240"
+  "pytorch:150 overhead:120"
+  "throughput/gru:260 throughput/lstm:130 throughput/towers:130"
+  "throughput/mlp:120 throughput/resnet:180"
 )
 
 usage="usage: gpu-check.sh run N OUT_DIR [SECONDS] | gpu-check.sh runs | gpu-check.sh PHASE OUT_DIR [MODEL [PRECISION]]
@@ -90,10 +92,23 @@ run_group() {
     echo "=== gpu-check.sh $phase $out${model:+ $model}, $budget s"
     GPU_CHECK_PHASE_SECONDS=$budget "$BASH" "$repo/scripts/gpu-check.sh" "$phase" "$out" ${model:+"$model"} ||
       status=1
+    [[ $phase == inventory ]] && use_found_libraries "$out/inventory.txt"
   done
   echo "=== run $number: $(if ((status)); then echo FAILED; else echo passed; fi); results in $out/results.txt"
   gpu_check_returned_files "$out" || { echo "gpu-check.sh: run $number LEAVES MORE THAN THE DEVICE TOOL BRINGS BACK" >&2; status=1; }
   exit "$status"
+}
+
+# After the inventory, the next phases of the run find the libraries our binaries
+# could not resolve where the inventory found them (cuDNN or NCCL may live only in the
+# PyTorch wheels), unless GPU_CHECK_EXTRA_LIBRARY_PATH was given: INVENTORY.
+use_found_libraries() {
+  [[ -z "${GPU_CHECK_EXTRA_LIBRARY_PATH:-}" && -f "$1" ]] || return 0
+  local folders
+  folders=$(gpu_found_library_folders "$1")
+  [[ -n "$folders" ]] || return 0
+  echo "=== the next phases also search $folders (where the inventory found what our path lacks)"
+  export GPU_CHECK_EXTRA_LIBRARY_PATH=$folders
 }
 
 case "${1:-}" in
@@ -266,6 +281,11 @@ run_tests() {
   local gpus
   gpus=$(gpu_count)
   remarks="nvidia-smi lists $gpus GPUs"
+  if [[ "$(cat "$carry/packed-tests.txt" 2>/dev/null)" == gpu ]]; then
+    note "ctest, CPU tests" "FAILED: not in the pack (scripts/gpu-pack.sh --all-tests packs them)"
+    run_gpu_tests_only "$gpus"
+    return
+  fi
   if ! command -v ctest > /dev/null; then
     run_test_executables "$gpus"
     return
@@ -273,20 +293,47 @@ run_tests() {
   gpu_run_ours 240 ctest --test-dir "$build" --output-on-failure -LE 'gpu|fuzz' -j "$(nproc)" --timeout 120 \
     > "$logs/ctest-cpu.log" 2>&1
   note "ctest, CPU tests" "$(ctest_result $? "$logs/ctest-cpu.log" 0)"
-  gpu_run_ours "$phase_seconds" ctest --test-dir "$build" --output-on-failure -L gpu --timeout 300 \
-    --no-tests=error --output-junit "$logs/ctest-gpu.xml" > "$logs/ctest-gpu.log" 2>&1
-  note "ctest, GPU tests" "$(ctest_result $? "$logs/ctest-gpu.log" "$gpus" "$logs/ctest-gpu.xml")"
+  ctest_gpu_tests "$gpus"
   cat "$logs/ctest-cpu.log" "$logs/ctest-gpu.log" > "$out/tests.log"
   rm -rf "$logs"/ctest-*.log "$logs/skipped"
 }
 
-# No ctest on this machine: each test executable run directly, one row each: GPUS.
+# The tests labelled gpu alone, one at a time: the device call's time goes to what
+# only the GPU machine can run.
+run_gpu_tests() {
+  local gpus
+  gpus=$(gpu_count)
+  remarks="nvidia-smi lists $gpus GPUs; the CPU tests run on the development machine and in CI"
+  run_gpu_tests_only "$gpus"
+}
+
+run_gpu_tests_only() {
+  local gpus=$1
+  if ! command -v ctest > /dev/null; then
+    run_test_executables "$gpus" gpu
+    return
+  fi
+  ctest_gpu_tests "$gpus"
+  cp "$logs/ctest-gpu.log" "$out/tests.log"
+  rm -rf "$logs"/ctest-*.log "$logs/skipped"
+}
+
+# ctest's GPU tests, one at a time (they share the GPU), with the JUnit output that
+# holds the skipped tests' reasons: GPUS.
+ctest_gpu_tests() {
+  gpu_run_ours "$phase_seconds" ctest --test-dir "$build" --output-on-failure -L gpu --timeout 300 \
+    --no-tests=error --output-junit "$logs/ctest-gpu.xml" > "$logs/ctest-gpu.log" 2>&1
+  note "ctest, GPU tests" "$(ctest_result $? "$logs/ctest-gpu.log" "$1" "$logs/ctest-gpu.xml")"
+}
+
+# No ctest on this machine: each test executable run directly, one row each: GPUS
+# [LABEL: only the units labelled so].
 run_test_executables() {
-  local gpus=$1 name result log
+  local gpus=$1 only=${2:-} name result log
   remarks+="; ctest not on this machine: test executables run directly"
   while IFS=$'\t' read -r name result; do
     note "test $name" "$result"
-  done < <(gpu_run_test_units "$build" "$logs/tests" 300 "$gpus")
+  done < <(gpu_run_test_units "$build" "$logs/tests" 300 "$gpus" "$only")
   for log in "$logs"/tests/*.log; do
     [[ -e "$log" ]] && { echo "=== $(basename "$log" .log)"; cat "$log"; }
   done > "$out/tests.log"
@@ -578,6 +625,7 @@ gpu_phase_start "$phase_seconds"
 case $phase in
   inventory) inventory ;;
   tests) run_tests ;;
+  gpu-tests) run_gpu_tests ;;
   workloads) workloads ;;
   overhead) overhead ;;
   pytorch) pytorch ;;

@@ -9,7 +9,18 @@
 # and the carried folder together, 64 MiB at most: the pack strips its binaries and
 # fails, saying by how much, when the two do not fit. The build's parallelism is
 # cmake's: CMAKE_BUILD_PARALLEL_LEVEL=2 on a shared machine.
+#
+# By default only the tests labelled gpu travel (with the programs the phases run):
+# the whole suite's executables are about 90 MiB stripped, over the limit, and the
+# CPU tests pass on the development machine and in CI. `--all-tests` packs them all,
+# for a machine that takes more.
 set -euo pipefail
+all_tests=0
+case "${1:-}" in
+  --all-tests) all_tests=1 ;;
+  "") ;;
+  *) echo "usage: gpu-pack.sh [--all-tests]" >&2; exit 2 ;;
+esac
 cd "$(dirname "$0")/.."
 # shellcheck source=lib/gpu-limits.sh
 source scripts/lib/gpu-limits.sh
@@ -31,6 +42,18 @@ mkdir -p "$carry/lib"
 rsync -a --exclude '*.o' --exclude '*.a' --exclude 'CMakeFiles/' --exclude '.ninja_*' "$build/" "$carry/$build/"
 # Where the build lives here: CTest files hold absolute paths, recreated there by gpu-check.sh.
 pwd > "$carry/source-dir.txt"
+if ((all_tests)); then
+  echo all > "$carry/packed-tests.txt"
+else
+  # The executables the gpu-labelled tests run, and the benchmark the overhead phase runs.
+  keep=$(ctest --test-dir "$build" -L gpu -N -V | sed -n 's/.*Test command: \([^ ]*\).*/\1/p' | sort -u)
+  keep+=$'\n'"$PWD/$build/bench/gpuprof_launch_benchmark"
+  find "$carry/$build/tests" "$carry/$build/bench" -type f -perm -u+x ! -name '*.*' -print0 |
+    while IFS= read -r -d '' executable; do
+      grep -qxF "$PWD/${executable#"$carry/"}" <<< "$keep" || rm "$executable"
+    done
+  echo gpu > "$carry/packed-tests.txt"
+fi
 
 find "$carry/$build" -type f -perm -u+x \( -name '*.so' -o ! -name '*.*' \) -print0 |
   xargs -0 ldd 2>/dev/null | awk '/=> \// {print $3}' | sort -u | gpu_travelling_libraries |

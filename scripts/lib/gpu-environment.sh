@@ -127,3 +127,10 @@ gpu_describe_status() {
     *) echo "FAILED: exit $1" ;;
   esac
 }
+
+# The folders, :-separated, where an inventory (INVENTORY: its inventory.txt) found
+# the libraries our binaries could not resolve, in the order it found them.
+gpu_found_library_folders() {
+  sed -n 's/^not found with our path: [^;]*; on this machine at: //p' "$1" | tr ' ' '\n' |
+    sed -n 's|^\(/.*\)/[^/]*$|\1|p' | awk '!seen[$0]++' | paste -sd: -
+}

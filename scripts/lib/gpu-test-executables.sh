@@ -20,7 +20,7 @@
 # --gtest_filter of each, ;-separated; - for other tests. A unit that was not built
 # has no command words.
 gpu_test_units() {
-  local build=$1 exclude=$2
+  local build=$1 exclude=$2 only=${3:-}
   local -A command_of=() directory_of=() labels_of=() name_of=() unit_of_test=() filters_of=()
   local file folder line test unit rest words directory labels
   local add_discovered='^add_test\(\[=\[([^]]*)\]=\][[:space:]]+([^[:space:]]+)'
@@ -85,6 +85,7 @@ gpu_test_units() {
   for unit in "${!name_of[@]}"; do
     labels=${labels_of[$unit]:-}
     if [[ -n "$labels" && -n "$exclude" ]] && tr ';' '\n' <<< "$labels" | grep -qxE "$exclude"; then continue; fi
+    if [[ -n "$only" ]] && ! tr ';' '\n' <<< "$labels" | grep -qxE "$only"; then continue; fi
     directory=${directory_of[$unit]}
     printf '%s\t%s\t%s\t%s\t%s\n' "${name_of[$unit]}" "$directory" "${labels:--}" "${filters_of[$unit]:--}" \
       "${command_of[$unit]}"
@@ -130,7 +131,7 @@ gpu_skipped_result() {
 # GPUS: how many GPUs nvidia-smi lists; with one or more, a skipped test of a unit
 # labelled gpu fails it (gpu_skipped_result).
 gpu_run_test_units() {
-  local build=$1 logs=$2 limit=$3 gpus=${4:-0}
+  local build=$1 logs=$2 limit=$3 gpus=${4:-0} only=${5:-}
   local name directory labels filters words failed=0
   mkdir -p "$logs"
   while IFS=$'\t' read -r name directory labels filters words; do
@@ -151,7 +152,7 @@ gpu_run_test_units() {
     fi
     printf '%s\t%s\n' "$name" "$result"
     [[ $result == passed* ]] || failed=1
-  done < <(gpu_test_units "$build" fuzz)
+  done < <(gpu_test_units "$build" fuzz "$only")
   return "$failed"
 }
 
