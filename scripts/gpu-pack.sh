@@ -45,13 +45,14 @@ pwd > "$carry/source-dir.txt"
 if ((all_tests)); then
   echo all > "$carry/packed-tests.txt"
 else
-  # The executables the gpu-labelled tests run, and the benchmark the overhead phase runs.
-  keep=$(ctest --test-dir "$build" -L gpu -N -V | sed -n 's/.*Test command: \([^ ]*\).*/\1/p' | sort -u)
-  keep+=$'\n'"$PWD/$build/bench/gpuprof_launch_benchmark"
-  find "$carry/$build/tests" "$carry/$build/bench" -type f -perm -u+x ! -name '*.*' -print0 |
-    while IFS= read -r -d '' executable; do
-      grep -qxF "$PWD/${executable#"$carry/"}" <<< "$keep" || rm "$executable"
-    done
+  # Out: the executables only tests not labelled gpu run, and the benchmarks but the
+  # one the overhead phase runs. Helpers the GPU tests start (gpu_record_workload) stay.
+  commands() { ctest --test-dir "$build" "$@" -N -V | sed -n 's/.*Test command: \([^ ]*\).*/\1/p' | sort -u; }
+  gpu_commands=$(commands -L gpu)
+  commands -LE gpu | while IFS= read -r executable; do
+    grep -qxF "$executable" <<< "$gpu_commands" || rm -f "$carry/${executable#"$PWD/"}"
+  done
+  find "$carry/$build/bench" -type f -perm -u+x ! -name '*.*' ! -name gpuprof_launch_benchmark -delete
   echo gpu > "$carry/packed-tests.txt"
 fi
 

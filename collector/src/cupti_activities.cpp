@@ -92,11 +92,20 @@ void use_zeroed_buffers(EnableResult& result) {
   }
 }
 
-void leave_out_frequent_calls(const CollectorConfig& config, EnableResult& result) {
+void choose_api_calls(const CollectorConfig& config, EnableResult& result) {
   if (config.trace_api && !config.trace_frequent_api) {
     for (const auto id : frequent_runtime_calls()) {
       if (cuptiActivityEnableRuntimeApi(id, 0) != CUPTI_SUCCESS) {
         result.warnings.emplace_back("frequent_calls", "frequent runtime calls are recorded (cannot leave them out)");
+        break;
+      }
+    }
+  }
+  if (config.trace_api && !config.trace_driver) {
+    for (const auto id : work_submitting_driver_calls()) {
+      if (cuptiActivityEnableDriverApi(id, 1) != CUPTI_SUCCESS) {
+        result.warnings.emplace_back("driver_launches", "kernels launched through the CUDA driver (cuDNN, cuBLAS, "
+                                                        "Triton) have no launching call in the trace");
         break;
       }
     }
@@ -171,7 +180,7 @@ EnableResult enable_activities(const CollectorConfig& config, CUpti_SubscriberHa
     result.warnings.emplace_back(request.name, std::string("cuptiActivityEnable(") + request.name +
                                                    "): " + cupti_result_text(status));
   }
-  leave_out_frequent_calls(config, result);
+  choose_api_calls(config, result);
   return result;
 }
 

@@ -73,6 +73,9 @@ TEST(StandinRecord, ATwoDeviceRunIsRecordedRowByRow) {
   EXPECT_EQ(calls_named("__cudaLaunchKernel"), 2 * kSteps);
   EXPECT_EQ(calls_named("cudaEventQuery"), 2 * 2 * kSteps);
   EXPECT_EQ(calls_named("cudaGetDevice") + calls_named("cudaGetLastError"), 0);
+  // A library's launch through the driver is recorded; the driver's other calls are not.
+  EXPECT_EQ(calls_named("cuLaunchKernel"), 2 * kSteps);
+  EXPECT_EQ(calls_named("cuCtxGetCurrent"), 0);
   EXPECT_EQ(count_rows(file, "select count(*) from api_calls a join strings s on s.id = a.name_id "
                              "where s.value like '%\\_v%' escape '\\'"),
             0);

@@ -78,14 +78,15 @@ cudnnConvolutionFwdAlgoPerf_t offer(cudnnConvolutionFwdAlgo_t algorithm, cudnnMa
   return perf;
 }
 
-// The heuristic's memory figure says the first algorithm fits; cuDNN's workspace query,
-// asked with that algorithm's math type, says it does not: the next one is taken.
-TEST(ConvolutionAlgorithm, TheWorkspaceComesFromCudnnsQueryNotTheHeuristic) {
+// The workspace is the larger of the heuristic's figure and cuDNN's query (asked with
+// the offer's math type): an offer either figure puts over the limit is passed over.
+TEST(ConvolutionAlgorithm, TheWorkspaceIsTheLargerOfCudnnsQueryAndTheHeuristicsFigure) {
   std::array<cudnnConvolutionFwdAlgoPerf_t, CUDNN_CONVOLUTION_FWD_ALGO_COUNT> offered{};
   offered[0] = offer(CUDNN_CONVOLUTION_FWD_ALGO_FFT, CUDNN_TENSOR_OP_MATH, 0);
   offered[1] = offer(CUDNN_CONVOLUTION_FWD_ALGO_GEMM, CUDNN_DEFAULT_MATH, 4096, CUDNN_STATUS_NOT_SUPPORTED);
   offered[2] = offer(CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM, CUDNN_FMA_MATH, 0);
-  offered[3] = offer(CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM, CUDNN_TENSOR_OP_MATH, 1 << 30);
+  offered[3] = offer(CUDNN_CONVOLUTION_FWD_ALGO_WINOGRAD, CUDNN_TENSOR_OP_MATH, 1 << 30);
+  offered[4] = offer(CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM, CUDNN_TENSOR_OP_MATH, 4096);
   std::vector<std::pair<cudnnConvolutionFwdAlgo_t, cudnnMathType_t>> asked;
   const auto workspace_of = [&](cudnnConvolutionFwdAlgo_t algorithm,
                                 cudnnMathType_t math) -> std::optional<std::size_t> {
@@ -94,15 +95,16 @@ TEST(ConvolutionAlgorithm, TheWorkspaceComesFromCudnnsQueryNotTheHeuristic) {
     if (algorithm == CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM) return std::nullopt;  // refused by cuDNN
     return std::size_t{2048};
   };
-  const auto chosen = first_fitting_algorithm(offered, 4, 64 << 10, workspace_of);
+  const auto chosen = first_fitting_algorithm(offered, 5, 64 << 10, workspace_of);
   ASSERT_TRUE(chosen.has_value());
   EXPECT_EQ(chosen->algorithm, CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM);
   EXPECT_EQ(chosen->math, CUDNN_TENSOR_OP_MATH);
-  EXPECT_EQ(chosen->workspace_bytes, 2048U);
+  EXPECT_EQ(chosen->workspace_bytes, 4096U);
   // Each runnable offer was asked about with its own math type; the failed one was skipped.
   const std::vector<std::pair<cudnnConvolutionFwdAlgo_t, cudnnMathType_t>> expected = {
       {CUDNN_CONVOLUTION_FWD_ALGO_FFT, CUDNN_TENSOR_OP_MATH},
       {CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM, CUDNN_FMA_MATH},
+      {CUDNN_CONVOLUTION_FWD_ALGO_WINOGRAD, CUDNN_TENSOR_OP_MATH},
       {CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM, CUDNN_TENSOR_OP_MATH}};
   EXPECT_EQ(asked, expected);
 }

@@ -76,10 +76,11 @@ TEST_P(Conv2dGpuTest, MatchesReferenceAndDifferences) {
   const ActivationBuffer device_dy = to_device_as(element, dy);
   ActivationBuffer y(element, dy.size(), "y");
   ActivationBuffer dx(element, x.size(), "dx");
-  DeviceArray<float> workspace(layer.workspace_bytes() / sizeof(float) + 1, "workspace");
+  DeviceArray<float> workspace_array(layer.workspace_bytes() / sizeof(float) + 1, "workspace");
+  const ConvolutionWorkspace workspace{workspace_array.data(), workspace_array.size() * sizeof(float)};
   layer.bind({device_w.data(), dw.data(), w.size(), device_w_bf16.data(), dw_bf16.data()});
-  layer.forward(*context_, device_x.data(), y.data(), workspace.data());
-  layer.backward(*context_, device_x.data(), device_dy.data(), dx.data(), false, workspace.data());
+  layer.forward(*context_, device_x.data(), y.data(), workspace);
+  layer.backward(*context_, device_x.data(), device_dy.data(), dx.data(), false, workspace);
 
   std::vector<double> expected(dy.size(), 0.0);
   std::vector<double> expected_dx(x.size(), 0.0);
@@ -116,7 +117,7 @@ TEST_P(Conv2dGpuTest, MatchesReferenceAndDifferences) {
   for (float& value : analytic_only) value -= 1.0F;
   auto loss = [&]() {
     GPUPROF_CHECK(cudaMemcpy(device_w.data(), w.data(), w.size() * sizeof(float), cudaMemcpyHostToDevice));
-    layer.forward(*context_, device_x.data(), y.data(), workspace.data());
+    layer.forward(*context_, device_x.data(), y.data(), workspace);
     const std::vector<float> values = to_host_floats(y);
     double sum = 0.0;
     for (std::size_t i = 0; i < values.size(); ++i) sum += double(values[i]) * dy[i];

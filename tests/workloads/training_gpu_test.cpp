@@ -56,7 +56,9 @@ TEST_P(LossFallsTest, WithinAFewHundredSteps) {
   const auto& epochs = result.summary.epochs;
   ASSERT_EQ(epochs.size(), 8U);
   const double chance_loss = std::log(3.0);
-  EXPECT_NEAR(epochs.front().train_loss, chance_loss, 0.25);
+  // The first epoch's mean already holds learning (a GRU on an H200: 0.83 against chance's
+  // 1.10): it may not be far above chance, as a bad initialisation would make it.
+  EXPECT_LT(epochs.front().train_loss, chance_loss + 0.25);
   EXPECT_LT(epochs.back().train_loss, 0.85 * epochs.front().train_loss);
   EXPECT_LT(*epochs.back().validation_loss, 0.85 * chance_loss);
   EXPECT_GT(*epochs.back().validation_accuracy, 0.45);  // chance is 1/3

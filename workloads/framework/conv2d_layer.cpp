@@ -152,17 +152,26 @@ const void* Conv2dLayer::filters() const {
   return bf16() ? parameters_.bf16_values : static_cast<const void*>(parameters_.values);
 }
 
-void Conv2dLayer::forward(const DeviceContext& context, const void* input, void* output, void* workspace) const {
+void Conv2dLayer::require_workspace(const ConvolutionWorkspace& workspace) const {
+  if (workspace.bytes >= workspace_bytes_) return;
+  throw WorkloadError(fmt::format("a convolution needs {} bytes of workspace and was given {}", workspace_bytes_,
+                                  workspace.bytes));
+}
+
+void Conv2dLayer::forward(const DeviceContext& context, const void* input, void* output,
+                          const ConvolutionWorkspace& workspace) const {
+  require_workspace(workspace);
   const float one = 1.0F;
   const float zero = 0.0F;
   GPUPROF_CHECK(cudnnConvolutionForward(context.cudnn(), &one, input_descriptor_.get(), input,
                                         filter_descriptor_.get(), filters(), forward_convolution_.get(),
-                                        forward_algorithm_, workspace, forward_workspace_, &zero,
+                                        forward_algorithm_, workspace.data, workspace.bytes, &zero,
                                         output_descriptor_.get(), output));
 }
 
 void Conv2dLayer::backward(const DeviceContext& context, const void* input, const void* output_gradient,
-                           void* input_gradient, bool accumulate, void* workspace) const {
+                           void* input_gradient, bool accumulate, const ConvolutionWorkspace& workspace) const {
+  require_workspace(workspace);
   const float one = 1.0F;
   const float zero = 0.0F;
   // Accumulating in bf16 would round the sum at every layer call; bf16 runs write a fresh
@@ -170,8 +179,8 @@ void Conv2dLayer::backward(const DeviceContext& context, const void* input, cons
   void* filter_gradient = bf16() ? parameters_.bf16_gradients : static_cast<void*>(parameters_.gradients);
   GPUPROF_CHECK(cudnnConvolutionBackwardFilter(context.cudnn(), &one, input_descriptor_.get(), input,
                                                output_descriptor_.get(), output_gradient,
-                                               filter_convolution_.get(), filter_algorithm_, workspace,
-                                               filter_workspace_, bf16() ? &zero : &one, filter_descriptor_.get(),
+                                               filter_convolution_.get(), filter_algorithm_, workspace.data,
+                                               workspace.bytes, bf16() ? &zero : &one, filter_descriptor_.get(),
                                                filter_gradient));
   if (bf16()) {
     launch_add_bf16_into(parameters_.gradients, parameters_.bf16_gradients,
@@ -180,8 +189,8 @@ void Conv2dLayer::backward(const DeviceContext& context, const void* input, cons
   if (input_gradient == nullptr) return;
   GPUPROF_CHECK(cudnnConvolutionBackwardData(context.cudnn(), &one, filter_descriptor_.get(), filters(),
                                              output_descriptor_.get(), output_gradient,
-                                             data_convolution_.get(), data_algorithm_, workspace,
-                                             data_workspace_, accumulate ? &one : &zero, input_descriptor_.get(),
+                                             data_convolution_.get(), data_algorithm_, workspace.data,
+                                             workspace.bytes, accumulate ? &one : &zero, input_descriptor_.get(),
                                              input_gradient));
 }
 

@@ -26,6 +26,13 @@ struct Conv2dConfig {
 // passed in at each call. fp32 restricts cuDNN to FMA math, tf32 allows tensor cores,
 // bf16 (input of element type bf16) runs bf16 tensor-core kernels on the bf16 copy of the
 // filters and adds the bf16 filter gradient into the fp32 gradients.
+// The convolution workspace shared by a model's layers, and its size: cuDNN is told
+// the whole size at each call (a smaller figure than an algorithm needs fails it).
+struct ConvolutionWorkspace {
+  void* data = nullptr;
+  std::size_t bytes = 0;
+};
+
 class Conv2dLayer {
  public:
   Conv2dLayer(const DeviceContext& context, const Conv2dConfig& config);
@@ -43,13 +50,15 @@ class Conv2dLayer {
   // Sets the batch of the following calls; re-picks algorithms that fit `workspace_limit`.
   void prepare(const DeviceContext& context, int batch, std::size_t workspace_limit);
   // Activations and their gradients are of the input shape's element type.
-  void forward(const DeviceContext& context, const void* input, void* output, void* workspace) const;
+  void forward(const DeviceContext& context, const void* input, void* output,
+               const ConvolutionWorkspace& workspace) const;
   // Adds dL/dW. Writes dL/dinput (or adds it when accumulate is true) unless input_gradient is null.
   void backward(const DeviceContext& context, const void* input, const void* output_gradient,
-                void* input_gradient, bool accumulate, void* workspace) const;
+                void* input_gradient, bool accumulate, const ConvolutionWorkspace& workspace) const;
 
  private:
   void choose_algorithms(const DeviceContext& context, std::size_t workspace_limit);
+  void require_workspace(const ConvolutionWorkspace& workspace) const;
   void choose_forward(cudnnHandle_t handle, std::size_t workspace_limit);
   void choose_backward_data(cudnnHandle_t handle, std::size_t workspace_limit);
   void choose_backward_filter(cudnnHandle_t handle, std::size_t workspace_limit);

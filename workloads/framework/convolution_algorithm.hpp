@@ -26,8 +26,9 @@ template <typename Algorithm>
 using WorkspaceQuery = std::function<std::optional<std::size_t>(Algorithm, cudnnMathType_t)>;
 
 // The first of cuDNN's heuristic results (fastest first) that ran and whose
-// workspace, as cuDNN states it for the chosen math type, fits within `limit`.
-// The heuristic's own `memory` figure is not trusted: it may be for another math type.
+// workspace fits within `limit`. The workspace is the larger of the heuristic's own
+// `memory` figure and cuDNN's query for the chosen math type: either alone may be
+// short (cuDNN 9.14 on an H200 refused ResNet convolutions given the query's figure).
 template <typename Perf, std::size_t N>
 auto first_fitting_algorithm(const std::array<Perf, N>& results, int count, std::size_t limit,
                              const WorkspaceQuery<decltype(Perf{}.algo)>& workspace_of)
@@ -36,8 +37,10 @@ auto first_fitting_algorithm(const std::array<Perf, N>& results, int count, std:
   for (std::size_t i = 0; i < offered; ++i) {
     const Perf& perf = results[i];
     if (perf.status != CUDNN_STATUS_SUCCESS) continue;
-    const auto bytes = workspace_of(perf.algo, perf.mathType);
-    if (bytes && *bytes <= limit) return ConvolutionChoice<decltype(Perf{}.algo)>{perf.algo, perf.mathType, *bytes};
+    const auto queried = workspace_of(perf.algo, perf.mathType);
+    if (!queried) continue;
+    const std::size_t bytes = std::max(*queried, perf.memory);
+    if (bytes <= limit) return ConvolutionChoice<decltype(Perf{}.algo)>{perf.algo, perf.mathType, bytes};
   }
   return std::nullopt;
 }

@@ -28,7 +28,7 @@ void ConvBnUnit::prepare(const DeviceContext& context, int batch, std::size_t wo
   elements_ = shape.elements();
 }
 
-void ConvBnUnit::forward(const DeviceContext& context, const void* input, bool training, void* workspace) {
+void ConvBnUnit::forward(const DeviceContext& context, const void* input, bool training, const ConvolutionWorkspace& workspace) {
   conv_.forward(context, input, convolved_.data(), workspace);
   norm_.forward(context, convolved_.data(), output_.data(), training);
   if (relu_) {
@@ -38,7 +38,8 @@ void ConvBnUnit::forward(const DeviceContext& context, const void* input, bool t
 }
 
 void ConvBnUnit::backward(const DeviceContext& context, const void* input, void* output_gradient, void* scratch,
-                          void* input_gradient, bool accumulate, void* workspace) {
+                          void* input_gradient, bool accumulate,
+                          const ConvolutionWorkspace& workspace) {
   if (relu_) {
     launch_activation_backward(output_.type(), ActivationKind::relu, output_.data(), output_gradient,
                                output_gradient, elements_, context.compute_stream());

@@ -33,12 +33,12 @@ class ConvBnUnit {
   void reset_statistics(const DeviceContext& context) { norm_.reset_statistics(context); }
 
   void prepare(const DeviceContext& context, int batch, std::size_t workspace_limit);
-  void forward(const DeviceContext& context, const void* input, bool training, void* workspace);
+  void forward(const DeviceContext& context, const void* input, bool training, const ConvolutionWorkspace& workspace);
   void* output() { return output_.data(); }
   // output_gradient (dL/doutput) is overwritten by the ReLU's backward; scratch holds the
   // convolution output's gradient. Writes or (accumulate) adds dL/dinput unless null.
   void backward(const DeviceContext& context, const void* input, void* output_gradient, void* scratch,
-                void* input_gradient, bool accumulate, void* workspace);
+                void* input_gradient, bool accumulate, const ConvolutionWorkspace& workspace);
 
  private:
   std::string name_;

@@ -61,7 +61,7 @@ void ResidualBlock::prepare(const DeviceContext& context, int batch, std::size_t
   elements_ = shape.elements();
 }
 
-void ResidualBlock::forward(const DeviceContext& context, const void* input, bool training, void* workspace) {
+void ResidualBlock::forward(const DeviceContext& context, const void* input, bool training, const ConvolutionWorkspace& workspace) {
   const void* current = input;
   for (const auto& unit : units_) {
     unit->forward(context, current, training, workspace);
@@ -81,7 +81,8 @@ void ResidualBlock::forward(const DeviceContext& context, const void* input, boo
 }
 
 void ResidualBlock::backward(const DeviceContext& context, const void* input, void* output_gradient,
-                             void* input_gradient, const GradientScratch& scratch, void* workspace) {
+                             void* input_gradient, const GradientScratch& scratch,
+                             const ConvolutionWorkspace& workspace) {
   const ElementType element = output_.type();
   launch_activation_backward(element, ActivationKind::relu, output_.data(), output_gradient, output_gradient,
                              elements_, context.compute_stream());

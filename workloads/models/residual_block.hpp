@@ -38,11 +38,12 @@ class ResidualBlock {
 
   void prepare(const DeviceContext& context, int batch, std::size_t workspace_limit);
   // Activations of the input shape's element type.
-  void forward(const DeviceContext& context, const void* input, bool training, void* workspace);
+  void forward(const DeviceContext& context, const void* input, bool training, const ConvolutionWorkspace& workspace);
   const void* output() const { return output_.data(); }
   // output_gradient is overwritten (ReLU backward); writes dL/dinput.
   void backward(const DeviceContext& context, const void* input, void* output_gradient, void* input_gradient,
-                const GradientScratch& scratch, void* workspace);
+                const GradientScratch& scratch,
+                             const ConvolutionWorkspace& workspace);
 
  private:
   std::vector<std::unique_ptr<ConvBnUnit>> units_;

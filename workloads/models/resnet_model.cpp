@@ -147,7 +147,7 @@ void ResnetModel::forward_loss(const std::vector<DeviceBatch>& batches, bool tra
                          stream);
     images_ = images_bf16_.data();
   }
-  void* workspace = workspace_.data();
+  const ConvolutionWorkspace workspace{workspace_.data(), workspace_.size() * sizeof(float)};
   stem_->forward(context_, images_, training, workspace);
   stem_pool_->forward(context_, stem_->output(), stem_pooled_.data());
   const void* current = stem_pooled_.data();
@@ -167,7 +167,7 @@ void ResnetModel::forward_loss(const std::vector<DeviceBatch>& batches, bool tra
 
 void ResnetModel::backward_stage(int stage) {
   context_.make_current();
-  void* workspace = workspace_.data();
+  const ConvolutionWorkspace workspace{workspace_.data(), workspace_.size() * sizeof(float)};
   const int blocks = static_cast<int>(blocks_.size());
   if (stage == 0) {
     classifier_->backward(context_, features(), logits_gradient_.data(), batch_, features_gradient());

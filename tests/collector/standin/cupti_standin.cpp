@@ -65,6 +65,7 @@ struct State {
   int registrations = 0;
   std::set<int> enabled_kinds;
   std::set<std::uint32_t> disabled_runtime_ids;
+  std::set<std::uint32_t> enabled_driver_ids;
   bool all_sync_records = true;
   CUpti_CallbackFunc subscriber = nullptr;
   void* subscriber_data = nullptr;
@@ -177,10 +178,16 @@ bool request_buffer(Buffer& buffer) {
 bool kind_wanted(const CUpti_Activity& record) {
   auto& s = state();
   std::lock_guard lock(s.mutex);
-  if (s.enabled_kinds.count(static_cast<int>(record.kind)) == 0) return false;
+  if (record.kind != CUPTI_ACTIVITY_KIND_DRIVER && s.enabled_kinds.count(static_cast<int>(record.kind)) == 0) {
+    return false;
+  }
   if (record.kind == CUPTI_ACTIVITY_KIND_RUNTIME) {
     const auto& api = reinterpret_cast<const CUpti_ActivityAPI&>(record);
     return s.disabled_runtime_ids.count(api.cbid) == 0;
+  }
+  if (record.kind == CUPTI_ACTIVITY_KIND_DRIVER) {
+    const auto& api = reinterpret_cast<const CUpti_ActivityAPI&>(record);
+    return s.enabled_kinds.count(CUPTI_ACTIVITY_KIND_DRIVER) != 0 || s.enabled_driver_ids.count(api.cbid) != 0;
   }
   if (record.kind == CUPTI_ACTIVITY_KIND_SYNCHRONIZATION && !s.all_sync_records) {
     return reinterpret_cast<const CUpti_ActivitySynchronization2&>(record).returnValue == 0;
@@ -327,6 +334,17 @@ CUptiResult CUPTIAPI cuptiActivityEnableRuntimeApi(CUpti_CallbackId cbid, uint8_
     state().disabled_runtime_ids.erase(cbid);
   } else {
     state().disabled_runtime_ids.insert(cbid);
+  }
+  return CUPTI_SUCCESS;
+}
+
+// One driver call's records without CUPTI_ACTIVITY_KIND_DRIVER (that kind, enabled, records them all).
+CUptiResult CUPTIAPI cuptiActivityEnableDriverApi(CUpti_CallbackId cbid, uint8_t enable) {
+  std::lock_guard lock(state().mutex);
+  if (enable) {
+    state().enabled_driver_ids.insert(cbid);
+  } else {
+    state().enabled_driver_ids.erase(cbid);
   }
   return CUPTI_SUCCESS;
 }

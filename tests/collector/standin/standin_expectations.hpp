@@ -9,7 +9,10 @@ namespace gpuprof::standin {
 
 inline constexpr int kPlainKernelsPerStep = 4;  // the first through __cudaLaunchKernel, as nvcc 13's <<<>>>
 inline constexpr int kGraphKernelsPerStep = 2;
-inline constexpr int kKernelsPerStep = kPlainKernelsPerStep + kGraphKernelsPerStep + 1;  // + the all-reduce
+// cuLaunchKernel, as cuDNN and cuBLAS launch: recorded though the driver API as a whole is not.
+inline constexpr int kDriverKernelsPerStep = 1;
+inline constexpr int kKernelsPerStep =
+    kPlainKernelsPerStep + kDriverKernelsPerStep + kGraphKernelsPerStep + 1;  // + the all-reduce
 inline constexpr std::uint64_t kInputBytes = 1 << 20;
 inline constexpr std::uint64_t kOutputBytes = 4096;
 inline constexpr std::uint64_t kPeerCopyBytes = 8 << 20;
@@ -26,11 +29,13 @@ inline constexpr int kSetupCallsPerDevice = 1;  // the weights' cudaMalloc
 // Only the stream synchronize waits: the unfinished event query is not reported
 // (all sync records off) and the finished one is a query, not a wait.
 inline constexpr int kWaitsPerStep = 1;
-// Recorded calls: 3 copies, the plain launches, the graph launch, the all-reduce
+// Recorded calls: 3 copies, the plain and driver launches, the graph launch, the all-reduce
 // launch, the memset, 2 event queries, the stream synchronize, the workspace's
 // allocation and free, and the peer copy; cudaGetLastError and cudaGetDevice
-// after each plain launch but the first are left out.
-inline constexpr int api_calls_per_step(int devices) { return kPlainKernelsPerStep + 11 + (devices > 1 ? 1 : 0); }
+// after each plain launch but the first, and the driver's cuCtxGetCurrent, are left out.
+inline constexpr int api_calls_per_step(int devices) {
+  return kPlainKernelsPerStep + kDriverKernelsPerStep + 11 + (devices > 1 ? 1 : 0);
+}
 inline constexpr int kExcludedCallsPerStep = 2 * (kPlainKernelsPerStep - 1);
 inline constexpr int kRangesPerStep = 2;  // "step N" and "forward" in the domain "standin"
 

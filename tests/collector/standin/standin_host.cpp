@@ -10,6 +10,7 @@
 // standin_expectations.hpp).
 
 #include <cupti.h>
+#include <cupti_driver_cbid.h>
 #include <cupti_runtime_cbid.h>
 #include <dlfcn.h>
 #include <nvtx3/nvToolsExt.h>
@@ -90,10 +91,16 @@ std::uint32_t api(std::uint32_t callback_id) {
   return correlation;
 }
 
+// A driver API call, as cuDNN and cuBLAS make them.
+std::uint32_t driver_api(std::uint32_t callback_id) {
+  const auto correlation = next_correlation++;
+  const auto start = standin_timestamp();
+  standin_api_call(CUPTI_CB_DOMAIN_DRIVER_API, callback_id, start, start + 2'000, correlation);
+  return correlation;
+}
+
 // Graph nodes have no call of their own: they carry the graph launch's correlation id.
-void kernel(int device, const char* name, std::uint32_t callback_id, std::uint32_t graph_id = 0,
-            std::uint32_t graph_correlation = 0) {
-  const auto correlation = graph_id != 0 ? graph_correlation : api(callback_id);
+void kernel_record(int device, const char* name, std::uint32_t correlation, std::uint32_t graph_id = 0) {
   auto record = gpu_record<CUpti_ActivityKernel10>(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, device, correlation,
                                                   standin_timestamp() + 5'000, 40'000);
   record.name = name;
@@ -102,6 +109,11 @@ void kernel(int device, const char* name, std::uint32_t callback_id, std::uint32
   record.graphId = graph_id;
   record.graphNodeId = graph_id != 0 ? 100 + graph_id : 0;
   emit_sized(&record, sizeof record);
+}
+
+void kernel(int device, const char* name, std::uint32_t callback_id, std::uint32_t graph_id = 0,
+            std::uint32_t graph_correlation = 0) {
+  kernel_record(device, name, graph_id != 0 ? graph_correlation : api(callback_id), graph_id);
 }
 
 void copy(int device, std::uint8_t kind, std::uint8_t source, std::uint8_t destination, std::uint64_t bytes) {
@@ -197,6 +209,9 @@ void step(int device, int number, nvtxDomainHandle_t domain) {
     api(CUPTI_RUNTIME_TRACE_CBID_cudaGetLastError_v3020);  // excluded by default, as kineto does
     api(CUPTI_RUNTIME_TRACE_CBID_cudaGetDevice_v3020);
   }
+  // A library's kernel, launched through the driver after a driver call that launches nothing.
+  driver_api(CUPTI_DRIVER_TRACE_CBID_cuCtxGetCurrent);
+  kernel_record(device, "library_conv_kernel", driver_api(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel));
   nvtxDomainRangePop(domain);
   const auto graph = api(CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000);
   for (int node = 1; node <= kGraphKernelsPerStep; ++node) kernel(device, "graph_node_kernel", 0, 1, graph);

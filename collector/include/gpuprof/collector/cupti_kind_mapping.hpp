@@ -25,6 +25,11 @@ bool copies_to_device(std::uint8_t cupti_copy_kind);
 // Runtime calls a framework makes thousands of times a step that launch and wait
 // for nothing (cudaGetDevice, cudaGetLastError, ...): left out unless asked for.
 std::span<const std::uint32_t> frequent_runtime_calls();
+// Driver calls that put work on a GPU (cuLaunchKernel, cuGraphLaunch, asynchronous
+// copies and memsets). cuDNN, cuBLAS and Triton launch through the driver, not the
+// runtime: without these records their kernels have no launching call. Recorded
+// even when the driver API as a whole is not.
+std::span<const std::uint32_t> work_submitting_driver_calls();
 // cudaEventQuery, cudaStreamQuery and their driver forms: CUPTI 13 reports them as
 // synchronization records, but a query returns at once and is not a wait.
 bool is_sync_query(trace::ApiKind kind, std::uint32_t callback_id);
