@@ -3,7 +3,7 @@
 # machine over a copy of the repository with .gpu-carry/ from scripts/gpu-pack.sh:
 #
 #   scripts/gpu-check.sh run N OUT_DIR [SECONDS]   one device call: run N of `runs`
-#   scripts/gpu-check.sh runs                      the four runs and their phases' budgets
+#   scripts/gpu-check.sh runs                      the runs and their phases' budgets
 #   scripts/gpu-check.sh PHASE OUT_DIR             one phase
 #   PHASE: inventory | gpu-tests | tests | workloads | overhead | pytorch
 #        | throughput MODEL [PRECISION]   (MODEL: gru | lstm | towers | mlp | resnet)

@@ -3,7 +3,8 @@
 #  - on a machine with an NVIDIA GPU, records the built-in GRU workload under
 #    `gpuprof record` (1 GPU; with 2 or more GPUs also data-parallel on 2 GPUs,
 #    followed by `gpuprof compare`) and reports on the recording;
-#  - otherwise (or when recording fails) analyses a synthetic trace, and says so.
+#  - otherwise (or when recording fails) analyses the GRU sample recorded on an
+#    H200 (samples/gru.sqlite), or a synthetic trace if the sample is missing, and says so.
 # Either way the text report goes to the terminal and the HTML and JSON reports to out/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -74,6 +75,11 @@ reason=""
 if record_on_gpu; then
   echo
   say "this is a real recording of the built-in GRU workload ($trace)"
+elif [[ -f samples/gru.sqlite ]]; then
+  trace=samples/gru.sqlite
+  echo
+  say "NOT recorded here: $reason."
+  say "analysing the GRU sample recorded on an NVIDIA H200 instead (samples/gru.sqlite; samples/README.md)"
 else
   trace=out/synthetic-4gpu.sqlite
   echo
