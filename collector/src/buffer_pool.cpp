@@ -56,6 +56,11 @@ void BufferPool::close() {
   closed_ = true;
 }
 
+bool BufferPool::closed() const {
+  std::lock_guard lock(mutex_);
+  return closed_;
+}
+
 std::size_t BufferPool::buffers_allocated() const {
   std::lock_guard lock(mutex_);
   return storage_.size();

@@ -185,7 +185,9 @@ void CollectorSession::buffer_completed(CUcontext context, std::uint32_t stream,
                                         std::size_t valid) noexcept {
   try {
     std::size_t dropped = 0;
-    if (cuptiActivityGetNumDroppedRecords(context, stream, &dropped) == CUPTI_SUCCESS) dropped_records_ += dropped;
+    if (cuptiActivityGetNumDroppedRecords(context, stream, &dropped) == CUPTI_SUCCESS) {
+      (pool_ && pool_->closed() ? dropped_after_stop_ : dropped_records_) += dropped;
+    }
     if (buffer == nullptr) return;
     if (stop_state_.load() == stopped) {
       note_late_buffer(buffer, valid);
@@ -259,6 +261,11 @@ void CollectorSession::write_runtime_stats() {
                        refused > 0 ? std::optional<std::string>("every activity buffer was in use; raise "
                                                                 "--buffer-size or GPUPROF_BUFFER_COUNT")
                                    : std::nullopt});
+  }
+  if (const auto after_stop = static_cast<std::int64_t>(dropped_after_stop_.load()); after_stop > 0) {
+    writer_->set_stat({"records_dropped_after_stop", after_stop, trace::Severity::warning,
+                       "records CUPTI made after the recording stopped (the program went on using CUDA, or work "
+                       "still running at the stop ended): not in the trace"});
   }
   if (const auto late = pool_ ? static_cast<std::int64_t>(pool_->requests_after_close()) : 0; late > 0) {
     writer_->set_stat({"buffer_requests_after_stop", late, trace::Severity::warning,
@@ -359,8 +366,12 @@ void CollectorSession::finish_recording() {
   if (active_.exchange(false)) {
     flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
     read_dropped_records();
+    // No buffer is handed out from now on: CUPTI drops (and counts) instead. A thread of
+    // the program still using CUDA may have begun a buffer since the flush (a signal's
+    // stop runs beside it): a second flush hands that one back too.
+    if (pool_) pool_->close();
+    flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
   }
-  // No buffer handed out from now on could be read: CUPTI drops (and counts) instead.
   if (pool_) pool_->close();
   if (writer_thread_) writer_thread_->stop();
   if (failed_) return;

@@ -81,6 +81,8 @@ class CollectorSession {
   std::atomic<bool> active_{false};
   std::atomic<bool> failed_{false};
   std::atomic<std::uint64_t> dropped_records_{0};
+  // Dropped once the pool was closed: what the program did after the recording stopped.
+  std::atomic<std::uint64_t> dropped_after_stop_{0};
   std::atomic<std::uint64_t> invalid_buffers_{0};
   std::atomic<std::uint64_t> launches_seen_{0};
   std::atomic<int> pending_signal_{0};

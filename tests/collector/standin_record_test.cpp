@@ -155,6 +155,24 @@ TEST(StandinRecord, DropsAfterTheLastBufferAreCountedAndSaid) {
   EXPECT_NE(run.errors.find("LOST DATA: 17 dropped records"), std::string::npos) << run.errors;
 }
 
+// A program thread still using CUDA while the recording stops begins a new buffer
+// right after the final flush (seen on an H200: `timeout -s TERM` during a GRU run left
+// `buffers_not_returned 1`). The stop must get that buffer back, not call it lost.
+TEST(StandinRecord, ABufferBegunAfterTheFinalFlushIsHandedBackNotLost) {
+  TemporaryFolder folder;
+  const auto run =
+      record_standin(folder, {"--steps", "1", "--devices", "1"}, {{"GPUPROF_STANDIN_CALL_AFTER_FORCED_FLUSH", "1"}});
+  ASSERT_EQ(run.exit_code, 0) << run.errors;
+  ASSERT_EQ(run.traces.size(), 1u);
+  trace::TraceFile file(run.traces[0].string());
+  const auto stats = stats_by_name(file);
+  EXPECT_EQ(stats.count("buffers_not_returned"), 0u) << run.errors;
+  EXPECT_EQ(count_rows(file, "select count(*) from api_calls a join strings s on s.id = a.name_id "
+                             "where s.value = 'cudaDeviceSynchronize'"),
+            1);
+  EXPECT_NE(run.errors.find("no loss"), std::string::npos) << run.errors;
+}
+
 // Two device threads and the main thread each hold a buffer (CUDA 13: one per
 // thread); with two buffers in all, requests are refused and records lost.
 TEST(StandinRecord, RefusedBufferRequestsAreLossInTheSummaryAndTheTrace) {

@@ -7,8 +7,12 @@
 // callback names carry their `_vNNNN` suffix, and a second client that registers
 // buffer callbacks takes the buffers over. Failures are scripted through
 // GPUPROF_STANDIN_FAIL (a comma list: register, subscribe, enable_<kind number>).
+// GPUPROF_STANDIN_CALL_AFTER_FORCED_FLUSH: right after the first forced flush, a
+// cudaDeviceSynchronize record is made on the flushing thread, as a thread of the
+// program still using CUDA does while a signal's stop flushes beside it.
 
 #include <cupti.h>
+#include <cupti_runtime_cbid.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -34,6 +38,8 @@ namespace {
 #include "cupti_callback_names.inc"
 
 constexpr std::uint64_t kRecordMagic = 0x5354414E44494E31ull;  // "STANDIN1"
+// Far above the host's own correlation ids.
+constexpr std::uint32_t kCallAfterFlushCorrelation = 4'000'000'000u;
 
 // Each record in a buffer: this header, then the record, padded to 8 bytes.
 struct RecordHeader {
@@ -396,6 +402,14 @@ CUptiResult CUPTIAPI cuptiActivityFlushAll(uint32_t flag) {
     }
   }
   for (const auto& buffer : ready) deliver(buffer);
+  if ((flag & CUPTI_ACTIVITY_FLAG_FLUSH_FORCED) && std::getenv("GPUPROF_STANDIN_CALL_AFTER_FORCED_FLUSH") != nullptr) {
+    static std::atomic<bool> made{false};
+    if (!made.exchange(true)) {
+      const auto now = standin_timestamp();
+      standin_api_call(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaDeviceSynchronize_v3020, now,
+                       now + 1'000, kCallAfterFlushCorrelation);
+    }
+  }
   return CUPTI_SUCCESS;
 }
 

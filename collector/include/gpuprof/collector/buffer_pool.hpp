@@ -26,6 +26,7 @@ class BufferPool {
   void release(std::uint8_t* buffer, std::size_t used = SIZE_MAX);
   // From now on acquire() refuses: the recording is ending and no new buffer could be read.
   void close();
+  bool closed() const;
 
   std::size_t buffer_size() const { return buffer_size_; }
   std::size_t buffer_limit() const { return buffer_limit_; }
