@@ -50,6 +50,13 @@ std::string describe_idle_selection(const Session& session, const IdleSelection&
                                                                 selection.start_ns);
   if (gap) text += "Cause: " + idle::describe_gap(*gap) + "\n";
   if (interval) text += "Cause: " + idle::describe_idle(*interval) + "\n";
+  // A gap's host activity is the analysis's own (the report's JSON has it): the app computes nothing of it.
+  if (gap) {
+    const auto index = static_cast<std::size_t>(gap - rank.analysis.gaps.data());
+    if (index < rank.analysis.gap_host_activity.size()) {
+      return text + idle::describe_host_activity(rank.analysis.gap_host_activity[index]);
+    }
+  }
   const auto* threads = issuing_threads(session, rank);
   if (!threads) return text + "Host activity: the job analysis has no record of this rank's host threads";
   const analysis::StepPattern steps(session.step_pattern);

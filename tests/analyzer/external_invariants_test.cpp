@@ -7,6 +7,8 @@
 #include <numeric>
 
 #include "gpuprof/analysis/rank_analysis.hpp"
+#include "gpuprof/analysis/step_pattern.hpp"
+#include "gpuprof/idle/interval_host_activity.hpp"
 #include "gpuprof/importers/import_trace.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 #include "temporary_folder.hpp"
@@ -76,6 +78,50 @@ void expect_parts_add_up(const Breakdown& b) {
   }
 }
 
+void expect_same_activity(const idle::HostActivityDuring& a, const idle::HostActivityDuring& b) {
+  EXPECT_EQ(a.start_ns, b.start_ns);
+  EXPECT_EQ(a.end_ns, b.end_ns);
+  EXPECT_EQ(a.covered_ns, b.covered_ns);
+  EXPECT_EQ(a.groups_left_out, b.groups_left_out);
+  ASSERT_EQ(a.groups.size(), b.groups.size());
+  for (std::size_t i = 0; i < a.groups.size(); ++i) {
+    EXPECT_EQ(a.groups[i].name, b.groups[i].name);
+    EXPECT_EQ(a.groups[i].thread, b.groups[i].thread);
+    EXPECT_EQ(a.groups[i].count, b.groups[i].count);
+    EXPECT_EQ(a.groups[i].overlap_ns, b.groups[i].overlap_ns);
+  }
+}
+
+// The host activity of each gap (the app's details of a gap band, the JSON's gaps[].host_activity): within
+// the gap, and what a reading of every row finds (the model's host tables reversed: out of order, read whole).
+void expect_gap_host_activity(const trace::TraceModel& model) {
+  const auto parts = analyze_rank_parts(model, AnalysisOptions{});
+  const auto& rank = parts.analysis;
+  ASSERT_EQ(rank.gap_host_activity.size(), rank.gaps.size());
+  const StepPattern steps(AnalysisOptions{}.step_pattern);
+  trace::TraceModel reversed = model;
+  const auto reverse = [](auto& column) { std::reverse(column.begin(), column.end()); };
+  reversed.api_calls.visit_columns(reverse);
+  reversed.syncs.visit_columns(reverse);
+  reversed.ranges.visit_columns(reverse);
+  const auto& threads = parts.host->any_device().threads;
+  const idle::HostActivityIndex read_whole(reversed, threads, [&](trace::StringId name) {
+    return steps.match(reversed.string(name)).has_value();
+  });
+  constexpr std::size_t kGapsReadWhole = 40;  // each reads every host row
+  for (std::size_t i = 0; i < rank.gaps.size(); ++i) {
+    const auto& gap = rank.gaps[i];
+    const auto& activity = rank.gap_host_activity[i];
+    SCOPED_TRACE("gap after step " + std::to_string(gap.after_step));
+    EXPECT_EQ(activity.start_ns, gap.start_ns);
+    EXPECT_EQ(activity.end_ns, gap.end_ns);
+    EXPECT_GE(activity.covered_ns, 0);
+    EXPECT_LE(activity.covered_ns, gap.end_ns - gap.start_ns);
+    for (const auto& group : activity.groups) EXPECT_GT(group.overlap_ns, 0);
+    if (i < kGapsReadWhole) expect_same_activity(activity, read_whole.during(gap.start_ns, gap.end_ns));
+  }
+}
+
 void expect_invariants(const trace::TraceModel& model) {
   const auto rank = analyze_rank(model, AnalysisOptions{});
   AnalysisOptions span_options;
@@ -134,6 +180,7 @@ TEST(ExternalInvariants, HoldOnEveryRealTrace) {
       importers::import_trace(import);
       const auto model = trace::load_trace_model(import.output);
       expect_invariants(model);
+      expect_gap_host_activity(model);
       ++analysed;
       std::printf("analysed %s: %zu kernels, %zu copies\n", path.filename().c_str(), model.kernels.size(),
                   model.memcpys.size());

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "gpuprof/analysis/analysis_options.hpp"
 #include "gpuprof/idle/interval_host_activity.hpp"
 #include "model_builder.hpp"
@@ -68,6 +70,30 @@ TEST(IntervalHostActivity, NothingRecordedSaysSo) {
   EXPECT_TRUE(activity.groups.empty());
   EXPECT_EQ(activity.covered_ns, 0);
   EXPECT_NE(describe_host_activity(activity).find("none recorded"), std::string::npos);
+}
+
+// One index answers every stretch as a reading of every row does: a call that began long before the
+// stretch (longer than any other) is found, and so is one whose times span the whole int64 range.
+TEST(IntervalHostActivity, TheIndexFindsLongAndHostileEventsAndReadsEveryStretch) {
+  ModelBuilder builder;
+  builder.api_call(1, 0, 1'000'000, 1, "cudaDeviceSynchronize");
+  for (int i = 0; i < 100; ++i) builder.api_call(1, 2000 + 10 * i, 2005 + 10 * i, 10 + i);
+  builder.api_call(1, std::numeric_limits<std::int64_t>::min() + 1, std::numeric_limits<std::int64_t>::max(), 500,
+                   "cudaStreamSynchronize");
+  const auto model = builder.build();
+  const HostActivityIndex index(model, {1}, [](trace::StringId) { return false; });
+  const auto activity = index.during(5000, 6000);
+  EXPECT_EQ(activity.covered_ns, 1000);
+  ASSERT_EQ(activity.groups.size(), 2U);
+  EXPECT_EQ(activity.groups[0].overlap_ns, 1000);
+  EXPECT_EQ(activity.groups[1].overlap_ns, 1000);
+  const analysis::StepPattern steps(analysis::AnalysisOptions{}.step_pattern);
+  for (std::int64_t start = 1990; start < 3100; start += 37) {
+    const auto whole = host_activity_during(model, {1}, steps, start, start + 50);
+    const auto indexed = index.during(start, start + 50);
+    EXPECT_EQ(indexed.covered_ns, whole.covered_ns) << start;
+    EXPECT_EQ(indexed.groups.size(), whole.groups.size()) << start;
+  }
 }
 
 }  // namespace

@@ -45,6 +45,17 @@ std::int64_t first_gpu_activity(const std::vector<DeviceActivity>& activity) {
   return first.value_or(0);
 }
 
+// The issuing threads' activity under each gap, as the app shows it for a clicked gap band.
+void add_gap_host_activity(const trace::TraceModel& model, const idle::HostCauses& host,
+                           const std::vector<bool>& step_names, RankAnalysis& result) {
+  if (result.gaps.empty()) return;
+  const idle::HostActivityIndex index(model, host.any_device().threads, [&](trace::StringId name) {
+    return name < step_names.size() && step_names[name];
+  });
+  result.gap_host_activity.reserve(result.gaps.size());
+  for (const auto& gap : result.gaps) result.gap_host_activity.push_back(index.during(gap.start_ns, gap.end_ns));
+}
+
 }  // namespace
 
 RankAnalysis analyze_rank(const trace::TraceModel& model, const AnalysisOptions& options,
@@ -105,6 +116,7 @@ RankAnalysisParts analyze_rank_parts(const trace::TraceModel& model, const Analy
   result.devices = std::move(breakdown.devices);
   result.steps = std::move(breakdown.steps);
   if (use_steps) result.gaps = find_batch_gaps(result.steps);
+  add_gap_host_activity(model, host, detection.step_names, result);
   result.host_blockers = idle::find_host_blockers(model, correlations, host, activity);
   add_steady_state_notice(result);
   result.transfers = analyze_transfers(model, activity);

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <tuple>
 
@@ -41,58 +42,12 @@ bool issuing(const std::vector<std::int64_t>& threads, std::int64_t thread) {
   return std::binary_search(threads.begin(), threads.end(), thread);
 }
 
-void add_api_calls(const trace::TraceModel& model, const std::vector<std::int64_t>& threads, Collector& out) {
-  const auto& calls = model.api_calls;
-  for (std::size_t row = 0; row < calls.size(); ++row) {
-    if (calls.start_ns[row] >= out.end || calls.end_ns[row] <= out.start || !issuing(threads, calls.thread_id[row])) {
-      continue;
-    }
-    out.add(HostEventKind::api_call, calls.name[row], calls.thread_id[row], calls.start_ns[row], calls.end_ns[row],
-            api_call_cause(model.string(calls.name[row])));
-  }
-  const auto& syncs = model.syncs;
-  for (std::size_t row = 0; row < syncs.size(); ++row) {
-    if (!issuing(threads, syncs.thread_id[row])) continue;
-    out.add(HostEventKind::sync, trace::kNoString, syncs.thread_id[row], syncs.start_ns[row], syncs.end_ns[row],
-            IdleCause::sync_wait);
-  }
-}
-
-void add_ranges(const trace::TraceModel& model, const std::vector<std::int64_t>& threads,
-                const analysis::StepPattern& steps, Collector& out) {
-  const auto& ranges = model.ranges;
-  for (std::size_t row = 0; row < ranges.size(); ++row) {
-    if (ranges.on_gpu[row] != 0 || ranges.start_ns[row] >= out.end || ranges.end_ns[row] <= out.start) continue;
-    const auto name = model.string(ranges.name[row]);
-    const bool loading = analysis::is_data_loading_name(name);
-    if (!loading && !issuing(threads, ranges.thread_id[row])) continue;
-    if (steps.match(name)) continue;  // a step annotation spans the idle time too: no sign of host work
-    out.add(HostEventKind::range, ranges.name[row], ranges.thread_id[row], ranges.start_ns[row], ranges.end_ns[row],
-            loading ? IdleCause::data_loading : is_peer_wait_name(name) ? IdleCause::peer_wait : IdleCause::host_bound);
-  }
-}
-
 std::string share(std::int64_t part, std::int64_t whole) {
   return fmt::format("{:.1f}%", whole > 0 ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0);
 }
 
-}  // namespace
-
-std::string_view to_string(HostEventKind kind) {
-  switch (kind) {
-    case HostEventKind::api_call: return "API call";
-    case HostEventKind::sync: return "synchronization";
-    case HostEventKind::range: return "range";
-  }
-  return "event";
-}
-
-HostActivityDuring host_activity_during(const trace::TraceModel& model, const std::vector<std::int64_t>& threads,
-                                        const analysis::StepPattern& steps, std::int64_t start_ns,
-                                        std::int64_t end_ns, std::size_t limit) {
-  Collector collector{start_ns, end_ns, {}, {}};
-  add_api_calls(model, threads, collector);
-  add_ranges(model, threads, steps, collector);
+HostActivityDuring collected(const trace::TraceModel& model, Collector collector, std::int64_t start_ns,
+                             std::int64_t end_ns, std::size_t limit) {
   HostActivityDuring result{start_ns, end_ns, {}, 0, 0};
   result.covered_ns = analysis::total_length(analysis::normalize(std::move(collector.spans)));
   for (auto& [key, group] : collector.groups) {
@@ -107,6 +62,93 @@ HostActivityDuring host_activity_during(const trace::TraceModel& model, const st
     result.groups.resize(limit);
   }
   return result;
+}
+
+}  // namespace
+
+std::string_view to_string(HostEventKind kind) {
+  switch (kind) {
+    case HostEventKind::api_call: return "API call";
+    case HostEventKind::sync: return "synchronization";
+    case HostEventKind::range: return "range";
+  }
+  return "event";
+}
+
+HostActivityIndex::Reach HostActivityIndex::reach_of(const trace::HostColumns& table) {
+  Reach reach;
+  for (std::size_t row = 0; row < table.size(); ++row) {
+    std::int64_t length = 0;
+    if (__builtin_sub_overflow(table.end_ns[row], table.start_ns[row], &length)) {
+      reach.from_first_row = true;  // hostile times: longer than an int64 holds
+      continue;
+    }
+    reach.longest_ns = std::max(reach.longest_ns, length);
+    if (row > 0 && table.start_ns[row] < table.start_ns[row - 1]) reach.sorted = false;
+  }
+  return reach;
+}
+
+std::pair<std::size_t, std::size_t> HostActivityIndex::rows(const trace::HostColumns& table, const Reach& reach,
+                                                            std::int64_t start_ns, std::int64_t end_ns) {
+  if (!reach.sorted) return {0, table.size()};
+  const auto& starts = table.start_ns;
+  // An event starting before start_ns - longest ends before start_ns.
+  std::int64_t earliest = std::numeric_limits<std::int64_t>::min();
+  if (!reach.from_first_row && __builtin_sub_overflow(start_ns, reach.longest_ns, &earliest)) {
+    earliest = std::numeric_limits<std::int64_t>::min();
+  }
+  const auto first = std::lower_bound(starts.begin(), starts.end(), earliest);
+  const auto last = std::lower_bound(first, starts.end(), end_ns);
+  return {static_cast<std::size_t>(first - starts.begin()), static_cast<std::size_t>(last - starts.begin())};
+}
+
+HostActivityIndex::HostActivityIndex(const trace::TraceModel& model, std::vector<std::int64_t> threads,
+                                     std::function<bool(trace::StringId)> is_step_name)
+    : model_(model),
+      threads_(std::move(threads)),
+      is_step_name_(std::move(is_step_name)),
+      api_calls_(reach_of(model.api_calls)),
+      syncs_(reach_of(model.syncs)),
+      ranges_(reach_of(model.ranges)) {
+  std::sort(threads_.begin(), threads_.end());
+}
+
+HostActivityDuring HostActivityIndex::during(std::int64_t start_ns, std::int64_t end_ns, std::size_t limit) const {
+  Collector collector{start_ns, end_ns, {}, {}};
+  const auto& calls = model_.api_calls;
+  for (auto [row, last] = rows(calls, api_calls_, start_ns, end_ns); row < last; ++row) {
+    if (!issuing(threads_, calls.thread_id[row])) continue;
+    collector.add(HostEventKind::api_call, calls.name[row], calls.thread_id[row], calls.start_ns[row],
+                  calls.end_ns[row], api_call_cause(model_.string(calls.name[row])));
+  }
+  const auto& syncs = model_.syncs;
+  for (auto [row, last] = rows(syncs, syncs_, start_ns, end_ns); row < last; ++row) {
+    if (!issuing(threads_, syncs.thread_id[row])) continue;
+    collector.add(HostEventKind::sync, trace::kNoString, syncs.thread_id[row], syncs.start_ns[row],
+                  syncs.end_ns[row], IdleCause::sync_wait);
+  }
+  const auto& ranges = model_.ranges;
+  for (auto [row, last] = rows(ranges, ranges_, start_ns, end_ns); row < last; ++row) {
+    if (ranges.on_gpu[row] != 0) continue;
+    const auto name = model_.string(ranges.name[row]);
+    const bool loading = analysis::is_data_loading_name(name);
+    if (!loading && !issuing(threads_, ranges.thread_id[row])) continue;
+    if (is_step_name_(ranges.name[row])) continue;  // a step annotation spans the idle time too: no sign of host work
+    collector.add(HostEventKind::range, ranges.name[row], ranges.thread_id[row], ranges.start_ns[row],
+                  ranges.end_ns[row],
+                  loading ? IdleCause::data_loading
+                          : is_peer_wait_name(name) ? IdleCause::peer_wait : IdleCause::host_bound);
+  }
+  return collected(model_, std::move(collector), start_ns, end_ns, limit);
+}
+
+HostActivityDuring host_activity_during(const trace::TraceModel& model, const std::vector<std::int64_t>& threads,
+                                        const analysis::StepPattern& steps, std::int64_t start_ns,
+                                        std::int64_t end_ns, std::size_t limit) {
+  const HostActivityIndex index(model, threads,
+                                [&](trace::StringId name) { return steps.match(model.string(name)).has_value(); });
+  return index.during(start_ns, end_ns, limit);
 }
 
 std::string describe_host_activity(const HostActivityDuring& activity) {

@@ -226,11 +226,36 @@ void write_steps(Writer& w, const ReportInput& input) {
   w.EndArray();
 }
 
+// What the issuing threads did during a gap, as the app's details of a clicked gap band say it.
+void write_host_activity(Writer& w, const idle::HostActivityDuring& activity) {
+  key(w, "host_activity");
+  w.StartObject();
+  field(w, "covered_ns", activity.covered_ns);
+  const auto length = activity.end_ns - activity.start_ns;
+  field(w, "coverage", length > 0 ? static_cast<double>(activity.covered_ns) / static_cast<double>(length) : 0.0);
+  key(w, "groups");
+  w.StartArray();
+  for (const auto& group : activity.groups) {
+    w.StartObject();
+    field(w, "kind", idle::to_string(group.kind));
+    field(w, "name", std::string_view(group.name));
+    field(w, "thread", group.thread);
+    field(w, "count", group.count);
+    field(w, "overlap_ns", group.overlap_ns);
+    field(w, "cause", idle::to_string(group.cause));
+    w.EndObject();
+  }
+  w.EndArray();
+  field(w, "groups_left_out", activity.groups_left_out);
+  w.EndObject();
+}
+
 void write_gaps(Writer& w, const ReportInput& input) {
   key(w, "gaps");
   w.StartArray();
   for (const auto& rank : input.ranks) {
-    for (const auto& gap : rank.gaps) {
+    for (std::size_t index = 0; index < rank.gaps.size(); ++index) {
+      const auto& gap = rank.gaps[index];
       w.StartObject();
       field(w, "rank", std::int64_t{rank.rank});
       field(w, "device", std::int64_t{gap.device});
@@ -243,6 +268,7 @@ void write_gaps(Writer& w, const ReportInput& input) {
       key(w, "causes_ns");
       write_cause_times(w, gap.causes);
       key(w, "after_warmup"), w.Bool(gap.after_warmup);
+      if (index < rank.gap_host_activity.size()) write_host_activity(w, rank.gap_host_activity[index]);
       w.EndObject();
     }
   }

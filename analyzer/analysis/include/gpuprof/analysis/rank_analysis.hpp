@@ -14,6 +14,7 @@
 #include "gpuprof/analysis/device_activity.hpp"
 #include "gpuprof/analysis/gaps.hpp"
 #include "gpuprof/idle/host_blockers.hpp"
+#include "gpuprof/idle/interval_host_activity.hpp"
 #include "gpuprof/analysis/kernel_summary.hpp"
 #include "gpuprof/analysis/launch_stats.hpp"
 #include "gpuprof/analysis/time_breakdown.hpp"
@@ -34,6 +35,9 @@ struct RankAnalysis {
   std::vector<DeviceBreakdown> devices;
   std::vector<StepBreakdown> steps;
   std::vector<BatchGap> gaps;
+  // What the threads that issue the rank's GPU work did during each gap (same order as `gaps`): the app's
+  // details of a clicked gap band, in the report's JSON.
+  std::vector<idle::HostActivityDuring> gap_host_activity;
   // Every idle interval with its causes, by device and time; only with AnalysisOptions::keep_idle_intervals.
   std::vector<idle::IdleInterval> idle_intervals;
   // The idle pieces just before communication work, with their evidence: the job gives the part before a

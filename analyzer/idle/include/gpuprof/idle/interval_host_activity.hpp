@@ -7,6 +7,7 @@
 // work, and data-loading ranges from every thread, as the idle causes are.
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -38,7 +39,35 @@ struct HostActivityDuring {
   std::int64_t covered_ns = 0;
 };
 
-// `threads`: the threads that issue the rank's GPU work (sorted); ranges matching `steps` only mark a step.
+// What the host did during many stretches of one model (every batch gap of a report). Host tables are
+// sorted by start, so a stretch reads only the rows that start within the table's longest event before it
+// ends: a search per table, not a pass over it. A table found out of order is read whole.
+class HostActivityIndex {
+ public:
+  // `threads`: the threads that issue the rank's GPU work (sorted); ranges whose name `is_step_name` only
+  // mark a step.
+  HostActivityIndex(const trace::TraceModel& model, std::vector<std::int64_t> threads,
+                    std::function<bool(trace::StringId)> is_step_name);
+  HostActivityDuring during(std::int64_t start_ns, std::int64_t end_ns, std::size_t limit = 5) const;
+
+ private:
+  // Where the rows that may overlap a stretch lie in one table.
+  struct Reach {
+    std::int64_t longest_ns = 0;
+    bool sorted = true;
+    bool from_first_row = false;  // an event longer than an int64 holds
+  };
+  static Reach reach_of(const trace::HostColumns& table);
+  static std::pair<std::size_t, std::size_t> rows(const trace::HostColumns& table, const Reach& reach,
+                                                   std::int64_t start_ns, std::int64_t end_ns);
+
+  const trace::TraceModel& model_;
+  std::vector<std::int64_t> threads_;
+  std::function<bool(trace::StringId)> is_step_name_;
+  Reach api_calls_, syncs_, ranges_;
+};
+
+// One stretch: `threads` the issuing threads (sorted); ranges matching `steps` only mark a step.
 HostActivityDuring host_activity_during(const trace::TraceModel& model, const std::vector<std::int64_t>& threads,
                                         const analysis::StepPattern& steps, std::int64_t start_ns,
                                         std::int64_t end_ns, std::size_t limit = 5);
