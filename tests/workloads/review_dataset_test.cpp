@@ -1,5 +1,7 @@
 #include "review_dataset.hpp"
+#include "sample_source.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -98,6 +100,30 @@ TEST(ReviewDataset, SamplesCarryBothDocumentsAndTheRating) {
   EXPECT_EQ(ints[0], data.corpus->user_document(data.train.users[7])[0]);
   EXPECT_EQ(ints[64], data.corpus->item_document(data.train.items[7])[0]);
   EXPECT_EQ(ints[127], data.corpus->item_document(data.train.items[7])[63]);
+}
+
+// The trainer's path: a shuffled epoch order, gathered on several loader threads. Every row
+// must keep its rating with its own user's and item's documents, whole.
+TEST(ReviewDataset, ShuffledBatchesKeepEachRatingWithItsDocuments) {
+  const ReviewData data = generate_review_data(small_config());
+  const ReviewSamples samples(data.corpus, data.train);
+  const std::size_t tokens = samples.shape().ints;
+  const std::size_t length = tokens / 2;
+  const std::vector<std::int32_t> order = epoch_order(samples.samples(), 5, 3);
+  constexpr int first = 64;
+  constexpr int count = 64;
+  std::vector<std::int32_t> ints(count * tokens);
+  std::vector<float> ratings(count);
+  gather_samples(samples, order, first, count, nullptr, ratings.data(), ints.data(), 4);
+  for (int row = 0; row < count; ++row) {
+    const auto sample = static_cast<std::size_t>(order[static_cast<std::size_t>(first + row)]);
+    const std::int32_t* user = data.corpus->user_document(data.train.users[sample]);
+    const std::int32_t* item = data.corpus->item_document(data.train.items[sample]);
+    const std::int32_t* written = ints.data() + static_cast<std::size_t>(row) * tokens;
+    EXPECT_EQ(ratings[static_cast<std::size_t>(row)], data.train.ratings[sample]) << "row " << row;
+    EXPECT_TRUE(std::equal(user, user + length, written)) << "user document of row " << row;
+    EXPECT_TRUE(std::equal(item, item + length, written + length)) << "item document of row " << row;
+  }
 }
 
 }  // namespace

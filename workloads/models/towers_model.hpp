@@ -52,6 +52,8 @@ class TowersModel : public TrainableModel {
   GradientRange stage_gradients(int stage) const override;
 
   const std::vector<PlannedTransfer>& executed_transfers() const { return executed_; }
+  // Which layer owns which floats of parameter group `group` (tests name the parameters they check).
+  const ParameterLayout& group_layout(std::size_t group) const { return groups_.at(group).layout; }
 
  private:
   struct Owner {  // one layer's parameters
