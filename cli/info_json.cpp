@@ -75,6 +75,8 @@ void stats_and_loss(Writer& json, trace::TraceFile& file) {
   json.Int64(loss.buffers_not_returned);
   json.Key("records_taken");
   json.Int64(loss.records_taken);
+  json.Key("records_after_stop");
+  json.Int64(loss.records_after_stop);
   json.EndObject();
 }
 

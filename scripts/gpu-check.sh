@@ -232,15 +232,17 @@ inventory() {
 # machine with a GPU) the skipped tests' output, read from JUNIT, decides whether a
 # skip fails (gpu_skipped_result).
 ctest_result() {
-  local status=$1 log=$2 gpus=$3 junit=${4:-} summary='([0-9]+)% tests passed, ([0-9]+) tests? failed out of ([0-9]+)'
+  # ctest 3.x prints "100% tests passed, 0 tests failed out of N"; the GPU machine's (2026-11-27) leaves the
+  # failure count out when there is none: "100% tests passed out of N".
+  local status=$1 log=$2 gpus=$3 junit=${4:-} summary='([0-9]+)% tests passed(, ([0-9]+) tests? failed)? out of ([0-9]+)'
   local line failures total skipped=()
   line=$(grep -E "$summary" "$log" | tail -1)
   if [[ ! $line =~ $summary ]]; then
     echo "FAILED: no ctest summary, $(gpu_describe_status "$status" | sed 's/^FAILED: //')"
     return
   fi
-  failures=${BASH_REMATCH[2]}
-  total=${BASH_REMATCH[3]}
+  failures=${BASH_REMATCH[3]:-0}
+  total=${BASH_REMATCH[4]}
   if ((failures > 0)); then
     echo "FAILED: $failures of $total tests failed"
   elif ((status != 0)); then

@@ -28,6 +28,8 @@ RecordingLoss recording_loss(const std::vector<trace::StatRow>& stats) {
       loss.buffers_not_returned += value;
     } else if (stat.name == "activity_buffers_taken") {
       loss.records_taken += value;
+    } else if (stat.name == "records_dropped_after_stop") {
+      loss.records_after_stop += value;
     } else if (stat.name.find("dropped") != std::string::npos) {
       loss.dropped_records += value;
     }
@@ -47,6 +49,10 @@ std::string RecordingLoss::text() const {
   }
   if (records_taken > 0) {
     parts.push_back(std::to_string(records_taken) + " launches whose records another CUPTI client took");
+  }
+  if (records_after_stop > 0) {
+    parts.push_back(std::to_string(records_after_stop) +
+                    " records made as the recording stopped (work still running then, or the program's after it)");
   }
   std::string text;
   for (const auto& part : parts) text += (text.empty() ? "" : ", ") + part;

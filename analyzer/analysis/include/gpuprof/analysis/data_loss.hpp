@@ -25,8 +25,11 @@ struct RecordingLoss {
   std::int64_t refused_buffer_requests = 0;
   std::int64_t buffers_not_returned = 0;
   std::int64_t records_taken = 0;
+  // Dropped as the recording stopped: work still running then, or the program's after it.
+  std::int64_t records_after_stop = 0;
   bool any() const {
-    return dropped_records > 0 || refused_buffer_requests > 0 || buffers_not_returned > 0 || records_taken > 0;
+    return dropped_records > 0 || refused_buffer_requests > 0 || buffers_not_returned > 0 || records_taken > 0 ||
+           records_after_stop > 0;
   }
   // "17 dropped records, 3 refused buffer requests" or "no loss".
   std::string text() const;
