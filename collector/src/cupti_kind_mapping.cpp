@@ -6,6 +6,9 @@
 #include <algorithm>
 #include <array>
 #include <string>
+#include <vector>
+
+#include "gpuprof/collector/launch_accounting.hpp"
 
 namespace gpuprof::collector {
 
@@ -84,32 +87,28 @@ std::span<const std::uint32_t> frequent_runtime_calls() {
 }
 
 std::span<const std::uint32_t> work_submitting_driver_calls() {
-  static constexpr std::array<std::uint32_t, 24> calls = {
-      CUPTI_DRIVER_TRACE_CBID_cuLaunch,
-      CUPTI_DRIVER_TRACE_CBID_cuLaunchGrid,
-      CUPTI_DRIVER_TRACE_CBID_cuLaunchGridAsync,
-      CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
-      CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
-      CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
-      CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
-      CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
-      CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
-      CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch,
-      CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz,
-      CUPTI_DRIVER_TRACE_CBID_cuMemcpyAsync,
-      CUPTI_DRIVER_TRACE_CBID_cuMemcpyAsync_ptsz,
-      CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoDAsync_v2,
-      CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoDAsync_v2_ptsz,
-      CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoHAsync_v2,
-      CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoHAsync_v2_ptsz,
-      CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoDAsync_v2,
-      CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoDAsync_v2_ptsz,
-      CUPTI_DRIVER_TRACE_CBID_cuMemcpyPeerAsync,
-      CUPTI_DRIVER_TRACE_CBID_cuMemsetD8Async,
-      CUPTI_DRIVER_TRACE_CBID_cuMemsetD8Async_ptsz,
-      CUPTI_DRIVER_TRACE_CBID_cuMemsetD32Async,
-      CUPTI_DRIVER_TRACE_CBID_cuMemsetD32Async_ptsz,
-  };
+  static const std::vector<std::uint32_t> calls = [] {
+    const auto launches = LaunchAccounting::driver_kernel_launches();
+    std::vector<std::uint32_t> all(launches.begin(), launches.end());
+    all.insert(all.end(), {
+                              CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch,
+                              CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz,
+                              CUPTI_DRIVER_TRACE_CBID_cuMemcpyAsync,
+                              CUPTI_DRIVER_TRACE_CBID_cuMemcpyAsync_ptsz,
+                              CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoDAsync_v2,
+                              CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoDAsync_v2_ptsz,
+                              CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoHAsync_v2,
+                              CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoHAsync_v2_ptsz,
+                              CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoDAsync_v2,
+                              CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoDAsync_v2_ptsz,
+                              CUPTI_DRIVER_TRACE_CBID_cuMemcpyPeerAsync,
+                              CUPTI_DRIVER_TRACE_CBID_cuMemsetD8Async,
+                              CUPTI_DRIVER_TRACE_CBID_cuMemsetD8Async_ptsz,
+                              CUPTI_DRIVER_TRACE_CBID_cuMemsetD32Async,
+                              CUPTI_DRIVER_TRACE_CBID_cuMemsetD32Async_ptsz,
+                          });
+    return all;
+  }();
   return calls;
 }
 

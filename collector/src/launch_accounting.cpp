@@ -29,6 +29,12 @@ bool LaunchAccounting::is_kernel_launch(trace::ApiKind kind, std::uint32_t callb
       CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000,
       CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_ptsz_v13000,
   };
+  if (kind == trace::ApiKind::runtime) return contains(runtime_launches, callback_id);
+  const auto driver = driver_kernel_launches();
+  return std::find(driver.begin(), driver.end(), callback_id) != driver.end();
+}
+
+std::span<const std::uint32_t> LaunchAccounting::driver_kernel_launches() {
   static constexpr std::array<std::uint32_t, 9> driver_launches = {
       CUPTI_DRIVER_TRACE_CBID_cuLaunch,
       CUPTI_DRIVER_TRACE_CBID_cuLaunchGrid,
@@ -40,8 +46,7 @@ bool LaunchAccounting::is_kernel_launch(trace::ApiKind kind, std::uint32_t callb
       CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
       CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
   };
-  return kind == trace::ApiKind::runtime ? contains(runtime_launches, callback_id)
-                                         : contains(driver_launches, callback_id);
+  return driver_launches;
 }
 
 bool LaunchAccounting::is_capture_begin(trace::ApiKind kind, std::uint32_t callback_id) {

@@ -226,7 +226,8 @@ TEST(StandinRecord, ACuptiThatCannotStartLeavesTheProgramRunning) {
 // CUPTI's thread hands a buffer over after the program's exit handlers finished the trace.
 TEST(StandinRecord, ALateBufferIsSaidNotLostSilently) {
   TemporaryFolder folder;
-  const auto run = record_standin(folder, {"--steps", "1", "--late-delivery-ms", "200"});
+  // Late enough that the program's exit flush comes first even on a loaded machine (at 200 ms it once did not).
+  const auto run = record_standin(folder, {"--steps", "1", "--late-delivery-ms", "1500"});
   ASSERT_EQ(run.exit_code, 0) << run.errors;
   ASSERT_EQ(run.traces.size(), 1u);
   trace::TraceFile file(run.traces[0].string());

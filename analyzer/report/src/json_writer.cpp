@@ -226,6 +226,15 @@ void write_steps(Writer& w, const ReportInput& input) {
   w.EndArray();
 }
 
+std::string_view json_name(idle::HostEventKind kind) {
+  switch (kind) {
+    case idle::HostEventKind::api_call: return "api_call";
+    case idle::HostEventKind::sync: return "sync";
+    case idle::HostEventKind::range: return "range";
+  }
+  return "event";
+}
+
 // What the issuing threads did during a gap, as the app's details of a clicked gap band say it.
 void write_host_activity(Writer& w, const idle::HostActivityDuring& activity) {
   key(w, "host_activity");
@@ -237,7 +246,7 @@ void write_host_activity(Writer& w, const idle::HostActivityDuring& activity) {
   w.StartArray();
   for (const auto& group : activity.groups) {
     w.StartObject();
-    field(w, "kind", idle::to_string(group.kind));
+    field(w, "kind", json_name(group.kind));
     field(w, "name", std::string_view(group.name));
     field(w, "thread", group.thread);
     field(w, "count", group.count);

@@ -7,6 +7,7 @@
 // loss instead of leaving it silent.
 
 #include <cstdint>
+#include <span>
 #include <optional>
 #include <string>
 #include <unordered_set>
@@ -20,6 +21,8 @@ class LaunchAccounting {
   // True for the runtime and driver calls that launch exactly one kernel (graph
   // launches, which launch many under one correlation id, are not among them).
   static bool is_kernel_launch(trace::ApiKind kind, std::uint32_t callback_id);
+  // The driver calls is_kernel_launch knows.
+  static std::span<const std::uint32_t> driver_kernel_launches();
   // True for the calls that start capturing a stream into a graph.
   static bool is_capture_begin(trace::ApiKind kind, std::uint32_t callback_id);
 
