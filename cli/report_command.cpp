@@ -1,6 +1,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
 #include <cstdio>
 #include <memory>
 #include <optional>
@@ -76,6 +77,9 @@ int run_report(const ReportArguments& arguments, const Invocation& invocation) {
   if (format == report::Format::json &&
       std::find(chosen.begin(), chosen.end(), report::Section::gaps) != chosen.end()) {
     options.keep_idle_intervals = true;
+    // A rank's longest --max-intervals hold every row of that rank the JSON lists (0: all of them).
+    options.interval_host_activity =
+        arguments.max_intervals == 0 ? std::numeric_limits<std::size_t>::max() : arguments.max_intervals;
   }
   options.host_summaries = report::needs_host_summaries(chosen);
   options.memory_use = report::needs_memory_use(chosen);

@@ -95,7 +95,11 @@ void expect_same_activity(const idle::HostActivityDuring& a, const idle::HostAct
 // The host activity of each gap (the app's details of a gap band, the JSON's gaps[].host_activity): within
 // the gap, and what a reading of every row finds (the model's host tables reversed: out of order, read whole).
 void expect_gap_host_activity(const trace::TraceModel& model) {
-  const auto parts = analyze_rank_parts(model, AnalysisOptions{});
+  AnalysisOptions options;
+  options.keep_idle_intervals = true;
+  constexpr std::size_t kLongestIntervals = 20;
+  options.interval_host_activity = kLongestIntervals;
+  const auto parts = analyze_rank_parts(model, options);
   const auto& rank = parts.analysis;
   ASSERT_EQ(rank.gap_host_activity.size(), rank.gaps.size());
   const StepPattern steps(AnalysisOptions{}.step_pattern);
@@ -120,6 +124,21 @@ void expect_gap_host_activity(const trace::TraceModel& model) {
     for (const auto& group : activity.groups) EXPECT_GT(group.overlap_ns, 0);
     if (i < kGapsReadWhole) expect_same_activity(activity, read_whole.during(gap.start_ns, gap.end_ns));
   }
+  // The longest intervals, and only they, have theirs.
+  ASSERT_EQ(rank.interval_host_activity.size(), std::min(kLongestIntervals, rank.idle_intervals.size()));
+  std::int64_t shortest_with = std::numeric_limits<std::int64_t>::max(), longest_without = 0;
+  for (std::size_t i = 0; i < rank.idle_intervals.size(); ++i) {
+    const auto& interval = rank.idle_intervals[i];
+    const auto length = interval.end_ns - interval.start_ns;
+    const auto found = rank.interval_host_activity.find(i);
+    if (found == rank.interval_host_activity.end()) {
+      longest_without = std::max(longest_without, length);
+      continue;
+    }
+    shortest_with = std::min(shortest_with, length);
+    expect_same_activity(found->second, read_whole.during(interval.start_ns, interval.end_ns));
+  }
+  EXPECT_LE(longest_without, shortest_with);
 }
 
 void expect_invariants(const trace::TraceModel& model) {

@@ -118,6 +118,12 @@ TEST_F(ReportCli, TwoRanksJsonAndSave) {
 }
 
 // JSON keeps the idle intervals and lists the longest --max-intervals of them, counting the rest.
+std::size_t occurrences(const std::string& text, const std::string& part) {
+  std::size_t found = 0;
+  for (auto at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++found;
+  return found;
+}
+
 TEST_F(ReportCli, JsonListsTheLongestIdleIntervals) {
   const auto trace = synthetic("a.sqlite", 0);
   EXPECT_EQ(report(trace + " --format json --max-intervals 2 -o " + folder_.file("out.json")), 0) << error_text();
@@ -125,6 +131,11 @@ TEST_F(ReportCli, JsonListsTheLongestIdleIntervals) {
   EXPECT_NE(json.find("\"kept\": true"), std::string::npos);
   EXPECT_NE(json.find("\"limit\": 2,"), std::string::npos);
   EXPECT_NE(json.find("\"listed\": 2,"), std::string::npos);
+  // Each listed interval says what the host did meanwhile, as the app's details do; so does each gap.
+  const auto rows = json.find("\"idle_intervals\"");
+  ASSERT_NE(rows, std::string::npos);
+  EXPECT_EQ(occurrences(json.substr(rows), "\"host_activity\""), 2U);
+  EXPECT_GT(occurrences(json.substr(0, rows), "\"host_activity\""), 0U);
   EXPECT_EQ(report(trace + " --format json --max-intervals -1"), 2);
 }
 
@@ -135,12 +146,6 @@ TEST_F(ReportCli, EveryFormatWrites) {
     EXPECT_EQ(report(trace + " --format " + format + " -o " + output), 0) << format << ": " << error_text();
     EXPECT_GT(fs::file_size(output), 100U) << format;
   }
-}
-
-std::size_t occurrences(const std::string& text, const std::string& part) {
-  std::size_t found = 0;
-  for (auto at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++found;
-  return found;
 }
 
 TEST_F(ReportCli, DefaultTextOpensWithTheSummaryAndFits120Columns) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <future>
+#include <numeric>
 #include <optional>
 #include <tuple>
 
@@ -45,15 +46,31 @@ std::int64_t first_gpu_activity(const std::vector<DeviceActivity>& activity) {
   return first.value_or(0);
 }
 
-// The issuing threads' activity under each gap, as the app shows it for a clicked gap band.
-void add_gap_host_activity(const trace::TraceModel& model, const idle::HostCauses& host,
-                           const std::vector<bool>& step_names, RankAnalysis& result) {
-  if (result.gaps.empty()) return;
+// The issuing threads' activity under each gap and the longest kept idle intervals, as the app shows it
+// for a clicked gap band or interval.
+void add_host_activity(const trace::TraceModel& model, const idle::HostCauses& host,
+                       const std::vector<bool>& step_names, std::size_t interval_limit, RankAnalysis& result) {
+  if (result.gaps.empty() && result.idle_intervals.empty()) return;
   const idle::HostActivityIndex index(model, host.any_device().threads, [&](trace::StringId name) {
     return name < step_names.size() && step_names[name];
   });
   result.gap_host_activity.reserve(result.gaps.size());
   for (const auto& gap : result.gaps) result.gap_host_activity.push_back(index.during(gap.start_ns, gap.end_ns));
+  const auto& intervals = result.idle_intervals;
+  std::vector<std::size_t> longest(intervals.size());
+  std::iota(longest.begin(), longest.end(), std::size_t{0});
+  const auto length = [&](std::size_t i) { return intervals[i].end_ns - intervals[i].start_ns; };
+  const std::size_t kept = std::min(interval_limit, longest.size());
+  // Longest first, ties in device and time order: the JSON's own order within a rank.
+  std::partial_sort(longest.begin(), longest.begin() + static_cast<std::ptrdiff_t>(kept), longest.end(),
+                    [&](std::size_t a, std::size_t b) {
+                      return std::make_tuple(-length(a), intervals[a].device, intervals[a].start_ns) <
+                             std::make_tuple(-length(b), intervals[b].device, intervals[b].start_ns);
+                    });
+  for (std::size_t k = 0; k < kept; ++k) {
+    const auto& interval = intervals[longest[k]];
+    result.interval_host_activity.emplace(longest[k], index.during(interval.start_ns, interval.end_ns));
+  }
 }
 
 }  // namespace
@@ -116,7 +133,7 @@ RankAnalysisParts analyze_rank_parts(const trace::TraceModel& model, const Analy
   result.devices = std::move(breakdown.devices);
   result.steps = std::move(breakdown.steps);
   if (use_steps) result.gaps = find_batch_gaps(result.steps);
-  add_gap_host_activity(model, host, detection.step_names, result);
+  add_host_activity(model, host, detection.step_names, options.interval_host_activity, result);
   result.host_blockers = idle::find_host_blockers(model, correlations, host, activity);
   add_steady_state_notice(result);
   result.transfers = analyze_transfers(model, activity);

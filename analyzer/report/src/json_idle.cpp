@@ -1,5 +1,7 @@
 #include "json_idle.hpp"
 
+#include "json_fields.hpp"
+
 #include <cmath>
 #include <string>
 
@@ -83,6 +85,44 @@ void write_summary_idle(JsonWriter& w, const IdleSummary& idle) {
     w.EndObject();
   }
   w.EndArray();
+  w.EndObject();
+}
+
+namespace {
+
+std::string_view json_name(idle::HostEventKind kind) {
+  switch (kind) {
+    case idle::HostEventKind::api_call: return "api_call";
+    case idle::HostEventKind::sync: return "sync";
+    case idle::HostEventKind::range: return "range";
+  }
+  return "event";
+}
+
+}  // namespace
+
+void write_host_activity(JsonWriter& w, const idle::HostActivityDuring& activity) {
+  using json::field;
+  using json::key;
+  key(w, "host_activity");
+  w.StartObject();
+  field(w, "covered_ns", activity.covered_ns);
+  const auto length = activity.end_ns - activity.start_ns;
+  field(w, "coverage", length > 0 ? static_cast<double>(activity.covered_ns) / static_cast<double>(length) : 0.0);
+  key(w, "groups");
+  w.StartArray();
+  for (const auto& group : activity.groups) {
+    w.StartObject();
+    field(w, "kind", json_name(group.kind));
+    field(w, "name", std::string_view(group.name));
+    field(w, "thread", group.thread);
+    field(w, "count", group.count);
+    field(w, "overlap_ns", group.overlap_ns);
+    field(w, "cause", idle::to_string(group.cause));
+    w.EndObject();
+  }
+  w.EndArray();
+  field(w, "groups_left_out", activity.groups_left_out);
   w.EndObject();
 }
 

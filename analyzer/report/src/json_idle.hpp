@@ -7,6 +7,7 @@
 #include <rapidjson/stringbuffer.h>
 
 #include "gpuprof/idle/idle_cause.hpp"
+#include "gpuprof/idle/interval_host_activity.hpp"
 #include "gpuprof/report/idle_summary.hpp"
 
 namespace gpuprof::report {
@@ -19,6 +20,10 @@ void write_idle_causes(JsonWriter& w, const idle::IdleTally& in_steps, const idl
 // {cause: ns} for every covering cause.
 void write_cause_times(JsonWriter& w, const idle::CauseTimes& times);
 void write_summary_idle(JsonWriter& w, const IdleSummary& idle);
+
+// "host_activity": what the threads that issue the rank's GPU work did during a gap or an idle interval
+// (covered_ns, coverage, groups, groups_left_out), as the app's details of a clicked band say it.
+void write_host_activity(JsonWriter& w, const idle::HostActivityDuring& activity);
 
 struct ReportInput;
 // "idle_intervals": the kept idle intervals (RankAnalysis::idle_intervals), the ReportInput::max_intervals

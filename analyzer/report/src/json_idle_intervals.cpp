@@ -13,6 +13,7 @@ using json::field;
 using json::key;
 
 struct RankedInterval {
+  const analysis::RankAnalysis* analysis = nullptr;
   std::int32_t rank = 0;
   const idle::IdleInterval* interval = nullptr;
   std::int64_t length() const { return interval->end_ns - interval->start_ns; }
@@ -22,7 +23,7 @@ struct RankedInterval {
 std::vector<RankedInterval> longest_first(const ReportInput& input) {
   std::vector<RankedInterval> all;
   for (const auto& rank : input.ranks) {
-    for (const auto& interval : rank.idle_intervals) all.push_back({rank.rank, &interval});
+    for (const auto& interval : rank.idle_intervals) all.push_back({&rank, rank.rank, &interval});
   }
   std::stable_sort(all.begin(), all.end(), [](const RankedInterval& a, const RankedInterval& b) {
     return std::make_tuple(-a.length(), a.rank, a.interval->device, a.interval->start_ns) <
@@ -73,6 +74,11 @@ void write_row(JsonWriter& w, const RankedInterval& entry) {
     w.EndObject();
   }
   w.EndArray();
+  const auto index = static_cast<std::size_t>(entry.interval - entry.analysis->idle_intervals.data());
+  if (const auto found = entry.analysis->interval_host_activity.find(index);
+      found != entry.analysis->interval_host_activity.end()) {
+    write_host_activity(w, found->second);
+  }
   w.EndObject();
 }
 

@@ -226,39 +226,6 @@ void write_steps(Writer& w, const ReportInput& input) {
   w.EndArray();
 }
 
-std::string_view json_name(idle::HostEventKind kind) {
-  switch (kind) {
-    case idle::HostEventKind::api_call: return "api_call";
-    case idle::HostEventKind::sync: return "sync";
-    case idle::HostEventKind::range: return "range";
-  }
-  return "event";
-}
-
-// What the issuing threads did during a gap, as the app's details of a clicked gap band say it.
-void write_host_activity(Writer& w, const idle::HostActivityDuring& activity) {
-  key(w, "host_activity");
-  w.StartObject();
-  field(w, "covered_ns", activity.covered_ns);
-  const auto length = activity.end_ns - activity.start_ns;
-  field(w, "coverage", length > 0 ? static_cast<double>(activity.covered_ns) / static_cast<double>(length) : 0.0);
-  key(w, "groups");
-  w.StartArray();
-  for (const auto& group : activity.groups) {
-    w.StartObject();
-    field(w, "kind", json_name(group.kind));
-    field(w, "name", std::string_view(group.name));
-    field(w, "thread", group.thread);
-    field(w, "count", group.count);
-    field(w, "overlap_ns", group.overlap_ns);
-    field(w, "cause", idle::to_string(group.cause));
-    w.EndObject();
-  }
-  w.EndArray();
-  field(w, "groups_left_out", activity.groups_left_out);
-  w.EndObject();
-}
-
 void write_gaps(Writer& w, const ReportInput& input) {
   key(w, "gaps");
   w.StartArray();

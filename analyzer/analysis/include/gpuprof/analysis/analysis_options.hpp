@@ -24,6 +24,9 @@ struct AnalysisOptions {
   // Keep every idle interval with its causes (RankAnalysis::idle_intervals), for views that show them one
   // by one; reports need only the sums the breakdowns carry.
   bool keep_idle_intervals = false;
+  // With keep_idle_intervals: the host activity of this rank's longest this many kept intervals
+  // (RankAnalysis::interval_host_activity), what the JSON lists with them; 0: of none.
+  std::size_t interval_host_activity = 0;
   // The nsys-style summaries (RankAnalysis::host: NVTX ranges, API calls, launch latency per kernel, launch
   // queues) cost a pass over every event and its memory: only for views that show them.
   bool host_summaries = true;

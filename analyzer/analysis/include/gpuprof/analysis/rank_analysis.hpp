@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "gpuprof/analysis/analysis_options.hpp"
@@ -40,6 +41,9 @@ struct RankAnalysis {
   std::vector<idle::HostActivityDuring> gap_host_activity;
   // Every idle interval with its causes, by device and time; only with AnalysisOptions::keep_idle_intervals.
   std::vector<idle::IdleInterval> idle_intervals;
+  // The host activity of the longest kept intervals (AnalysisOptions::interval_host_activity), by their index
+  // in idle_intervals: the app's details of a clicked interval, in the JSON's idle_intervals rows.
+  std::unordered_map<std::size_t, idle::HostActivityDuring> interval_host_activity;
   // The idle pieces just before communication work, with their evidence: the job gives the part before a
   // late partner rank arrived to peer_wait (job/peer_waits.hpp). By device and time.
   std::vector<idle::IdleEvidence> idle_before_comm;
