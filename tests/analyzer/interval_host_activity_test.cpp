@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <limits>
 
 #include "gpuprof/analysis/analysis_options.hpp"
@@ -94,6 +95,24 @@ TEST(IntervalHostActivity, TheIndexFindsLongAndHostileEventsAndReadsEveryStretch
     EXPECT_EQ(indexed.covered_ns, whole.covered_ns) << start;
     EXPECT_EQ(indexed.groups.size(), whole.groups.size()) << start;
   }
+}
+
+// A table in order but for one row of hostile times (start near the int64 minimum) is out of order: read
+// whole, not searched (a search from the end of the first rows would find nothing).
+TEST(IntervalHostActivity, ARowOfHostileTimesStillMarksItsTableOutOfOrder) {
+  ModelBuilder builder;
+  for (int i = 0; i < 4; ++i) builder.api_call(1, 9000 + 100 * i, 9050 + 100 * i, 1 + i);
+  builder.api_call(1, std::numeric_limits<std::int64_t>::min() + 1, std::numeric_limits<std::int64_t>::max(), 10,
+                   "cudaStreamSynchronize");
+  builder.api_call(1, 100, 150, 11, "cudaMemcpy");
+  auto model = builder.build();
+  // Sorted: the hostile row, 100, 9000..9300. Put in the order 9000..9300, the hostile row, 100.
+  model.api_calls.visit_columns([](auto& column) { std::rotate(column.begin(), column.begin() + 2, column.end()); });
+  ASSERT_EQ(model.api_calls.start_ns.back(), 100);
+  const HostActivityIndex index(model, {1}, [](trace::StringId) { return false; });
+  const auto activity = index.during(100, 200);
+  EXPECT_EQ(activity.covered_ns, 100);
+  EXPECT_EQ(activity.groups.size(), 2U);
 }
 
 }  // namespace

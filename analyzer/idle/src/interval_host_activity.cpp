@@ -78,13 +78,13 @@ std::string_view to_string(HostEventKind kind) {
 HostActivityIndex::Reach HostActivityIndex::reach_of(const trace::HostColumns& table) {
   Reach reach;
   for (std::size_t row = 0; row < table.size(); ++row) {
+    if (row > 0 && table.start_ns[row] < table.start_ns[row - 1]) reach.sorted = false;
     std::int64_t length = 0;
     if (__builtin_sub_overflow(table.end_ns[row], table.start_ns[row], &length)) {
       reach.from_first_row = true;  // hostile times: longer than an int64 holds
-      continue;
+    } else {
+      reach.longest_ns = std::max(reach.longest_ns, length);
     }
-    reach.longest_ns = std::max(reach.longest_ns, length);
-    if (row > 0 && table.start_ns[row] < table.start_ns[row - 1]) reach.sorted = false;
   }
   return reach;
 }

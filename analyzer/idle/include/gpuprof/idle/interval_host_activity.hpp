@@ -44,8 +44,8 @@ struct HostActivityDuring {
 // ends: a search per table, not a pass over it. A table found out of order is read whole.
 class HostActivityIndex {
  public:
-  // `threads`: the threads that issue the rank's GPU work (sorted); ranges whose name `is_step_name` only
-  // mark a step.
+  // `threads`: the threads that issue the rank's GPU work (any order); ranges whose name `is_step_name`
+  // only mark a step.
   HostActivityIndex(const trace::TraceModel& model, std::vector<std::int64_t> threads,
                     std::function<bool(trace::StringId)> is_step_name);
   HostActivityDuring during(std::int64_t start_ns, std::int64_t end_ns, std::size_t limit = 5) const;
