@@ -14,8 +14,8 @@ using json::key;
 
 struct RankedInterval {
   const analysis::RankAnalysis* analysis = nullptr;
-  std::int32_t rank = 0;
   const idle::IdleInterval* interval = nullptr;
+  std::int32_t rank() const { return analysis->rank; }
   std::int64_t length() const { return interval->end_ns - interval->start_ns; }
 };
 
@@ -23,11 +23,11 @@ struct RankedInterval {
 std::vector<RankedInterval> longest_first(const ReportInput& input) {
   std::vector<RankedInterval> all;
   for (const auto& rank : input.ranks) {
-    for (const auto& interval : rank.idle_intervals) all.push_back({&rank, rank.rank, &interval});
+    for (const auto& interval : rank.idle_intervals) all.push_back({&rank, &interval});
   }
   std::stable_sort(all.begin(), all.end(), [](const RankedInterval& a, const RankedInterval& b) {
-    return std::make_tuple(-a.length(), a.rank, a.interval->device, a.interval->start_ns) <
-           std::make_tuple(-b.length(), b.rank, b.interval->device, b.interval->start_ns);
+    return std::make_tuple(-a.length(), a.rank(), a.interval->device, a.interval->start_ns) <
+           std::make_tuple(-b.length(), b.rank(), b.interval->device, b.interval->start_ns);
   });
   return all;
 }
@@ -48,7 +48,7 @@ void write_row(JsonWriter& w, const RankedInterval& entry) {
   const auto& interval = *entry.interval;
   const auto verdict = idle::judge(interval.causes);
   w.StartObject();
-  field(w, "rank", std::int64_t{entry.rank});
+  field(w, "rank", std::int64_t{entry.rank()});
   field(w, "device", std::int64_t{interval.device});
   field(w, "step", interval.step);
   field(w, "part", std::string_view(interval.in_gap ? "batch_gap" : "in_step"));
