@@ -363,16 +363,16 @@ void CollectorSession::write_loss_checks() {
 
 void CollectorSession::finish_recording() {
   // Not active: CUPTI never started, and there is nothing to ask it for.
-  if (active_.exchange(false)) {
+  const bool was_active = active_.exchange(false);
+  if (was_active) {
     flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
     read_dropped_records();
-    // No buffer is handed out from now on: CUPTI drops (and counts) instead. A thread of
-    // the program still using CUDA may have begun a buffer since the flush (a signal's
-    // stop runs beside it): a second flush hands that one back too.
-    if (pool_) pool_->close();
-    flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
   }
+  // No buffer is handed out from now on: CUPTI drops (and counts) instead. A thread of
+  // the program still using CUDA may have begun a buffer since the flush (a signal's
+  // stop runs beside it): a second flush hands that one back too.
   if (pool_) pool_->close();
+  if (was_active) flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
   if (writer_thread_) writer_thread_->stop();
   if (failed_) return;
   write_final_meta();
