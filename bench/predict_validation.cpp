@@ -79,6 +79,36 @@ void print_case(const gpuprof::predict::CaseResult& c) {
              100 * c.error(), c.low, c.high, c.in_band() ? "in" : "OUT", c.note);
 }
 
+void print_coverage(const std::string& what, const gpuprof::predict::HeldOutCoverage& coverage) {
+  fmt::print("  {:<58} {:>3} of {:<3} ({:.0f} %)\n", what, coverage.inside, coverage.cases, 100 * coverage.share());
+}
+
+// The band's one published figure, the replica loss: calibrated on the 8-GPU rows above, then checked on
+// runs it did not see (docs/predict.md, "Band").
+void print_calibration(const std::string& dir, const std::string& work,
+                       const std::vector<gpuprof::predict::CaseResult>& published) {
+  namespace p = gpuprof::predict;
+  constexpr double kCoverage = 0.8;
+  fmt::print("\nreplica loss: calibrated {:.4f} on the {} published 8-GPU runs at {:.0f} % (shipped {:.4f})\n",
+             p::calibrate_on(published, kCoverage), published.size(), 100 * kCoverage, p::kPublishedReplicaLoss);
+  std::vector<p::CaseResult> dgx1, a100;
+  for (const auto& c : published) (c.name.find("DGX-1") != std::string::npos ? dgx1 : a100).push_back(c);
+  print_coverage("leave one out, published 8-GPU runs", p::leave_one_out(published, kCoverage));
+  print_coverage("calibrated on DGX-1, checked on DGX A100", p::held_out(dgx1, a100, kCoverage));
+  print_coverage("calibrated on DGX A100, checked on DGX-1", p::held_out(a100, dgx1, kCoverage));
+  for (const std::int32_t gpus : {2, 4}) {
+    const auto runs = p::run_published_cases(dir, work, gpus);
+    std::vector<double> errors;
+    for (const auto& c : runs) errors.push_back(std::abs(c.error()));
+    const auto within = std::count_if(errors.begin(), errors.end(), [](double e) { return e <= 0.10; });
+    p::HeldOutCoverage shipped{0, runs.size()};
+    for (const auto& c : runs) shipped.inside += c.in_band_with(p::kPublishedReplicaLoss) ? 1 : 0;
+    print_coverage(fmt::format("published {}-GPU runs (held out), shipped loss", gpus), shipped);
+    fmt::print("  {:<58} {:>3} of {:<3} within 10 %, median error {:.1f} %\n", "", within, runs.size(),
+               100 * median(errors));
+  }
+}
+
 void print_cases(const std::string& dir) {
   const auto work = work_folder();
   fmt::print("\n{:<62} {:>12} {:>12} {:>8} {}\n", "case", "predicted", "measured", "error", "band");
@@ -108,6 +138,7 @@ void print_cases(const std::string& dir) {
   fmt::print("band: the truth inside in {} of {} classic rows and {} of {} published, {} of {} in all ({:.0f} %)\n",
              classic_in, gru.rows.size() + 1, in_band, published.size(), classic_in + in_band, cases,
              100.0 * static_cast<double>(classic_in + in_band) / static_cast<double>(cases));
+  print_calibration(dir, work.string(), published);
   std::filesystem::remove_all(work);
 }
 

@@ -52,18 +52,44 @@ TEST_F(CaseValidation, PublishedEightGpuThroughput) {
   EXPECT_GE(static_cast<double>(within) / static_cast<double>(cases.size()), 0.75);
 }
 
-// Issue 29 asks the truth inside the band in >= 80 % of the cases; the band now spans every uncertain term's
-// low and high end (docs/predict.md, "Band") and holds it in 38 of 67 (57 %): every classic row, 32 of 61
-// published rows. The floor fails a regression; the misses are published runs slower than even the band's
-// slow end (no overlap at all), which no communication term explains.
+// Issue 29 asks the truth inside the band in >= 80 % of the cases. Its slow end carries one figure from
+// published runs, the replica loss (band_high.hpp); here on the runs it was calibrated on, so the two tests
+// below check it on runs it did not see.
 TEST_F(CaseValidation, BandHoldsTheTruth) {
   const auto gru = run_gru_case(dir_, work_.path().string());
   for (const auto& row : gru.rows) EXPECT_TRUE(row.in_band()) << row.name << " " << row.low << "-" << row.high;
-  EXPECT_TRUE(run_towers_case(dir_, work_.path().string()).in_band());
+  const auto towers = run_towers_case(dir_, work_.path().string());
+  EXPECT_TRUE(towers.in_band());
   const auto published = run_published_cases(dir_, work_.path().string());
   for (const auto& c : published) EXPECT_LE(c.low, c.high) << c.name;
-  const auto inside = std::count_if(published.begin(), published.end(), [](const auto& c) { return c.in_band(); });
-  EXPECT_GE(static_cast<double>(inside) / static_cast<double>(published.size()), 0.50);
+  auto inside = std::count_if(published.begin(), published.end(), [](const auto& c) { return c.in_band(); });
+  for (const auto& row : gru.rows) inside += row.in_band() ? 1 : 0;
+  inside += towers.in_band() ? 1 : 0;
+  EXPECT_GE(static_cast<double>(inside) / static_cast<double>(published.size() + gru.rows.size() + 1), 0.80);
+  // The band in step time says the same as the band in the case's unit.
+  for (const auto& c : published) EXPECT_EQ(c.in_band_with(kPublishedReplicaLoss), c.in_band()) << c.name;
+}
+
+TEST_F(CaseValidation, ShippedReplicaLossIsTheCalibrationOfThePublishedRuns) {
+  const auto published = run_published_cases(dir_, work_.path().string());
+  EXPECT_NEAR(calibrate_on(published, 0.8), kPublishedReplicaLoss, 5e-4);
+}
+
+// Held out of the calibration: each 8-GPU run against the others' calibration, and the 2- and 4-GPU runs
+// of the same tables (which check the √(2 ln N) shape). docs/predict.md gives the figures; the floors sit
+// a little below them, so that a regression fails. The split by system is reported, not asserted: a loss
+// calibrated on DGX A100 alone holds only 57 % of the DGX-1 runs.
+TEST_F(CaseValidation, ReplicaLossHoldsOnRunsOutsideItsCalibration) {
+  const auto published = run_published_cases(dir_, work_.path().string());
+  EXPECT_GE(leave_one_out(published, 0.8).share(), 0.75);
+  std::size_t inside = 0, runs = 0;
+  for (const std::int32_t gpus : {2, 4}) {
+    const auto cases = run_published_cases(dir_, work_.path().string(), gpus);
+    EXPECT_GE(cases.size(), 10u) << gpus;
+    for (const auto& c : cases) inside += c.in_band_with(kPublishedReplicaLoss) ? 1 : 0;
+    runs += cases.size();
+  }
+  EXPECT_GE(static_cast<double>(inside) / static_cast<double>(runs), 0.80);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <map>
 
+#include "case_band.hpp"
 #include "case_traces.hpp"
 #include "csv_table.hpp"
 #include "gpuprof/predict/case_validation.hpp"
@@ -32,6 +33,8 @@ GruTimes gru_times(const std::string& dir) {
 struct GruPrediction {
   double seconds = 0, low = 0, high = 0;
   std::string top_term;
+  GpuCountPrediction row;
+  double seconds_per_step_ns = 0;  // the 1-GPU time over its trace's step
 };
 
 GruPrediction predict_gru(const GruTimes& times, const std::string& work, std::int64_t batch, std::int64_t bytes) {
@@ -49,7 +52,7 @@ GruPrediction predict_gru(const GruTimes& times, const std::string& work, std::i
   const auto& row = prediction.rows.front();
   const double one_gpu = times.seconds.at(batch).first;
   const double scale = one_gpu / prediction.measured_step_ns;
-  return {row.step_ns * scale, row.low_ns * scale, row.high_ns * scale, row.terms.front().name};
+  return {row.step_ns * scale, row.low_ns * scale, row.high_ns * scale, row.terms.front().name, row, scale};
 }
 
 // The one fitted parameter: the gradient bytes that reproduce the 2-GPU time at kFitBatch (monotonic in bytes).
@@ -95,6 +98,7 @@ GruSummary run_gru_case(const std::string& dir, const std::string& work) {
         "s"};
     row.verdict_right = (p.seconds < seconds.first) == (seconds.second < seconds.first);
     row.note = batch == kFitBatch ? "gradient size fitted here" : fmt::format("top term: {}", p.top_term);
+    set_step_band(row, p.row, seconds.second / p.seconds_per_step_ns);
     summary.rows.push_back(row);
     predicted_ratios.emplace_back(batch, seconds.first / p.seconds);
     measured_ratios.emplace_back(batch, seconds.first / seconds.second);
@@ -130,6 +134,7 @@ CaseResult run_towers_case(const std::string& dir, const std::string& work) {
                     "s"};
   result.verdict_right = row.step_ns > prediction.measured_step_ns && two > one;
   result.note = fmt::format("top term: {}", row.terms.front().name);
+  set_step_band(result, row, two / scale);
   return result;
 }
 

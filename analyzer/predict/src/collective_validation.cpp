@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "gpuprof/predict/nccl_tests_reader.hpp"
+#include "gpuprof/predict/sample_statistics.hpp"
 
 namespace gpuprof::predict {
 namespace {
@@ -25,13 +26,6 @@ std::vector<AllReduceTable> vtrain_tables(const std::string& dir, const std::str
   for (int n = 2; n <= 8; ++n)
     tables.push_back(read_allreduce_file(fmt::format("{}/allreduce-lut/vtrain/{}/AR_GPU{}_1M_1024M_LUT", dir, gpu, n)));
   return tables;
-}
-
-double median(std::vector<double> values) {
-  if (values.empty()) return 0.0;
-  std::sort(values.begin(), values.end());
-  const auto mid = values.size() / 2;
-  return values.size() % 2 ? values[mid] : 0.5 * (values[mid - 1] + values[mid]);
 }
 
 // Only sizes inside the training tables' range are held against the truth: below it the curve extrapolates.

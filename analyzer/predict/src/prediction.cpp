@@ -8,6 +8,7 @@
 #include "gpuprof/predict/replay.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 #include "gpuprof/units/units.hpp"
+#include "gpuprof/predict/sample_statistics.hpp"
 #include "trace_facts.hpp"
 
 namespace gpuprof::predict {
@@ -37,12 +38,7 @@ double step_spread_ns(const ReplayGraph& graph) {
   for (std::size_t w = 0; w + 1 < graph.windows.size(); ++w)
     if (!graph.windows[w].warmup)
       periods.push_back(static_cast<double>(graph.windows[w + 1].start_ns - graph.windows[w].start_ns));
-  if (periods.size() < 2) return 0.0;
-  double mean = 0, square = 0;
-  for (const double p : periods) mean += p;
-  mean /= static_cast<double>(periods.size());
-  for (const double p : periods) square += (p - mean) * (p - mean);
-  return std::sqrt(square / static_cast<double>(periods.size() - 1));
+  return robust_spread(periods);
 }
 
 // One replica's step with every edit of the strategy, at one end of the band.
@@ -140,7 +136,10 @@ GpuCountPrediction predict_count(const Inputs& inputs, const PredictOptions& opt
   const auto high = replay_stages(inputs, options, gpus, prediction.gradient_bytes, {options.link.slower, kContention},
                                   AllReduceSchedule::after_backward);
   row.low_ns = std::min(row.step_ns, low.copies);
-  row.high_ns = std::max(row.step_ns, high.copies + sync);
+  // Beyond the measured spread, N replicas lose what one GPU does not show; published runs give its size.
+  const double loss_unit = gpus > 1 && replicas ? std::sqrt(2.0 * std::log(gpus)) * nominal.copies : 0.0;
+  row.band_high = {row.step_ns, high.copies, sync, loss_unit};
+  row.high_ns = row.band_high.at(kPublishedReplicaLoss);
   const double per_step_gain = prediction.measured_step_ns / row.step_ns;
   row.speedup = options.scaling == Scaling::weak ? gpus * per_step_gain : per_step_gain;
   row.efficiency = row.speedup / gpus;
@@ -158,7 +157,11 @@ std::string band_note(const PredictOptions& options) {
                         kContention);
   if (options.strategy == Strategy::host_staged) low += ", each GPU's host copies on its own PCIe link at once";
   if (options.strategy != Strategy::placement)
-    low += ", replicas in lockstep (no wait for a slower one)", high += ", the synchronization term";
+    low += ", replicas in lockstep (no wait for a slower one)",
+        high += fmt::format(", waiting for the slowest replica: the measured step spread or, if larger, the {:.1f} % "
+                            "of the step × √(2 ln N) that published 8-GPU runs lose beyond this model (stragglers, "
+                            "a shared input pipeline)",
+                            100 * kPublishedReplicaLoss);
   return fmt::format("band: low end {}; high end {}", low, high);
 }
 

@@ -3,6 +3,7 @@
 #include <map>
 #include <tuple>
 
+#include "case_band.hpp"
 #include "case_traces.hpp"
 #include "csv_table.hpp"
 #include "gpuprof/predict/case_validation.hpp"
@@ -27,19 +28,20 @@ std::optional<ModelFacts> facts_of(const CsvRow& row) {
   return std::nullopt;
 }
 
-bool in_scope(const CsvRow& row) {
+bool in_scope(const CsvRow& row, const std::string& gpus) {
   const auto& system = row.at("system");
-  return (system == "DGX-1" || system == "DGX A100") && (row.at("gpus") == "1" || row.at("gpus") == "8") &&
+  return (system == "DGX-1" || system == "DGX A100") && (row.at("gpus") == "1" || row.at("gpus") == gpus) &&
          !row.at("batch_per_gpu").empty() && facts_of(row).has_value();
 }
 
 }  // namespace
 
-std::vector<CaseResult> run_published_cases(const std::string& dir, const std::string& work) {
+std::vector<CaseResult> run_published_cases(const std::string& dir, const std::string& work, std::int32_t gpus) {
+  const auto n = std::to_string(gpus);
   using Key = std::tuple<std::string, std::string, std::string, std::string, std::string, std::string, std::string>;
   std::map<Key, std::map<std::string, CsvRow>> groups;
   for (const auto& row : read_csv_table(dir + "/published-scaling.csv")) {
-    if (!in_scope(row)) continue;
+    if (!in_scope(row, n)) continue;
     const Key key{row.at("model"),     row.at("framework"),     row.at("system"), row.at("gpu"),
                   row.at("precision"), row.at("batch_per_gpu"), row.at("variant")};
     groups[key].emplace(row.at("gpus"), row);
@@ -47,7 +49,7 @@ std::vector<CaseResult> run_published_cases(const std::string& dir, const std::s
   std::vector<CaseResult> results;
   std::uint64_t seed = 100;
   for (const auto& [key, rows] : groups) {
-    if (!rows.contains("1") || !rows.contains("8")) continue;
+    if (!rows.contains("1") || !rows.contains(n)) continue;
     const auto& one = rows.at("1");
     const auto facts = *facts_of(one);
     const double throughput = std::stod(one.at("throughput"));
@@ -55,20 +57,22 @@ std::vector<CaseResult> run_published_cases(const std::string& dir, const std::s
     const auto trace = fmt::format("{}/published_{}.sqlite", work, seed);
     write_step_trace(trace, step_ns, seed++);
     PredictOptions options;
-    options.gpus = {8};
+    options.gpus = {gpus};
     options.link = link_preset(one.at("system") == "DGX-1" ? "nvlink2" : "nvlink3");
     options.gradient_bytes = static_cast<std::int64_t>(facts.parameters * 4);
     const auto prediction = predict_files(trace, std::nullopt, options);
     const auto& row = prediction.rows.front();
-    const double per_step = 8.0 * throughput * prediction.measured_step_ns;
+    const double per_step = gpus * throughput * prediction.measured_step_ns;
+    const double measured = std::stod(rows.at(n).at("throughput"));
     CaseResult result{"published",
                       fmt::format("{} {} {} {} b{} {}", std::get<0>(key), std::get<1>(key), std::get<2>(key),
                                   std::get<4>(key), std::get<5>(key), std::get<6>(key).substr(0, 24)),
                       per_step / row.step_ns,
-                      std::stod(rows.at("8").at("throughput")),
+                      measured,
                       per_step / row.high_ns,
                       per_step / row.low_ns,
-                      rows.at("8").at("unit")};
+                      rows.at(n).at("unit")};
+    set_step_band(result, row, per_step / measured);
     results.push_back(result);
   }
   return results;

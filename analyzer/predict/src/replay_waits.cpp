@@ -2,18 +2,13 @@
 #include <numeric>
 
 #include "replay_graph_parts.hpp"
+#include "gpuprof/predict/sample_statistics.hpp"
 
 namespace gpuprof::predict {
 namespace {
 
 // Clock granularity and rounding: starts this close to an end are "right after" it.
 constexpr std::int64_t kToleranceNs = 2'000;
-
-double median(std::vector<double> values) {
-  if (values.empty()) return 0.0;
-  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(values.size() / 2), values.end());
-  return values[values.size() / 2];
-}
 
 // Previous op on the same stream, per op.
 std::vector<std::int32_t> stream_predecessors(const ReplayGraph& graph) {

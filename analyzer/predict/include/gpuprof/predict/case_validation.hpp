@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "gpuprof/predict/band_high.hpp"
+
 namespace gpuprof::predict {
 
 struct CaseResult {
@@ -21,8 +23,16 @@ struct CaseResult {
   bool verdict_right = true;  // faster/slower as measured (gru, towers)
   std::string note;
 
+  // The same band in step time, its slow end in parts, and the truth as one replica's step: the band
+  // again with another replica loss (the calibration and its held-out checks).
+  double measured_step_ns = 0, low_step_ns = 0;
+  BandHigh band_high;
+
   double error() const { return measured != 0 ? predicted / measured - 1.0 : 0.0; }
   bool in_band() const { return low <= measured && measured <= high; }
+  bool in_band_with(double replica_loss) const {
+    return low_step_ns <= measured_step_ns && measured_step_ns <= band_high.at(replica_loss);
+  }
 };
 
 struct GruSummary {
@@ -34,6 +44,20 @@ struct GruSummary {
 // `work_dir`: where the synthetic traces are written. Throws TraceError for missing files.
 GruSummary run_gru_case(const std::string& scaling_dir, const std::string& work_dir);
 CaseResult run_towers_case(const std::string& scaling_dir, const std::string& work_dir);
-std::vector<CaseResult> run_published_cases(const std::string& scaling_dir, const std::string& work_dir);
+// The published runs on `gpus` GPUs (8: the table; 2 and 4: held out of the replica-loss calibration).
+std::vector<CaseResult> run_published_cases(const std::string& scaling_dir, const std::string& work_dir,
+                                            std::int32_t gpus = 8);
+
+// The replica loss that the cases' bands need for `coverage` of them (`calibrate_replica_loss`).
+double calibrate_on(const std::vector<CaseResult>& cases, double coverage);
+
+// The band calibrated on some cases and checked on others it never saw.
+struct HeldOutCoverage {
+  std::size_t inside = 0, cases = 0;
+  double share() const { return cases > 0 ? static_cast<double>(inside) / static_cast<double>(cases) : 0.0; }
+};
+HeldOutCoverage held_out(const std::vector<CaseResult>& train, const std::vector<CaseResult>& test, double coverage);
+// Each case checked with the loss calibrated on all the others.
+HeldOutCoverage leave_one_out(const std::vector<CaseResult>& cases, double coverage);
 
 }  // namespace gpuprof::predict

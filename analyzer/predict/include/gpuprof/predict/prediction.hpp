@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "gpuprof/predict/band_high.hpp"
 #include "gpuprof/predict/link_profile.hpp"
 #include "gpuprof/predict/step_timeline.hpp"
 #include "gpuprof/predict/strategy_edits.hpp"
@@ -40,6 +41,7 @@ struct Term {
 struct GpuCountPrediction {
   std::int32_t gpus = 1;
   double step_ns = 0, low_ns = 0, high_ns = 0;
+  BandHigh band_high;  // high_ns in its parts: high_ns = band_high.at(kPublishedReplicaLoss)
   double speedup = 0, efficiency = 0;  // throughput against the 1-GPU run
   std::vector<Term> terms;             // largest magnitude first; they add up to step_ns - measured
   std::string verdict;
