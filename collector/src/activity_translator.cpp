@@ -225,9 +225,7 @@ void ActivityTranslator::memory(const CUpti_ActivityMemory4& record) {
 
 void ActivityTranslator::api_call(const CUpti_ActivityAPI& record, trace::ApiKind kind) {
   launches_.api_returned(kind, record.cbid, record.correlationId, record.returnValue == 0);
-  if (kind == trace::ApiKind::runtime && LaunchAccounting::is_kernel_launch(kind, record.cbid)) {
-    ++runtime_launches_recorded_;
-  }
+  if (LaunchAccounting::is_kernel_launch(kind, record.cbid)) ++launches_recorded_;
   if (!check_interval(record.start, record.end, "API call")) return;
   const auto key = (std::uint64_t{static_cast<std::uint8_t>(kind)} << 32) | record.cbid;
   auto cached = api_name_ids_.find(key);

@@ -347,7 +347,7 @@ void CollectorSession::write_loss_checks() {
   }
   if (!subscribed_ || !config_.trace_api) return;
   const auto seen = static_cast<std::int64_t>(launches_seen_.load());
-  const auto recorded = translator_->runtime_launches_recorded();
+  const auto recorded = translator_->launches_recorded();
   // Records missing for a reason already counted (drops, refusals, buffers never handed back) are not "taken".
   const bool lost_elsewhere =
       dropped_records_ == 0 && outstanding == 0 &&

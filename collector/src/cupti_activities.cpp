@@ -2,6 +2,7 @@
 
 #include <cupti_runtime_cbid.h>
 
+#include <algorithm>
 #include <cctype>
 
 #include "gpuprof/collector/cupti_kind_mapping.hpp"
@@ -21,25 +22,48 @@ void CUPTIAPI on_buffer_completed(CUcontext context, std::uint32_t stream, std::
   CollectorSession::instance().buffer_completed(context, stream, buffer, valid);
 }
 
-// Records of a context that is being reset or destroyed must be collected before
-// it goes. Launches are counted to notice records that never reach us: at the
-// call's exit, when its API record has been made, so that a launch the final
-// flush could not include (one still inside the call when the recording ended)
-// is not counted as a record another client took.
+// Runtime launches in progress on this thread: a driver launch made inside one is the runtime's own and
+// gets no record of its own (seen on CUDA 13), so it is not counted.
+thread_local int runtime_launches_in_progress = 0;
+
+// Launches are counted to notice records that never reach us: at the call's exit, when its API record has
+// been made, so that a launch the final flush could not include (one still inside the call when the
+// recording ended) is not counted as a record another client took.
+void count_launch(CUpti_CallbackDomain domain, const CUpti_CallbackData& call) {
+  if (domain == CUPTI_CB_DOMAIN_RUNTIME_API) {
+    if (call.callbackSite == CUPTI_API_ENTER) return void(++runtime_launches_in_progress);
+    runtime_launches_in_progress = std::max(0, runtime_launches_in_progress - 1);
+  } else if (runtime_launches_in_progress > 0 || call.callbackSite != CUPTI_API_EXIT) {
+    return;
+  }
+  CollectorSession::instance().launch_seen();
+}
+
+// Records of a context that is being reset or destroyed must be collected before it goes.
 void CUPTIAPI on_callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId callback_id, const void* data) {
   try {
-    if (domain == CUPTI_CB_DOMAIN_RUNTIME_API) {
+    if (domain == CUPTI_CB_DOMAIN_RUNTIME_API || domain == CUPTI_CB_DOMAIN_DRIVER_API) {
       const auto* call = static_cast<const CUpti_CallbackData*>(data);
       if (call == nullptr) return;
-      if (LaunchAccounting::is_kernel_launch(trace::ApiKind::runtime, callback_id)) {
-        if (call->callbackSite == CUPTI_API_EXIT) CollectorSession::instance().launch_seen();
-        return;
-      }
-      if (call->callbackSite != CUPTI_API_ENTER) return;
+      const auto kind = domain == CUPTI_CB_DOMAIN_RUNTIME_API ? trace::ApiKind::runtime : trace::ApiKind::driver;
+      if (LaunchAccounting::is_kernel_launch(kind, callback_id)) return count_launch(domain, *call);
+      if (domain == CUPTI_CB_DOMAIN_DRIVER_API || call->callbackSite != CUPTI_API_ENTER) return;
     }
     CollectorSession::instance().flush();
   } catch (...) {
     // Never let anything escape into the CUDA runtime.
+  }
+}
+
+// Driver launches are counted only where their records are made (the driver kind, or its launches alone).
+void count_driver_launches(CUpti_SubscriberHandle subscriber, EnableResult& result) {
+  for (const auto id : LaunchAccounting::driver_kernel_launches()) {
+    if (cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id) != CUPTI_SUCCESS) {
+      result.warnings.emplace_back("driver_launch_callbacks",
+                                   "kernels launched through the CUDA driver are not counted: a take-over of the "
+                                   "activity buffers is noticed from runtime launches only");
+      return;
+    }
   }
 }
 
@@ -92,7 +116,9 @@ void use_zeroed_buffers(EnableResult& result) {
   }
 }
 
-void choose_api_calls(const CollectorConfig& config, EnableResult& result) {
+// True when the driver's launches get API records of their own (per call, the driver kind being off).
+bool choose_api_calls(const CollectorConfig& config, EnableResult& result) {
+  bool driver_launch_records = false;
   if (config.trace_api && !config.trace_frequent_api) {
     for (const auto id : frequent_runtime_calls()) {
       if (cuptiActivityEnableRuntimeApi(id, 0) != CUPTI_SUCCESS) {
@@ -102,10 +128,12 @@ void choose_api_calls(const CollectorConfig& config, EnableResult& result) {
     }
   }
   if (config.trace_api && !config.trace_driver) {
+    driver_launch_records = true;
     for (const auto id : work_submitting_driver_calls()) {
       if (cuptiActivityEnableDriverApi(id, 1) != CUPTI_SUCCESS) {
         result.warnings.emplace_back("driver_launches", "kernels launched through the CUDA driver (cuDNN, cuBLAS, "
                                                         "Triton) have no launching call in the trace");
+        driver_launch_records = false;
         break;
       }
     }
@@ -114,6 +142,7 @@ void choose_api_calls(const CollectorConfig& config, EnableResult& result) {
   if (config.trace_sync && cuptiActivityEnableAllSyncRecords(0) != CUPTI_SUCCESS) {
     result.warnings.emplace_back("sync_queries", "unfinished event and stream queries are reported by CUPTI");
   }
+  return driver_launch_records;
 }
 
 }  // namespace
@@ -168,9 +197,11 @@ EnableResult enable_activities(const CollectorConfig& config, CUpti_SubscriberHa
       {CUPTI_ACTIVITY_KIND_DEVICE, "device", true, false},
       {CUPTI_ACTIVITY_KIND_OVERHEAD, "overhead", true, false},
   };
+  bool driver_kind = false;
   for (const auto& request : requests) {
     if (!request.wanted) continue;
     status = cuptiActivityEnable(request.kind);
+    driver_kind |= request.kind == CUPTI_ACTIVITY_KIND_DRIVER && status == CUPTI_SUCCESS;
     if (status == CUPTI_SUCCESS) continue;
     if (request.required) {
       result.call = std::string("cuptiActivityEnable(") + request.name + ")";
@@ -180,7 +211,8 @@ EnableResult enable_activities(const CollectorConfig& config, CUpti_SubscriberHa
     result.warnings.emplace_back(request.name, std::string("cuptiActivityEnable(") + request.name +
                                                    "): " + cupti_result_text(status));
   }
-  choose_api_calls(config, result);
+  const bool driver_launch_records = choose_api_calls(config, result) || driver_kind;
+  if (result.subscribed && config.trace_api && driver_launch_records) count_driver_launches(subscriber, result);
   return result;
 }
 

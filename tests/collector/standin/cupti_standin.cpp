@@ -10,8 +10,12 @@
 // GPUPROF_STANDIN_CALL_AFTER_FORCED_FLUSH: right after the first forced flush, a
 // cudaDeviceSynchronize record is made on the flushing thread, as a thread of the
 // program still using CUDA does while a signal's stop flushes beside it.
+// A runtime kernel launch makes the driver's cuLaunchKernel inside it: subscribers
+// get that driver call's callbacks, and it gets no record of its own (as the
+// collector saw on CUDA 13).
 
 #include <cupti.h>
+#include <cupti_driver_cbid.h>
 #include <cupti_runtime_cbid.h>
 #include <time.h>
 #include <unistd.h>
@@ -246,6 +250,38 @@ int standin_emit(const void* record, size_t size) {
   return 1;
 }
 
+}  // extern "C"
+
+namespace {
+
+bool is_runtime_kernel_launch(uint32_t domain, uint32_t callback_id) {
+  return domain == CUPTI_CB_DOMAIN_RUNTIME_API && (callback_id == CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000 ||
+                                                   callback_id == CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000);
+}
+
+// The driver launch a runtime launch makes: its callbacks, no record.
+void nested_driver_launch(uint32_t correlation) {
+  CUpti_CallbackFunc subscriber = nullptr;
+  void* user_data = nullptr;
+  {
+    std::lock_guard lock(state().mutex);
+    if (state().enabled_callbacks.count({CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel}) != 0) {
+      subscriber = state().subscriber, user_data = state().subscriber_data;
+    }
+  }
+  if (subscriber == nullptr) return;
+  CUpti_CallbackData data{};
+  data.correlationId = correlation;
+  for (const auto site : {CUPTI_API_ENTER, CUPTI_API_EXIT}) {
+    data.callbackSite = site;
+    subscriber(user_data, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, &data);
+  }
+}
+
+}  // namespace
+
+extern "C" {
+
 void standin_api_call(uint32_t domain, uint32_t callback_id, uint64_t start, uint64_t end, uint32_t correlation) {
   CUpti_CallbackFunc subscriber = nullptr;
   void* user_data = nullptr;
@@ -261,6 +297,7 @@ void standin_api_call(uint32_t domain, uint32_t callback_id, uint64_t start, uin
     data.callbackSite = CUPTI_API_ENTER;
     subscriber(user_data, static_cast<CUpti_CallbackDomain>(domain), callback_id, &data);
   }
+  if (is_runtime_kernel_launch(domain, callback_id)) nested_driver_launch(correlation);
   CUpti_ActivityAPI record{};
   record.kind = domain == CUPTI_CB_DOMAIN_DRIVER_API ? CUPTI_ACTIVITY_KIND_DRIVER : CUPTI_ACTIVITY_KIND_RUNTIME;
   record.cbid = callback_id;

@@ -59,8 +59,9 @@ class ActivityTranslator {
   void merge_device(const trace::DeviceRow& device);
 
   const TranslationCounters& counters() const { return counters_; }
-  // Runtime API records of kernel launches seen, to compare with the launches CUPTI's callbacks saw.
-  std::int64_t runtime_launches_recorded() const { return runtime_launches_recorded_; }
+  // API records (runtime and driver) of kernel launches seen, to compare with the launches CUPTI's
+  // callbacks saw.
+  std::int64_t launches_recorded() const { return launches_recorded_; }
 
  private:
   void kernel(const CUpti_ActivityKernel10& record);
@@ -103,7 +104,7 @@ class ActivityTranslator {
   std::vector<PendingPeerCopy> pending_peer_copies_;
   std::unordered_map<std::uint32_t, int> recent_peer_copies_;  // correlation id -> batch it arrived in
   int batch_number_ = 0;
-  std::int64_t runtime_launches_recorded_ = 0;
+  std::int64_t launches_recorded_ = 0;
   // Learned from API records: which thread made the call with this correlation id,
   // and which call it was. A ring indexed by correlation id: a sync record arrives
   // next to its API record, never tens of thousands of calls later, and a ring
