@@ -1,10 +1,13 @@
-// The number lists every list option shares (`sweep --batch 64,128`, `--gpus 2,4,8`).
+// `--gpus 2,4,8` as the command line and the app's GPU field both read it (predict::parse_gpu_counts, over the
+// number lists every list option shares), and the lists a typo makes are bad input naming the option.
 
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
+#include "gpuprof/predict/predict_request.hpp"
+#include "gpuprof/trace/trace_error.hpp"
 #include "gpuprof/units/number_list.hpp"
 
 namespace gpuprof {
@@ -22,6 +25,32 @@ TEST(NumberList, NamesTheFirstValueOutOfRange) {
   EXPECT_EQ(units::number_list_problem({2, 0, 9}, "--gpus", 8), "--gpus: 0 is not between 1 and 8");
   EXPECT_EQ(units::number_list_problem({2, 9}, "--batch", 8), "--batch: 9 is not between 1 and 8");
   EXPECT_EQ(units::number_list_problem({}, "--gpus", 8), "--gpus: give at least one value");
+}
+
+TEST(GpuCounts, AListKeepsItsOrder) {
+  EXPECT_EQ(predict::parse_gpu_counts("2,4,8"), (std::vector<std::int32_t>{2, 4, 8}));
+  EXPECT_EQ(predict::parse_gpu_counts("8,1"), (std::vector<std::int32_t>{8, 1}));
+  EXPECT_EQ(predict::parse_gpu_counts("65536"), (std::vector<std::int32_t>{65536}));
+  predict::PredictRequest request;
+  request.gpus = "2,4,8";
+  request.grad_bytes = 1;
+  EXPECT_EQ(predict::options_of(request).gpus, (std::vector<std::int32_t>{2, 4, 8}));
+}
+
+TEST(GpuCounts, AnythingElseIsBadInputNamingTheOption) {
+  // "\x04" is what `gpus = {4}` makes of a string: it must not pass for a count.
+  for (const auto* text : {"", "2,,4", "2, 4", "two", "0", "2,-4", "65537", "4294967298", "\x04"}) {
+    try {
+      predict::parse_gpu_counts(text);
+      ADD_FAILURE() << "accepted '" << text << "'";
+    } catch (const TraceError& error) {
+      EXPECT_EQ(error.kind(), TraceError::Kind::bad_input) << text;
+      EXPECT_EQ(error.problem().rfind("--gpus: ", 0), 0u) << error.problem();
+    }
+  }
+  predict::PredictRequest request;
+  request.gpus = "2,x";
+  EXPECT_THROW(predict::options_of(request), TraceError);
 }
 
 }  // namespace
