@@ -4,12 +4,10 @@
 #include <memory>
 
 #include "command.hpp"
-#include "gpuprof/progress/counted_loading.hpp"
 #include "gpuprof/progress/progress_line.hpp"
-#include "gpuprof/importers/foreign_trace.hpp"
-#include "gpuprof/job/job_inputs.hpp"
 #include "gpuprof/predict/predict_request.hpp"
 #include "gpuprof/predict/prediction.hpp"
+#include "gpuprof/predict/prediction_traces.hpp"
 #include "gpuprof/predict/prediction_writers.hpp"
 #include "gpuprof/report/report_writers.hpp"
 #include "gpuprof/trace/trace_error.hpp"
@@ -26,23 +24,14 @@ struct PredictArguments {
 
 int run_predict(const PredictArguments& arguments, const Invocation& invocation) {
   const auto format = predict::predict_format_from_string(arguments.format);
-  if (arguments.traces.size() > 2)
-    throw TraceError::bad_input(arguments.traces[2],
-                                "predict reads one 1-GPU trace, and optionally a second one at "
-                                "the per-GPU batch");
-  const auto options = predict::options_of(arguments.request);  // every option is checked before a trace is read
-  const report::WriteOptions write_options{.overwrite = arguments.force,
-                                           .inputs = job::expand_inputs(arguments.traces)};
+  // Every option and path is checked before a trace is read.
+  auto [options, inputs] = predict::check_prediction(arguments.request, arguments.traces);
+  const report::WriteOptions write_options{.overwrite = arguments.force, .inputs = std::move(inputs)};
   const bool to_stdout = arguments.output.empty() || arguments.output == "-";
   if (!to_stdout) report::check_output(report::Format::text, arguments.output, write_options);
-  importers::TemporaryStore store;
   std::vector<trace::TraceModel> models;
   progress::ProgressLine line(stderr, "predict", invocation.quiet);
-  for (const auto& path : arguments.traces) {
-    models.push_back(progress::load_counted(importers::open_as_trace(path, store, line.callback()),
-                                            {.load_kernel_launch_details = false}, line.callback()));
-    models.back().path = path;  // errors name the user's file, not the imported copy
-  }
+  for (const auto& path : arguments.traces) models.push_back(predict::load_prediction_trace(path, line.callback()));
   line.clear();
   std::vector<const trace::TraceModel*> pointers;
   for (const auto& model : models) pointers.push_back(&model);
@@ -64,9 +53,9 @@ void add_predict_command(CLI::App& app, Action& action) {
       ->add_option("traces", arguments->traces,
                    "The 1-GPU trace (any format gpuprof reads); optionally a second one at the per-GPU batch")
       ->required();
-  command->add_option("--gpus", arguments->request.gpus, "GPU counts to predict, e.g. 2,4,8")
-      ->delimiter(',')
-      ->required();
+  // The list as typed: predict::parse_gpu_counts reads it, as it reads the app's GPU field (CLI11's own splitting
+  // would drop the empty item of "2,,8" that the app refuses).
+  command->add_option("--gpus", arguments->request.gpus, "GPU counts to predict, e.g. 2,4,8")->required();
   command->add_option("--strategy", arguments->request.strategy, "data-parallel, host-staged or placement")
       ->capture_default_str();
   command

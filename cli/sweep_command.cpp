@@ -14,6 +14,7 @@
 #include "gpuprof/study/sweep_runner.hpp"
 #include "gpuprof/trace/output_guard.hpp"
 #include "gpuprof/trace/trace_error.hpp"
+#include "gpuprof/units/number_list.hpp"
 
 namespace gpuprof::cli {
 namespace {
@@ -53,9 +54,9 @@ std::string find_workload_binary() {
 
 std::string complete_settings(SweepArguments& arguments) {
   auto& settings = arguments.settings;
-  const auto batches = study::parse_number_list(arguments.batches);
+  const auto batches = units::parse_number_list(arguments.batches);
   if (!batches) return "--batch: expected a comma-separated list of numbers, got '" + arguments.batches + "'";
-  const auto gpus = study::parse_number_list(arguments.gpus);
+  const auto gpus = units::parse_number_list(arguments.gpus);
   if (!gpus) return "--gpus: expected a comma-separated list of numbers, got '" + arguments.gpus + "'";
   settings.batches = *batches;
   settings.gpus = *gpus;

@@ -1,23 +1,25 @@
 #include "gpuprof/gui/prediction_panel.hpp"
 
-#include <QComboBox>
-#include <QFileDialog>
-#include <QGridLayout>
+#include <algorithm>
+
+#include <QEvent>
+#include <QHeaderView>
+#include <QItemSelectionModel>
 #include <QLabel>
-#include <QLineEdit>
 #include <QPushButton>
-#include <QRegularExpressionValidator>
 #include <QScrollArea>
-#include <QSpinBox>
+#include <QSortFilterProxyModel>
+#include <QTableView>
 #include <QTextDocument>
 #include <QVBoxLayout>
 
+#include "gpuprof/gui/prediction_rows.hpp"
 #include "gpuprof/gui/step_timeline_chart.hpp"
+#include "gpuprof/gui/table_views.hpp"
 #include "gpuprof/gui/waterfall_chart.hpp"
-#include "gpuprof/predict/link_profile.hpp"
+#include "gpuprof/predict/prediction_traces.hpp"
 #include "gpuprof/predict/prediction_waterfall.hpp"
 #include "gpuprof/predict/prediction_writers.hpp"
-#include "gpuprof/trace/trace_error.hpp"
 #include "gpuprof/units/units.hpp"
 
 namespace gpuprof::gui {
@@ -25,29 +27,23 @@ namespace {
 
 QString q(const std::string& text) { return QString::fromStdString(text); }
 
-QComboBox* combo(const std::vector<std::string>& names) {
-  auto* box = new QComboBox;
-  for (const auto& name : names) box->addItem(q(name));
-  return box;
-}
-
-// A whole number of bytes, or empty for "not given".
-QLineEdit* bytes_field(const QString& placeholder) {
-  auto* field = new QLineEdit;
-  field->setValidator(new QRegularExpressionValidator(QRegularExpression(QStringLiteral("[0-9]{0,18}")), field));
-  field->setPlaceholderText(placeholder);
-  return field;
-}
-
-std::optional<std::int64_t> bytes_of(const QLineEdit* field) {
-  if (field->text().isEmpty()) return std::nullopt;
-  return field->text().toLongLong();
-}
-
-QString bytes_text(const std::optional<std::int64_t>& bytes) { return bytes ? QString::number(*bytes) : QString(); }
-
 QString step_title(const QString& what, const predict::StepTimeline& step) {
   return QObject::tr("%1: step %2, %3").arg(what).arg(step.step).arg(q(units::format_duration(step.step_ns)));
+}
+
+// `gpuprof predict` itself, off the GUI thread: the request read as the command line reads it, the second
+// trace loaded as the command line loads its second argument.
+predict::Prediction predict_for(const Session& session, const predict::PredictRequest& request,
+                                const std::string& per_gpu_trace) {
+  const auto& open = session.ranks.front();
+  std::vector<std::string> paths{open->source_path};
+  if (!per_gpu_trace.empty()) paths.push_back(per_gpu_trace);
+  auto options = predict::check_prediction(request, paths).options;  // every option and path, first
+  options.step_timelines = true;
+  std::vector<const trace::TraceModel*> models{&open->model};
+  std::optional<trace::TraceModel> per_gpu;
+  if (!per_gpu_trace.empty()) models.push_back(&per_gpu.emplace(predict::load_prediction_trace(per_gpu_trace)));
+  return predict::predict(models, options);
 }
 
 }  // namespace
@@ -67,6 +63,7 @@ PredictionPanel::PredictionPanel(QWidget* parent) : QWidget(parent) {
   auto* column = new QVBoxLayout(content);
   column->addWidget(build_controls());
   column->addWidget(error_);
+  column->addWidget(build_rows_table());
   column->addWidget(result_);
   column->addWidget(waterfall_);
   column->addWidget(step_chart_);
@@ -79,92 +76,70 @@ PredictionPanel::PredictionPanel(QWidget* parent) : QWidget(parent) {
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(scroll);
   clear_results();
+  enable_controls();
 }
 
 PredictionPanel::~PredictionPanel() {
   if (worker_) worker_->wait();  // it reads the session; its result is then dropped with this panel
 }
 
-QWidget* PredictionPanel::build_controls() {
-  gpus_ = new QSpinBox;
-  gpus_->setRange(1, 65536);
-  gpus_->setValue(2);
-  strategy_ = combo(predict::strategy_names());
-  scaling_ = combo(predict::scaling_names());
-  allreduce_ = combo(predict::allreduce_names());
-  link_ = combo(predict::link_preset_names());
-  link_->setCurrentText(QStringLiteral("nvlink3"));
-  link_files_ = new QLineEdit;
-  link_files_->setPlaceholderText(tr("optional: all_reduce_perf outputs, separated by ;"));
-  auto* browse = new QPushButton(tr("Link files…"));
-  connect(browse, &QPushButton::clicked, this, [this] {
-    const auto files = QFileDialog::getOpenFileNames(this, tr("nccl-tests all_reduce_perf outputs"));
-    if (!files.isEmpty()) link_files_->setText(files.join(QStringLiteral("; ")));
-  });
-  grad_bytes_ = bytes_field(tr("from the trace, else required"));
-  split_bytes_ = bytes_field(tr("placement only"));
-  predict_button_ = new QPushButton(tr("Predict"));
-  connect(predict_button_, &QPushButton::clicked, this, &PredictionPanel::start_prediction);
-  auto* box = new QWidget;
-  auto* grid = new QGridLayout(box);
-  grid->setContentsMargins(0, 0, 0, 0);
-  const std::vector<std::pair<QString, QWidget*>> fields{{tr("GPUs"), gpus_},
-                                                         {tr("Strategy"), strategy_},
-                                                         {tr("Scaling"), scaling_},
-                                                         {tr("Link"), link_},
-                                                         {tr("All-reduce"), allreduce_},
-                                                         {tr("Gradient bytes"), grad_bytes_},
-                                                         {tr("Split bytes"), split_bytes_}};
-  for (std::size_t i = 0; i < fields.size(); ++i) {
-    const int row = static_cast<int>(i / 3), column = static_cast<int>(i % 3) * 2;
-    grid->addWidget(new QLabel(fields[i].first), row, column);
-    grid->addWidget(fields[i].second, row, column + 1);
+QTableView* PredictionPanel::build_rows_table() {
+  rows_model_ = new TableModel(prediction_row_headers(), this);
+  rows_proxy_ = make_proxy(this);
+  rows_proxy_->setSourceModel(rows_model_);
+  rows_view_ = make_table(rows_proxy_);
+  // The GPU counts in the order asked, as the text output lists them, until a header is clicked.
+  rows_view_->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
+  // fit_rows_table sizes every column and row: Qt's Stretch and ResizeToContents modes resize lazily, after the
+  // rows' heights were taken from the verdict column's former width.
+  rows_view_->horizontalHeader()->setStretchLastSection(false);
+  rows_view_->setWordWrap(true);
+  rows_view_->setTextElideMode(Qt::ElideNone);
+  rows_view_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  rows_view_->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  // A wider or narrower table wraps the verdicts into fewer or more lines.
+  rows_view_->viewport()->installEventFilter(this);
+  connect(rows_view_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+          [this](const QModelIndex& current) {
+            if (current.isValid()) show_row(static_cast<std::size_t>(rows_proxy_->mapToSource(current).row()));
+          });
+  return rows_view_;
+}
+
+bool PredictionPanel::eventFilter(QObject* watched, QEvent* event) {
+  if (watched == rows_view_->viewport() && event->type() == QEvent::Resize) fit_rows_table();
+  return QWidget::eventFilter(watched, event);
+}
+
+void PredictionPanel::fit_rows_table() {
+  // The figures as wide as their widest cell or header; the verdict the rest of the width, wrapped in it.
+  auto* header = rows_view_->horizontalHeader();
+  const int grid = rows_view_->showGrid() ? 1 : 0;
+  int used = 0;
+  for (int column = 0; column < kPredictionVerdictColumn; ++column) {
+    int width = header->sectionSizeHint(column);
+    for (int row = 0; row < rows_proxy_->rowCount(); ++row)
+      width = std::max(width, rows_view_->sizeHintForIndex(rows_proxy_->index(row, column)).width() + grid);
+    header->resizeSection(column, width);
+    used += width;
   }
-  grid->addWidget(new QLabel(tr("Link files")), 2, 2);
-  grid->addWidget(link_files_, 2, 3);
-  grid->addWidget(browse, 2, 4);
-  grid->addWidget(predict_button_, 2, 5);
-  return box;
+  const int rest = rows_view_->viewport()->width() - used;
+  header->resizeSection(kPredictionVerdictColumn, std::max(rest, header->sectionSizeHint(kPredictionVerdictColumn)));
+  rows_view_->resizeRowsToContents();
+  rows_view_->setFixedHeight(rows_view_->horizontalHeader()->height() + rows_view_->verticalHeader()->length() +
+                             2 * rows_view_->frameWidth());
 }
 
 void PredictionPanel::set_session(std::shared_ptr<const Session> session) {
   session_ = std::move(session);
   ++generation_;
   clear_results();
-  const bool job = session_ && session_->ranks.size() > 1;
-  predict_button_->setEnabled(session_ && !job);
-  if (job)
+  set_per_gpu_trace({});
+  enable_controls();
+  if (session_ && session_->ranks.size() > 1)
     show_error(tr("The prediction reads a 1-GPU trace and this is a job of %1 ranks: open the trace of a 1-GPU run "
                   "(gpuprof predict FILE --gpus N gives the same figures).")
                    .arg(session_->ranks.size()));
-}
-
-predict::PredictRequest PredictionPanel::request() const {
-  predict::PredictRequest request;
-  request.gpus = {gpus_->value()};
-  request.strategy = strategy_->currentText().toStdString();
-  request.scaling = scaling_->currentText().toStdString();
-  request.allreduce = allreduce_->currentText().toStdString();
-  request.link = link_->currentText().toStdString();
-  for (const auto& file : link_files_->text().split(QLatin1Char(';'), Qt::SkipEmptyParts))
-    if (!file.trimmed().isEmpty()) request.link_files.push_back(file.trimmed().toStdString());
-  request.grad_bytes = bytes_of(grad_bytes_);
-  request.split_bytes = bytes_of(split_bytes_);
-  if (session_) request.step_pattern = session_->step_pattern;
-  return request;
-}
-
-void PredictionPanel::set_request(const predict::PredictRequest& request) {
-  if (!request.gpus.empty()) gpus_->setValue(request.gpus.front());
-  strategy_->setCurrentText(q(request.strategy));
-  scaling_->setCurrentText(q(request.scaling));
-  allreduce_->setCurrentText(q(request.allreduce));
-  link_->setCurrentText(q(request.link));
-  QStringList files;
-  for (const auto& file : request.link_files) files << q(file);
-  link_files_->setText(files.join(QStringLiteral("; ")));
-  grad_bytes_->setText(bytes_text(request.grad_bytes));
-  split_bytes_->setText(bytes_text(request.split_bytes));
 }
 
 void PredictionPanel::start_prediction() {
@@ -182,45 +157,48 @@ void PredictionPanel::start_prediction() {
     return;
   }
   busy_ = true;
-  predict_button_->setEnabled(false);
+  enable_controls();
   result_->setText(tr("Predicting…"));
   QPointer<PredictionPanel> self(this);
-  worker_ = QThread::create([self, generation, session = session_, wanted = request()] {
-    std::optional<predict::Prediction> prediction;
-    QString error;
-    try {
-      auto options = predict::options_of(wanted);
-      options.step_timelines = true;
-      prediction = predict::predict({&session->ranks.front()->model}, options);
-    } catch (const std::exception& failure) {
-      error = QString::fromStdString(failure.what());
-    }
-    QMetaObject::invokeMethod(
-        self,
-        [self, generation, prediction = std::move(prediction), error]() mutable {
-          if (!self || generation != self->generation_) return;  // another request or trace came since
-          if (prediction)
-            self->show_prediction(std::move(*prediction));
-          else
-            self->show_error(error);
-        },
-        Qt::QueuedConnection);
-  });
+  worker_ = QThread::create(
+      [self, generation, session = session_, wanted = request(), per_gpu = per_gpu_trace_.toStdString()] {
+        std::optional<predict::Prediction> prediction;
+        QString error;
+        try {
+          prediction = predict_for(*session, wanted, per_gpu);
+        } catch (const std::exception& failure) {
+          error = QString::fromStdString(failure.what());
+        }
+        QMetaObject::invokeMethod(
+            self,
+            [self, generation, prediction = std::move(prediction), error]() mutable {
+              if (!self || generation != self->generation_) return;  // another request or trace came since
+              if (prediction)
+                self->show_prediction(std::move(*prediction));
+              else
+                self->show_error(error);
+            },
+            Qt::QueuedConnection);
+      });
   connect(worker_, &QThread::finished, worker_, &QObject::deleteLater);
   connect(worker_, &QThread::finished, this, [this] {
     busy_ = false;
-    predict_button_->setEnabled(session_ && session_->ranks.size() == 1);
+    enable_controls();
   });
   worker_->start();
 }
 
 void PredictionPanel::clear_results() {
   prediction_.reset();
+  selected_row_ = 0;
   error_->clear();
   error_->hide();
   result_->setText(
-      tr("Choose the GPU count, strategy and link, then Predict: the step time of one replica on N "
-         "GPUs, predicted from this 1-GPU trace (gpuprof predict)."));
+      tr("Choose the GPU counts (e.g. 2,4,8), strategy and link, then Predict: the step time of one replica on N "
+         "GPUs, predicted from this 1-GPU trace and, for strong scaling, optionally a trace recorded at the per-GPU "
+         "batch (gpuprof predict)."));
+  rows_model_->set_rows({});
+  rows_view_->hide();
   // Empty charts would only show an axis of nothing: they appear with a prediction.
   waterfall_->set_bars({}, QString());
   step_chart_->set_steps({}, QString(), {}, QString());
@@ -241,8 +219,28 @@ void PredictionPanel::show_error(const QString& message) {
 
 void PredictionPanel::show_prediction(predict::Prediction prediction) {
   prediction_ = std::move(prediction);
+  rows_model_->set_rows(prediction_rows(*prediction_));
+  rows_view_->show();
+  fit_rows_table();
+  select_row(0);
+  emit prediction_shown();
+}
+
+void PredictionPanel::select_row(std::size_t index) {
+  if (!prediction_ || index >= prediction_->rows.size()) return;
+  // Selecting the row in the table shows it (currentRowChanged), as a click does.
+  const int row = rows_proxy_->mapFromSource(rows_model_->index(static_cast<int>(index), 0)).row();
+  if (rows_view_->currentIndex().row() == row)
+    show_row(index);
+  else
+    rows_view_->selectRow(row);
+}
+
+void PredictionPanel::show_row(std::size_t index) {
+  if (!prediction_ || index >= prediction_->rows.size()) return;
+  selected_row_ = index;
   const auto& p = *prediction_;
-  const auto& row = p.rows.front();
+  const auto& row = p.rows[index];
   QString html =
       QStringLiteral("<b>%1</b><br>%2").arg(q(row_headline(row)).toHtmlEscaped(), q(row.verdict).toHtmlEscaped());
   for (const auto& line : predict::prediction_context(p)) html += QStringLiteral("<br>") + q(line).toHtmlEscaped();
@@ -258,7 +256,6 @@ void PredictionPanel::show_prediction(predict::Prediction prediction) {
       step_title(tr("Replayed, one replica of %1 GPUs (red: inserted by the prediction)").arg(row.gpus),
                  row.replayed_step));
   show_charts(true);
-  emit prediction_shown();
 }
 
 QString PredictionPanel::result_text() const {

@@ -1,20 +1,28 @@
 // The app's Prediction panel (issue 29, item 4): every figure it shows is the one `gpuprof predict` gives with
-// the same options, the waterfall and the step timelines are legible at the two common screen widths, a bad
-// request is the CLI's one line, and a job of several ranks is refused with the reason.
+// the same options and traces (the second one at the per-GPU batch, several GPU counts), the table, the
+// waterfall and the step timelines are legible at the two common screen widths, a bad request or second trace
+// is the CLI's one line, and a job of several ranks is refused with the reason.
 
 #include "gpuprof/gui/prediction_panel.hpp"
 
 #include <gtest/gtest.h>
 
 #include <QApplication>
+#include <QHeaderView>
 #include <QPushButton>
+#include <QScrollBar>
+#include <QSortFilterProxyModel>
+#include <QStyle>
+#include <QTableView>
 #include <QTest>
 #include <string>
 #include <vector>
 
+#include "gpuprof/gui/prediction_rows.hpp"
 #include "gpuprof/gui/step_timeline_chart.hpp"
 #include "gpuprof/gui/waterfall_chart.hpp"
 #include "gpuprof/predict/prediction_writers.hpp"
+#include "gpuprof/synthetic/synthetic_trace.hpp"
 #include "gui_fixtures.hpp"
 #include "process_runner.hpp"
 #include "temporary_folder.hpp"
@@ -29,19 +37,27 @@ constexpr int kPredictTimeoutMs = 120'000;
 
 predict::PredictRequest pcie_request() {
   predict::PredictRequest request;
-  request.gpus = {2};
+  request.gpus = "2";
   request.link = "pcie3";
   request.grad_bytes = 100'000'000;
   return request;
 }
 
-// The CLI with the request's options.
+// The request of the widths test and of the two-trace comparison: strong scaling to three GPU counts.
+predict::PredictRequest strong_request() {
+  auto request = pcie_request();
+  request.gpus = "2,4,8";
+  request.scaling = "strong";
+  return request;
+}
+
+// The CLI with the request's options, and the per-GPU-batch trace as its second argument when there is one.
 gpuprof::testing::ProcessResult run_cli(const std::string& trace, const predict::PredictRequest& request,
-                                        const std::string& format) {
-  std::vector<std::string> command{
-      GPUPROF_BINARY,    "predict",        trace,        "--gpus",        std::to_string(request.gpus.front()),
-      "--strategy",      request.strategy, "--scaling",  request.scaling, "--allreduce",
-      request.allreduce, "--link",         request.link, "--format",      format};
+                                        const std::string& format, const std::string& per_gpu_trace = {}) {
+  std::vector<std::string> command{GPUPROF_BINARY, "predict", trace};
+  if (!per_gpu_trace.empty()) command.push_back(per_gpu_trace);
+  command.insert(command.end(), {"--gpus", request.gpus, "--strategy", request.strategy, "--scaling", request.scaling,
+                                 "--allreduce", request.allreduce, "--link", request.link, "--format", format});
   if (request.grad_bytes) command.insert(command.end(), {"--grad-bytes", std::to_string(*request.grad_bytes)});
   if (request.split_bytes) command.insert(command.end(), {"--split-bytes", std::to_string(*request.split_bytes)});
   return gpuprof::testing::run_process(command);
@@ -55,14 +71,64 @@ void predict_with(PredictionPanel& panel, const predict::PredictRequest& request
                               kPredictTimeoutMs));
 }
 
+// Every line the panel shows is a line of the text output.
+void expect_lines_of(const QString& shown, const std::string& text) {
+  for (const auto& line : shown.split(QLatin1Char('\n'))) {
+    const auto line_text = line.toStdString();
+    EXPECT_NE(text.find(line_text), std::string::npos) << "shown but not in gpuprof predict: " << line_text;
+  }
+}
+
+std::string cell(const QTableView& table, int row, int column) {
+  return table.model()->index(row, column).data().toString().toStdString();
+}
+
+// Every way the table hides something, one line each: a figure wider than its column, a verdict taller than
+// its row once wrapped, a header wider than its column, a row below the table's bottom.
+std::string table_problems(const QTableView& table) {
+  std::vector<std::string> problems;
+  const auto metrics = table.fontMetrics();
+  // A cell's text sits inside the focus frame's margin on both sides (QCommonStyle's item view text margin).
+  const int margin = 2 * (table.style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, &table) + 1);
+  const auto* header = table.horizontalHeader();
+  for (int column = 0; column < table.model()->columnCount(); ++column) {
+    const auto title = table.model()->headerData(column, Qt::Horizontal).toString();
+    if (metrics.horizontalAdvance(title) + margin > header->sectionSize(column))
+      problems.push_back("header clipped: " + title.toStdString());
+  }
+  for (int row = 0; row < table.model()->rowCount(); ++row) {
+    for (int column = 0; column < table.model()->columnCount(); ++column) {
+      const auto rect = table.visualRect(table.model()->index(row, column));
+      const auto text = table.model()->index(row, column).data().toString();
+      const auto needed = metrics.boundingRect(QRect(0, 0, rect.width() - margin, 100'000),
+                                               Qt::TextWordWrap | Qt::AlignLeft, text);
+      if (needed.width() > rect.width() - margin || needed.height() > rect.height())
+        problems.push_back("cell clipped: " + text.toStdString());
+      if (!table.viewport()->rect().contains(rect)) problems.push_back("cell outside the table: " + text.toStdString());
+    }
+  }
+  return testing::joined(problems);
+}
+
 class PredictionPanelTest : public ::testing::Test {
  protected:
   void SetUp() override {
     trace_ = folder_.file("one_gpu.sqlite");
     testing::write_trace(trace_, 1, 12);
+    // The same program at half the batch: shorter kernels, as a 1-GPU run at the per-GPU batch records them.
+    per_gpu_ = folder_.file("per_gpu_batch.sqlite");
+    synthetic::SynthOptions options;
+    options.devices = 1;
+    options.steps = 12;
+    options.kernels_per_step = 12;
+    options.kernel_us = 35;
+    options.batch_size = 32;
+    options.seed = 2;
+    options.force = true;
+    synthetic::write_synthetic_trace(per_gpu_, options);
   }
   TemporaryFolder folder_;
-  std::string trace_;
+  std::string trace_, per_gpu_;
 };
 
 TEST_F(PredictionPanelTest, ShowsTheFiguresOfGpuprofPredictWithTheSameOptions) {
@@ -79,17 +145,105 @@ TEST_F(PredictionPanelTest, ShowsTheFiguresOfGpuprofPredictWithTheSameOptions) {
     const auto json = run_cli(trace_, request, "json");
     ASSERT_EQ(json.exit_code, 0) << json.err;
     EXPECT_EQ(predict::render_prediction(predict::PredictFormat::json, *panel.prediction()), json.out) << strategy;
-    // Every line the panel shows is a line of the text output.
     const auto text = run_cli(trace_, request, "text");
     ASSERT_EQ(text.exit_code, 0) << text.err;
-    for (const auto& line : panel.result_text().split(QLatin1Char('\n'))) {
-      const auto shown = line.toStdString();
-      EXPECT_NE(text.out.find(shown), std::string::npos) << "shown but not in gpuprof predict: " << shown;
-    }
+    expect_lines_of(panel.result_text(), text.out);
     const auto& row = panel.prediction()->rows.front();
     EXPECT_TRUE(panel.result_text().contains(QString::fromStdString(predict::row_headline(row))));
     EXPECT_TRUE(panel.result_text().contains(QString::fromStdString(row.verdict)));
   }
+}
+
+TEST_F(PredictionPanelTest, ShowsTheFiguresOfGpuprofPredictWithTheSecondTraceAndSeveralGpuCounts) {
+  PredictionPanel panel;
+  panel.show();
+  panel.set_session(testing::load(trace_));
+  panel.set_per_gpu_trace(QString::fromStdString(per_gpu_));
+  EXPECT_EQ(panel.per_gpu_trace_label(), QStringLiteral("per_gpu_batch.sqlite"));
+  EXPECT_TRUE(panel.per_gpu_clear_button()->isEnabled());
+  const auto request = strong_request();
+  predict_with(panel, request);
+  ASSERT_TRUE(panel.prediction()) << panel.error_text().toStdString();
+  // `gpuprof predict TRACE PER_GPU_TRACE --gpus 2,4,8`, to the last digit of every figure the JSON output holds.
+  const auto json = run_cli(trace_, request, "json", per_gpu_);
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  EXPECT_EQ(predict::render_prediction(predict::PredictFormat::json, *panel.prediction()), json.out);
+  const auto& prediction = *panel.prediction();
+  EXPECT_EQ(prediction.per_gpu_trace, per_gpu_);
+  ASSERT_EQ(prediction.rows.size(), 3u);
+  const auto text = run_cli(trace_, request, "text", per_gpu_);
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  // One row per GPU count, in the order given, each cell in the text output's words.
+  const auto& table = *panel.rows_table();
+  ASSERT_EQ(table.model()->rowCount(), 3);
+  for (int i = 0; i < 3; ++i) {
+    const auto& row = prediction.rows[static_cast<std::size_t>(i)];
+    EXPECT_EQ(row.gpus, std::vector<int>({2, 4, 8})[static_cast<std::size_t>(i)]);
+    const auto figures = predict::row_figures(row);
+    EXPECT_EQ(cell(table, i, 0), figures.gpus);
+    EXPECT_EQ(cell(table, i, 1), figures.step);
+    EXPECT_EQ(cell(table, i, 2), figures.band);
+    EXPECT_EQ(cell(table, i, 3), figures.speedup);
+    EXPECT_EQ(cell(table, i, 4), figures.efficiency);
+    EXPECT_EQ(cell(table, i, kPredictionVerdictColumn), row.verdict);
+    const auto headline = predict::row_headline(row);
+    EXPECT_NE(text.out.find("\n" + headline + "\n"), std::string::npos) << headline;
+    for (const auto* figure : {&figures.step, &figures.band, &figures.speedup, &figures.efficiency})
+      EXPECT_NE(headline.find(*figure), std::string::npos) << *figure;
+    EXPECT_NE(text.out.find("  " + row.verdict + "\n"), std::string::npos) << row.verdict;
+  }
+  // The charts show the first GPU count until another row is selected; then that one's.
+  EXPECT_EQ(panel.selected_row(), 0u);
+  EXPECT_EQ(panel.waterfall()->term_count(), prediction.rows[0].terms.size());
+  EXPECT_EQ(panel.step_chart()->replayed().step_ns, prediction.rows[0].replayed_step.step_ns);
+  expect_lines_of(panel.result_text(), text.out);
+  EXPECT_TRUE(panel.result_text().contains(QStringLiteral("per-GPU batch: ") + QString::fromStdString(per_gpu_)));
+  const auto third = table.visualRect(table.model()->index(2, 0)).center();
+  QTest::mouseClick(panel.rows_table()->viewport(), Qt::LeftButton, {}, third);
+  EXPECT_EQ(panel.selected_row(), 2u);
+  EXPECT_EQ(panel.waterfall()->term_count(), prediction.rows[2].terms.size());
+  EXPECT_EQ(panel.step_chart()->replayed().step_ns, prediction.rows[2].replayed_step.step_ns);
+  EXPECT_TRUE(panel.result_text().startsWith(QString::fromStdString(predict::row_headline(prediction.rows[2]))));
+  expect_lines_of(panel.result_text(), text.out);
+  // Cleared, the second trace is no longer read: the open trace alone, as `gpuprof predict TRACE`.
+  QTest::mouseClick(panel.per_gpu_clear_button(), Qt::LeftButton);
+  EXPECT_TRUE(panel.per_gpu_trace().isEmpty());
+  EXPECT_FALSE(panel.per_gpu_clear_button()->isEnabled());
+  predict_with(panel, request);
+  ASSERT_TRUE(panel.prediction()) << panel.error_text().toStdString();
+  const auto alone = run_cli(trace_, request, "json");
+  ASSERT_EQ(alone.exit_code, 0) << alone.err;
+  EXPECT_EQ(predict::render_prediction(predict::PredictFormat::json, *panel.prediction()), alone.out);
+  EXPECT_TRUE(panel.prediction()->per_gpu_trace.empty());
+}
+
+TEST_F(PredictionPanelTest, ABadSecondTraceOrGpuListIsTheOneLineTheCliPrints) {
+  PredictionPanel panel;
+  panel.set_session(testing::load(trace_));
+  const auto missing = folder_.file("none.sqlite");
+  panel.set_per_gpu_trace(QString::fromStdString(missing));
+  predict_with(panel, strong_request());
+  EXPECT_FALSE(panel.prediction());
+  const auto cli = run_cli(trace_, strong_request(), "text", missing);
+  EXPECT_EQ(cli.exit_code, 2);
+  EXPECT_EQ("gpuprof: " + panel.error_text().toStdString() + "\n", cli.err);
+  EXPECT_TRUE(panel.error_text().contains(QString::fromStdString(missing)));
+  // GPU counts the analyzer's parser refuses, read by it and not by the panel.
+  for (const auto* gpus : {"2,,8", "2, 4", "0", "two"}) {
+    panel.set_per_gpu_trace({});
+    auto request = strong_request();
+    request.gpus = gpus;
+    predict_with(panel, request);
+    EXPECT_FALSE(panel.prediction()) << gpus;
+    const auto refused = run_cli(trace_, request, "text");
+    EXPECT_EQ(refused.exit_code, 2) << gpus;
+    EXPECT_EQ("gpuprof: " + panel.error_text().toStdString() + "\n", refused.err) << gpus;
+  }
+  // Another open forgets the second trace: it was recorded for the trace open before.
+  panel.set_per_gpu_trace(QString::fromStdString(per_gpu_));
+  panel.set_session(testing::load(trace_));
+  EXPECT_TRUE(panel.per_gpu_trace().isEmpty());
+  EXPECT_FALSE(panel.per_gpu_clear_button()->isEnabled());
 }
 
 TEST_F(PredictionPanelTest, TheWaterfallAddsUpToThePredictedStepAndTheReplayShowsTheInsertedWork) {
@@ -158,6 +312,23 @@ TEST_F(PredictionPanelTest, AJobOfSeveralRanksIsRefusedWithTheReason) {
   EXPECT_TRUE(panel.error_text().isEmpty());
 }
 
+// A dock beside the timeline is narrower than any screen: the verdicts wrap in their column, and every figure,
+// header and verdict stays whole (the check flags the verdicts when wrapping is turned off).
+TEST_F(PredictionPanelTest, InANarrowDockTheVerdictsWrapAndNothingInTheTableIsClipped) {
+  PredictionPanel panel;
+  panel.resize(640, 900);
+  panel.show();
+  panel.set_session(testing::load(trace_));
+  predict_with(panel, strong_request());
+  ASSERT_TRUE(panel.prediction()) << panel.error_text().toStdString();
+  QApplication::processEvents();
+  const auto& table = *panel.rows_table();
+  EXPECT_EQ(table_problems(table), "");
+  EXPECT_GT(table.rowHeight(0), 2 * table.fontMetrics().height());  // the verdict took several lines
+  const QRect placed(table.mapTo(&panel, QPoint(0, 0)), table.size());
+  EXPECT_LE(placed.right(), panel.rect().right());
+}
+
 class PredictionPanelWidths : public PredictionPanelTest, public ::testing::WithParamInterface<int> {};
 
 TEST_P(PredictionPanelWidths, WaterfallAndStepTimelinesAreLegible) {
@@ -166,9 +337,15 @@ TEST_P(PredictionPanelWidths, WaterfallAndStepTimelinesAreLegible) {
   panel.resize(width, width * 9 / 16);
   panel.show();
   panel.set_session(testing::load(trace_));
-  predict_with(panel, pcie_request());
+  panel.set_per_gpu_trace(QString::fromStdString(per_gpu_));
+  predict_with(panel, strong_request());
   ASSERT_TRUE(panel.prediction()) << panel.error_text().toStdString();
   QApplication::processEvents();
+  // One row per GPU count, every figure and verdict whole, the table inside the panel.
+  const auto* table = panel.rows_table();
+  EXPECT_EQ(table->model()->rowCount(), 3);
+  EXPECT_EQ(table_problems(*table), "");
+  EXPECT_FALSE(table->horizontalScrollBar()->isVisible());
   const auto* waterfall = panel.waterfall();
   const auto bars = waterfall->current_layout();
   std::vector<QRect> bar_rects;
@@ -184,8 +361,9 @@ TEST_P(PredictionPanelWidths, WaterfallAndStepTimelinesAreLegible) {
     if (!steps->rect().contains(lane)) problems.push_back("lane outside the chart");
   EXPECT_EQ(joined(problems), "");
   EXPECT_GE(lanes.tick_x.size(), 3u);  // an axis one can read times off
-  // Both charts lie inside the panel's width: nothing is cut off at the right.
-  for (const QWidget* chart : {static_cast<const QWidget*>(waterfall), static_cast<const QWidget*>(steps)}) {
+  // The table and both charts lie inside the panel's width: nothing is cut off at the right.
+  const std::vector<const QWidget*> placed_widgets{waterfall, steps, table};
+  for (const QWidget* chart : placed_widgets) {
     const QRect placed(chart->mapTo(&panel, QPoint(0, 0)), chart->size());
     EXPECT_LE(placed.right(), panel.rect().right());
     EXPECT_GE(placed.left(), 0);

@@ -155,7 +155,7 @@ TEST_F(RealTraces, ThePredictionDockGivesWhatGpuprofPredictGives) {
   ASSERT_TRUE(window.session()) << window.error_text().toStdString();
   auto& panel = *window.prediction();
   predict::PredictRequest request;
-  request.gpus = {4};
+  request.gpus = "4";
   request.link = "nvlink3";
   panel.set_request(request);
   QTest::mouseClick(panel.predict_button(), Qt::LeftButton);

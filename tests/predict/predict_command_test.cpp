@@ -67,6 +67,7 @@ TEST_F(PredictCommand, BadInputIsOneLineAndExitTwo) {
       {"--gpus", "2", "--grad-bytes", "1", "--format", "pdf"},              // unknown format
       {"--gpus", "2", "--grad-bytes", "1", "--link", "nvlink9"},            // unknown link
       {"--gpus", "0", "--grad-bytes", "1"},                                 // N < 1
+      {"--gpus", "2,,8", "--grad-bytes", "1"},                              // not a list of counts
       {"--gpus", "2", "--grad-bytes", "1", "--step-pattern", "^nothing$"},  // no steps
   };
   for (const auto& extra : cases) {
@@ -91,6 +92,12 @@ TEST_F(PredictCommand, BadInputIsOneLineAndExitTwo) {
   const auto missing = run_process({GPUPROF_BINARY, "predict", folder_.file("none.sqlite"), "--gpus", "2"});
   EXPECT_EQ(missing.exit_code, 2);
   EXPECT_NE(missing.err.find("none.sqlite"), std::string::npos);
+  // A third trace is named, before any trace is read.
+  const auto three =
+      run_process({GPUPROF_BINARY, "predict", trace_, trace_, empty, "--gpus", "2", "--grad-bytes", "1"});
+  EXPECT_EQ(three.exit_code, 2);
+  EXPECT_EQ(three.err, "gpuprof: " + empty + ": predict reads one 1-GPU trace, and optionally a second one at the "
+                       "per-GPU batch\n");
 }
 
 }  // namespace

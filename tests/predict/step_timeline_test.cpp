@@ -28,7 +28,7 @@ trace::TraceModel one_gpu_model(const gpuprof::testing::TemporaryFolder& folder)
 
 PredictRequest request(const std::string& strategy) {
   PredictRequest request;
-  request.gpus = {2, 8};
+  request.gpus = "2,8";
   request.strategy = strategy;
   request.link = "pcie3";
   request.grad_bytes = 50'000'000;

@@ -96,13 +96,6 @@ TEST(SweepGrid, SyntheticSweepsRefuseWhatHasNoMeaningForThem) {
   EXPECT_NE(settings_fingerprint(settings), settings_fingerprint(rnn_grid()));
 }
 
-TEST(SweepGrid, NumberLists) {
-  EXPECT_EQ(parse_number_list("64,128"), (std::vector<std::int64_t>{64, 128}));
-  EXPECT_FALSE(parse_number_list("64,,128"));
-  EXPECT_FALSE(parse_number_list("64x"));
-  EXPECT_FALSE(parse_number_list(""));
-}
-
 TEST(SweepPlan, ResumeRunsOnlyWhatIsNotFinished) {
   const auto grid = expand_grid(rnn_grid());
   std::vector<RunRecord> done;

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "gpuprof/trace/trace_error.hpp"
+#include "gpuprof/units/number_list.hpp"
 
 namespace gpuprof::predict {
 namespace {
@@ -24,9 +25,21 @@ bool second_of(const std::string& value, const char* option, const char* first, 
 
 }  // namespace
 
+std::vector<std::int32_t> parse_gpu_counts(const std::string& text) {
+  const auto numbers = units::parse_number_list(text);
+  if (!numbers)
+    throw TraceError::bad_input("", fmt::format("--gpus: expected GPU counts separated by commas, like 2,4,8, got '{}'",
+                                                text));
+  if (auto problem = units::number_list_problem(*numbers, "--gpus", kMaxGpus); !problem.empty())
+    throw TraceError::bad_input("", problem);
+  std::vector<std::int32_t> counts;
+  for (const auto number : *numbers) counts.push_back(static_cast<std::int32_t>(number));  // within [1, kMaxGpus]
+  return counts;
+}
+
 PredictOptions options_of(const PredictRequest& request) {
   PredictOptions options;
-  options.gpus = request.gpus;
+  options.gpus = parse_gpu_counts(request.gpus);
   options.strategy = parse_strategy(request.strategy);
   options.schedule = second_of(request.allreduce, "--allreduce", "bucketed", "after-backward")
                          ? AllReduceSchedule::after_backward

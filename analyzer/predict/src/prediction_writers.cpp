@@ -19,7 +19,6 @@ std::string duration(double ns) {
 
 std::string render_text(const Prediction& p) {
   std::string out = fmt::format("gpuprof predict\n\n{}\n", p.trace);
-  if (!p.per_gpu_trace.empty()) out += fmt::format("per-GPU batch: {}\n", p.per_gpu_trace);
   for (const auto& line : prediction_context(p)) out += line + "\n";
   out += "\n";
   for (const auto& row : p.rows) out += "  " + row.verdict + "\n";
@@ -134,8 +133,10 @@ std::string render_html(const Prediction& p) {
 }  // namespace
 
 std::vector<std::string> prediction_context(const Prediction& p) {
-  std::vector<std::string> lines{fmt::format("strategy {}, {} scaling, link {} ({})", to_string(p.strategy),
-                                             to_string(p.scaling), p.link_name, p.link_source)};
+  std::vector<std::string> lines;
+  if (!p.per_gpu_trace.empty()) lines.push_back(fmt::format("per-GPU batch: {}", p.per_gpu_trace));
+  lines.push_back(fmt::format("strategy {}, {} scaling, link {} ({})", to_string(p.strategy), to_string(p.scaling),
+                              p.link_name, p.link_source));
   if (p.gradient_bytes > 0)
     lines.push_back(fmt::format("gradients {} ({})", units::format_bytes(p.gradient_bytes), p.gradient_source));
   lines.push_back(fmt::format("1-GPU step {} measured over {} steady steps (replayed {})", duration(p.measured_step_ns),
@@ -143,10 +144,16 @@ std::vector<std::string> prediction_context(const Prediction& p) {
   return lines;
 }
 
+RowFigures row_figures(const GpuCountPrediction& row) {
+  return {std::to_string(row.gpus), duration(row.step_ns),
+          fmt::format("{} to {}", duration(row.low_ns), duration(row.high_ns)), fmt::format("{:.2f}x", row.speedup),
+          fmt::format("{:.0f} %", 100 * row.efficiency)};
+}
+
 std::string row_headline(const GpuCountPrediction& row) {
-  return fmt::format("{} GPUs: step {} (band {} to {}), speedup {:.2f}x, efficiency {:.0f} %", row.gpus,
-                     duration(row.step_ns), duration(row.low_ns), duration(row.high_ns), row.speedup,
-                     100 * row.efficiency);
+  const auto figures = row_figures(row);
+  return fmt::format("{} GPUs: step {} (band {}), speedup {}, efficiency {}", figures.gpus, figures.step, figures.band,
+                     figures.speedup, figures.efficiency);
 }
 
 std::string host_warning(const Prediction& p) {

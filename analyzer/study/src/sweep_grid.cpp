@@ -4,10 +4,11 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <charconv>
 #include <cstdlib>
 #include <filesystem>
 #include <set>
+
+#include "gpuprof/units/number_list.hpp"
 
 namespace gpuprof::study {
 namespace {
@@ -21,14 +22,6 @@ const std::set<std::string> kStrategies = {"data-parallel", "host-staged"};
 constexpr std::int64_t kMaxBatch = 1 << 24;
 constexpr std::int64_t kMaxGpus = 1024;
 constexpr std::int64_t kMaxSyntheticGpus = 64;  // gpuprof synth's --devices limit
-
-std::string check_list(const std::vector<std::int64_t>& values, const char* option, std::int64_t high) {
-  if (values.empty()) return fmt::format("{}: give at least one value", option);
-  for (const auto value : values) {
-    if (value < 1 || value > high) return fmt::format("{}: {} is not between 1 and {}", option, value, high);
-  }
-  return {};
-}
 
 // The first word of a shell command, honouring simple quotes.
 std::string first_word(const std::string& command) {
@@ -76,8 +69,8 @@ std::string check_settings(const SweepSettings& settings) {
                        settings.workload);
   }
   if (!settings.command.empty() && !settings.workload.empty()) return "--workload and --command exclude each other";
-  if (auto problem = check_list(settings.batches, "--batch", kMaxBatch); !problem.empty()) return problem;
-  if (auto problem = check_list(settings.gpus, "--gpus", kMaxGpus); !problem.empty()) return problem;
+  if (auto problem = units::number_list_problem(settings.batches, "--batch", kMaxBatch); !problem.empty()) return problem;
+  if (auto problem = units::number_list_problem(settings.gpus, "--gpus", kMaxGpus); !problem.empty()) return problem;
   if (!kStrategies.count(settings.strategy)) {
     return fmt::format("--strategy: unknown strategy '{}' (use data-parallel or host-staged)", settings.strategy);
   }
@@ -88,7 +81,9 @@ std::string check_settings(const SweepSettings& settings) {
   if (settings.synthetic) {
     if (!settings.command.empty()) return "--synthetic sweeps a built-in workload's grid; it takes no --command";
     if (settings.calibrate) return "--calibrate measures the collector's overhead, which a synthetic sweep has not";
-    if (auto problem = check_list(settings.gpus, "--gpus", kMaxSyntheticGpus); !problem.empty()) return problem;
+    if (auto problem = units::number_list_problem(settings.gpus, "--gpus", kMaxSyntheticGpus); !problem.empty()) {
+      return problem;
+    }
   }
   return {};
 }
@@ -195,23 +190,6 @@ std::string settings_fingerprint(const SweepSettings& settings) {
                                  settings.steps ? std::to_string(*settings.steps) : "", settings.command);
   for (const auto& argument : settings.extra_arguments) text += argument + "\x1f";
   return text;
-}
-
-std::optional<std::vector<std::int64_t>> parse_number_list(const std::string& text) {
-  std::vector<std::int64_t> numbers;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    auto end = text.find(',', start);
-    if (end == std::string::npos) end = text.size();
-    std::int64_t value = 0;
-    const char* first = text.data() + start;
-    const char* last = text.data() + end;
-    const auto [pointer, error] = std::from_chars(first, last, value);
-    if (first == last || error != std::errc() || pointer != last) return std::nullopt;
-    numbers.push_back(value);
-    start = end + 1;
-  }
-  return numbers;
 }
 
 }  // namespace gpuprof::study

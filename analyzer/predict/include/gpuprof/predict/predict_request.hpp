@@ -14,7 +14,7 @@
 namespace gpuprof::predict {
 
 struct PredictRequest {
-  std::vector<std::int32_t> gpus;
+  std::string gpus;  // as typed: "2" or "2,4,8" (parse_gpu_counts)
   std::string strategy = "data-parallel", allreduce = "bucketed", scaling = "weak", link = "nvlink3";
   std::vector<std::string> link_files;
   std::optional<std::int64_t> grad_bytes, split_bytes;
@@ -22,9 +22,15 @@ struct PredictRequest {
   std::int64_t warmup_steps = 1;
 };
 
-// Throws TraceError::bad_input naming the option for an unknown strategy, schedule, scaling or link, a
-// link file it cannot read, or a byte count below 1 (a typo never falls back to a default).
+// Throws TraceError::bad_input naming the option for GPU counts that are not a list of 1 to kMaxGpus, an
+// unknown strategy, schedule, scaling or link, a link file it cannot read, or a byte count below 1 (a typo
+// never falls back to a default).
 PredictOptions options_of(const PredictRequest& request);
+
+// `--gpus`: "2,4,8" → {2, 4, 8}, in the order given; throws TraceError::bad_input for anything else
+// (an empty item, a space, a word, a count outside 1 to kMaxGpus).
+inline constexpr std::int64_t kMaxGpus = 65536;
+std::vector<std::int32_t> parse_gpu_counts(const std::string& text);
 
 // The names options_of accepts, in the order `--help` lists them.
 std::vector<std::string> strategy_names();

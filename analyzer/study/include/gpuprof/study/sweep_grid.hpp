@@ -66,7 +66,4 @@ bool program_exists(const std::string& program);
 // A fingerprint of everything but the batch and GPU lists: a resumed sweep must match it.
 std::string settings_fingerprint(const SweepSettings& settings);
 
-// "64,128,256" → numbers; nullopt on anything that is not a comma-separated list of integers.
-std::optional<std::vector<std::int64_t>> parse_number_list(const std::string& text);
-
 }  // namespace gpuprof::study

@@ -1,0 +1,155 @@
+// The Prediction panel's controls: `gpuprof predict`'s options and second trace, and the request they make.
+// Nothing here checks a value: the analyzer's options_of reads the request exactly as it reads the command line.
+
+#include <QComboBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QRegularExpressionValidator>
+
+#include "gpuprof/gui/prediction_panel.hpp"
+#include "gpuprof/predict/link_profile.hpp"
+
+namespace gpuprof::gui {
+namespace {
+
+QString q(const std::string& text) { return QString::fromStdString(text); }
+
+QComboBox* combo(const std::vector<std::string>& names) {
+  auto* box = new QComboBox;
+  for (const auto& name : names) box->addItem(q(name));
+  return box;
+}
+
+// A whole number of bytes, or empty for "not given".
+QLineEdit* bytes_field(const QString& placeholder) {
+  auto* field = new QLineEdit;
+  field->setValidator(new QRegularExpressionValidator(QRegularExpression(QStringLiteral("[0-9]{0,18}")), field));
+  field->setPlaceholderText(placeholder);
+  return field;
+}
+
+std::optional<std::int64_t> bytes_of(const QLineEdit* field) {
+  if (field->text().isEmpty()) return std::nullopt;
+  return field->text().toLongLong();
+}
+
+QString bytes_text(const std::optional<std::int64_t>& bytes) { return bytes ? QString::number(*bytes) : QString(); }
+
+}  // namespace
+
+QWidget* PredictionPanel::build_controls() {
+  // The counts as typed: the analyzer's parser (the one `--gpus` uses) says what is wrong with them.
+  gpus_ = new QLineEdit(QStringLiteral("2"));
+  gpus_->setPlaceholderText(tr("e.g. 2,4,8"));
+  strategy_ = combo(predict::strategy_names());
+  scaling_ = combo(predict::scaling_names());
+  allreduce_ = combo(predict::allreduce_names());
+  link_ = combo(predict::link_preset_names());
+  link_->setCurrentText(QStringLiteral("nvlink3"));
+  link_files_ = new QLineEdit;
+  link_files_->setPlaceholderText(tr("optional: all_reduce_perf outputs, separated by ;"));
+  auto* browse = new QPushButton(tr("Link files…"));
+  connect(browse, &QPushButton::clicked, this, [this] {
+    const auto files = QFileDialog::getOpenFileNames(this, tr("nccl-tests all_reduce_perf outputs"));
+    if (!files.isEmpty()) link_files_->setText(files.join(QStringLiteral("; ")));
+  });
+  grad_bytes_ = bytes_field(tr("from the trace, else required"));
+  split_bytes_ = bytes_field(tr("placement only"));
+  predict_button_ = new QPushButton(tr("Predict"));
+  connect(predict_button_, &QPushButton::clicked, this, &PredictionPanel::start_prediction);
+  auto* box = new QWidget;
+  auto* grid = new QGridLayout(box);
+  grid->setContentsMargins(0, 0, 0, 0);
+  const std::vector<std::pair<QString, QWidget*>> fields{{tr("GPUs"), gpus_},
+                                                         {tr("Strategy"), strategy_},
+                                                         {tr("Scaling"), scaling_},
+                                                         {tr("Link"), link_},
+                                                         {tr("All-reduce"), allreduce_},
+                                                         {tr("Gradient bytes"), grad_bytes_},
+                                                         {tr("Split bytes"), split_bytes_}};
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    const int row = static_cast<int>(i / 3), column = static_cast<int>(i % 3) * 2;
+    grid->addWidget(new QLabel(fields[i].first), row, column);
+    grid->addWidget(fields[i].second, row, column + 1);
+  }
+  grid->addWidget(new QLabel(tr("Link files")), 2, 2);
+  grid->addWidget(link_files_, 2, 3);
+  grid->addWidget(browse, 2, 4);
+  grid->addWidget(predict_button_, 2, 5);
+  grid->addWidget(new QLabel(tr("Per-GPU batch")), 3, 0);
+  grid->addWidget(build_per_gpu_trace_controls(), 3, 1, 1, 5);
+  return box;
+}
+
+QWidget* PredictionPanel::build_per_gpu_trace_controls() {
+  per_gpu_name_ = new QLabel;
+  per_gpu_name_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  per_gpu_button_ = new QPushButton(tr("Per-GPU-batch trace…"));
+  per_gpu_button_->setToolTip(tr("Strong scaling: a 1-GPU trace recorded at the per-GPU batch (global batch / N), "
+                                 "as the second trace of gpuprof predict"));
+  connect(per_gpu_button_, &QPushButton::clicked, this, [this] {
+    const auto file = QFileDialog::getOpenFileName(this, tr("1-GPU trace at the per-GPU batch"));
+    if (!file.isEmpty()) set_per_gpu_trace(file);
+  });
+  per_gpu_clear_ = new QPushButton(tr("Clear"));
+  connect(per_gpu_clear_, &QPushButton::clicked, this, [this] { set_per_gpu_trace({}); });
+  auto* box = new QWidget;
+  auto* row = new QHBoxLayout(box);
+  row->setContentsMargins(0, 0, 0, 0);
+  row->addWidget(per_gpu_name_, 1);
+  row->addWidget(per_gpu_button_);
+  row->addWidget(per_gpu_clear_);
+  set_per_gpu_trace({});
+  return box;
+}
+
+void PredictionPanel::set_per_gpu_trace(const QString& path) {
+  per_gpu_trace_ = path;
+  // The name is what one recognises; the whole path is in the tooltip and in the prediction's context line.
+  per_gpu_name_->setText(path.isEmpty() ? tr("none: the open trace alone") : QFileInfo(path).fileName());
+  per_gpu_name_->setToolTip(path);
+  per_gpu_clear_->setEnabled(!path.isEmpty());
+}
+
+QString PredictionPanel::per_gpu_trace_label() const { return per_gpu_name_->text(); }
+
+void PredictionPanel::enable_controls() {
+  const bool one_gpu = session_ && session_->ranks.size() == 1;
+  predict_button_->setEnabled(one_gpu && !busy_);
+  per_gpu_button_->setEnabled(one_gpu);
+}
+
+predict::PredictRequest PredictionPanel::request() const {
+  predict::PredictRequest request;
+  request.gpus = gpus_->text().toStdString();
+  request.strategy = strategy_->currentText().toStdString();
+  request.scaling = scaling_->currentText().toStdString();
+  request.allreduce = allreduce_->currentText().toStdString();
+  request.link = link_->currentText().toStdString();
+  for (const auto& file : link_files_->text().split(QLatin1Char(';'), Qt::SkipEmptyParts))
+    if (!file.trimmed().isEmpty()) request.link_files.push_back(file.trimmed().toStdString());
+  request.grad_bytes = bytes_of(grad_bytes_);
+  request.split_bytes = bytes_of(split_bytes_);
+  if (session_) request.step_pattern = session_->step_pattern;
+  return request;
+}
+
+void PredictionPanel::set_request(const predict::PredictRequest& request) {
+  gpus_->setText(q(request.gpus));
+  strategy_->setCurrentText(q(request.strategy));
+  scaling_->setCurrentText(q(request.scaling));
+  allreduce_->setCurrentText(q(request.allreduce));
+  link_->setCurrentText(q(request.link));
+  QStringList files;
+  for (const auto& file : request.link_files) files << q(file);
+  link_files_->setText(files.join(QStringLiteral("; ")));
+  grad_bytes_->setText(bytes_text(request.grad_bytes));
+  split_bytes_->setText(bytes_text(request.split_bytes));
+}
+
+}  // namespace gpuprof::gui
