@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <string_view>
 #include <sys/wait.h>
+#include <tuple>
 
 #include "gpuprof/synthetic/synthetic_trace.hpp"
 #include "gpuprof/trace/trace_file.hpp"
@@ -67,6 +69,50 @@ TEST_F(ReportCli, TraceWithoutGpuActivityIsBadInput) {
   EXPECT_EQ(report(folder_.file("empty.sqlite") + " -o " + folder_.file("out.txt")), 2);
   EXPECT_NE(error_text().find("no GPU activity"), std::string::npos);
   EXPECT_FALSE(fs::exists(folder_.file("out.txt")));
+}
+
+// One process driving two GPUs, one trace: each runs a kernel [100, 200) and then the all-reduce until 1500,
+// device 0 from 500 and device 1 from 800. A plain report of the one file gives each device's idle time before
+// the other device arrived to peer_wait: 300 ns each (tests/job/local_peer_waits_test.cpp has every figure).
+TEST_F(ReportCli, OneTraceOfTwoGpusGivesTheWaitForTheLateGpuToPeerWait) {
+  const auto path = folder_.file("two_gpus.sqlite");
+  {
+    trace::WriterOptions options;
+    options.path = path;
+    trace::TraceWriter writer(options);
+    const auto launch = [&writer](std::int64_t start, std::int64_t correlation) {
+      trace::ApiCallRow call;
+      call.process_id = 1, call.thread_id = 1, call.start_ns = start, call.end_ns = start + 10;
+      call.correlation_id = correlation;
+      call.name = writer.intern("cudaLaunchKernel");
+      writer.add(call);
+    };
+    const auto kernel = [&writer](std::int32_t device, std::int64_t start, std::string_view name,
+                                  std::int64_t end, std::int64_t correlation) {
+      trace::KernelRow row;
+      row.device = device, row.stream = 7 + device, row.start_ns = start, row.end_ns = end;
+      row.correlation_id = correlation;
+      row.name = writer.intern(name);
+      writer.add(row);
+    };
+    const std::string all_reduce = "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)";
+    for (const auto& [device, start, launched] : {std::tuple{0, 500, 30}, std::tuple{1, 800, 700}}) {
+      const std::int64_t correlation = 10 * (device + 1);
+      launch(10 + device, correlation);
+      kernel(device, 100, "k1", 200, correlation);
+      launch(launched, correlation + 1);
+      kernel(device, start, all_reduce, 1500, correlation + 1);
+    }
+    trace::RangeRow step;
+    step.process_id = 1, step.thread_id = 1, step.start_ns = 0, step.end_ns = 1600;
+    step.name = writer.intern("ProfilerStep#1");
+    writer.add(step);
+    writer.finish();
+  }
+  ASSERT_EQ(report(path + " --format json --gaps all"), 0) << error_text();
+  const auto out = output_text();
+  EXPECT_NE(out.find("\"cause\": \"peer_wait\""), std::string::npos);
+  EXPECT_NE(out.find("\"peer_wait\": 300,"), std::string::npos);
 }
 
 TEST_F(ReportCli, DuplicateRanksAreBadInput) {

@@ -1,7 +1,9 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 
 #include "gpuprof/idle/idle_cause.hpp"
 #include "gpuprof/job/job_analysis.hpp"
@@ -64,7 +66,7 @@ std::vector<std::pair<std::int64_t, std::int64_t>> expect_idle_invariants(const 
   for (const auto& piece : job.peer_waits) {
     EXPECT_GT(piece.peer_wait_ns, 0);
     EXPECT_LE(piece.peer_wait_ns, piece.end_ns - piece.start_ns);
-    EXPECT_NE(piece.rank, piece.waited_for);
+    EXPECT_TRUE(piece.rank != piece.waited_for || piece.device != piece.waited_for_device);
   }
   return per_rank;
 }
@@ -75,6 +77,34 @@ JobOptions keeping_intervals() {
   return options;
 }
 
+// Per device, the kept intervals' causes are the tallies' causes: the intervals a user clicks (the app, the
+// JSON's rows) show what the tables sum, after the peer waits too.
+void expect_intervals_match_tallies(const analysis::RankAnalysis& analysis) {
+  for (const auto& device : analysis.devices) {
+    SCOPED_TRACE("device " + std::to_string(device.device));
+    idle::CauseTimes in_steps{}, in_gaps{};
+    for (const auto& interval : analysis.idle_intervals) {
+      if (interval.device == device.device) idle::add_times(interval.in_gap ? in_gaps : in_steps, interval.causes);
+    }
+    EXPECT_EQ(in_steps, device.total.idle_in_steps_causes.cause_ns);
+    EXPECT_EQ(in_gaps, device.total.batch_gap_causes.cause_ns);
+  }
+}
+
+// Every peer copy with a partner joins two devices of the trace, and its partner's work ended by its start;
+// copies with no partner are counted, never lost.
+void expect_peer_copies_hold(const RankSummary& rank, const std::vector<std::int32_t>& devices,
+                             std::int64_t peer_copy_rows) {
+  const auto& copies = rank.analysis.peer_copies;
+  EXPECT_LE(static_cast<std::int64_t>(copies.copies.size()) + copies.ignored, peer_copy_rows);
+  EXPECT_GE(copies.ignored, 0);
+  for (const auto& copy : copies.copies) {
+    EXPECT_NE(copy.device, copy.partner);
+    EXPECT_TRUE(std::binary_search(devices.begin(), devices.end(), copy.partner));
+    EXPECT_LE(copy.partner_ready_ns, copy.start_ns);
+  }
+}
+
 // dlrm-8rank: ranks wait for each other's late all-to-alls and all-reduces; the part of their idle time
 // inside steps spent before the last partner arrived is peer_wait.
 TEST(JobExternal, DlrmIdleBeforeLatePartnersIsPeerWait) {
@@ -83,6 +113,7 @@ TEST(JobExternal, DlrmIdleBeforeLatePartnersIsPeerWait) {
   const auto job = analyze_job({(data / "dlrm-8rank").string()}, keeping_intervals());
   ASSERT_EQ(job.ranks.size(), 8U);
   const auto per_rank = expect_idle_invariants(job);
+  for (const auto& rank : job.ranks) expect_intervals_match_tallies(rank.analysis);
   std::int64_t peer = 0;
   for (std::size_t rank = 0; rank < per_rank.size(); ++rank) {
     const auto [idle_ns, peer_ns] = per_rank[rank];
@@ -108,6 +139,39 @@ TEST(JobExternal, HtaSampledRanksPairIntoOneJob) {
   expect_idle_invariants(analyze_job({(data / "hta/sampled_rank-1.json.gz").string(),
                                       (data / "hta/sampled_rank-0.json.gz").string()},
                                      keeping_intervals()));
+}
+
+// Each real trace alone, as `gpuprof report` of the one file analyses it (a job of one rank, whose devices
+// may wait for each other): every sum holds after the peer waits.
+TEST(JobExternal, EveryTraceAloneKeepsItsSumsWithPeerWaits) {
+  const auto data = gpuprof::testing::external_data_dir();
+  if (data.empty()) GTEST_SKIP() << "no ../shared/data/external in this clone";
+  std::vector<std::filesystem::path> traces;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(data)) {
+    const auto name = entry.path().filename().string();
+    const bool trace = name.ends_with(".json.gz") || name.ends_with(".sqlite") || name.ends_with(".nvvp");
+    if (entry.is_regular_file() && trace && entry.path().parent_path().filename() != "malformed") {
+      traces.push_back(entry.path());
+    }
+  }
+  std::sort(traces.begin(), traces.end());
+  EXPECT_GE(traces.size(), 10U);
+  for (const auto& path : traces) {
+    SCOPED_TRACE(path.string());
+    std::vector<std::int32_t> devices;
+    std::int64_t peer_copy_rows = 0;
+    auto options = keeping_intervals();
+    options.inspect_model = [&](std::int32_t, const trace::TraceModel& model) {
+      devices = model.device_ids();
+      peer_copy_rows = std::count(model.memcpys.copy_kind.begin(), model.memcpys.copy_kind.end(),
+                                  trace::CopyKind::peer_to_peer);
+    };
+    const auto job = analyze_job({path.string()}, options);
+    ASSERT_EQ(job.ranks.size(), 1U);
+    expect_idle_invariants(job);
+    expect_intervals_match_tallies(job.ranks[0].analysis);
+    expect_peer_copies_hold(job.ranks[0], devices, peer_copy_rows);
+  }
 }
 
 // nvprof files carry no rank: the command-line order gives it, with a notice per file.

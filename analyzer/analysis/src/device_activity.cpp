@@ -7,7 +7,7 @@ namespace gpuprof::analysis {
 namespace {
 
 struct RawSets {
-  IntervalSet compute, comm, memcpy;
+  IntervalSet compute, comm, memcpy, peer_copy;
 };
 
 // Rows of one stream are sorted by start, so each stream merges in one pass;
@@ -47,6 +47,20 @@ void add_plain(const trace::GpuColumns& table, const std::vector<trace::StreamSl
   }
 }
 
+// Peer copies are few; the rows of each stream are already in start order.
+void add_peer_copies(const trace::TraceModel& model, std::map<std::int32_t, RawSets>& sets) {
+  const auto& table = model.memcpys;
+  std::vector<Interval> intervals;
+  for (const auto& slice : model.memcpy_streams) {
+    intervals.clear();
+    for (std::size_t row = slice.begin; row < slice.end; ++row) {
+      if (table.copy_kind[row] != trace::CopyKind::peer_to_peer) continue;
+      intervals.push_back({table.start_ns[row], table.end_ns[row]});
+    }
+    add_stream(sets[slice.device].peer_copy, intervals);
+  }
+}
+
 }  // namespace
 
 std::vector<DeviceActivity> build_device_activity(const trace::TraceModel& model,
@@ -56,6 +70,7 @@ std::vector<DeviceActivity> build_device_activity(const trace::TraceModel& model
   add_kernels(model, name_categories, sets);
   add_plain(model.memsets, model.memset_streams, sets, &RawSets::compute);
   add_plain(model.memcpys, model.memcpy_streams, sets, &RawSets::memcpy);
+  add_peer_copies(model, sets);
 
   std::vector<DeviceActivity> result;
   for (auto& [device, raw] : sets) {
@@ -64,6 +79,7 @@ std::vector<DeviceActivity> build_device_activity(const trace::TraceModel& model
     activity.compute = std::move(raw.compute);
     activity.comm = std::move(raw.comm);
     activity.memcpy = std::move(raw.memcpy);
+    activity.peer_copy = std::move(raw.peer_copy);
     activity.exposed_comm = subtract(activity.comm, activity.compute);
     activity.compute_or_comm = unite(activity.compute, activity.comm);
     activity.exposed_memcpy = subtract(activity.memcpy, activity.compute_or_comm);

@@ -38,6 +38,15 @@ void add_collective_notice(RankAnalysis& result) {
                            std::to_string(collectives.ambiguous) + " name several (CUDA graphs)");
 }
 
+// Peer copies that name no second device of the trace cannot wait for a partner: say how many were left out.
+void add_peer_copy_notice(RankAnalysis& result) {
+  const auto ignored = result.peer_copies.ignored;
+  if (ignored == 0) return;
+  result.notices.push_back(fmt::format("{} peer-to-peer {} no second device of this trace (source and destination "
+                                       "the same, unknown, or not a device of the trace): left out of peer_wait",
+                                       ignored, ignored == 1 ? "copy names" : "copies name"));
+}
+
 std::int64_t first_gpu_activity(const std::vector<DeviceActivity>& activity) {
   std::optional<std::int64_t> first;
   for (const auto& device : activity) {
@@ -129,12 +138,14 @@ RankAnalysisParts analyze_rank_parts(const trace::TraceModel& model, const Analy
   const auto& host = *parts.host;
   auto breakdown = compute_breakdown(activity, detection.steps, use_steps, &host,
                                      options.keep_idle_intervals ? &result.idle_intervals : nullptr,
-                                     &result.idle_before_comm);
+                                     &result.idle_before_peer_work);
   result.devices = std::move(breakdown.devices);
   result.steps = std::move(breakdown.steps);
   if (use_steps) result.gaps = find_batch_gaps(result.steps);
   add_host_activity(model, host, detection.step_names, options.interval_host_activity, result);
   result.host_blockers = idle::find_host_blockers(model, correlations, host, activity);
+  result.peer_copies = idle::find_peer_copy_partners(model);
+  add_peer_copy_notice(result);
   add_steady_state_notice(result);
   result.transfers = analyze_transfers(model, activity);
   result.collectives = analyze_collectives(model);

@@ -17,7 +17,6 @@ double share_hidden(std::int64_t total, std::int64_t exposed) {
 struct IdleCauses {
   std::optional<idle::IdleAttributor> attributor;
   std::vector<idle::IdleInterval>* intervals = nullptr;
-  std::vector<idle::IdleEvidence>* before_comm = nullptr;
 
   void fill(std::int64_t step, std::int64_t start, std::int64_t tail, std::int64_t end, Breakdown& breakdown) {
     if (attributor) {
@@ -135,7 +134,7 @@ double mean_step_period_ns(const std::vector<const DeviceBreakdown*>& devices) {
 BreakdownResult compute_breakdown(const std::vector<DeviceActivity>& activity, const std::vector<GpuStep>& steps,
                                   bool use_steps, const idle::HostCauses* host,
                                   std::vector<idle::IdleInterval>* intervals,
-                                  std::vector<idle::IdleEvidence>* before_comm) {
+                                  std::vector<idle::IdleEvidence>* before_peer_work) {
   BreakdownResult result;
   for (const auto& device : activity) {
     // Devices listed in the trace but never used would only add rows of zeros.
@@ -144,7 +143,7 @@ BreakdownResult compute_breakdown(const std::vector<DeviceActivity>& activity, c
     entry.device = device.device;
     IdleCauses causes;
     causes.intervals = intervals;
-    if (host != nullptr) causes.attributor.emplace(device, host->device(device.device), before_comm);
+    if (host != nullptr) causes.attributor.emplace(device, host->device(device.device), before_peer_work);
     if (use_steps) add_step_windows(device, steps, entry, result.steps, causes);
     if (entry.steps == 0) {
       entry.total = breakdown_in(device, device.first_start(), device.last_end());

@@ -14,18 +14,6 @@ namespace {
 
 using trace::CopyKind;
 
-std::pair<std::int32_t, std::int32_t> endpoints(const trace::MemcpyTable& table, std::size_t row) {
-  const auto kind = table.copy_kind[row];
-  std::int32_t src = table.src_device[row], dst = table.dst_device[row];
-  const std::int32_t device = table.device[row];
-  const bool from_host = kind == CopyKind::host_to_device || kind == CopyKind::host_to_host;
-  const bool to_host = kind == CopyKind::device_to_host || kind == CopyKind::host_to_host;
-  // Producers often leave the device of the GPU side empty: the row's device is that side.
-  if (from_host) src = kHost; else if (src == kHost) src = device;
-  if (to_host) dst = kHost; else if (dst == kHost) dst = device;
-  return {src, dst};
-}
-
 // Computation of the devices a copy involves; pairs are united once and cached.
 class ComputeLookup {
  public:
@@ -123,6 +111,18 @@ TransferTotals find_host_staged(const trace::MemcpyTable& table) {
 
 }  // namespace
 
+std::pair<std::int32_t, std::int32_t> copy_endpoints(const trace::MemcpyTable& table, std::size_t row) {
+  const auto kind = table.copy_kind[row];
+  std::int32_t src = table.src_device[row], dst = table.dst_device[row];
+  const std::int32_t device = table.device[row];
+  const bool from_host = kind == CopyKind::host_to_device || kind == CopyKind::host_to_host;
+  const bool to_host = kind == CopyKind::device_to_host || kind == CopyKind::host_to_host;
+  // Producers often leave the device of the GPU side empty: the row's device is that side.
+  if (from_host) src = kHost; else if (src == kHost) src = device;
+  if (to_host) dst = kHost; else if (dst == kHost) dst = device;
+  return {src, dst};
+}
+
 double TransferTotals::gigabytes_per_second() const { return units::gigabytes_per_second(bytes, total_ns); }
 
 TransferReport analyze_transfers(const trace::TraceModel& model, const std::vector<DeviceActivity>& activity) {
@@ -132,7 +132,7 @@ TransferReport analyze_transfers(const trace::TraceModel& model, const std::vect
   std::map<CopyKind, TransferTotals> kinds;
   TransferReport report;
   for (std::size_t row = 0; row < table.size(); ++row) {
-    const auto [src, dst] = endpoints(table, row);
+    const auto [src, dst] = copy_endpoints(table, row);
     const auto kind = table.copy_kind[row];
     const std::int64_t start = table.start_ns[row], end = table.end_ns[row];
     const std::int64_t duration = std::max<std::int64_t>(0, end - start);

@@ -35,8 +35,8 @@ CauseTimes split_causes(std::int64_t start, std::int64_t host_end, std::int64_t 
 }  // namespace
 
 IdleAttributor::IdleAttributor(const analysis::DeviceActivity& activity, const DeviceHostCauses& host,
-                               std::vector<IdleEvidence>* before_comm)
-    : activity_(activity), host_(host), before_comm_(before_comm) {
+                               std::vector<IdleEvidence>* before_peer_work)
+    : activity_(activity), host_(host), before_peer_work_(before_peer_work) {
   for (const auto& set : host.sets) cursors_.emplace_back(set);
 }
 
@@ -55,11 +55,15 @@ CauseTimes IdleAttributor::causes_of(std::int64_t start, std::int64_t end, std::
   });
 }
 
-bool IdleAttributor::comm_starts_at(std::int64_t time) const {
-  const auto& comm = activity_.comm;
-  const auto it = std::lower_bound(comm.begin(), comm.end(), time,
-                                   [](const analysis::Interval& interval, std::int64_t value) { return interval.start < value; });
-  return it != comm.end() && it->start == time;
+bool IdleAttributor::peer_work_starts_at(std::int64_t time) const {
+  const auto starts_at = [time](const analysis::IntervalSet& set) {
+    const auto it = std::lower_bound(set.begin(), set.end(), time, [](const analysis::Interval& interval,
+                                                                      std::int64_t value) {
+      return interval.start < value;
+    });
+    return it != set.end() && it->start == time;
+  };
+  return starts_at(activity_.comm) || starts_at(activity_.peer_copy);
 }
 
 void IdleAttributor::keep_evidence(const IdleInterval& piece, std::int64_t run_end, std::optional<std::int64_t> launch) {
@@ -68,7 +72,7 @@ void IdleAttributor::keep_evidence(const IdleInterval& piece, std::int64_t run_e
   for (std::size_t cause = 0; cause < kHostCauses; ++cause) {
     evidence.host[cause] = analysis::clip(host_.sets[cause], piece.start_ns, evidence.host_end_ns);
   }
-  before_comm_->push_back(std::move(evidence));
+  before_peer_work_->push_back(std::move(evidence));
 }
 
 void IdleAttributor::window(std::int64_t step, std::int64_t start, std::int64_t tail, std::int64_t end,
@@ -89,7 +93,8 @@ void IdleAttributor::window(std::int64_t step, std::int64_t start, std::int64_t 
       const IdleInterval after{activity_.device, step, true, split, idle_end, causes_of(split, idle_end, launch)};
       add_piece(inside, in_step, intervals);
       add_piece(after, gap, intervals);
-      if (before_comm_ != nullptr && it != busy.end() && idle_end == it->start && comm_starts_at(it->start)) {
+      if (before_peer_work_ != nullptr && it != busy.end() && idle_end == it->start &&
+          peer_work_starts_at(it->start)) {
         keep_evidence(inside, idle_end, launch);
         keep_evidence(after, idle_end, launch);
       }

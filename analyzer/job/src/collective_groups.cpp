@@ -4,10 +4,11 @@
 
 namespace gpuprof::job {
 
-const CollectiveMember* CollectiveGroup::last_partner(std::size_t rank) const {
+const CollectiveMember* CollectiveGroup::last_partner(std::size_t rank, std::size_t collective) const {
   const CollectiveMember* last = nullptr;
   for (const auto& member : members) {
-    if (member.rank != rank && (last == nullptr || member.aligned_start_ns > last->aligned_start_ns)) last = &member;
+    const bool self = member.rank == rank && member.collective == collective;
+    if (!self && (last == nullptr || member.aligned_start_ns > last->aligned_start_ns)) last = &member;
   }
   return last;
 }

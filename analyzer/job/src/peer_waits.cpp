@@ -11,19 +11,39 @@ namespace {
 
 using DeviceKey = std::pair<std::int32_t, std::int64_t>;  // a device and a time or a step number
 
-// Per (device, start) of a rank's communication kernels: the last partner of another rank.
-std::map<DeviceKey, const CollectiveMember*> last_partners(const std::vector<RankSummary>& ranks,
-                                                            const CollectiveGroups& groups, std::size_t rank) {
-  std::map<DeviceKey, const CollectiveMember*> partners;
-  const auto& collectives = ranks[rank].collectives;
+// A partner's arrival, on the waiting rank's clock.
+struct Arrival {
+  std::int64_t time_ns = 0;
+  std::int32_t rank = 0, device = 0;  // the partner: its rank number and device
+};
+
+// Keeps the later arrival: a run that several partners end lasted until the latest of them arrived.
+void keep_latest(std::map<DeviceKey, Arrival>& arrivals, const DeviceKey& key, const Arrival& arrival) {
+  const auto [slot, added] = arrivals.try_emplace(key, arrival);
+  if (!added && arrival.time_ns > slot->second.time_ns) slot->second = arrival;
+}
+
+// Per (device, start) of a rank's communication kernels and peer copies: the last partner to arrive, of
+// another rank or another device of this one (collective_groups.hpp), or the partner device of a peer copy.
+std::map<DeviceKey, Arrival> last_arrivals(const std::vector<RankSummary>& ranks, const CollectiveGroups& groups,
+                                           const ClockAlignment& clocks, std::size_t rank) {
+  std::map<DeviceKey, Arrival> arrivals;
+  const auto& summary = ranks[rank];
+  const auto offset = clocks.offset_of(summary.analysis.rank);
+  const auto& collectives = summary.collectives;
   for (std::size_t index = 0; index < collectives.size(); ++index) {
-    const auto* partner = group_of(groups, ranks, rank, index).last_partner(rank);
+    const auto* partner = group_of(groups, ranks, rank, index).last_partner(rank, index);
     if (partner == nullptr) continue;
-    auto& slot = partners[{collectives[index].device, collectives[index].start_ns}];
-    // Several collectives start at once: the run lasted until the latest partner among them arrived.
-    if (slot == nullptr || partner->aligned_start_ns > slot->aligned_start_ns) slot = partner;
+    const auto& other = ranks[partner->rank];
+    const Arrival arrival{partner->aligned_start_ns - offset, other.analysis.rank,
+                          other.collectives[partner->collective].device};
+    keep_latest(arrivals, {collectives[index].device, collectives[index].start_ns}, arrival);
   }
-  return partners;
+  // A peer copy's partner is a device of the same process: its time is on this rank's clock already.
+  for (const auto& copy : summary.analysis.peer_copies.copies) {
+    keep_latest(arrivals, {copy.device, copy.start_ns}, {copy.partner_ready_ns, summary.analysis.rank, copy.partner});
+  }
+  return arrivals;
 }
 
 // The tally an idle piece was added to: its step window's (inside the step or its batch gap), or the
@@ -97,27 +117,26 @@ std::vector<PeerWaitPiece> apply_peer_waits(std::vector<RankSummary>& ranks, con
   std::vector<PeerWaitPiece> pieces;
   for (std::size_t rank = 0; rank < ranks.size(); ++rank) {
     auto& summary = ranks[rank];
-    const auto partners = last_partners(ranks, groups, rank);
-    if (partners.empty()) continue;
-    const auto offset = clocks.offset_of(summary.analysis.rank);
+    const auto arrivals = last_arrivals(ranks, groups, clocks, rank);
+    if (arrivals.empty()) continue;
     WindowTallies tallies(summary.analysis);
     const auto before = pieces.size();
-    for (auto& evidence : summary.analysis.idle_before_comm) {
+    for (auto& evidence : summary.analysis.idle_before_peer_work) {
       auto& piece = evidence.interval;
-      const auto found = partners.find({piece.device, evidence.run_end_ns});
-      if (found == partners.end()) continue;
-      const auto arrival = found->second->aligned_start_ns - offset;  // on this rank's clock
+      const auto found = arrivals.find({piece.device, evidence.run_end_ns});
+      if (found == arrivals.end()) continue;
+      const auto& arrival = found->second;
       const auto target = tallies.of(piece);
-      if (arrival <= piece.start_ns || target.tally == nullptr) continue;
-      const auto causes = idle::with_peer_wait(evidence, arrival);
+      if (arrival.time_ns <= piece.start_ns || target.tally == nullptr) continue;
+      const auto causes = idle::with_peer_wait(evidence, arrival.time_ns);
       target.tally->remove(piece.causes);
       target.tally->add(causes);
       // The evidence keeps the causes now tallied, so that applying it again changes nothing.
       piece.causes = causes;
       update_kept_interval(summary.analysis.idle_intervals, piece);
       pieces.push_back({summary.analysis.rank, piece.device, piece.step, piece.in_gap, target.steady, piece.start_ns,
-                        piece.end_ns, std::min(arrival, piece.end_ns) - piece.start_ns,
-                        ranks[found->second->rank].analysis.rank});
+                        piece.end_ns, std::min(arrival.time_ns, piece.end_ns) - piece.start_ns, arrival.rank,
+                        arrival.device});
     }
     if (pieces.size() > before) refresh_sums(summary);
   }

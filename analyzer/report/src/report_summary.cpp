@@ -128,12 +128,13 @@ RankShare exposed_comm_share(const analysis::RankAnalysis& rank) {
   return {rank.rank, share(sum.exposed_comm_ns, sum.window_ns)};
 }
 
-// Per step of the rank's own means: the other ranks' steady idle time given to peer_wait for this rank.
+// Per step of the rank's own means: the other ranks' steady idle time given to peer_wait for this rank (a
+// rank's devices waiting for each other are not a straggler's doing).
 double peer_wait_caused(const std::vector<job::PeerWaitPiece>& pieces, const job::RankTiming& timing) {
   if (timing.steps == 0) return 0.0;
   std::int64_t total = 0;
   for (const auto& piece : pieces) {
-    if (piece.steady && piece.waited_for == timing.rank) total += piece.peer_wait_ns;
+    if (piece.steady && piece.waited_for == timing.rank && piece.rank != timing.rank) total += piece.peer_wait_ns;
   }
   return static_cast<double>(total) / static_cast<double>(timing.steps);
 }

@@ -17,6 +17,7 @@ struct DeviceActivity {
   IntervalSet compute;         // computation kernels and memsets
   IntervalSet comm;            // communication kernels
   IntervalSet memcpy;          // every copy
+  IntervalSet peer_copy;       // peer-to-peer (PtoP) copies: work that may wait for another device
   IntervalSet exposed_comm;    // comm − compute
   IntervalSet compute_or_comm; // compute ∪ comm
   IntervalSet exposed_memcpy;  // memcpy − (compute ∪ comm)

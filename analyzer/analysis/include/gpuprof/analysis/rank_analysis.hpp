@@ -16,6 +16,7 @@
 #include "gpuprof/analysis/gaps.hpp"
 #include "gpuprof/idle/host_blockers.hpp"
 #include "gpuprof/idle/interval_host_activity.hpp"
+#include "gpuprof/idle/peer_copy_partners.hpp"
 #include "gpuprof/analysis/kernel_summary.hpp"
 #include "gpuprof/analysis/launch_stats.hpp"
 #include "gpuprof/analysis/time_breakdown.hpp"
@@ -44,9 +45,11 @@ struct RankAnalysis {
   // The host activity of the longest kept intervals (AnalysisOptions::interval_host_activity), by their index
   // in idle_intervals: the app's details of a clicked interval, in the JSON's idle_intervals rows.
   std::unordered_map<std::size_t, idle::HostActivityDuring> interval_host_activity;
-  // The idle pieces just before communication work, with their evidence: the job gives the part before a
-  // late partner rank arrived to peer_wait (job/peer_waits.hpp). By device and time.
-  std::vector<idle::IdleEvidence> idle_before_comm;
+  // The idle pieces just before communication work or a peer copy, with their evidence: the job gives the
+  // part before a late partner device or rank arrived to peer_wait (job/peer_waits.hpp). By device and time.
+  std::vector<idle::IdleEvidence> idle_before_peer_work;
+  // Each peer copy's partner device and when its work before the copy ended, for the same peer_wait.
+  idle::PeerCopyPartners peer_copies;
   std::vector<idle::HostBlocker> host_blockers;  // the host calls under which the GPUs idled longest
   TransferReport transfers;
   CollectiveReport collectives;

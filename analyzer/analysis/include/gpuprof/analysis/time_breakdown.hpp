@@ -75,12 +75,12 @@ struct BreakdownResult {
 
 // Uses the device's steps as windows when `use_steps` and it has any; otherwise its activity span.
 // Devices without any GPU activity are left out. With `host`, every idle interval gets its causes
-// (listed in `intervals` when given; the pieces of idle runs that communication work ends, with their
-// evidence, in `before_comm` when given).
+// (listed in `intervals` when given; the pieces of idle runs that communication work or a peer copy ends,
+// with their evidence, in `before_peer_work` when given).
 BreakdownResult compute_breakdown(const std::vector<DeviceActivity>& activity, const std::vector<GpuStep>& steps,
                                   bool use_steps, const idle::HostCauses* host = nullptr,
                                   std::vector<idle::IdleInterval>* intervals = nullptr,
-                                  std::vector<idle::IdleEvidence>* before_comm = nullptr);
+                                  std::vector<idle::IdleEvidence>* before_peer_work = nullptr);
 
 // Sums every step-window device's totals (total, steady, period) again from its windows in `steps`
 // (sorted by device, then start), after their idle causes changed.

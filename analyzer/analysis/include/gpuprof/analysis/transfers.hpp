@@ -6,6 +6,7 @@
 // host-to-device copies and GPU-to-GPU traffic staged through the host.
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "gpuprof/analysis/device_activity.hpp"
@@ -15,6 +16,10 @@ namespace gpuprof::analysis {
 
 // The host side of a copy (and an unknown device) is kHost.
 inline constexpr std::int32_t kHost = trace::kUnknown32;
+
+// The (source, destination) of copy `row`, kHost for the host side; a device side the producer left
+// unknown is the row's own device.
+std::pair<std::int32_t, std::int32_t> copy_endpoints(const trace::MemcpyTable& table, std::size_t row);
 
 struct TransferTotals {
   std::int64_t count = 0, bytes = 0, total_ns = 0, exposed_ns = 0;

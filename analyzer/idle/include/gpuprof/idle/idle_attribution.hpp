@@ -7,9 +7,10 @@
 // threads were doing (HostCauses), and what none of them covers is unrecorded.
 // So the causes of each interval add up to its length exactly.
 //
-// The idle time just before communication work is also kept with its evidence
-// (IdleEvidence): whether a partner rank was late is only known once every
-// rank is analysed (job/peer_waits.hpp), and by then the trace is freed.
+// The idle time just before work that may wait for a partner (communication
+// kernels, peer-to-peer copies) is also kept with its evidence (IdleEvidence):
+// whether a partner device or rank was late is only known once every rank is
+// analysed (job/peer_waits.hpp), and by then the trace is freed.
 
 #include <array>
 #include <cstdint>
@@ -31,11 +32,11 @@ struct IdleInterval {
   CauseTimes causes{};  // adds up to end − start
 };
 
-// One idle piece that ends an idle run before communication work, with what explains it, so that a part of
-// it can get another cause later: the part before a late partner arrived becomes peer_wait.
+// One idle piece of an idle run that communication work or a peer copy ends, with what explains it, so that a
+// part of it can get another cause later: the part before a late partner arrived becomes peer_wait.
 struct IdleEvidence {
   IdleInterval interval;         // as attributed: its causes add up to its length
-  std::int64_t run_end_ns = 0;   // the start of the communication work that ends the idle run
+  std::int64_t run_end_ns = 0;   // the start of the communication work or peer copy that ends the idle run
   std::int64_t host_end_ns = 0;  // from here to the interval's end the GPU waited for a launch (launch_latency)
   std::array<analysis::IntervalSet, kHostCauses> host;  // the host's cause sets inside [start, host_end)
 };
@@ -51,9 +52,10 @@ CauseTimes with_peer_wait(const IdleEvidence& evidence, std::int64_t arrival);
 // Walks one device's windows in time order (each window starts at or after the previous one's end).
 class IdleAttributor {
  public:
-  // `before_comm`, when given, receives the evidence of every idle piece of a run that communication work ends.
+  // `before_peer_work`, when given, receives the evidence of every idle piece of a run that communication
+  // work or a peer copy ends.
   IdleAttributor(const analysis::DeviceActivity& activity, const DeviceHostCauses& host,
-                 std::vector<IdleEvidence>* before_comm = nullptr);
+                 std::vector<IdleEvidence>* before_peer_work = nullptr);
   // [start, tail) is inside the step and [tail, end) its batch gap; the idle parts of each are added to
   // `in_step` and `gap`, and listed in `intervals` when given.
   void window(std::int64_t step, std::int64_t start, std::int64_t tail, std::int64_t end, IdleTally& in_step,
@@ -63,14 +65,14 @@ class IdleAttributor {
   // The start of the launch call of the work that starts at `gpu_start`; nullopt when none is known.
   std::optional<std::int64_t> launch_of(std::int64_t gpu_start);
   CauseTimes causes_of(std::int64_t start, std::int64_t end, std::optional<std::int64_t> launch);
-  bool comm_starts_at(std::int64_t time) const;
+  bool peer_work_starts_at(std::int64_t time) const;
   void keep_evidence(const IdleInterval& piece, std::int64_t run_end, std::optional<std::int64_t> launch);
 
   const analysis::DeviceActivity& activity_;
   const DeviceHostCauses& host_;
   std::vector<analysis::OverlapCursor> cursors_;
   std::size_t next_launch_ = 0;
-  std::vector<IdleEvidence>* before_comm_ = nullptr;
+  std::vector<IdleEvidence>* before_peer_work_ = nullptr;
 };
 
 // The causes of [start, gpu_start), the time before GPU work that starts at gpu_start: a straggler's

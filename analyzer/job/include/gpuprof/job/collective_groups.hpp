@@ -2,8 +2,8 @@
 
 // Which collective kernels of a job are one collective: the same name and
 // ordinal (rank_summary.hpp) on every device of every rank. The one matching
-// behind the collective waits, the cross-rank peer waits and the arrows of the
-// job's Chrome trace.
+// behind the collective waits, the peer waits (across ranks and between the
+// devices of one process) and the arrows of the job's Chrome trace.
 
 #include <cstddef>
 #include <cstdint>
@@ -26,9 +26,10 @@ struct CollectiveMember {
 struct CollectiveGroup {
   std::vector<CollectiveMember> members;  // in rank order, then the rank's collective order
   std::size_t ranks = 0;                  // distinct ranks among them
-  // The member of another rank than `rank` (an index) that started last: the partner the others waited for;
-  // nullptr when no other rank has a member.
-  const CollectiveMember* last_partner(std::size_t rank) const;
+  // The member other than ranks[rank].collectives[collective] (indices) that started last: another rank, or
+  // another device of the same rank (one process, one clock); the partner that one waited for. nullptr when
+  // the group has no other member.
+  const CollectiveMember* last_partner(std::size_t rank, std::size_t collective) const;
   std::int64_t latest_start() const;
 };
 

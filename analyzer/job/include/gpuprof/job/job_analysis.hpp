@@ -43,7 +43,7 @@ struct JobAnalysis {
   std::vector<RankSummary> ranks;  // ascending rank
   ClockAlignment clocks;
   CollectiveWaits collective_waits;  // parallel to ranks[i].collectives
-  // Idle pieces given to peer_wait because a partner rank was late (already in the ranks' idle tallies).
+  // Idle pieces given to peer_wait because a partner device or rank was late (already in the ranks' idle tallies).
   std::vector<PeerWaitPiece> peer_waits;
   // Exposed collective wait per window, parallel to ranks[i].windows.
   std::vector<std::vector<std::int64_t>> window_sync_wait_ns;

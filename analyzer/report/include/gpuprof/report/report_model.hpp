@@ -34,7 +34,7 @@ struct JobSections {
   job::ClockAlignment clocks;
   job::StragglerReport stragglers;
   std::vector<std::string> notices;
-  std::vector<job::PeerWaitPiece> peer_waits;  // idle time given to peer_wait because a partner rank was late
+  std::vector<job::PeerWaitPiece> peer_waits;  // idle time given to peer_wait because a partner was late
 };
 
 // Idle intervals JSON lists by default (the longest; the rest are counted): enough for every one a
