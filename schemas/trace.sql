@@ -1,4 +1,4 @@
--- gpuprof trace schema, version 1.3.
+-- gpuprof trace schema, version 1.4.
 -- One file per profiled process (rank). Times are int64 nanoseconds on the
 -- collector's clock (CUPTI timestamps); NULL means unknown. Column meanings are
 -- documented in schemas/README.md. PRAGMA user_version = major * 1000 + minor.
@@ -19,12 +19,14 @@ CREATE TABLE memory_kinds (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
 CREATE TABLE sync_types   (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
 CREATE TABLE api_kinds    (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
 CREATE TABLE memory_operations (id INTEGER PRIMARY KEY, name TEXT NOT NULL);  -- since 1.3
+CREATE TABLE thread_state_kinds (id INTEGER PRIMARY KEY, name TEXT NOT NULL);  -- since 1.4
 
 INSERT INTO copy_kinds VALUES (0,'unknown'),(1,'HtoD'),(2,'DtoH'),(3,'DtoD'),(4,'HtoH'),(5,'PtoP');
 INSERT INTO memory_kinds VALUES (0,'unknown'),(1,'pageable'),(2,'pinned'),(3,'device'),(4,'managed'),(5,'array');
 INSERT INTO sync_types VALUES (0,'unknown'),(1,'event'),(2,'stream_wait_event'),(3,'stream'),(4,'context'),(5,'device');
 INSERT INTO api_kinds VALUES (1,'runtime'),(2,'driver');
 INSERT INTO memory_operations VALUES (1,'alloc'),(2,'free');
+INSERT INTO thread_state_kinds VALUES (1,'running'),(2,'not_running');
 
 CREATE TABLE devices (
   id                      INTEGER PRIMARY KEY,
@@ -165,6 +167,21 @@ CREATE TABLE memory_events (
   address         INTEGER,
   bytes           INTEGER NOT NULL,
   allocated_after INTEGER
+);
+
+-- Since 1.4: when each host thread was on a CPU and when it was not, between
+-- two switches of the OS scheduler (Nsight Systems SCHED_EVENTS). A stretch
+-- whose state the source does not give (before a thread's first switch, after
+-- its last, between two switches the same way) has no row.
+CREATE TABLE thread_states (
+  process_id      INTEGER,
+  thread_id       INTEGER NOT NULL,
+  start_ns        INTEGER NOT NULL,
+  end_ns          INTEGER NOT NULL,
+  state           INTEGER NOT NULL REFERENCES thread_state_kinds(id),
+  cpu             INTEGER,
+  os_state_id     INTEGER REFERENCES strings(id),
+  block_reason_id INTEGER REFERENCES strings(id)
 );
 
 CREATE TABLE collector_stats (

@@ -28,6 +28,9 @@ std::string_view to_string(ApiKind kind) { return kind == ApiKind::driver ? "dri
 std::string_view to_string(MemoryOperation operation) {
   return operation == MemoryOperation::free ? "free" : "alloc";
 }
+std::string_view to_string(ThreadRunState state) {
+  return state == ThreadRunState::not_running ? "not_running" : "running";
+}
 std::string_view to_string(Severity severity) {
   switch (severity) {
     case Severity::warning: return "warning";

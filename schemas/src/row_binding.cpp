@@ -154,6 +154,17 @@ void bind_row(sqlite::Statement& s, int first, const MemoryEventRow& row) {
   s.bind(first + 9, row.allocated_after);
 }
 
+void bind_row(sqlite::Statement& s, int first, const ThreadStateRow& row) {
+  s.bind(first, row.process_id);
+  s.bind(first + 1, row.thread_id);
+  s.bind(first + 2, row.start_ns);
+  s.bind(first + 3, row.end_ns);
+  s.bind(first + 4, static_cast<std::int64_t>(row.state));
+  s.bind(first + 5, row.cpu);
+  s.bind(first + 6, row.os_state);
+  s.bind(first + 7, row.block_reason);
+}
+
 template void bind_row(sqlite::Statement&, int, const KernelRow&);
 template void bind_row(sqlite::Statement&, int, const MemcpyRow&);
 template void bind_row(sqlite::Statement&, int, const MemsetRow&);

@@ -27,6 +27,11 @@ struct TableOf<MemoryEventRow> {
   static constexpr int columns = 10;
 };
 template <>
+struct TableOf<ThreadStateRow> {
+  static constexpr std::string_view name = "thread_states";
+  static constexpr int columns = 8;
+};
+template <>
 struct TableOf<MemsetRow> { static constexpr std::string_view name = "memsets"; static constexpr int columns = 7; };
 template <>
 struct TableOf<ApiCallRow> { static constexpr std::string_view name = "api_calls"; static constexpr int columns = 8; };
@@ -41,6 +46,7 @@ void bind_row(sqlite::Statement& statement, int first, const DeviceRow& row);
 void bind_row(sqlite::Statement& statement, int first, const DeviceLinkRow& row);
 void bind_row(sqlite::Statement& statement, int first, const CollectiveRow& row);
 void bind_row(sqlite::Statement& statement, int first, const MemoryEventRow& row);
+void bind_row(sqlite::Statement& statement, int first, const ThreadStateRow& row);
 // The event tables hold integers only, so they also bind to a ChunkRowSink
 // (instantiated for it and for sqlite::Statement).
 template <typename Sink>

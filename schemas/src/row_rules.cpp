@@ -150,6 +150,19 @@ constexpr std::array kMemoryEvent = {
     ColumnRule{9, "allocated_after", Rule::count_or_null},
 };
 
+// A stretch of a thread's state names its thread: without one it describes nothing.
+constexpr std::array kThreadState = {
+    ColumnRule{0, "process_id", Rule::integer_or_null},
+    ColumnRule{1, "thread_id", Rule::integer},
+    ColumnRule{2, "start_ns", Rule::time},
+    ColumnRule{3, "end_ns", Rule::end_time},
+    ColumnRule{4, "state", Rule::enum_value, static_cast<std::int64_t>(ThreadRunState::running),
+               static_cast<std::int64_t>(ThreadRunState::not_running)},
+    ColumnRule{5, "cpu", Rule::integer_or_null},
+    ColumnRule{6, "os_state_id", Rule::string_id_or_null},
+    ColumnRule{7, "block_reason_id", Rule::string_id_or_null},
+};
+
 // Derived tables (written by `report --save`), read back by the exporter.
 constexpr std::array kStep = {
     ColumnRule{0, "rank", Rule::int32_or_null}, ColumnRule{1, "device", Rule::device},
@@ -224,6 +237,7 @@ std::span<const ColumnRule> sync_rules() { return kSync; }
 std::span<const ColumnRule> range_rules() { return kRange; }
 std::span<const ColumnRule> collective_rules() { return kCollective; }
 std::span<const ColumnRule> memory_event_rules() { return kMemoryEvent; }
+std::span<const ColumnRule> thread_state_rules() { return kThreadState; }
 std::span<const ColumnRule> step_rules() { return kStep; }
 std::span<const ColumnRule> gap_rules() { return kGap; }
 

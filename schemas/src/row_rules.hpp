@@ -85,6 +85,7 @@ std::span<const ColumnRule> sync_rules();
 std::span<const ColumnRule> range_rules();
 std::span<const ColumnRule> collective_rules();
 std::span<const ColumnRule> memory_event_rules();
+std::span<const ColumnRule> thread_state_rules();
 std::span<const ColumnRule> step_rules();
 std::span<const ColumnRule> gap_rules();
 

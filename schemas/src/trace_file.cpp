@@ -118,7 +118,8 @@ const std::vector<std::string>& trace_tables() {
   // Never destroyed, as every static the trace writer uses: see chunk_guard_triggers().
   static const auto* tables = new std::vector<std::string>{
       "meta",   "strings", "devices", "device_links", "kernels",     "memcpys",         "memsets",      "api_calls",
-      "syncs",  "ranges",  "steps",   "gaps",         "collectives", "collector_stats", "event_chunks", "memory_events"};
+      "syncs",  "ranges",  "steps",   "gaps",         "collectives", "collector_stats", "event_chunks", "memory_events",
+      "thread_states"};
   return *tables;
 }
 
@@ -126,7 +127,8 @@ void refuse_stored_code(sqlite::Database& database) { database.refuse_code(trace
 
 const std::vector<std::string>& event_tables() {
   static const auto* tables = new std::vector<std::string>{
-      "kernels", "memcpys", "memsets", "api_calls", "syncs", "ranges", "steps", "gaps", "collectives", "memory_events"};
+      "kernels", "memcpys", "memsets", "api_calls", "syncs", "ranges", "steps", "gaps", "collectives", "memory_events",
+      "thread_states"};
   return *tables;
 }
 

@@ -165,6 +165,8 @@ constexpr ColumnNames kCollectiveColumns = {"device", "correlation_id", "name_id
                                             "group_desc_id", "group_ranks_id"};
 constexpr ColumnNames kMemoryEventColumns = {"device", "context", "stream", "time_ns", "correlation_id",
                                              "operation", "memory_kind", "address", "bytes", "allocated_after"};
+constexpr ColumnNames kThreadStateColumns = {"process_id", "thread_id", "start_ns", "end_ns", "state", "cpu",
+                                             "os_state_id", "block_reason_id"};
 constexpr ColumnNames kApiCallColumns = {"process_id", "thread_id", "start_ns", "end_ns", "correlation_id",
                                          "name_id", "kind", "return_code"};
 constexpr ColumnNames kSyncColumns = {"process_id", "thread_id", "start_ns", "end_ns", "sync_type",
@@ -301,6 +303,23 @@ void load_memory_events(sqlite::Database& database, TraceModel& model, RowChecks
   sort_by_device_time(model.memory_events);
 }
 
+// Files before schema 1.4 have no thread_states table: the OS scheduler was not recorded.
+void load_thread_states(sqlite::Database& database, TraceModel& model, RowChecks& checks) {
+  if (!database.has_table("thread_states")) return;
+  read_table(database, "thread_states", thread_state_rules(), checks, model.thread_states,
+             [](const auto& row, ThreadStateTable& table) {
+               read_host_columns(row, table);
+               table.state.push_back(static_cast<ThreadRunState>(row.i64(4)));
+               table.cpu.push_back(row.i64_or_unknown(5));
+               table.os_state.push_back(row.string_id_or_none(6));
+               table.block_reason.push_back(row.string_id_or_none(7));
+             }, kThreadStateColumns);
+  if (const auto overlapping = sort_thread_states_apart(model.thread_states); overlapping > 0) {
+    auto& entry = checks.left_out["thread_states.overlap"];
+    entry.rows += overlapping, entry.reason = "starts before the thread's previous state ends";
+  }
+}
+
 void load_gpu_tables(sqlite::Database& database, TraceModel& model, const LoadOptions& options, RowChecks& checks) {
   const bool context = options.load_contexts_and_return_codes;
   if (options.load_kernel_launch_details) {
@@ -376,6 +395,7 @@ void load_host_tables(sqlite::Database& database, TraceModel& model, const LoadO
                  if (return_code) table.return_code.push_back(row.i64_or_unknown(7));
                }, kApiCallColumns);
     sort_by_start(model.api_calls);
+    load_thread_states(database, model, checks);
   }
   if (options.load_syncs) {
     read_table(database, "syncs", sync_rules(), checks, model.syncs, [](const auto& row, SyncTable& table) {
@@ -463,7 +483,7 @@ std::int64_t rows_to_load(const std::string& path, const LoadOptions& options) {
   TraceFile file(path);
   auto& database = file.database();
   std::vector<std::string> tables = {"kernels", "memcpys", "memsets", "collectives", "memory_events"};
-  if (options.load_api_calls) tables.emplace_back("api_calls");
+  if (options.load_api_calls) tables.insert(tables.end(), {"api_calls", "thread_states"});
   if (options.load_syncs) tables.emplace_back("syncs");
   if (options.load_ranges) tables.emplace_back("ranges");
   // Capped per table so that a hostile file's ids near INT64_MAX cannot overflow the sum.

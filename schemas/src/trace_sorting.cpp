@@ -16,6 +16,26 @@ void sort_by_device_time(MemoryEventTable& table) {
   apply_order(table, order);
 }
 
+std::int64_t sort_thread_states_apart(ThreadStateTable& table) {
+  const auto key = [&table](std::uint32_t row) { return std::pair(table.thread_id[row], table.start_ns[row]); };
+  std::vector<std::uint32_t> order(table.size());
+  std::iota(order.begin(), order.end(), 0U);
+  std::stable_sort(order.begin(), order.end(), [&key](std::uint32_t a, std::uint32_t b) { return key(a) < key(b); });
+  std::vector<std::uint32_t> kept;
+  kept.reserve(order.size());
+  for (const auto row : order) {
+    const bool overlaps = !kept.empty() && table.thread_id[kept.back()] == table.thread_id[row] &&
+                          table.start_ns[row] < table.end_ns[kept.back()];
+    if (!overlaps) kept.push_back(row);
+  }
+  const auto left_out = static_cast<std::int64_t>(order.size() - kept.size());
+  apply_order(table, kept);
+  table.visit_columns([&kept](auto& column) {
+    if (!column.empty()) column.resize(kept.size());
+  });
+  return left_out;
+}
+
 std::vector<StreamSlice> group_streams(const GpuColumns& table, std::vector<std::uint32_t>& order) {
   const std::size_t rows = table.size();
   // Streams are few (tens), so a sorted map from key to group is cheap; the

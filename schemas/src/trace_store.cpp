@@ -49,13 +49,14 @@ struct TraceStore::Statements {
         syncs(database),
         ranges(database),
         collectives(database),
-        memory_events(database) {}
+        memory_events(database),
+        thread_states(database) {}
 
   // Commits must see every row added before them.
   void flush_batches() {
     kernels.rows.flush(), memcpys.rows.flush(), memsets.rows.flush(), api_calls.rows.flush(), syncs.rows.flush(),
         ranges.rows.flush(), collectives.flush(),
-        memory_events.flush();
+        memory_events.flush(), thread_states.flush();
   }
   void finish_chunks() {
     kernels.finish(insert_chunk), memcpys.finish(insert_chunk), memsets.finish(insert_chunk),
@@ -92,6 +93,7 @@ struct TraceStore::Statements {
   EventTable<RangeRow> ranges;
   BatchedInsert<CollectiveRow> collectives;
   BatchedInsert<MemoryEventRow> memory_events;
+  BatchedInsert<ThreadStateRow> thread_states;
 };
 
 TraceStore::TraceStore(const std::string& path, const WriterOptions& options)
@@ -171,6 +173,11 @@ void TraceStore::write(const CollectiveRow& row) {
 
 void TraceStore::write(const MemoryEventRow& row) {
   statements_->memory_events.add(row);
+  count_row();
+}
+
+void TraceStore::write(const ThreadStateRow& row) {
+  statements_->thread_states.add(row);
   count_row();
 }
 

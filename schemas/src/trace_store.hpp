@@ -54,6 +54,7 @@ class TraceStore {
   void write(const DeviceLinkRow& row);
   void write(const CollectiveRow& row);
   void write(const MemoryEventRow& row);
+  void write(const ThreadStateRow& row);
   void write(const KernelRow& row);
   void write(const MemcpyRow& row);
   void write(const MemsetRow& row);

@@ -185,6 +185,7 @@ void TraceWriter::add(const SyncRow& row) { impl_->add_row(row); }
 void TraceWriter::add(const RangeRow& row) { impl_->add_row(row); }
 void TraceWriter::add(const CollectiveRow& row) { impl_->add_row(row); }
 void TraceWriter::add(const MemoryEventRow& row) { impl_->add_row(row); }
+void TraceWriter::add(const ThreadStateRow& row) { impl_->add_row(row); }
 void TraceWriter::set_stat(const StatRow& row) { impl_->write(row); }
 
 void TraceWriter::flush() {

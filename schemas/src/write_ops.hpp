@@ -20,6 +20,7 @@ struct MetaEntry {
 struct CommitPoint {};
 
 using WriteOp = std::variant<InternedString, MetaEntry, DeviceRow, DeviceLinkRow, KernelRow, MemcpyRow, MemsetRow,
-                             ApiCallRow, SyncRow, RangeRow, CollectiveRow, MemoryEventRow, StatRow, CommitPoint>;
+                             ApiCallRow, SyncRow, RangeRow, CollectiveRow, MemoryEventRow, ThreadStateRow,
+                             StatRow, CommitPoint>;
 
 }  // namespace gpuprof::trace

@@ -108,6 +108,7 @@ void expect_gap_host_activity(const trace::TraceModel& model) {
   reversed.api_calls.visit_columns(reverse);
   reversed.syncs.visit_columns(reverse);
   reversed.ranges.visit_columns(reverse);
+  reversed.thread_states.visit_columns(reverse);
   const auto& threads = parts.host->any_device().threads;
   const idle::HostActivityIndex read_whole(reversed, threads, [&](trace::StringId name) {
     return steps.match(reversed.string(name)).has_value();
@@ -121,7 +122,11 @@ void expect_gap_host_activity(const trace::TraceModel& model) {
     EXPECT_EQ(activity.end_ns, gap.end_ns);
     EXPECT_GE(activity.covered_ns, 0);
     EXPECT_LE(activity.covered_ns, gap.end_ns - gap.start_ns);
-    for (const auto& group : activity.groups) EXPECT_GT(group.overlap_ns, 0);
+    for (const auto& group : activity.groups) {
+      EXPECT_GT(group.overlap_ns, 0);
+      // A thread's running time outside calls and ranges is part of what they cover, never more.
+      if (group.kind == idle::HostEventKind::thread_running) EXPECT_LE(group.overlap_ns, activity.covered_ns);
+    }
     if (i < kGapsReadWhole) expect_same_activity(activity, read_whole.during(gap.start_ns, gap.end_ns));
   }
   // The longest intervals, and only they, have theirs.
@@ -136,6 +141,7 @@ void expect_gap_host_activity(const trace::TraceModel& model) {
       continue;
     }
     shortest_with = std::min(shortest_with, length);
+    EXPECT_LE(found->second.covered_ns, length);
     expect_same_activity(found->second, read_whole.during(interval.start_ns, interval.end_ns));
   }
   EXPECT_LE(longest_without, shortest_with);

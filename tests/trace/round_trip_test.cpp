@@ -72,7 +72,7 @@ TEST(RoundTrip, TraceFileReadsBackMetadataDevicesAndStats) {
   const auto path = folder.file("t.sqlite");
   const auto f = write_fixture(path);
   TraceFile file(path);
-  EXPECT_EQ(file.schema_version_text(), "1.3");
+  EXPECT_EQ(file.schema_version_text(), "1.4");
   EXPECT_EQ(file.meta_value("format"), "gpuprof.trace");
   EXPECT_EQ(file.meta_value("tool_version"), "test");
   EXPECT_EQ(file.meta_value("rank"), "2");

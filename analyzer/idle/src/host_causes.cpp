@@ -75,6 +75,16 @@ void add_ranges(const trace::TraceModel& model, const std::vector<bool>& step_na
   }
 }
 
+// A thread on a CPU outside every call and range ran its own code (framework, Python) and launched
+// nothing: host_bound, last of the host causes, so any call or range at the same time keeps its cause.
+void add_running(const trace::ThreadStateTable& states, Raw& raw) {
+  for (std::size_t row = 0; row < states.size(); ++row) {
+    if (states.state[row] != trace::ThreadRunState::running) continue;
+    raw.threads[states.thread_id[row]][index_of(IdleCause::host_bound)].push_back(
+        {states.start_ns[row], states.end_ns[row]});
+  }
+}
+
 // Launches and issuing threads per device, from every GPU table.
 // A copy whose call holds the host (pageable or synchronous) is not a launch: the GPU waits for the host's
 // staging, which is the blocking_copy the call already stands for.
@@ -159,6 +169,7 @@ HostCauses::HostCauses(const trace::TraceModel& model, const CorrelationIndex& c
   Raw raw;
   add_api_calls(model, correlations, raw);
   add_ranges(model, step_names, raw);
+  add_running(model.thread_states, raw);
   std::map<std::int64_t, std::array<IntervalSet, kHostCauses>> per_thread;
   for (auto& [thread, causes] : raw.threads) {
     for (std::size_t cause = 0; cause < kHostCauses; ++cause) {

@@ -22,10 +22,11 @@ struct Collector {
   std::map<GroupKey, HostEventGroup> groups;
   std::vector<analysis::Interval> spans;
 
-  // Adds the event when it overlaps the stretch.
+  // Adds the event when it overlaps the stretch by more than `held_ns`, the part the group does not
+  // count (held by other events).
   bool add(HostEventKind kind, trace::StringId name, std::int64_t thread, std::int64_t from, std::int64_t to,
-           IdleCause cause) {
-    const std::int64_t overlap = std::min(to, end) - std::max(from, start);
+           IdleCause cause, std::int64_t held_ns = 0) {
+    const std::int64_t overlap = std::min(to, end) - std::max(from, start) - held_ns;
     if (overlap <= 0) return false;
     auto& group = groups[{kind, name, thread}];
     group.kind = kind;
@@ -37,6 +38,20 @@ struct Collector {
     return true;
   }
 };
+
+// Each thread's running stretches outside the events collected: what the scheduler adds to them.
+void add_running(Collector& collector, const std::map<std::int64_t, std::vector<analysis::Interval>>& running) {
+  const auto events = analysis::normalize(collector.spans);
+  for (const auto& [thread, stretches] : running) {
+    auto it = std::upper_bound(stretches.begin(), stretches.end(), collector.start,
+                               [](std::int64_t value, const analysis::Interval& stretch) { return value < stretch.end; });
+    for (; it != stretches.end() && it->start < collector.end; ++it) {
+      const auto from = std::max(it->start, collector.start), to = std::min(it->end, collector.end);
+      collector.add(HostEventKind::thread_running, trace::kNoString, thread, from, to, IdleCause::host_bound,
+                    analysis::length_within(events, from, to));
+    }
+  }
+}
 
 bool issuing(const std::vector<std::int64_t>& threads, std::int64_t thread) {
   return std::binary_search(threads.begin(), threads.end(), thread);
@@ -52,7 +67,10 @@ HostActivityDuring collected(const trace::TraceModel& model, Collector collector
   result.covered_ns = analysis::total_length(analysis::normalize(std::move(collector.spans)));
   for (auto& [key, group] : collector.groups) {
     const auto name = std::get<1>(key);
-    group.name = name == trace::kNoString ? std::string("synchronize") : std::string(model.string(name));
+    group.name = name != trace::kNoString ? std::string(model.string(name))
+                 : group.kind == HostEventKind::thread_running
+                     ? std::string("thread running (OS scheduler; no call or range recorded)")
+                     : std::string("synchronize");
     result.groups.push_back(std::move(group));
   }
   std::stable_sort(result.groups.begin(), result.groups.end(),
@@ -71,6 +89,7 @@ std::string_view to_string(HostEventKind kind) {
     case HostEventKind::api_call: return "API call";
     case HostEventKind::sync: return "synchronization";
     case HostEventKind::range: return "range";
+    case HostEventKind::thread_running: return "scheduler";
   }
   return "event";
 }
@@ -112,6 +131,12 @@ HostActivityIndex::HostActivityIndex(const trace::TraceModel& model, std::vector
       syncs_(reach_of(model.syncs)),
       ranges_(reach_of(model.ranges)) {
   std::sort(threads_.begin(), threads_.end());
+  const auto& states = model.thread_states;
+  for (std::size_t row = 0; row < states.size(); ++row) {
+    if (states.state[row] != trace::ThreadRunState::running || !issuing(threads_, states.thread_id[row])) continue;
+    running_[states.thread_id[row]].push_back({states.start_ns[row], states.end_ns[row]});
+  }
+  for (auto& [thread, stretches] : running_) stretches = analysis::normalize(std::move(stretches));
 }
 
 HostActivityDuring HostActivityIndex::during(std::int64_t start_ns, std::int64_t end_ns, std::size_t limit) const {
@@ -140,6 +165,7 @@ HostActivityDuring HostActivityIndex::during(std::int64_t start_ns, std::int64_t
                   loading ? IdleCause::data_loading
                           : is_peer_wait_name(name) ? IdleCause::peer_wait : IdleCause::host_bound);
   }
+  add_running(collector, running_);
   return collected(model_, std::move(collector), start_ns, end_ns, limit);
 }
 
@@ -157,8 +183,10 @@ std::string describe_host_activity(const HostActivityDuring& activity) {
   auto text = fmt::format("Host activity under {} of it ({}):", share(activity.covered_ns, length),
                           units::format_duration(activity.covered_ns));
   for (const auto& group : activity.groups) {
-    text += fmt::format("\n  {} {} on thread {}: {} {}, {} ({} of it; {})", to_string(group.kind), group.name,
-                        group.thread, group.count, group.count == 1 ? "event" : "events",
+    const bool running = group.kind == HostEventKind::thread_running;
+    text += fmt::format("\n  {}{} on thread {}: {} {}, {} ({} of it; {})", running ? "" : std::string(to_string(group.kind)) + " ",
+                        group.name, group.thread, group.count,
+                        running ? (group.count == 1 ? "stretch" : "stretches") : (group.count == 1 ? "event" : "events"),
                         units::format_duration(group.overlap_ns), share(group.overlap_ns, length),
                         to_string(group.cause));
   }

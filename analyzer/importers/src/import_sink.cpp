@@ -8,6 +8,10 @@ namespace gpuprof::importers {
 void ImportSink::span(std::int64_t start_ns, std::int64_t end_ns) {
   first_ns_ = first_ns_ ? std::min(*first_ns_, start_ns) : start_ns;
   last_ns_ = last_ns_ ? std::max(*last_ns_, end_ns) : end_ns;
+  progressed();
+}
+
+void ImportSink::progressed() {
   constexpr std::int64_t kEventsPerReport = 4096;
   if (progress_ != nullptr && ++unreported_events_ == kEventsPerReport) report_remaining_events();
 }
@@ -62,6 +66,12 @@ void ImportSink::add(const trace::MemoryEventRow& row) {
   ++counts_.memory_events;
 }
 
+void ImportSink::add(const trace::ThreadStateRow& row) {
+  if (writer_ != nullptr) writer_->add(row);
+  progressed();
+  ++counts_.thread_states;
+}
+
 void ImportSink::count(const std::string& name, trace::Severity severity, std::int64_t count,
                        std::string_view detail) {
   auto [found, inserted] = stats_.try_emplace(name);
@@ -91,6 +101,10 @@ void ImportSink::write_summary(std::int64_t time_offset_ns) {
   // Only sources that record allocations (Kineto with profile_memory, nsys with --cuda-memory-usage) fill it.
   if (counts_.memory_events > 0) {
     writer_->set_stat({"import.rows.memory_events", counts_.memory_events, trace::Severity::info, std::nullopt});
+  }
+  // Only sources that record the OS scheduler (nsys) fill it.
+  if (counts_.thread_states > 0) {
+    writer_->set_stat({"import.rows.thread_states", counts_.thread_states, trace::Severity::info, std::nullopt});
   }
   if (first_ns_ && last_ns_) {
     writer_->set_meta("start_ns", std::to_string(*first_ns_ + time_offset_ns));

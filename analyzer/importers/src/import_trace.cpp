@@ -181,6 +181,7 @@ std::string describe(const ImportSummary& summary) {
                      ", api calls " + std::to_string(c.api_calls) + ", syncs " + std::to_string(c.syncs) +
                      ", ranges " + std::to_string(c.ranges) + ", devices " + std::to_string(c.devices);
   if (c.collectives > 0) text += ", collectives " + std::to_string(c.collectives);
+  if (c.thread_states > 0) text += ", thread states " + std::to_string(c.thread_states);
   if (summary.rank) {
     text += ", rank " + std::to_string(*summary.rank);
     if (summary.world_size) text += " of " + std::to_string(*summary.world_size);

@@ -7,18 +7,15 @@
 #include "cupti_table_rows.hpp"
 #include "foreign_strings.hpp"
 #include "gpuprof/trace/trace_error.hpp"
+#include "nsys_global_id.hpp"
 #include "nsys_memory.hpp"
+#include "nsys_sched.hpp"
 #include "sqlite_columns.hpp"
 
 namespace gpuprof::importers {
 namespace {
 
 using trace::Severity;
-
-// nsys packs process and thread ids into one "GlobalId": hardware/VM bits above
-// bit 48, the pid in bits 24-47, the tid in bits 0-23.
-std::int64_t process_of(std::int64_t global_id) { return (global_id >> 24) & 0xFFFFFF; }
-std::int64_t thread_of(std::int64_t global_id) { return global_id & 0xFFFFFF; }
 
 // "cudaLaunchKernel_v7000" → "cudaLaunchKernel": nsys appends the API version,
 // CUPTI names and Kineto do not, and analyses match on the plain name.
@@ -49,6 +46,7 @@ class NsysReader {
     if (database_.has_table("CUPTI_ACTIVITY_KIND_SYNCHRONIZATION")) read_syncs();
     if (database_.has_table("NVTX_EVENTS")) read_nvtx();
     if (database_.has_table(kNsysMemoryTable)) read_nsys_memory_events(database_, sink_);
+    if (database_.has_table(kNsysSchedTable)) read_nsys_thread_states(database_, sink_);
     return {};
   }
 
@@ -185,8 +183,8 @@ class NsysReader {
       call.end_ns = row.integer(1);
       call.kind = event_class == 0 ? trace::ApiKind::runtime : trace::ApiKind::driver;
       const auto global_thread = row.optional(3);
-      call.process_id = global_thread ? std::optional(process_of(*global_thread)) : std::nullopt;
-      call.thread_id = global_thread ? std::optional(thread_of(*global_thread)) : std::nullopt;
+      call.process_id = global_thread ? std::optional(nsys_process_of(*global_thread)) : std::nullopt;
+      call.thread_id = global_thread ? std::optional(nsys_thread_of(*global_thread)) : std::nullopt;
       call.correlation_id = row.optional(4);
       call.name = api_name(row.integer(5));
       call.return_code = row.optional(6);
@@ -209,7 +207,7 @@ class NsysReader {
       sync.stream = row.optional(3) ? unless_unset(row.integer(3)) : std::nullopt;
       sync.correlation_id = row.optional(4);
       const auto global_process = row.optional(5);
-      sync.process_id = global_process ? std::optional(process_of(*global_process)) : std::nullopt;
+      sync.process_id = global_process ? std::optional(nsys_process_of(*global_process)) : std::nullopt;
       sync.type = sync_type_from_cupti(row.integer(6));
       sync.event = row.optional(7) ? unless_unset(row.integer(7)) : std::nullopt;
       sink_.add(sync);
@@ -237,8 +235,8 @@ class NsysReader {
       range.start_ns = column_int(row, 0);
       range.end_ns = column_int(row, 1);
       const auto global_thread = column_optional(row, 2);
-      range.process_id = global_thread ? std::optional(process_of(*global_thread)) : std::nullopt;
-      range.thread_id = global_thread ? std::optional(thread_of(*global_thread)) : std::nullopt;
+      range.process_id = global_thread ? std::optional(nsys_process_of(*global_thread)) : std::nullopt;
+      range.thread_id = global_thread ? std::optional(nsys_thread_of(*global_thread)) : std::nullopt;
       if (const auto text = column_optional_text(row, 3)) {
         range.name = sink_.intern(*text);
       } else if (const auto text_id = column_optional(row, 4)) {
@@ -276,7 +274,8 @@ std::span<const char* const> nsys_event_tables() {
     "CUPTI_ACTIVITY_KIND_RUNTIME",
     "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
     "NVTX_EVENTS",
-    "CUDA_GPU_MEMORY_USAGE_EVENTS"};
+    "CUDA_GPU_MEMORY_USAGE_EVENTS",
+    "SCHED_EVENTS"};
   return kTables;
 }
 

@@ -95,6 +95,7 @@ std::string_view json_name(idle::HostEventKind kind) {
     case idle::HostEventKind::api_call: return "api_call";
     case idle::HostEventKind::sync: return "sync";
     case idle::HostEventKind::range: return "range";
+    case idle::HostEventKind::thread_running: return "thread_running";
   }
   return "event";
 }

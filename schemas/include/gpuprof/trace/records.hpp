@@ -26,6 +26,8 @@ enum class SyncType : std::uint8_t {
 enum class ApiKind : std::uint8_t { runtime = 1, driver = 2 };
 // What a memory event did (schema 1.3); codes of the memory_operations table.
 enum class MemoryOperation : std::uint8_t { alloc = 1, free = 2 };
+// Whether a host thread was on a CPU (schema 1.4); codes of the thread_state_kinds table.
+enum class ThreadRunState : std::uint8_t { running = 1, not_running = 2 };
 enum class Severity : std::uint8_t { info, warning, error };
 
 inline constexpr int kCopyKindCount = 6;
@@ -35,6 +37,7 @@ std::string_view to_string(MemoryKind kind);
 std::string_view to_string(SyncType type);
 std::string_view to_string(ApiKind kind);
 std::string_view to_string(MemoryOperation operation);
+std::string_view to_string(ThreadRunState state);
 std::string_view to_string(Severity severity);
 std::optional<CopyKind> copy_kind_from_string(std::string_view name);
 
@@ -153,6 +156,22 @@ struct MemoryEventRow {
   // (Kineto "Total Allocated"); unknown where the source does not say.
   std::optional<std::int64_t> allocated_after;
   friend bool operator==(const MemoryEventRow&, const MemoryEventRow&) = default;
+};
+
+// One stretch of a host thread's time between two switches of the OS scheduler
+// (schema 1.4): on a CPU (running) or off it (not running), with why it left the
+// CPU where the source says.
+struct ThreadStateRow {
+  std::optional<std::int64_t> process_id;
+  std::int64_t thread_id = 0;
+  std::int64_t start_ns = 0, end_ns = 0;
+  ThreadRunState state = ThreadRunState::running;
+  std::optional<std::int64_t> cpu;  // the CPU it ran on, or was switched out of
+  // The OS thread state the source gave when the thread left the CPU (nsys
+  // ENUM_SAMPLING_THREAD_STATE: `Interruptible`, `Terminated`, ...) and why it blocked
+  // (ENUM_SCHEDULING_THREAD_BLOCK: `Mutex`, `CondVar`, ...); unknown where not given.
+  std::optional<StringId> os_state, block_reason;
+  friend bool operator==(const ThreadStateRow&, const ThreadStateRow&) = default;
 };
 
 struct StatRow {

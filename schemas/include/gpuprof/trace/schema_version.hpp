@@ -9,7 +9,7 @@ namespace gpuprof::trace {
 // version of its major (minors only add columns and tables) and older majors it
 // knows, and refuses newer majors.
 inline constexpr std::int64_t kSchemaMajor = 1;
-inline constexpr std::int64_t kSchemaMinor = 3;
+inline constexpr std::int64_t kSchemaMinor = 4;
 inline constexpr std::int64_t kUserVersion = kSchemaMajor * 1000 + kSchemaMinor;
 inline constexpr std::string_view kFormatName = "gpuprof.trace";
 

@@ -164,6 +164,21 @@ struct MemoryEventTable {
   }
 };
 
+// When host threads were on a CPU (schema 1.4), sorted by (thread, start); the
+// stretches of one thread never overlap (the loader leaves out and counts any
+// that would). thread_id is never kUnknown.
+struct ThreadStateTable : HostColumns {
+  std::vector<ThreadRunState> state;
+  std::vector<std::int64_t> cpu;                // kUnknown where NULL
+  std::vector<StringId> os_state, block_reason;  // kNoString where NULL
+
+  template <typename Visitor>
+  void visit_columns(Visitor&& visit) {
+    visit_host_columns(visit);
+    visit(state), visit(cpu), visit(os_state), visit(block_reason);
+  }
+};
+
 // Rows [begin, end) of a GPU table that ran on one stream of one device.
 struct StreamSlice {
   std::int32_t device = 0;
@@ -192,6 +207,9 @@ struct TraceModel {
   // Whether the file has a memory_events table at all (schema 1.3 on): an older
   // file's memory use was not recorded, which is not the same as no allocation.
   bool memory_events_table = false;
+  // Empty unless the source recorded the OS scheduler (Nsight Systems with CPU
+  // context switches); loaded with the API calls.
+  ThreadStateTable thread_states;
 
   std::optional<std::int32_t> rank() const;
   std::optional<std::int32_t> world_size() const;

@@ -75,6 +75,11 @@ void sort_by_start(Table& table) {
 // same time keep the order the source gave them.
 void sort_by_device_time(MemoryEventTable& table);
 
+// Sorts thread states by (thread, start), stably, and leaves out each stretch
+// that starts before the previous kept stretch of its thread ends: a thread is
+// on a CPU or off it, never both. Returns the stretches left out.
+std::int64_t sort_thread_states_apart(ThreadStateTable& table);
+
 // Groups a GPU table by (device, stream) and sorts each group by start; returns
 // the groups. Linear bucketing with a per-group sortedness check keeps this
 // near O(n) on the usual nearly-ordered input.

@@ -76,6 +76,7 @@ class TraceWriter {
   void add(const RangeRow& row);
   void add(const CollectiveRow& row);
   void add(const MemoryEventRow& row);
+  void add(const ThreadStateRow& row);
   // Replaces any earlier value of the same name, so counters can be updated.
   void set_stat(const StatRow& row);
 

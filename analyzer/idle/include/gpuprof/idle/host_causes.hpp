@@ -6,7 +6,8 @@
 // thread, since loader threads launch nothing. Where several causes hold at
 // once, the one that blocks the host most directly wins: sync_wait,
 // blocking_copy, peer_wait, data_loading, then host_bound (any other host
-// range or API call on those threads).
+// range or API call on those threads, then the time the OS scheduler had them
+// running on a CPU where the trace records it: trace::ThreadStateTable).
 
 #include <array>
 #include <cstdint>

@@ -4,24 +4,30 @@
 // one idle interval), call by call: the app's details pane for a clicked gap
 // band says "cudaStreamSynchronize on thread 12: 1 call, 310 us (sync_wait)"
 // next to the causes' shares. Read from the threads that issue the rank's GPU
-// work, and data-loading ranges from every thread, as the idle causes are.
+// work, and data-loading ranges from every thread, as the idle causes are;
+// where the trace records the OS scheduler, also the time those threads ran on
+// a CPU outside every call and range read (the host_bound it stands for).
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
+#include "gpuprof/analysis/interval_set.hpp"
 #include "gpuprof/analysis/step_pattern.hpp"
 #include "gpuprof/idle/idle_cause.hpp"
 #include "gpuprof/trace/trace_model.hpp"
 
 namespace gpuprof::idle {
 
-enum class HostEventKind : std::uint8_t { api_call, sync, range };
+// thread_running: a thread on a CPU (trace::ThreadStateTable) while no call or range read covers it.
+enum class HostEventKind : std::uint8_t { api_call, sync, range, thread_running };
 
 std::string_view to_string(HostEventKind kind);
 
-// The host events of one name, kind and thread that overlap the stretch.
+// The host events of one name, kind and thread that overlap the stretch. For thread_running, the
+// thread's running stretches that reach outside every call and range read, and only that time.
 struct HostEventGroup {
   HostEventKind kind = HostEventKind::api_call;
   std::string name;
@@ -35,7 +41,8 @@ struct HostActivityDuring {
   std::int64_t start_ns = 0, end_ns = 0;
   std::vector<HostEventGroup> groups;  // most overlap first, at most the limit asked for
   std::int64_t groups_left_out = 0;
-  // Time of the stretch under any of the events read (step annotations left out): how much they explain.
+  // Time of the stretch under any of the events read (step annotations left out) or with an issuing
+  // thread running: how much they explain.
   std::int64_t covered_ns = 0;
 };
 
@@ -63,6 +70,7 @@ class HostActivityIndex {
 
   const trace::TraceModel& model_;
   std::vector<std::int64_t> threads_;
+  std::map<std::int64_t, std::vector<analysis::Interval>> running_;  // per issuing thread, disjoint, by start
   std::function<bool(trace::StringId)> is_step_name_;
   Reach api_calls_, syncs_, ranges_;
 };

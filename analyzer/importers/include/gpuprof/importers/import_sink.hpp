@@ -15,7 +15,7 @@ namespace gpuprof::importers {
 // Rows written per table and the problems met, for the one-line summary.
 struct ImportCounts {
   std::int64_t devices = 0, kernels = 0, memcpys = 0, memsets = 0, api_calls = 0, syncs = 0, ranges = 0;
-  std::int64_t collectives = 0, memory_events = 0;
+  std::int64_t collectives = 0, memory_events = 0, thread_states = 0;
   std::int64_t warnings = 0;  // events counted into warning stats (unknown or malformed)
 };
 
@@ -45,6 +45,8 @@ class ImportSink {
   void add(const trace::RangeRow& row);
   void add(const trace::CollectiveRow& row);
   void add(const trace::MemoryEventRow& row);
+  // Not part of the trace's time span: the scheduler is recorded before and after the GPU work.
+  void add(const trace::ThreadStateRow& row);
 
   // Adds `count` to the stat `name`; the first non-empty detail given is kept.
   void count(const std::string& name, trace::Severity severity, std::int64_t count = 1,
@@ -71,6 +73,7 @@ class ImportSink {
     std::string detail;
   };
   void span(std::int64_t start_ns, std::int64_t end_ns);
+  void progressed();
 
   trace::TraceWriter* writer_ = nullptr;
   progress::StageCounter* progress_ = nullptr;
