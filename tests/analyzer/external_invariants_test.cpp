@@ -8,6 +8,7 @@
 
 #include "gpuprof/analysis/rank_analysis.hpp"
 #include "gpuprof/analysis/step_pattern.hpp"
+#include "gpuprof/idle/host_causes.hpp"
 #include "gpuprof/idle/interval_host_activity.hpp"
 #include "gpuprof/importers/import_trace.hpp"
 #include "gpuprof/trace/trace_error.hpp"
@@ -110,9 +111,9 @@ void expect_gap_host_activity(const trace::TraceModel& model) {
   reversed.ranges.visit_columns(reverse);
   reversed.thread_states.visit_columns(reverse);
   const auto& threads = parts.host->any_device().threads;
-  const idle::HostActivityIndex read_whole(reversed, threads, [&](trace::StringId name) {
-    return steps.match(reversed.string(name)).has_value();
-  });
+  const idle::HostActivityIndex read_whole(
+      reversed, threads, [&](trace::StringId name) { return steps.match(reversed.string(name)).has_value(); },
+      idle::pageable_copy_calls(reversed, CorrelationIndex(reversed.api_calls)));
   constexpr std::size_t kGapsReadWhole = 40;  // each reads every host row
   for (std::size_t i = 0; i < rank.gaps.size(); ++i) {
     const auto& gap = rank.gaps[i];

@@ -82,7 +82,7 @@ TEST(IntervalHostActivity, TheIndexFindsLongAndHostileEventsAndReadsEveryStretch
   builder.api_call(1, std::numeric_limits<std::int64_t>::min() + 1, std::numeric_limits<std::int64_t>::max(), 500,
                    "cudaStreamSynchronize");
   const auto model = builder.build();
-  const HostActivityIndex index(model, {1}, [](trace::StringId) { return false; });
+  const HostActivityIndex index(model, {1}, [](trace::StringId) { return false; }, {});
   const auto activity = index.during(5000, 6000);
   EXPECT_EQ(activity.covered_ns, 1000);
   ASSERT_EQ(activity.groups.size(), 2U);
@@ -109,10 +109,30 @@ TEST(IntervalHostActivity, ARowOfHostileTimesStillMarksItsTableOutOfOrder) {
   // Sorted: the hostile row, 100, 9000..9300. Put in the order 9000..9300, the hostile row, 100.
   model.api_calls.visit_columns([](auto& column) { std::rotate(column.begin(), column.begin() + 2, column.end()); });
   ASSERT_EQ(model.api_calls.start_ns.back(), 100);
-  const HostActivityIndex index(model, {1}, [](trace::StringId) { return false; });
+  const HostActivityIndex index(model, {1}, [](trace::StringId) { return false; }, {});
   const auto activity = index.during(100, 200);
   EXPECT_EQ(activity.covered_ns, 100);
   EXPECT_EQ(activity.groups.size(), 2U);
+}
+
+// An asynchronous copy from pageable memory holds the host: its call is listed as the blocking_copy the
+// interval's tally counts it as, not by its name (cudaMemcpyAsync reads as host_bound).
+TEST(IntervalHostActivity, APageableCopysCallIsListedAsABlockingCopy) {
+  ModelBuilder builder;
+  builder.api_call(1, 1000, 1500, 7, "cudaMemcpyAsync");
+  builder.memcpy(0, 7, 1600, 1700, trace::CopyKind::host_to_device, 4096, trace::kUnknown32, 0,
+                 trace::MemoryKind::pageable, 7);
+  builder.api_call(1, 1500, 1550, 8, "cudaMemcpyAsync");  // its copy is from pinned memory
+  builder.memcpy(0, 7, 1700, 1800, trace::CopyKind::host_to_device, 4096, trace::kUnknown32, 0,
+                 trace::MemoryKind::pinned, 8);
+  const auto model = builder.build();
+  const analysis::StepPattern steps(analysis::AnalysisOptions{}.step_pattern);
+  const auto activity = host_activity_during(model, {1}, steps, 900, 1600);
+  ASSERT_EQ(activity.groups.size(), 2U);
+  EXPECT_EQ(activity.groups[0].overlap_ns, 500);
+  EXPECT_EQ(activity.groups[0].cause, IdleCause::blocking_copy);
+  EXPECT_EQ(activity.groups[1].overlap_ns, 50);
+  EXPECT_EQ(activity.groups[1].cause, IdleCause::host_bound);
 }
 
 }  // namespace

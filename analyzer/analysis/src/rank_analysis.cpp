@@ -60,9 +60,10 @@ std::int64_t first_gpu_activity(const std::vector<DeviceActivity>& activity) {
 void add_host_activity(const trace::TraceModel& model, const idle::HostCauses& host,
                        const std::vector<bool>& step_names, std::size_t interval_limit, RankAnalysis& result) {
   if (result.gaps.empty() && result.idle_intervals.empty()) return;
-  const idle::HostActivityIndex index(model, host.any_device().threads, [&](trace::StringId name) {
-    return name < step_names.size() && step_names[name];
-  });
+  const idle::HostActivityIndex index(
+      model, host.any_device().threads,
+      [&](trace::StringId name) { return name < step_names.size() && step_names[name]; },
+      host.pageable_copy_calls());
   result.gap_host_activity.reserve(result.gaps.size());
   for (const auto& gap : result.gaps) result.gap_host_activity.push_back(index.during(gap.start_ns, gap.end_ns));
   const auto& intervals = result.idle_intervals;

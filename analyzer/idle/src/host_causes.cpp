@@ -28,7 +28,7 @@ struct Raw {
   std::vector<Interval> data_loading;  // every thread's
 };
 
-void add_api_calls(const trace::TraceModel& model, const CorrelationIndex& correlations, Raw& raw) {
+void add_api_calls(const trace::TraceModel& model, const std::vector<bool>& pageable_calls, Raw& raw) {
   ApiNames names(model);
   const auto& api = model.api_calls;
   for (std::size_t row = 0; row < api.size(); ++row) {
@@ -38,13 +38,9 @@ void add_api_calls(const trace::TraceModel& model, const CorrelationIndex& corre
     if (cause != IdleCause::host_bound) causes[index_of(cause)].push_back(span);
     causes[index_of(IdleCause::host_bound)].push_back(span);
   }
-  const auto& copies = model.memcpys;
-  for (std::size_t row = 0; row < copies.size(); ++row) {
-    if (!pageable_copy(copies, row)) continue;
-    const auto api_row = correlations.api_row(copies.correlation_id[row]);
-    if (api_row == CorrelationIndex::kNone) continue;
-    raw.threads[api.thread_id[api_row]][index_of(IdleCause::blocking_copy)].push_back(
-        {api.start_ns[api_row], api.end_ns[api_row]});
+  for (std::size_t row = 0; row < pageable_calls.size(); ++row) {
+    if (pageable_calls[row])
+      raw.threads[api.thread_id[row]][index_of(IdleCause::blocking_copy)].push_back({api.start_ns[row], api.end_ns[row]});
   }
   const auto& syncs = model.syncs;
   for (std::size_t row = 0; row < syncs.size(); ++row) {
@@ -156,6 +152,17 @@ bool pageable_copy(const trace::MemcpyTable& copies, std::size_t row) {
          (kind == trace::CopyKind::device_to_host && copies.dst_memory_kind[row] == trace::MemoryKind::pageable);
 }
 
+std::vector<bool> pageable_copy_calls(const trace::TraceModel& model, const CorrelationIndex& correlations) {
+  std::vector<bool> calls(model.api_calls.size(), false);
+  const auto& copies = model.memcpys;
+  for (std::size_t row = 0; row < copies.size(); ++row) {
+    if (!pageable_copy(copies, row)) continue;
+    const auto api_row = correlations.api_row(copies.correlation_id[row]);
+    if (api_row < calls.size()) calls[api_row] = true;  // kNone is past every row
+  }
+  return calls;
+}
+
 bool is_peer_wait_name(std::string_view name) {
   if (analysis::is_comm_library_call(name)) return true;
   std::string lower(name);
@@ -165,9 +172,10 @@ bool is_peer_wait_name(std::string_view name) {
 }
 
 HostCauses::HostCauses(const trace::TraceModel& model, const CorrelationIndex& correlations,
-                       const std::vector<bool>& step_names) {
+                       const std::vector<bool>& step_names)
+    : pageable_copy_calls_(idle::pageable_copy_calls(model, correlations)) {
   Raw raw;
-  add_api_calls(model, correlations, raw);
+  add_api_calls(model, pageable_copy_calls_, raw);
   add_ranges(model, step_names, raw);
   add_running(model.thread_states, raw);
   std::map<std::int64_t, std::array<IntervalSet, kHostCauses>> per_thread;

@@ -7,6 +7,7 @@
 #include <map>
 #include <tuple>
 
+#include "gpuprof/analysis/correlation_index.hpp"
 #include "gpuprof/analysis/gaps.hpp"
 #include "gpuprof/analysis/interval_set.hpp"
 #include "gpuprof/idle/host_causes.hpp"
@@ -15,7 +16,8 @@
 namespace gpuprof::idle {
 namespace {
 
-using GroupKey = std::tuple<HostEventKind, trace::StringId, std::int64_t>;
+// One name may stand for two causes (a cudaMemcpyAsync from pageable or from pinned memory): apart.
+using GroupKey = std::tuple<HostEventKind, trace::StringId, std::int64_t, IdleCause>;
 
 struct Collector {
   std::int64_t start = 0, end = 0;
@@ -28,7 +30,7 @@ struct Collector {
            IdleCause cause, std::int64_t held_ns = 0) {
     const std::int64_t overlap = std::min(to, end) - std::max(from, start) - held_ns;
     if (overlap <= 0) return false;
-    auto& group = groups[{kind, name, thread}];
+    auto& group = groups[{kind, name, thread, cause}];
     group.kind = kind;
     group.thread = thread;
     group.cause = cause;
@@ -123,10 +125,12 @@ std::pair<std::size_t, std::size_t> HostActivityIndex::rows(const trace::HostCol
 }
 
 HostActivityIndex::HostActivityIndex(const trace::TraceModel& model, std::vector<std::int64_t> threads,
-                                     std::function<bool(trace::StringId)> is_step_name)
+                                     std::function<bool(trace::StringId)> is_step_name,
+                                     std::vector<bool> pageable_calls)
     : model_(model),
       threads_(std::move(threads)),
       is_step_name_(std::move(is_step_name)),
+      pageable_calls_(std::move(pageable_calls)),
       api_calls_(reach_of(model.api_calls)),
       syncs_(reach_of(model.syncs)),
       ranges_(reach_of(model.ranges)) {
@@ -144,8 +148,12 @@ HostActivityDuring HostActivityIndex::during(std::int64_t start_ns, std::int64_t
   const auto& calls = model_.api_calls;
   for (auto [row, last] = rows(calls, api_calls_, start_ns, end_ns); row < last; ++row) {
     if (!issuing(threads_, calls.thread_id[row])) continue;
+    // A pageable copy's call holds the host whatever its name: the cause the interval's tally gives it.
+    const auto cause = row < pageable_calls_.size() && pageable_calls_[row]
+                           ? IdleCause::blocking_copy
+                           : api_call_cause(model_.string(calls.name[row]));
     collector.add(HostEventKind::api_call, calls.name[row], calls.thread_id[row], calls.start_ns[row],
-                  calls.end_ns[row], api_call_cause(model_.string(calls.name[row])));
+                  calls.end_ns[row], cause);
   }
   const auto& syncs = model_.syncs;
   for (auto [row, last] = rows(syncs, syncs_, start_ns, end_ns); row < last; ++row) {
@@ -172,8 +180,9 @@ HostActivityDuring HostActivityIndex::during(std::int64_t start_ns, std::int64_t
 HostActivityDuring host_activity_during(const trace::TraceModel& model, const std::vector<std::int64_t>& threads,
                                         const analysis::StepPattern& steps, std::int64_t start_ns,
                                         std::int64_t end_ns, std::size_t limit) {
-  const HostActivityIndex index(model, threads,
-                                [&](trace::StringId name) { return steps.match(model.string(name)).has_value(); });
+  const HostActivityIndex index(
+      model, threads, [&](trace::StringId name) { return steps.match(model.string(name)).has_value(); },
+      pageable_copy_calls(model, analysis::CorrelationIndex(model.api_calls)));
   return index.during(start_ns, end_ns, limit);
 }
 

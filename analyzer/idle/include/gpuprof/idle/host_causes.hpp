@@ -42,8 +42,11 @@ class HostCauses {
   // The same sets over every thread that issues any device's work, and every device's launches: what the
   // rank's host did.
   const DeviceHostCauses& any_device() const { return all_; }
+  // Per API row: the call made a pageable copy (pageable_copy_calls).
+  const std::vector<bool>& pageable_copy_calls() const { return pageable_copy_calls_; }
 
  private:
+  std::vector<bool> pageable_copy_calls_;
   std::map<std::int32_t, DeviceHostCauses> devices_;
   DeviceHostCauses all_;
   DeviceHostCauses none_;
@@ -70,5 +73,7 @@ class ApiNames {
 
 // An asynchronous copy to or from pageable memory is staged by the driver and holds the host all the same.
 bool pageable_copy(const trace::MemcpyTable& copies, std::size_t row);
+// Per API row: the call made a pageable copy, so it is a blocking_copy whatever its name says.
+std::vector<bool> pageable_copy_calls(const trace::TraceModel& model, const analysis::CorrelationIndex& correlations);
 
 }  // namespace gpuprof::idle

@@ -52,9 +52,9 @@ struct HostActivityDuring {
 class HostActivityIndex {
  public:
   // `threads`: the threads that issue the rank's GPU work (any order); ranges whose name `is_step_name`
-  // only mark a step.
+  // only mark a step; `pageable_calls` (per API row, pageable_copy_calls): calls listed as blocking_copy.
   HostActivityIndex(const trace::TraceModel& model, std::vector<std::int64_t> threads,
-                    std::function<bool(trace::StringId)> is_step_name);
+                    std::function<bool(trace::StringId)> is_step_name, std::vector<bool> pageable_calls);
   HostActivityDuring during(std::int64_t start_ns, std::int64_t end_ns, std::size_t limit = 5) const;
 
  private:
@@ -72,6 +72,7 @@ class HostActivityIndex {
   std::vector<std::int64_t> threads_;
   std::map<std::int64_t, std::vector<analysis::Interval>> running_;  // per issuing thread, disjoint, by start
   std::function<bool(trace::StringId)> is_step_name_;
+  std::vector<bool> pageable_calls_;
   Reach api_calls_, syncs_, ranges_;
 };
 
