@@ -53,6 +53,18 @@ TEST_F(SmallDefects, AnNsysKernelTableThatIsAViewIsRefused) {
   expect_bad_input(result, nsys, "contains view CUPTI_ACTIVITY_KIND_KERNEL");
 }
 
+// Every table the importer reads, the thread scheduling of Nsight Systems 2025 included: a view read as
+// absent would lose the host's running time without a word.
+TEST_F(SmallDefects, AnNsysSchedulingTableThatIsAViewIsRefused) {
+  const auto nsys = folder_.file("n.sqlite");
+  run_sql(nsys, "CREATE TABLE StringIds(id INTEGER PRIMARY KEY, value TEXT);"
+                "CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME(start INTEGER, end INTEGER);"
+                "CREATE VIEW SCHED_EVENTS AS WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) "
+                "SELECT x AS start, 0 AS cpu, x % 2 AS isSchedIn, 1 AS globalTid FROM c;");
+  const auto result = gpuprof({"report", nsys});
+  expect_bad_input(result, nsys, "contains view SCHED_EVENTS");
+}
+
 TEST_F(SmallDefects, AWalInputGetsNoSideFiles) {
   run_sql(trace_, "PRAGMA journal_mode = WAL");
   ASSERT_FALSE(fs::exists(trace_ + "-wal"));

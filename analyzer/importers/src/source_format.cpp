@@ -72,7 +72,8 @@ bool has_gpuprof_mark(sqlite::Database& database) {
 void refuse_foreign_views(const std::string& path, sqlite::Database& database) {
   sqlite::Statement views(database, "SELECT name FROM sqlite_master WHERE type = 'view' AND (name LIKE 'CUPTI\\_%' "
                                     "ESCAPE '\\' OR name IN ('StringIds', 'StringTable', 'NVTX_EVENTS', "
-                                    "'TARGET_INFO_GPU', 'TARGET_INFO_CUDA_DEVICE'))");
+                                    "'TARGET_INFO_GPU', 'TARGET_INFO_CUDA_DEVICE', 'TARGET_INFO_SESSION_START_TIME', "
+                                    "'SCHED_EVENTS', 'ENUM_SAMPLING_THREAD_STATE', 'ENUM_SCHEDULING_THREAD_BLOCK'))");
   if (views.step()) {
     throw TraceError::bad_input(path, "contains view " + std::string(views.column_text(0)) +
                                           " in place of a table; gpuprof never runs code stored in a trace file");
