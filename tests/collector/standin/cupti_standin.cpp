@@ -33,6 +33,7 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "standin_control.h"
@@ -259,16 +260,16 @@ bool is_runtime_kernel_launch(uint32_t domain, uint32_t callback_id) {
                                                    callback_id == CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000);
 }
 
+// The subscriber, with its data, when it enabled this callback; a null function otherwise.
+std::pair<CUpti_CallbackFunc, void*> subscriber_of(int domain, uint32_t callback_id) {
+  std::lock_guard lock(state().mutex);
+  if (state().enabled_callbacks.count({domain, callback_id}) == 0) return {nullptr, nullptr};
+  return {state().subscriber, state().subscriber_data};
+}
+
 // The driver launch a runtime launch makes: its callbacks, no record.
 void nested_driver_launch(uint32_t correlation) {
-  CUpti_CallbackFunc subscriber = nullptr;
-  void* user_data = nullptr;
-  {
-    std::lock_guard lock(state().mutex);
-    if (state().enabled_callbacks.count({CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel}) != 0) {
-      subscriber = state().subscriber, user_data = state().subscriber_data;
-    }
-  }
+  const auto [subscriber, user_data] = subscriber_of(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel);
   if (subscriber == nullptr) return;
   CUpti_CallbackData data{};
   data.correlationId = correlation;
@@ -283,14 +284,7 @@ void nested_driver_launch(uint32_t correlation) {
 extern "C" {
 
 void standin_api_call(uint32_t domain, uint32_t callback_id, uint64_t start, uint64_t end, uint32_t correlation) {
-  CUpti_CallbackFunc subscriber = nullptr;
-  void* user_data = nullptr;
-  {
-    std::lock_guard lock(state().mutex);
-    if (state().enabled_callbacks.count({static_cast<int>(domain), callback_id}) != 0) {
-      subscriber = state().subscriber, user_data = state().subscriber_data;
-    }
-  }
+  const auto [subscriber, user_data] = subscriber_of(static_cast<int>(domain), callback_id);
   CUpti_CallbackData data{};
   data.correlationId = correlation;
   if (subscriber != nullptr) {
@@ -314,14 +308,7 @@ void standin_api_call(uint32_t domain, uint32_t callback_id, uint64_t start, uin
 }
 
 void standin_resource_event(uint32_t callback_id) {
-  CUpti_CallbackFunc subscriber = nullptr;
-  void* user_data = nullptr;
-  {
-    std::lock_guard lock(state().mutex);
-    if (state().enabled_callbacks.count({CUPTI_CB_DOMAIN_RESOURCE, callback_id}) != 0) {
-      subscriber = state().subscriber, user_data = state().subscriber_data;
-    }
-  }
+  const auto [subscriber, user_data] = subscriber_of(CUPTI_CB_DOMAIN_RESOURCE, callback_id);
   CUpti_ResourceData data{};
   if (subscriber != nullptr) subscriber(user_data, CUPTI_CB_DOMAIN_RESOURCE, callback_id, &data);
 }
