@@ -101,9 +101,8 @@ void print_calibration(const std::string& dir, const std::string& work,
     std::vector<double> errors;
     for (const auto& c : runs) errors.push_back(std::abs(c.error()));
     const auto within = std::count_if(errors.begin(), errors.end(), [](double e) { return e <= 0.10; });
-    p::HeldOutCoverage shipped{0, runs.size()};
-    for (const auto& c : runs) shipped.inside += c.in_band_with(p::kPublishedReplicaLoss) ? 1 : 0;
-    print_coverage(fmt::format("published {}-GPU runs (held out), shipped loss", gpus), shipped);
+    print_coverage(fmt::format("published {}-GPU runs (held out), shipped loss", gpus),
+                   p::coverage_with(runs, p::kPublishedReplicaLoss));
     fmt::print("  {:<58} {:>3} of {:<3} within 10 %, median error {:.1f} %\n", "", within, runs.size(),
                100 * median(errors));
   }

@@ -15,11 +15,14 @@ double calibrate_on(const std::vector<CaseResult>& cases, double coverage) {
   return calibrate_replica_loss(std::move(required), coverage);
 }
 
-HeldOutCoverage held_out(const std::vector<CaseResult>& train, const std::vector<CaseResult>& test, double coverage) {
-  const double loss = calibrate_on(train, coverage);
-  HeldOutCoverage result{0, test.size()};
-  for (const auto& c : test) result.inside += c.in_band_with(loss) ? 1 : 0;
+HeldOutCoverage coverage_with(const std::vector<CaseResult>& cases, double replica_loss) {
+  HeldOutCoverage result{0, cases.size()};
+  for (const auto& c : cases) result.inside += c.in_band_with(replica_loss) ? 1 : 0;
   return result;
+}
+
+HeldOutCoverage held_out(const std::vector<CaseResult>& train, const std::vector<CaseResult>& test, double coverage) {
+  return coverage_with(test, calibrate_on(train, coverage));
 }
 
 HeldOutCoverage leave_one_out(const std::vector<CaseResult>& cases, double coverage) {

@@ -56,6 +56,8 @@ struct HeldOutCoverage {
   std::size_t inside = 0, cases = 0;
   double share() const { return cases > 0 ? static_cast<double>(inside) / static_cast<double>(cases) : 0.0; }
 };
+// The cases whose band, with this replica loss, holds their truth.
+HeldOutCoverage coverage_with(const std::vector<CaseResult>& cases, double replica_loss);
 HeldOutCoverage held_out(const std::vector<CaseResult>& train, const std::vector<CaseResult>& test, double coverage);
 // Each case checked with the loss calibrated on all the others.
 HeldOutCoverage leave_one_out(const std::vector<CaseResult>& cases, double coverage);
