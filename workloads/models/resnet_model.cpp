@@ -28,7 +28,9 @@ ResnetModel::ResnetModel(const DeviceContext& context, const ResnetConfig& confi
   context.make_current();
   input_shape_ =
       ImageShape{config.max_batch, config.image_size, config.image_size, 3, config.channels_last, element_};
-  stem_ = std::make_unique<ConvBnUnit>(context, Conv2dConfig{input_shape_, stem_channels, 7, 2, 3}, true, "stem");
+  stem_ = std::make_unique<ConvBnUnit>(context,
+                                       Conv2dConfig{input_shape_, stem_channels, 7, 2, 3, config.choices.convolution},
+                                       BatchNormEpilogue::relu, config.choices.batch_norm, "stem");
   stem_pool_ = std::make_unique<PoolingLayer>(PoolingConfig{CUDNN_POOLING_MAX, 3, 1, 2});
   pooled_shape_ = stem_pool_->prepare(stem_->output_shape());
   build_blocks();
@@ -71,7 +73,7 @@ void ResnetModel::build_blocks() {
   for (std::size_t stage = 0; stage < counts.size(); ++stage) {
     for (int b = 0; b < counts[stage]; ++b) {
       const int stride = stage > 0 && b == 0 ? 2 : 1;
-      const ResidualBlockConfig block{shape, stage_widths[stage], stride, bottleneck};
+      const ResidualBlockConfig block{shape, stage_widths[stage], stride, bottleneck, config_.choices};
       blocks_.push_back(std::make_unique<ResidualBlock>(context_, block, fmt::format("stage{}.block{}", stage + 1, b)));
       shape = blocks_.back()->output_shape();
     }
@@ -148,7 +150,7 @@ void ResnetModel::forward_loss(const std::vector<DeviceBatch>& batches, bool tra
     images_ = images_bf16_.data();
   }
   const ConvolutionWorkspace workspace{workspace_.data(), workspace_.size() * sizeof(float)};
-  stem_->forward(context_, images_, training, workspace);
+  stem_->forward(context_, images_, nullptr, training, workspace);
   stem_pool_->forward(context_, stem_->output(), stem_pooled_.data());
   const void* current = stem_pooled_.data();
   for (const auto& block : blocks_) {
@@ -190,7 +192,7 @@ void ResnetModel::backward_stage(int stage) {
     void* stem_gradient = other_gradient(current_gradient_);
     stem_pool_->backward(context_, stem_->output(), stem_pooled_.data(), current_gradient_, stem_gradient);
     // The images need no gradient.
-    stem_->backward(context_, images_, stem_gradient, scratch_norm_.data(), nullptr, false, workspace);
+    stem_->backward(context_, images_, stem_gradient, scratch_norm_.data(), nullptr, false, nullptr, workspace);
   }
 }
 
