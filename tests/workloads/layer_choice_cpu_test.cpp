@@ -12,6 +12,7 @@
 #include "batch_norm_path.hpp"
 #include "convolution_cache.hpp"
 #include "convolution_measurement.hpp"
+#include "fake_algorithm_perf.hpp"
 #include "layer_notice.hpp"
 
 namespace gpuprof::workloads {
@@ -77,13 +78,7 @@ TEST(MeasuredConvolution, TiesBreakTheSameWayInAnyOrder) {
 
 cudnnConvolutionBwdFilterAlgoPerf_t timed(cudnnConvolutionBwdFilterAlgo_t algorithm, cudnnMathType_t math, float time,
                                           std::size_t memory, cudnnStatus_t status = CUDNN_STATUS_SUCCESS) {
-  cudnnConvolutionBwdFilterAlgoPerf_t perf{};
-  perf.algo = algorithm;
-  perf.mathType = math;
-  perf.time = time;
-  perf.memory = memory;
-  perf.status = status;
-  return perf;
+  return testing::fake_perf<cudnnConvolutionBwdFilterAlgoPerf_t>(algorithm, math, memory, time, status);
 }
 
 // The find's results become candidates: failures, bad times and algorithms cuDNN's query
