@@ -1,8 +1,10 @@
 // --conv-algo and --batch-norm: defaults, parsing and the choices the layers get.
 #include <gtest/gtest.h>
+#include <rapidjson/document.h>
 
 #include "layer_choices.hpp"
 #include "options.hpp"
+#include "run_summary.hpp"
 #include "workload_error.hpp"
 
 namespace gpuprof::workloads {
@@ -46,6 +48,18 @@ TEST(LayerChoices, AnUnknownValueIsBadInputNamingTheOption) {
     EXPECT_EQ(error.exit_code(), exit_bad_input);
     EXPECT_NE(std::string(error.what()).find("--conv-algo"), std::string::npos);
   }
+}
+
+// A/B runs are told apart by their summaries.
+TEST(LayerChoices, TheRunSummaryRecordsBoth) {
+  RunSummary summary;
+  summary.options.conv_algo = "heuristic";
+  summary.options.batch_norm = "legacy";
+  rapidjson::Document document;
+  document.Parse(summary_to_json(summary).c_str());
+  ASSERT_FALSE(document.HasParseError());
+  EXPECT_STREQ(document["configuration"]["conv_algo"].GetString(), "heuristic");
+  EXPECT_STREQ(document["configuration"]["batch_norm"].GetString(), "legacy");
 }
 
 }  // namespace
