@@ -195,7 +195,10 @@ TEST_P(ResidualBlockGpuTest, FusedEpiloguesMatchTheLegacyPath) {
   const BlockRun legacy = run_block(context, config, x, dy, 90);
   config.choices = LayerChoices{ConvolutionSearch::measured, BatchNormImplementation::fused};
   const BlockRun fused = run_block(context, config, x, dy, 90);
-  const double tolerance = c.precision == Precision::fp32 ? 1e-4 : (bf16 ? 5e-2 : 1e-2);
+  // Wiring faults (a gradient lost, doubled or sent to the wrong input) give errors of order 1. bf16
+  // rounds at different points on the two paths (the fused epilogue rounds once), and the batch-norm
+  // gradients' sums of 256 products carry that; tf32 convolutions differ by algorithm.
+  const double tolerance = c.precision == Precision::fp32 ? 1e-4 : (bf16 ? 1e-1 : 3e-2);
   const auto as_double = [](const std::vector<float>& v) { return std::vector<double>(v.begin(), v.end()); };
   expect_close(fused.output, as_double(legacy.output), tolerance, "block output");
   expect_close(fused.input_gradient, as_double(legacy.input_gradient), tolerance, "block input gradient");
