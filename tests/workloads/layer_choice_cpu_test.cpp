@@ -40,19 +40,24 @@ TEST(MeasuredConvolution, TheFastestThatFitsTheWorkspaceWins) {
   EXPECT_FALSE(fastest_fitting(std::vector<Forward>{}, 1 << 30, CUDNN_DEFAULT_MATH).has_value());
 }
 
-// fp32 runs ask for FMA math: a tensor-core candidate is never taken, however fast, and a
-// DEFAULT-math one runs with FMA set on the descriptor.
+// fp32 runs ask for FMA math: a tensor-core candidate is never taken, however fast; one
+// timed with FMA math beats a faster one timed with default math (maybe TF32), and a
+// default-math one, taken where nothing else fits, runs with FMA set on the descriptor.
 TEST(MeasuredConvolution, Fp32NeverGetsTensorCoreMath) {
   const std::vector<Forward> measured = {
       candidate(CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM, CUDNN_TENSOR_OP_MATH, 0.1F, 0),
       candidate(CUDNN_CONVOLUTION_FWD_ALGO_WINOGRAD, CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION, 0.2F, 0),
       candidate(CUDNN_CONVOLUTION_FWD_ALGO_GEMM, CUDNN_DEFAULT_MATH, 0.9F, 0),
-      candidate(CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM, CUDNN_FMA_MATH, 1.0F, 0),
+      candidate(CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM, CUDNN_FMA_MATH, 1.0F, 4096),
   };
   const auto chosen = fastest_fitting(measured, 1 << 30, CUDNN_FMA_MATH);
   ASSERT_TRUE(chosen.has_value());
-  EXPECT_EQ(chosen->algorithm, CUDNN_CONVOLUTION_FWD_ALGO_GEMM);
+  EXPECT_EQ(chosen->algorithm, CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM);
   EXPECT_EQ(chosen->math, CUDNN_FMA_MATH);
+  const auto small = fastest_fitting(measured, 1024, CUDNN_FMA_MATH);
+  ASSERT_TRUE(small.has_value());
+  EXPECT_EQ(small->algorithm, CUDNN_CONVOLUTION_FWD_ALGO_GEMM);
+  EXPECT_EQ(small->math, CUDNN_FMA_MATH);
   // tf32 and bf16 take tensor cores, but never a conversion to fp16.
   EXPECT_EQ(fastest_fitting(measured, 1 << 30, CUDNN_DEFAULT_MATH)->algorithm,
             CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM);

@@ -60,13 +60,17 @@ auto measured_candidates(const std::array<Perf, N>& results, int count, cudnnMat
 }
 
 // The fastest measured candidate that fits `limit` and respects the requested math.
-// Equal times go to the smaller workspace, then the lower algorithm and math numbers,
-// so the same measurements always give the same choice.
+// For fp32 (FMA requested) candidates timed with FMA math come before those timed with
+// default math: cuDNN's find also tries default math, which may time TF32 kernels, so such a
+// time says little about the FMA kernel the run would get. Equal times go to the smaller
+// workspace, then the lower algorithm and math numbers, so the same measurements always
+// give the same choice.
 template <typename Algorithm>
 std::optional<ConvolutionChoice<Algorithm>> fastest_fitting(const std::vector<MeasuredCandidate<Algorithm>>& candidates,
                                                             std::size_t limit, cudnnMathType_t requested) {
-  const auto rank = [](const MeasuredCandidate<Algorithm>& c) {
-    return std::make_tuple(c.milliseconds, c.workspace_bytes, static_cast<int>(c.algorithm),
+  const auto rank = [requested](const MeasuredCandidate<Algorithm>& c) {
+    const bool timed_otherwise = requested == CUDNN_FMA_MATH && c.math != CUDNN_FMA_MATH;
+    return std::make_tuple(timed_otherwise, c.milliseconds, c.workspace_bytes, static_cast<int>(c.algorithm),
                            static_cast<int>(c.math));
   };
   const MeasuredCandidate<Algorithm>* best = nullptr;
