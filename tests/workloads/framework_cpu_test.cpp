@@ -10,6 +10,7 @@
 
 #include "convolution_algorithm.hpp"
 #include "cuda_check.hpp"
+#include "fake_algorithm_perf.hpp"
 #include "host_array.hpp"
 #include "parameter_layout.hpp"
 #include "workload_error.hpp"
@@ -70,12 +71,7 @@ TEST(HostArray, PageableMemoryNeedsNoGpu) {
 
 cudnnConvolutionFwdAlgoPerf_t offer(cudnnConvolutionFwdAlgo_t algorithm, cudnnMathType_t math, std::size_t memory,
                                     cudnnStatus_t status = CUDNN_STATUS_SUCCESS) {
-  cudnnConvolutionFwdAlgoPerf_t perf{};
-  perf.algo = algorithm;
-  perf.mathType = math;
-  perf.memory = memory;
-  perf.status = status;
-  return perf;
+  return testing::fake_perf<cudnnConvolutionFwdAlgoPerf_t>(algorithm, math, memory, 0.0F, status);
 }
 
 // The workspace is the larger of the heuristic's figure and cuDNN's query (asked with

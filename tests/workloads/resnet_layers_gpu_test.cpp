@@ -1,6 +1,8 @@
 // The resnet model's cuDNN layers against float64 CPU references (channels-last), and
 // convolution gradients against finite differences; then the whole model learns.
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <memory>
 #include <string>
 #include <utility>
@@ -48,10 +50,12 @@ std::size_t filter_at(bool channels_last, int inputs, int k, int r, int s, int c
 struct ConvolutionCase {
   bool channels_last = true;
   Precision precision = Precision::fp32;
+  ConvolutionSearch search = ConvolutionSearch::measured;
 };
 
 class Conv2dGpuTest : public ResnetLayerGpuTest, public ::testing::WithParamInterface<ConvolutionCase> {};
 
+// Both algorithm searches (measured: cuDNN's find; heuristic: the _v7 heuristics).
 // fp32 is checked to 1e-5 and by finite differences. bf16 (bf16 activations and filter
 // copy, fp32 accumulation) starts from numbers bf16 holds exactly and is checked against
 // the float64 reference to bf16's rounding of the results.
@@ -60,7 +64,7 @@ TEST_P(Conv2dGpuTest, MatchesReferenceAndDifferences) {
   context_ = std::make_unique<DeviceContext>(0, GetParam().precision);
   const ElementType element = bf16 ? ElementType::bf16 : ElementType::fp32;
   const ImageShape in{2, 5, 5, 3, GetParam().channels_last, element};
-  const Conv2dConfig config{in, 4, 3, 2, 1};
+  const Conv2dConfig config{in, 4, 3, 2, 1, GetParam().search};
   Conv2dLayer layer(*context_, config);
   const ImageShape out = layer.output_shape();
   ASSERT_EQ(out.height, 3);
@@ -70,8 +74,8 @@ TEST_P(Conv2dGpuTest, MatchesReferenceAndDifferences) {
   auto device_w = to_device(w);
   ActivationBuffer device_w_bf16 = to_device_as(ElementType::bf16, w);
   ActivationBuffer dw_bf16(ElementType::bf16, w.size(), "dw bf16");
-  // The layer adds to the gradients it is given: start from ones to see that it adds.
-  auto dw = to_device(std::vector<float>(w.size(), 1.0F));
+  // The layer writes its filter gradient (beta 0): start from other numbers to see it overwrite them.
+  auto dw = to_device(std::vector<float>(w.size(), 7.0F));
   const ActivationBuffer device_x = to_device_as(element, x);
   const ActivationBuffer device_dy = to_device_as(element, dy);
   ActivationBuffer y(element, dy.size(), "y");
@@ -84,7 +88,7 @@ TEST_P(Conv2dGpuTest, MatchesReferenceAndDifferences) {
 
   std::vector<double> expected(dy.size(), 0.0);
   std::vector<double> expected_dx(x.size(), 0.0);
-  std::vector<double> expected_dw(w.size(), 1.0);
+  std::vector<double> expected_dw(w.size(), 0.0);
   for (int n = 0; n < in.batch; ++n) {
     for (int oy = 0; oy < out.height; ++oy) {
       for (int ox = 0; ox < out.width; ++ox) {
@@ -111,10 +115,9 @@ TEST_P(Conv2dGpuTest, MatchesReferenceAndDifferences) {
   expect_close(to_host_floats(y), expected, tolerance, "conv2d output");
   expect_close(to_host_floats(dx), expected_dx, tolerance, "conv2d input gradient");
   const std::vector<float> analytic = to_host(dw.data(), w.size());
-  expect_close(analytic, expected_dw, bf16 ? 1e-2 : 1e-4, "conv2d filter gradient (added to ones)");
+  expect_close(analytic, expected_dw, bf16 ? 1e-2 : 1e-4, "conv2d filter gradient (overwritten)");
   if (bf16) return;  // perturbed filters are no longer bf16 numbers
-  std::vector<float> analytic_only(analytic);
-  for (float& value : analytic_only) value -= 1.0F;
+  const std::vector<float>& analytic_only = analytic;
   auto loss = [&]() {
     GPUPROF_CHECK(cudaMemcpy(device_w.data(), w.data(), w.size() * sizeof(float), cudaMemcpyHostToDevice));
     layer.forward(*context_, device_x.data(), y.data(), workspace);
@@ -130,81 +133,123 @@ TEST_P(Conv2dGpuTest, MatchesReferenceAndDifferences) {
 INSTANTIATE_TEST_SUITE_P(LayoutsAndPrecisions, Conv2dGpuTest,
                          ::testing::Values(ConvolutionCase{true, Precision::fp32},
                                            ConvolutionCase{false, Precision::fp32},
-                                           ConvolutionCase{true, Precision::bf16}),
+                                           ConvolutionCase{true, Precision::bf16},
+                                           ConvolutionCase{false, Precision::fp32, ConvolutionSearch::heuristic},
+                                           ConvolutionCase{true, Precision::bf16, ConvolutionSearch::heuristic}),
                          [](const auto& instance) {
                            return std::string(instance.param.channels_last ? "nhwc" : "nchw") +
-                                  (instance.param.precision == Precision::bf16 ? "_bf16" : "_fp32");
+                                  (instance.param.precision == Precision::bf16 ? "_bf16_" : "_fp32_") +
+                                  name_of(instance.param.search);
                          });
 
-class BatchNormGpuTest : public ResnetLayerGpuTest, public ::testing::WithParamInterface<ElementType> {};
+struct BatchNormCase {
+  ElementType element = ElementType::fp32;
+  bool channels_last = true;
+  BatchNormImplementation implementation = BatchNormImplementation::fused;
+  BatchNormEpilogue epilogue = BatchNormEpilogue::none;
+};
 
-// bf16 activations with fp32 scale, shift and statistics, as in bf16 training.
+class BatchNormGpuTest : public ResnetLayerGpuTest, public ::testing::WithParamInterface<BatchNormCase> {};
+
+// y = epilogue(BN(x) [+ z]) and its gradients against float64, on every path the layer may
+// take (the path cuDNN accepted is printed). bf16 activations keep fp32 scale, shift and
+// statistics, as in bf16 training. Gradients start from other numbers: they are overwritten.
 TEST_P(BatchNormGpuTest, TrainingMatchesReference) {
-  const ElementType element = GetParam();
-  const bool bf16 = element == ElementType::bf16;
-  const ImageShape shape{3, 2, 2, 4, true, element};
+  const BatchNormCase c = GetParam();
+  const bool bf16 = c.element == ElementType::bf16;
+  const ImageShape shape{4, 3, 3, 8, c.channels_last, c.element};
   const int channels = shape.channels;
-  BatchNormLayer layer(channels);
-  layer.prepare(shape);
+  BatchNormLayer layer(channels, c.implementation, c.epilogue);
+  layer.prepare(*context_, shape);
   std::vector<float> parameters(2 * static_cast<std::size_t>(channels));
-  for (int c = 0; c < channels; ++c) {
-    parameters[static_cast<std::size_t>(c)] = 0.5F + 0.25F * static_cast<float>(c);      // scale
-    parameters[static_cast<std::size_t>(channels + c)] = -0.1F * static_cast<float>(c);  // shift
+  for (int c2 = 0; c2 < channels; ++c2) {
+    parameters[static_cast<std::size_t>(c2)] = 0.5F + 0.25F * static_cast<float>(c2);      // scale
+    parameters[static_cast<std::size_t>(channels + c2)] = -0.1F * static_cast<float>(c2);  // shift
   }
   const std::vector<float> x = exact_in(bf16, random_values(static_cast<std::size_t>(shape.elements()), 31));
+  const std::vector<float> z = exact_in(bf16, random_values(x.size(), 33));
   const std::vector<float> dy = exact_in(bf16, random_values(x.size(), 32));
   auto device_parameters = to_device(parameters);
-  DeviceArray<float> gradients(parameters.size(), "gradients");
-  gradients.zero(stream());
+  auto gradients = to_device(std::vector<float>(parameters.size(), 5.0F));
   layer.bind({device_parameters.data(), gradients.data(), parameters.size()});
   layer.reset_statistics(*context_);
-  const ActivationBuffer device_x = to_device_as(element, x);
-  const ActivationBuffer device_dy = to_device_as(element, dy);
-  ActivationBuffer y(element, x.size(), "y");
-  ActivationBuffer dx(element, x.size(), "dx");
-  layer.forward(*context_, device_x.data(), y.data(), true);
-  layer.backward(*context_, device_x.data(), device_dy.data(), dx.data());
+  const ActivationBuffer device_x = to_device_as(c.element, x);
+  const ActivationBuffer device_z = to_device_as(c.element, z);
+  ActivationBuffer device_dy = to_device_as(c.element, dy);
+  ActivationBuffer y(c.element, x.size(), "y");
+  ActivationBuffer dx(c.element, x.size(), "dx");
+  ActivationBuffer dz(c.element, x.size(), "dz");
+  const bool adds = c.epilogue == BatchNormEpilogue::add_relu;
+  layer.forward(*context_, device_x.data(), adds ? device_z.data() : nullptr, y.data(), true);
+  layer.backward(*context_, device_x.data(), y.data(), device_dy.data(), dx.data(), adds ? dz.data() : nullptr);
+  std::printf("batch norm path taken: %s\n", describe(layer.path()).c_str());
 
+  // Channel of element i in either layout.
+  const auto channel_of = [&](std::size_t i) {
+    return c.channels_last ? static_cast<int>(i % channels)
+                           : static_cast<int>((i / (shape.height * shape.width)) % channels);
+  };
   const auto m = static_cast<double>(shape.batch * shape.height * shape.width);
-  std::vector<double> expected_y(x.size()), expected_dx(x.size()), expected_gradients(parameters.size());
-  std::vector<double> expected_running_mean(static_cast<std::size_t>(channels));
-  for (int c = 0; c < channels; ++c) {
-    double mean = 0.0, variance = 0.0;
-    const auto first = static_cast<std::size_t>(c);
-    const auto stride = static_cast<std::size_t>(channels);
-    for (std::size_t i = first; i < x.size(); i += stride) mean += x[i] / m;
-    for (std::size_t i = static_cast<std::size_t>(c); i < x.size(); i += static_cast<std::size_t>(channels)) {
-      variance += (x[i] - mean) * (x[i] - mean) / m;
-    }
-    const double inverse = 1.0 / std::sqrt(variance + 1e-5);
-    const double scale = parameters[static_cast<std::size_t>(c)];
-    double sum_dy = 0.0, sum_dy_xhat = 0.0;
-    for (std::size_t i = static_cast<std::size_t>(c); i < x.size(); i += static_cast<std::size_t>(channels)) {
-      const double xhat = (x[i] - mean) * inverse;
-      expected_y[i] = scale * xhat + parameters[static_cast<std::size_t>(channels + c)];
-      sum_dy += dy[i];
-      sum_dy_xhat += dy[i] * xhat;
-    }
-    for (std::size_t i = static_cast<std::size_t>(c); i < x.size(); i += static_cast<std::size_t>(channels)) {
-      const double xhat = (x[i] - mean) * inverse;
-      expected_dx[i] = scale * inverse / m * (m * dy[i] - sum_dy - xhat * sum_dy_xhat);
-    }
-    expected_gradients[static_cast<std::size_t>(c)] = sum_dy_xhat;
-    expected_gradients[static_cast<std::size_t>(channels + c)] = sum_dy;
-    expected_running_mean[static_cast<std::size_t>(c)] = 0.1 * mean;
+  std::vector<double> mean(channels, 0.0), variance(channels, 0.0);
+  for (std::size_t i = 0; i < x.size(); ++i) mean[channel_of(i)] += x[i] / m;
+  for (std::size_t i = 0; i < x.size(); ++i) variance[channel_of(i)] += (x[i] - mean[channel_of(i)]) * (x[i] - mean[channel_of(i)]) / m;
+  std::vector<double> expected_y(x.size()), g(x.size()), expected_dx(x.size()), expected_dz(x.size());
+  std::vector<double> sum_g(channels, 0.0), sum_g_xhat(channels, 0.0), expected_gradients(parameters.size());
+  const auto xhat = [&](std::size_t i) { return (x[i] - mean[channel_of(i)]) / std::sqrt(variance[channel_of(i)] + 1e-5); };
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const int k = channel_of(i);
+    const double normalised = parameters[k] * xhat(i) + parameters[channels + k];
+    const double added = adds ? normalised + z[i] : normalised;
+    expected_y[i] = c.epilogue == BatchNormEpilogue::none ? added : std::max(added, 0.0);
+    g[i] = c.epilogue == BatchNormEpilogue::none || added > 0.0 ? dy[i] : 0.0;
+    expected_dz[i] = g[i];
+    sum_g[k] += g[i];
+    sum_g_xhat[k] += g[i] * xhat(i);
   }
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const int k = channel_of(i);
+    const double inverse = 1.0 / std::sqrt(variance[k] + 1e-5);
+    expected_dx[i] = parameters[k] * inverse / m * (m * g[i] - sum_g[k] - xhat(i) * sum_g_xhat[k]);
+  }
+  for (int k = 0; k < channels; ++k) {
+    expected_gradients[k] = sum_g_xhat[k];
+    expected_gradients[channels + k] = sum_g[k];
+  }
+  std::vector<double> expected_running_mean(mean.size());
+  for (int k = 0; k < channels; ++k) expected_running_mean[k] = 0.1 * mean[k];
   // bf16 rounds y and dx once (relative 2^-9); the fp32 sums behind them are exact enough.
   const double tolerance = bf16 ? 1e-2 : 1e-4;
   expect_close(to_host_floats(y), expected_y, tolerance, "batch norm output");
-  expect_close(to_host_floats(dx), expected_dx, tolerance, "batch norm input gradient");
-  expect_close(to_host(gradients.data(), parameters.size()), expected_gradients, bf16 ? 1e-3 : 1e-4,
-               "batch norm parameters");
+  expect_close(to_host_floats(dx), expected_dx, bf16 ? 2e-2 : 1e-4, "batch norm input gradient");
+  if (adds) expect_close(to_host_floats(dz), expected_dz, tolerance, "residual gradient");
+  expect_close(to_host(gradients.data(), parameters.size()), expected_gradients, bf16 ? 1e-2 : 1e-4,
+               "batch norm parameters (overwritten)");
   expect_close(to_host(layer.running_mean(), static_cast<std::size_t>(channels)), expected_running_mean, 1e-5,
                "running mean");
 }
 
-INSTANTIATE_TEST_SUITE_P(Elements, BatchNormGpuTest, ::testing::Values(ElementType::fp32, ElementType::bf16),
-                         [](const auto& instance) { return instance.param == ElementType::bf16 ? "bf16" : "fp32"; });
+std::vector<BatchNormCase> batch_norm_cases() {
+  std::vector<BatchNormCase> cases;
+  for (const auto implementation : {BatchNormImplementation::legacy, BatchNormImplementation::fused}) {
+    for (const auto epilogue : {BatchNormEpilogue::none, BatchNormEpilogue::relu, BatchNormEpilogue::add_relu}) {
+      cases.push_back({ElementType::fp32, false, implementation, epilogue});
+      cases.push_back({ElementType::fp32, true, implementation, epilogue});
+      cases.push_back({ElementType::bf16, true, implementation, epilogue});
+    }
+  }
+  return cases;
+}
+
+INSTANTIATE_TEST_SUITE_P(PathsAndEpilogues, BatchNormGpuTest, ::testing::ValuesIn(batch_norm_cases()),
+                         [](const auto& instance) {
+                           const BatchNormCase& c = instance.param;
+                           const char* epilogue = c.epilogue == BatchNormEpilogue::none ? "none"
+                                                  : c.epilogue == BatchNormEpilogue::relu ? "relu"
+                                                                                           : "add_relu";
+                           return std::string(c.element == ElementType::bf16 ? "bf16_" : "fp32_") +
+                                  (c.channels_last ? "nhwc_" : "nchw_") + name_of(c.implementation) + "_" +
+                                  epilogue;
+                         });
 
 TEST_F(ResnetLayerGpuTest, MaxAndAveragePoolingMatchReference) {
   const ImageShape in{2, 5, 5, 2};

@@ -8,8 +8,10 @@
 #include <fmt/format.h>
 
 #include "convolution_algorithm.hpp"
+#include "convolution_measurement.hpp"
 #include "cuda_check.hpp"
 #include "element_type.hpp"
+#include "layer_notice.hpp"
 #include "workload_error.hpp"
 
 namespace gpuprof::workloads {
@@ -38,7 +40,7 @@ cudnnMathType_t math_for(ElementType element, Precision precision) {
 }  // namespace
 
 Conv2dLayer::Conv2dLayer(const DeviceContext& context, const Conv2dConfig& config)
-    : config_(config), requested_math_(math_for(config.input.element, context.precision())) {
+    : config_(config), requested_math_(math_for(config.input.element, context.precision())), gpu_(context.name()) {
   filter_descriptor_.set(config.outputs, config.input.channels, config.kernel, config.input.channels_last,
                          config.input.element);
   for (auto* convolution : {&forward_convolution_, &data_convolution_, &filter_convolution_}) {
@@ -73,79 +75,159 @@ void Conv2dLayer::prepare(const DeviceContext& context, int batch, std::size_t w
   choose_algorithms(context, workspace_limit);
 }
 
-// Each pass asks the heuristics with the math type the precision allows, then keeps
-// the chosen algorithm's math type on its own descriptor and cuDNN's workspace figure.
+ConvolutionKey Conv2dLayer::key() const {
+  return ConvolutionKey{batch_,          config_.input.height, config_.input.width, config_.input.channels,
+                        config_.outputs, config_.kernel,       config_.stride,      config_.padding,
+                        config_.input.channels_last,           config_.input.element, requested_math_, gpu_};
+}
+
+// Each pass is asked about with the math type the precision allows; the chosen
+// algorithm's math type stays on its own descriptor, with cuDNN's workspace figure.
 void Conv2dLayer::choose_algorithms(const DeviceContext& context, std::size_t limit) {
-  forward_convolution_.set_math(requested_math_);
-  data_convolution_.set_math(requested_math_);
-  filter_convolution_.set_math(requested_math_);
-  choose_forward(context.cudnn(), limit);
-  choose_backward_data(context.cudnn(), limit);
-  choose_backward_filter(context.cudnn(), limit);
+  const bool measured = config_.search == ConvolutionSearch::measured && choose_measured(context.cudnn(), limit);
+  if (!measured) choose_heuristic(context.cudnn(), limit);
   workspace_bytes_ = std::max({forward_workspace_, data_workspace_, filter_workspace_});
 }
 
-void Conv2dLayer::choose_forward(cudnnHandle_t handle, std::size_t limit) {
+// False (after a note) where the find fails or no measured candidate fits: the caller
+// then takes the heuristics' choice.
+bool Conv2dLayer::choose_measured(cudnnHandle_t handle, std::size_t limit) {
+  ConvolutionMeasurement measurement;
+  try {
+    measurement = convolution_cache().find_or_measure(key(), [&] { return measure(handle); });
+  } catch (const WorkloadError& error) {
+    note_once(fmt::format("cuDNN's find failed ({}); those convolutions use the heuristics' choice", error.what()));
+    return false;
+  }
+  const auto forward = fastest_fitting(measurement.forward, limit, requested_math_);
+  const auto data = fastest_fitting(measurement.data, limit, requested_math_);
+  const auto filter = fastest_fitting(measurement.filter, limit, requested_math_);
+  if (!forward || !data || !filter) {
+    note_once(fmt::format("no measured convolution algorithm fits {} MiB of workspace for some layers; those use "
+                          "the heuristics' choice", limit >> 20));
+    return false;
+  }
+  apply(*forward);
+  apply(*data);
+  apply(*filter);
+  return true;
+}
+
+// cuDNN's (non-Ex) find allocates its own buffers and times every algorithm the
+// descriptor's math type allows; the workspace limit is applied when choosing.
+ConvolutionMeasurement Conv2dLayer::measure(cudnnHandle_t handle) {
+  ConvolutionMeasurement measurement;
   int count = 0;
-  std::array<cudnnConvolutionFwdAlgoPerf_t, CUDNN_CONVOLUTION_FWD_ALGO_COUNT> offered{};
+  std::array<cudnnConvolutionFwdAlgoPerf_t, CUDNN_CONVOLUTION_FWD_ALGO_COUNT> forward{};
+  forward_convolution_.set_math(requested_math_);
+  GPUPROF_CHECK(cudnnFindConvolutionForwardAlgorithm(handle, input_descriptor_.get(), filter_descriptor_.get(),
+                                                     forward_convolution_.get(), output_descriptor_.get(),
+                                                     static_cast<int>(forward.size()), &count, forward.data()));
+  measurement.forward = measured_candidates(forward, count, requested_math_, [&](auto algorithm, auto math) {
+    return forward_workspace(handle, algorithm, math);
+  });
+  std::array<cudnnConvolutionBwdDataAlgoPerf_t, CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT> data{};
+  data_convolution_.set_math(requested_math_);
+  GPUPROF_CHECK(cudnnFindConvolutionBackwardDataAlgorithm(handle, filter_descriptor_.get(), output_descriptor_.get(),
+                                                          data_convolution_.get(), input_descriptor_.get(),
+                                                          static_cast<int>(data.size()), &count, data.data()));
+  measurement.data = measured_candidates(data, count, requested_math_, [&](auto algorithm, auto math) {
+    return data_workspace(handle, algorithm, math);
+  });
+  std::array<cudnnConvolutionBwdFilterAlgoPerf_t, CUDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT> filter{};
+  filter_convolution_.set_math(requested_math_);
+  GPUPROF_CHECK(cudnnFindConvolutionBackwardFilterAlgorithm(
+      handle, input_descriptor_.get(), output_descriptor_.get(), filter_convolution_.get(), filter_descriptor_.get(),
+      static_cast<int>(filter.size()), &count, filter.data()));
+  measurement.filter = measured_candidates(filter, count, requested_math_, [&](auto algorithm, auto math) {
+    return filter_workspace(handle, algorithm, math);
+  });
+  return measurement;
+}
+
+void Conv2dLayer::choose_heuristic(cudnnHandle_t handle, std::size_t limit) {
+  int count = 0;
+  std::array<cudnnConvolutionFwdAlgoPerf_t, CUDNN_CONVOLUTION_FWD_ALGO_COUNT> forward{};
+  forward_convolution_.set_math(requested_math_);
   GPUPROF_CHECK(cudnnGetConvolutionForwardAlgorithm_v7(handle, input_descriptor_.get(), filter_descriptor_.get(),
                                                        forward_convolution_.get(), output_descriptor_.get(),
-                                                       static_cast<int>(offered.size()), &count, offered.data()));
-  const auto workspace_of = [&](cudnnConvolutionFwdAlgo_t algorithm, cudnnMathType_t math) {
-    forward_convolution_.set_math(math);
-    std::size_t bytes = 0;
-    return workspace_if(cudnnGetConvolutionForwardWorkspaceSize(handle, input_descriptor_.get(),
-                                                                filter_descriptor_.get(), forward_convolution_.get(),
-                                                                output_descriptor_.get(), algorithm, &bytes),
-                        bytes);
-  };
-  const auto chosen = required(first_fitting_algorithm(offered, count, limit, workspace_of), "forward", limit);
-  forward_convolution_.set_math(chosen.math);
-  forward_algorithm_ = chosen.algorithm;
-  forward_workspace_ = chosen.workspace_bytes;
-}
-
-void Conv2dLayer::choose_backward_data(cudnnHandle_t handle, std::size_t limit) {
-  int count = 0;
-  std::array<cudnnConvolutionBwdDataAlgoPerf_t, CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT> offered{};
+                                                       static_cast<int>(forward.size()), &count, forward.data()));
+  apply(required(first_fitting_algorithm(forward, count, limit,
+                                         [&](auto algorithm, auto math) {
+                                           return forward_workspace(handle, algorithm, math);
+                                         }),
+                 "forward", limit));
+  std::array<cudnnConvolutionBwdDataAlgoPerf_t, CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT> data{};
+  data_convolution_.set_math(requested_math_);
   GPUPROF_CHECK(cudnnGetConvolutionBackwardDataAlgorithm_v7(handle, filter_descriptor_.get(),
                                                             output_descriptor_.get(), data_convolution_.get(),
-                                                            input_descriptor_.get(), static_cast<int>(offered.size()),
-                                                            &count, offered.data()));
-  const auto workspace_of = [&](cudnnConvolutionBwdDataAlgo_t algorithm, cudnnMathType_t math) {
-    data_convolution_.set_math(math);
-    std::size_t bytes = 0;
-    return workspace_if(cudnnGetConvolutionBackwardDataWorkspaceSize(handle, filter_descriptor_.get(),
-                                                                     output_descriptor_.get(), data_convolution_.get(),
-                                                                     input_descriptor_.get(), algorithm, &bytes),
-                        bytes);
-  };
-  const auto chosen = required(first_fitting_algorithm(offered, count, limit, workspace_of), "backward-data", limit);
-  data_convolution_.set_math(chosen.math);
-  data_algorithm_ = chosen.algorithm;
-  data_workspace_ = chosen.workspace_bytes;
-}
-
-void Conv2dLayer::choose_backward_filter(cudnnHandle_t handle, std::size_t limit) {
-  int count = 0;
-  std::array<cudnnConvolutionBwdFilterAlgoPerf_t, CUDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT> offered{};
+                                                            input_descriptor_.get(), static_cast<int>(data.size()),
+                                                            &count, data.data()));
+  apply(required(first_fitting_algorithm(data, count, limit,
+                                         [&](auto algorithm, auto math) {
+                                           return data_workspace(handle, algorithm, math);
+                                         }),
+                 "backward-data", limit));
+  std::array<cudnnConvolutionBwdFilterAlgoPerf_t, CUDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT> filter{};
+  filter_convolution_.set_math(requested_math_);
   GPUPROF_CHECK(cudnnGetConvolutionBackwardFilterAlgorithm_v7(
       handle, input_descriptor_.get(), output_descriptor_.get(), filter_convolution_.get(), filter_descriptor_.get(),
-      static_cast<int>(offered.size()), &count, offered.data()));
-  const auto workspace_of = [&](cudnnConvolutionBwdFilterAlgo_t algorithm, cudnnMathType_t math) {
-    filter_convolution_.set_math(math);
-    std::size_t bytes = 0;
-    return workspace_if(cudnnGetConvolutionBackwardFilterWorkspaceSize(handle, input_descriptor_.get(),
-                                                                       output_descriptor_.get(),
-                                                                       filter_convolution_.get(),
-                                                                       filter_descriptor_.get(), algorithm, &bytes),
-                        bytes);
-  };
-  const auto chosen =
-      required(first_fitting_algorithm(offered, count, limit, workspace_of), "backward-filter", limit);
-  filter_convolution_.set_math(chosen.math);
-  filter_algorithm_ = chosen.algorithm;
-  filter_workspace_ = chosen.workspace_bytes;
+      static_cast<int>(filter.size()), &count, filter.data()));
+  apply(required(first_fitting_algorithm(filter, count, limit,
+                                         [&](auto algorithm, auto math) {
+                                           return filter_workspace(handle, algorithm, math);
+                                         }),
+                 "backward-filter", limit));
+}
+
+std::optional<std::size_t> Conv2dLayer::forward_workspace(cudnnHandle_t handle, cudnnConvolutionFwdAlgo_t algorithm,
+                                                          cudnnMathType_t math) {
+  forward_convolution_.set_math(math);
+  std::size_t bytes = 0;
+  return workspace_if(cudnnGetConvolutionForwardWorkspaceSize(handle, input_descriptor_.get(),
+                                                              filter_descriptor_.get(), forward_convolution_.get(),
+                                                              output_descriptor_.get(), algorithm, &bytes),
+                      bytes);
+}
+
+std::optional<std::size_t> Conv2dLayer::data_workspace(cudnnHandle_t handle, cudnnConvolutionBwdDataAlgo_t algorithm,
+                                                       cudnnMathType_t math) {
+  data_convolution_.set_math(math);
+  std::size_t bytes = 0;
+  return workspace_if(cudnnGetConvolutionBackwardDataWorkspaceSize(handle, filter_descriptor_.get(),
+                                                                   output_descriptor_.get(), data_convolution_.get(),
+                                                                   input_descriptor_.get(), algorithm, &bytes),
+                      bytes);
+}
+
+std::optional<std::size_t> Conv2dLayer::filter_workspace(cudnnHandle_t handle,
+                                                         cudnnConvolutionBwdFilterAlgo_t algorithm,
+                                                         cudnnMathType_t math) {
+  filter_convolution_.set_math(math);
+  std::size_t bytes = 0;
+  return workspace_if(cudnnGetConvolutionBackwardFilterWorkspaceSize(handle, input_descriptor_.get(),
+                                                                     output_descriptor_.get(),
+                                                                     filter_convolution_.get(),
+                                                                     filter_descriptor_.get(), algorithm, &bytes),
+                      bytes);
+}
+
+void Conv2dLayer::apply(const ConvolutionChoice<cudnnConvolutionFwdAlgo_t>& choice) {
+  forward_convolution_.set_math(choice.math);
+  forward_algorithm_ = choice.algorithm;
+  forward_workspace_ = choice.workspace_bytes;
+}
+
+void Conv2dLayer::apply(const ConvolutionChoice<cudnnConvolutionBwdDataAlgo_t>& choice) {
+  data_convolution_.set_math(choice.math);
+  data_algorithm_ = choice.algorithm;
+  data_workspace_ = choice.workspace_bytes;
+}
+
+void Conv2dLayer::apply(const ConvolutionChoice<cudnnConvolutionBwdFilterAlgo_t>& choice) {
+  filter_convolution_.set_math(choice.math);
+  filter_algorithm_ = choice.algorithm;
+  filter_workspace_ = choice.workspace_bytes;
 }
 
 const void* Conv2dLayer::filters() const {
@@ -174,17 +256,15 @@ void Conv2dLayer::backward(const DeviceContext& context, const void* input, cons
   require_workspace(workspace);
   const float one = 1.0F;
   const float zero = 0.0F;
-  // Accumulating in bf16 would round the sum at every layer call; bf16 runs write a fresh
-  // bf16 filter gradient and add it to the fp32 gradients.
+  // bf16 runs write a bf16 filter gradient and widen it into the fp32 gradients.
   void* filter_gradient = bf16() ? parameters_.bf16_gradients : static_cast<void*>(parameters_.gradients);
   GPUPROF_CHECK(cudnnConvolutionBackwardFilter(context.cudnn(), &one, input_descriptor_.get(), input,
                                                output_descriptor_.get(), output_gradient,
                                                filter_convolution_.get(), filter_algorithm_, workspace.data,
-                                               workspace.bytes, bf16() ? &zero : &one, filter_descriptor_.get(),
-                                               filter_gradient));
+                                               workspace.bytes, &zero, filter_descriptor_.get(), filter_gradient));
   if (bf16()) {
-    launch_add_bf16_into(parameters_.gradients, parameters_.bf16_gradients,
-                         static_cast<long long>(parameter_count()), context.compute_stream());
+    launch_widen_from_bf16(parameters_.bf16_gradients, parameters_.gradients,
+                           static_cast<long long>(parameter_count()), context.compute_stream());
   }
   if (input_gradient == nullptr) return;
   GPUPROF_CHECK(cudnnConvolutionBackwardData(context.cudnn(), &one, filter_descriptor_.get(), filters(),

@@ -44,4 +44,10 @@ void PoolingDescriptor::set(cudnnPoolingMode_t mode, int window, int padding, in
                                             padding, stride, stride));
 }
 
+ActivationDescriptor::ActivationDescriptor() {
+  GPUPROF_CHECK(cudnnCreateActivationDescriptor(&descriptor_));
+  GPUPROF_CHECK(cudnnSetActivationDescriptor(descriptor_, CUDNN_ACTIVATION_RELU, CUDNN_NOT_PROPAGATE_NAN, 0.0));
+}
+ActivationDescriptor::~ActivationDescriptor() { cudnnDestroyActivationDescriptor(descriptor_); }
+
 }  // namespace gpuprof::workloads

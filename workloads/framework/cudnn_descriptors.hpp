@@ -77,4 +77,17 @@ class PoolingDescriptor {
   cudnnPoolingDescriptor_t descriptor_ = nullptr;
 };
 
+// A ReLU for cuDNN's fused batch-norm epilogues.
+class ActivationDescriptor {
+ public:
+  ActivationDescriptor();
+  ~ActivationDescriptor();
+  ActivationDescriptor(const ActivationDescriptor&) = delete;
+  ActivationDescriptor& operator=(const ActivationDescriptor&) = delete;
+  cudnnActivationDescriptor_t get() const { return descriptor_; }
+
+ private:
+  cudnnActivationDescriptor_t descriptor_ = nullptr;
+};
+
 }  // namespace gpuprof::workloads

@@ -4,7 +4,9 @@
 #include <fmt/format.h>
 
 #include "deterministic_random.hpp"
+#include "convolution_cache.hpp"
 #include "layer_kernels.hpp"
+#include "layer_notice.hpp"
 #include "loss_functions.hpp"
 #include "workload_error.hpp"
 
@@ -28,7 +30,9 @@ ResnetModel::ResnetModel(const DeviceContext& context, const ResnetConfig& confi
   context.make_current();
   input_shape_ =
       ImageShape{config.max_batch, config.image_size, config.image_size, 3, config.channels_last, element_};
-  stem_ = std::make_unique<ConvBnUnit>(context, Conv2dConfig{input_shape_, stem_channels, 7, 2, 3}, true, "stem");
+  stem_ = std::make_unique<ConvBnUnit>(context,
+                                       Conv2dConfig{input_shape_, stem_channels, 7, 2, 3, config.choices.convolution},
+                                       BatchNormEpilogue::relu, config.choices.batch_norm, "stem");
   stem_pool_ = std::make_unique<PoolingLayer>(PoolingConfig{CUDNN_POOLING_MAX, 3, 1, 2});
   pooled_shape_ = stem_pool_->prepare(stem_->output_shape());
   build_blocks();
@@ -60,6 +64,10 @@ ResnetModel::ResnetModel(const DeviceContext& context, const ResnetConfig& confi
   logits_ = DeviceArray<float>(batch * config.classes, "logits");
   logits_gradient_ = DeviceArray<float>(batch * config.classes, "logit gradients");
   create_parameters();
+  // The run's output says which implementations an A/B run compared (refusals add their own note).
+  note_once(fmt::format("resnet layers: --conv-algo {} ({} convolution shapes timed), --batch-norm {} (stem: {})",
+                        name_of(config.choices.convolution), convolution_cache().size(),
+                        name_of(config.choices.batch_norm), describe(stem_->batch_norm_path())));
   stem_->reset_statistics(context);
   for (const auto& block : blocks_) block->reset_statistics(context);
 }
@@ -71,7 +79,7 @@ void ResnetModel::build_blocks() {
   for (std::size_t stage = 0; stage < counts.size(); ++stage) {
     for (int b = 0; b < counts[stage]; ++b) {
       const int stride = stage > 0 && b == 0 ? 2 : 1;
-      const ResidualBlockConfig block{shape, stage_widths[stage], stride, bottleneck};
+      const ResidualBlockConfig block{shape, stage_widths[stage], stride, bottleneck, config_.choices};
       blocks_.push_back(std::make_unique<ResidualBlock>(context_, block, fmt::format("stage{}.block{}", stage + 1, b)));
       shape = blocks_.back()->output_shape();
     }
@@ -148,7 +156,7 @@ void ResnetModel::forward_loss(const std::vector<DeviceBatch>& batches, bool tra
     images_ = images_bf16_.data();
   }
   const ConvolutionWorkspace workspace{workspace_.data(), workspace_.size() * sizeof(float)};
-  stem_->forward(context_, images_, training, workspace);
+  stem_->forward(context_, images_, nullptr, training, workspace);
   stem_pool_->forward(context_, stem_->output(), stem_pooled_.data());
   const void* current = stem_pooled_.data();
   for (const auto& block : blocks_) {
@@ -190,7 +198,7 @@ void ResnetModel::backward_stage(int stage) {
     void* stem_gradient = other_gradient(current_gradient_);
     stem_pool_->backward(context_, stem_->output(), stem_pooled_.data(), current_gradient_, stem_gradient);
     // The images need no gradient.
-    stem_->backward(context_, images_, stem_gradient, scratch_norm_.data(), nullptr, false, workspace);
+    stem_->backward(context_, images_, stem_gradient, scratch_norm_.data(), nullptr, false, nullptr, workspace);
   }
 }
 

@@ -20,6 +20,7 @@ struct ResnetConfig {
   int classes = 285;
   int max_batch = 0;
   bool channels_last = true;  // resnet_channels_last(options): NHWC with tensor cores, NCHW with fp32
+  LayerChoices choices;       // --conv-algo, --batch-norm
 };
 
 // ResNet-18/34 (basic blocks) and ResNet-50 (bottleneck blocks, v1.5) for square RGB

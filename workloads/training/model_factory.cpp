@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "deterministic_random.hpp"
+#include "layer_choices.hpp"
 #include "mlp_model.hpp"
 #include "resnet_model.hpp"
 #include "rnn_classifier.hpp"
@@ -30,7 +31,8 @@ std::unique_ptr<TrainableModel> make_model(const WorkloadOptions& options, const
   if (options.model == "mlp") return std::make_unique<MlpModel>(first, max_batch);
   if (options.model == "resnet") {
     return std::make_unique<ResnetModel>(first, ResnetConfig{options.depth, options.image_size, options.classes,
-                                                             max_batch, resnet_channels_last(options)});
+                                                             max_batch, resnet_channels_last(options),
+                                                             layer_choices(options)});
   }
   if (options.model == "towers") {
     const TowersConfig config{options.vocab, options.review_len, options.embedding, options.filters,

@@ -1,0 +1,34 @@
+#include "layer_choices.hpp"
+
+#include <fmt/format.h>
+
+#include "workload_error.hpp"
+
+namespace gpuprof::workloads {
+
+LayerChoices layer_choices(const WorkloadOptions& options) {
+  LayerChoices choices;
+  if (options.conv_algo == "heuristic") {
+    choices.convolution = ConvolutionSearch::heuristic;
+  } else if (options.conv_algo != "measured") {
+    throw WorkloadError(fmt::format("--conv-algo must be heuristic or measured, got {}", options.conv_algo),
+                        exit_bad_input);
+  }
+  if (options.batch_norm == "legacy") {
+    choices.batch_norm = BatchNormImplementation::legacy;
+  } else if (options.batch_norm != "fused") {
+    throw WorkloadError(fmt::format("--batch-norm must be legacy or fused, got {}", options.batch_norm),
+                        exit_bad_input);
+  }
+  return choices;
+}
+
+const char* name_of(ConvolutionSearch search) {
+  return search == ConvolutionSearch::heuristic ? "heuristic" : "measured";
+}
+
+const char* name_of(BatchNormImplementation implementation) {
+  return implementation == BatchNormImplementation::legacy ? "legacy" : "fused";
+}
+
+}  // namespace gpuprof::workloads

@@ -1,0 +1,32 @@
+#pragma once
+
+#include <string>
+
+#include "options.hpp"
+
+namespace gpuprof::workloads {
+
+// How the resnet's cuDNN layers pick their implementation (--conv-algo, --batch-norm).
+// The old ways stay selectable so one binary compares old and new on the same GPU.
+enum class ConvolutionSearch {
+  heuristic,  // the first algorithm of cuDNN's _v7 heuristics whose workspace fits (never timed)
+  measured,   // every candidate timed once per shape with cuDNN's find, the fastest that fits kept
+};
+
+enum class BatchNormImplementation {
+  legacy,  // cudnnBatchNormalizationForwardTraining / Backward, spatial mode, our own epilogue kernels
+  fused,   // the ...Ex calls: persistent mode for channels-last training, ReLU and residual add fused
+};
+
+struct LayerChoices {
+  ConvolutionSearch convolution = ConvolutionSearch::measured;
+  BatchNormImplementation batch_norm = BatchNormImplementation::fused;
+};
+
+// From the option strings (already checked by the parser); throws WorkloadError naming the option otherwise.
+LayerChoices layer_choices(const WorkloadOptions& options);
+
+const char* name_of(ConvolutionSearch search);
+const char* name_of(BatchNormImplementation implementation);
+
+}  // namespace gpuprof::workloads
