@@ -12,13 +12,17 @@
 #     library our binaries cannot resolve fails it, located on the machine;
 #  5. on a machine whose nvidia-smi lists a GPU, a skipped GPU test fails its row
 #     (but a two-GPU test on a one-GPU machine), with and without ctest;
-#  6. `throughput` fails when its runs fail, and when nothing ran;
+#  6. `throughput` fails when its runs fail, ResNet-50 has its fp32 row, and ours is
+#     measured alone when PyTorch cannot run;
 #  7. what OUT_DIR keeps fits what the device tool brings back (8 files of 16 MiB):
 #     big traces are summarised and deleted, tarballs stay under the limit, and a
 #     breach is reported loudly; each recorded workload is checked, its sample
 #     comes back once;
 #  8. the torch.profiler / gpuprof comparison takes the profiler's steps from both;
-#  9. the four runs fit the device tool's 10 minutes, and `run N` runs their phases;
+# 8b. the kernel time per step by family (both recordings), the PyTorch script's parts that need
+#     no torch, the interleaved comparison, and issue 36's phases bn-recording, ab, layer-tests;
+#  9. the four runs fit the device tool's 10 minutes, `run N` runs their phases, and
+#     docs/gpu-notes.md lists the same runs and device calls that fit;
 # 10. the pack carries no glibc, CUDA or C++-runtime library, strips only ELF files,
 #     and refuses a pack that does not fit 64 MiB with the repository's files.
 #   gpu_check_test.sh REPOSITORY
@@ -627,6 +631,16 @@ check "each run's budgets add up to under 570 s" "" \
 check "issue 36's plan first, then every phase but the CPU tests, and every model, is in a run" \
   "bn-recording ab layer-tests throughput/gru throughput/lstm throughput/towers throughput/mlp throughput/resnet inventory workloads gpu-tests pytorch overhead" \
   "$(awk '{ for (i = 5; i <= NF; i++) { sub(/:.*/, "", $i); printf "%s%s", separator, $i; separator = " " } }' <<< "$runs")"
+notes=$repo/docs/gpu-notes.md
+check "docs/gpu-notes.md lists the runs as gpu-check.sh prints them" "" \
+  "$(while IFS= read -r line; do grep -qxF "$line" "$notes" || echo "missing: $line"; done <<< "$runs")"
+# The calls the notes tell a session to make: runs 1 and 2 in order, each limit above the run's budgets
+# (time for its tables) and within the tool's 600 s, both within 15 minutes with 2 minutes of machine start.
+doc_calls=$(sed -n "s/^run(command='bash scripts\/gpu-check.sh run \([0-9]*\) \"\$OUT\"', .*timeout_s=\([0-9]*\))$/\1 \2/p" "$notes")
+check "the notes' run() calls: runs 1 and 2, limits that fit" "1 2 fits" \
+  "$(awk -v runs="$runs" 'BEGIN { n = split(runs, lines, "\n"); for (i = 1; i <= n; i++) { split(lines[i], f, /[ (]/); budget[f[2]] = f[4] + 0 } }
+    { order = order $1 " "; total += $2; if ($2 < budget[$1] + 20 || $2 > 600) bad = 1 }
+    END { printf "%s%s", order, (bad || total + 120 > 900) ? "does not fit" : "fits" }' <<< "$doc_calls")"
 FAKE_PATH=$work/no-ctest gpu_check run 5 "$work/run5" > /dev/null 2>&1
 check "there is no run 5" "2" "$?"
 FAKE_PATH=$work/no-ctest gpu_check run 4 "$work/run4" soon > /dev/null 2>&1
