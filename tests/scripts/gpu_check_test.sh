@@ -19,8 +19,6 @@
 #     breach is reported loudly; each recorded workload is checked, its sample
 #     comes back once;
 #  8. the torch.profiler / gpuprof comparison takes the profiler's steps from both;
-# 8b. the kernel time per step by family (both recordings), the PyTorch script's parts that need
-#     no torch, the interleaved comparison, and issue 36's phases bn-recording, ab, layer-tests;
 #  9. the four runs fit the device tool's 10 minutes, `run N` runs their phases, and
 #     docs/gpu-notes.md lists the same runs and device calls that fit;
 # 10. the pack carries no glibc, CUDA or C++-runtime library, strips only ELF files,
@@ -33,23 +31,10 @@ repo=${1:?usage: gpu_check_test.sh REPOSITORY}
 work=$(mktemp -d)
 [[ -n "${GPU_CHECK_TEST_KEEP:-}" ]] || trap 'rm -rf "$work"' EXIT  # kept for a look when set
 problems=0
+# shellcheck source=gpu_check_fixtures.sh
+source "$repo/tests/scripts/gpu_check_fixtures.sh"
 
-check() {  # WHAT EXPECTED ACTUAL
-  if [[ "$2" == "$3" ]]; then
-    echo "ok: $1"
-  else
-    printf 'FAILED: %s\n  expected: %s\n  actual:   %s\n' "$1" "$2" "$3"
-    problems=$((problems + 1))
-  fi
-}
 
-# Writes an executable shell script: PATH LINES...
-script() {
-  local path=$1; shift
-  mkdir -p "$(dirname "$path")"
-  printf '%s\n' '#!/bin/sh' "$@" > "$path"
-  chmod +x "$path"
-}
 
 # A CUDA 12 layout (CUPTI under extras/) and a CUDA 13 one (lib64 a link to lib, CUPTI in it).
 mkdir -p "$work/cuda12/lib64" "$work/cuda12/extras/CUPTI/lib64" "$work/cuda13/lib"
@@ -184,21 +169,11 @@ ln -s "$build" "$work/build-link"
 check "a build folder reached through a link (as .gpu-carry's is): the same 4 units" "4" \
   "$(gpu_test_units "$work/build-link" fuzz | wc -l)"
 
-# A PATH with the tools the script uses and no ctest.
-mkdir -p "$work/no-ctest"
-for tool in bash env timeout dirname basename sed cat mkdir mktemp find sort grep tr tar gzip tee readlink rm \
-  stat awk ls wc head tail cp nproc; do
-  ln -s "$(command -v "$tool")" "$work/no-ctest/$tool"
-done
+make_no_ctest_path
+
 FAKE_CALLS=$calls GPU_CHECK_CARRY=$work/carry GPU_CHECK_CUDA_ROOT=$work/cuda12 LD_LIBRARY_PATH=/user/a \
   PATH=$work/no-ctest "$work/no-ctest/bash" "$repo/scripts/gpu-check.sh" tests "$work/out" > "$work/tests.txt" 2>&1
 check "a failing test executable makes the tests phase exit 1" "1" "$?"
-# The rows of PHASE's last table in results.txt, spaces squeezed: OUT_DIR PHASE.
-table() {
-  awk -v header="== $2" '$0 ~ /^== / { keep = index($0, header) == 1; if (keep) rows = ""; next }
-                        keep { rows = rows $0 "\n" } END { printf "%s", rows }' "$1/results.txt" |
-    sed 's/  */ /g'
-}
 check "one row per test executable, a skip counted (no GPU here: nvidia-smi is not on PATH)" \
   "test fail_test FAILED: 1 of 1 tests, first Fail.One (exit 3)
 test missing_test_NOT_BUILT FAILED: not built
@@ -217,17 +192,6 @@ check "gpu-tests runs the units labelled gpu alone" "0 test pass_test passed (2 
   "$? $(table "$work/out-gpu" gpu-tests)"
 check "the logs of the tests are kept" "yes" "$([[ -e "$work/out/tests.log" ]] && echo yes)"
 
-# A PATH of fakes FOLDER... in front of the tools of the no-ctest PATH.
-fake_path() {
-  local IFS=:
-  echo "$*:$work/no-ctest"
-}
-# gpu-check.sh PHASE OUT_DIR ARGS... with the fake carry, CUDA and user paths; more
-# variables before it on the command line of the caller (FAKE_PATH is its PATH).
-gpu_check() {
-  FAKE_CALLS=$calls GPU_CHECK_CARRY=$work/carry GPU_CHECK_CUDA_ROOT=$work/cuda12 LD_LIBRARY_PATH=/user/a \
-    PATH=$FAKE_PATH "$work/no-ctest/bash" "$repo/scripts/gpu-check.sh" "$@"
-}
 # One GPU, as nvidia-smi lists it, and its inventory queries.
 script "$work/one-gpu/nvidia-smi" \
   'case "$*" in' \
@@ -444,55 +408,7 @@ check "workloads: launches another CUPTI client took: FAILED" \
   "$? $(table "$work/workloads-taken" workloads | head -1)"
 
 echo "--- 8. torch.profiler and gpuprof over the profiler's steps"
-# The profiler kept steps 20 and 21; gpuprof has 19 to 22. One kernel of step 21 is
-# launched from another thread (autograd's), as PyTorch's backward does.
-cat > "$work/profiler.json" << 'EOF'
-{"traceEvents": [
- {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#15", "ts": 900, "dur": 400},
- {"ph": "X", "cat": "user_annotation", "name": "step 20", "ts": 1000, "dur": 100},
- {"ph": "X", "cat": "gpu_user_annotation", "name": "step 20", "ts": 1005, "dur": 500},
- {"ph": "X", "cat": "user_annotation", "name": "step 21", "ts": 1200, "dur": 100},
- {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "ts": 1010, "dur": 5, "args": {"correlation": 7}},
- {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "ts": 1210, "dur": 5, "args": {"correlation": 9}},
- {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "ts": 1250, "dur": 5, "args": {"correlation": 10}},
- {"ph": "X", "cat": "kernel", "name": "gemm", "ts": 1020, "dur": 2.5, "args": {"correlation": 7}},
- {"ph": "X", "cat": "kernel", "name": "gemm", "ts": 1220, "dur": 2.5, "args": {"correlation": 9}},
- {"ph": "X", "cat": "kernel", "name": "relu", "ts": 1260, "dur": 1.0, "args": {"correlation": 10}},
- {"ph": "f", "cat": "ac2g", "name": "ac2g", "ts": 1260, "id": 10}
-]}
-EOF
-# gpuprof's trace: STEP_FOR_EXTRA_KERNEL (none when empty) gets one kernel more.
-gpuprof_trace() {
-  "$real_python" - "$repo/schemas/trace.sql" "$1" "$2" << 'EOF'
-import sqlite3, sys
-schema, path, extra = sys.argv[1], sys.argv[2], sys.argv[3]
-db = sqlite3.connect(path)
-db.executescript(open(schema).read())
-db.execute("insert into strings values (1, 'cudaLaunchKernel'), (2, 'gemm'), (3, 'relu')")
-correlation = 100
-def launch(start, name, thread):
-    global correlation
-    correlation += 1
-    db.execute("insert into api_calls (process_id, thread_id, start_ns, end_ns, correlation_id, name_id, kind) "
-               "values (1, ?, ?, ?, ?, 1, 1)", (thread, start, start + 500, correlation))
-    db.execute("insert into kernels (device, context, stream, start_ns, end_ns, correlation_id, name_id) "
-               "values (0, 1, 7, ?, ?, ?, ?)", (start + 1000, start + 3500 if name == 2 else start + 2000, correlation, name))
-for step in (19, 20, 21, 22):
-    start = step * 100000
-    db.execute("insert into strings values (?, ?)", (10 + step, f"step {step}"))
-    db.execute("insert into ranges (process_id, thread_id, start_ns, end_ns, name_id) values (1, 1, ?, ?, ?)",
-               (start, start + 50000, 10 + step))
-    launch(start + 100, 2, 1)
-    if step == 21:
-        launch(start + 30000, 3, 2)
-    if str(step) == extra:
-        launch(start + 40000, 3, 1)
-if extra == "unlinked":
-    db.execute("insert into kernels (device, context, stream, start_ns, end_ns, correlation_id, name_id) "
-               "values (0, 1, 7, 1, 2, 999, 3)")
-db.commit()
-EOF
-}
+write_profiler_trace "$work/profiler.json"
 gpuprof_trace "$work/same.sqlite" ""
 compared=$(python3 "$repo/scripts/gpu/compare_profiler_window.py" "$work/profiler.json" "$work/same.sqlite" 2>&1)
 check "the same kernels in the same steps: they match" \
@@ -511,115 +427,6 @@ compared=$(python3 "$repo/scripts/gpu/compare_profiler_window.py" "$work/profile
 check "a kernel no API call leads to is said, not placed" \
   "0 steps 20-21 (2): torch.profiler 3 kernels 0.006 ms, gpuprof 3 kernels 0.006 ms (1 kernels of the run not linked to an API call)" \
   "$? $compared"
-
-echo "--- 8b. kernel time per step, the interleaved comparison, issue 36's first run"
-kernel_script=$repo/scripts/gpu/kernel_time_per_step.py
-check "gpuprof trace: kernel time over the steps from --warmup on, by family, largest first" \
-  "0 kernel ms/step 0.003 over 3 steps (1 kernels/step)
-family gemm ms/step 0.003 (88.2 %)
-family elementwise ms/step 0.000 (11.8 %)" \
-  "$("$real_python" "$kernel_script" "$work/same.sqlite" --warmup 20 --families > "$work/families.txt"
-     echo "$? $(cat "$work/families.txt")")"
-check "profiler trace: the same reading" "kernel ms/step 0.003 over 2 steps (2 kernels/step)" \
-  "$("$real_python" "$kernel_script" "$work/profiler.json" --warmup 20)"
-check "a kernel no call leads to is counted apart" "kernel ms/step 0.003 over 4 steps (1 kernels/step, 1 kernels unplaced)" \
-  "$("$real_python" "$kernel_script" "$work/unlinked.sqlite" --warmup 10)"
-"$real_python" "$kernel_script" "$work/same.sqlite" --warmup 30 > /dev/null 2>&1
-check "no step after the warm-up: exit 1" "1" "$?"
-"$real_python" "$kernel_script" "$work/no-such.sqlite" > /dev/null 2>&1
-check "an unreadable trace: exit 2" "2" "$?"
-check "kernel families of real kernels' names" \
-  "batch norm,batch norm,transpose,conv dgrad,conv wgrad,conv other,gemm,elementwise,rnn,optimizer,pooling" \
-  "$("$real_python" -c 'import sys; sys.path.insert(0, sys.argv[1]); from kernel_time_per_step import family
-print(*[family(name) for name in sys.argv[2:]], sep=",")' "$repo/scripts/gpu" bn_fw_tr_1C11_kernel_NCHW \
-    cudnn::bn_bw_1C11_singleread nchwToNhwcKernel sm90_xmma_dgrad_implicit_gemm_f32 wgrad_alg0_engine \
-    implicit_convolve_sgemm cutlass_80_tensorop_s1688gemm_128x128 at::native::vectorized_elementwise_kernel \
-    RNN_blockPersist_fp_GRU multi_tensor_apply_kernel max_pool_forward_nchw)"
-
-# The PyTorch script's parts that need no torch, with a stand-in torch module.
-stub_output=$("$real_python" - "$repo/scripts/gpu" "$work" << 'EOF'
-import sys, types
-torch = types.ModuleType("torch")
-torch.nn = types.SimpleNamespace(Module=object)
-sys.modules["torch"] = torch
-sys.path.insert(0, sys.argv[1])
-import torch_reference_models as m
-print(m.median_line("PyTorch", [3.0, 1.0, 2.0]))
-print(m.median_line("gpuprof-workload", [5.0, "FAILED: exit 4"]))
-print(m.median_line("gpuprof-workload", ["FAILED: exit 4"]))
-summary = sys.argv[2] + "/stub-summary.json"
-print(m.run_ours(["sh", "-c", f"echo '{{\"samples_per_second\": 12.5}}' > {summary}"], summary))
-print(m.run_ours(["sh", "-c", "echo broken >&2; exit 3"], summary))
-sys.argv = ["x", "rnn", "--repeats", "3", "--ours-summary", "s.json", "--", "gpuprof-workload", "rnn", "--steps", "5"]
-a = m.parse_arguments()
-print(a.repeats, a.input, a.prefetch, a.warmup_steps, *a.ours)
-EOF
-)
-check "the PyTorch script: medians of what ran, ours' samples/s from its summary, ours after --" \
-  "median PyTorch samples/s 2.0 (runs 3.0 1.0 2.0)
-median gpuprof-workload samples/s 5.0 (runs 5.0 FAILED)
-median gpuprof-workload samples/s FAILED (runs FAILED)
-12.5
-FAILED: exit 3 broken
-3 pinned-prefetch 2 10 gpuprof-workload rnn --steps 5" "$stub_output"
-
-# Both sides measure: PyTorch (a stand-in printing the script's lines) starts ours between its
-# windows; gpuprof record leaves a trace with steps 19-22.
-script "$work/compare-bin/python3" \
-  'case "$1" in -c|*kernel_time_per_step.py) exec "$REAL_PYTHON" "$@" ;; esac' \
-  'summary=""; profile=""' \
-  'while [ $# -gt 0 ] && [ "$1" != -- ]; do case "$1" in --ours-summary) summary=$2 ;; --profile) profile=$2 ;; esac; shift; done' \
-  'shift' \
-  'for run in 1 2 3; do "$@" > /dev/null 2>&1; echo "run $run gpuprof-workload samples/s 1234.6"; echo "run $run PyTorch samples/s 98$run.0"; done' \
-  'cp "$FAKE_PROFILE" "$profile"; echo "profiled steps 20-21 into $profile"' \
-  'echo "median gpuprof-workload samples/s 1234.6 (runs 1234.6 1234.6 1234.6)"' \
-  'echo "median PyTorch samples/s 982.0 (runs 981.0 982.0 983.0)"'
-script "$build/workloads/gpuprof-workload" 'echo "workload LD=${LD_LIBRARY_PATH-unset} $*" >> "$FAKE_CALLS.workload"' \
-  'while [ $# -gt 0 ]; do [ "$1" = --summary ] && echo "{\"samples_per_second\": 1234.56}" > "$2"; shift; done'
-rm -f "$calls.workload"
-FAKE_PROFILE=$work/profiler.json FAKE_TRACE=$work/same.sqlite FAKE_PATH=$(fake_path "$work/compare-bin") \
-  REAL_PYTHON=$real_python gpu_check throughput "$work/tp-good" gru bf16 > /dev/null 2>&1
-check "both measured: medians of 3 interleaved runs and kernel time per step of both" \
-  "0 rnn --cell gru --batch 256 bf16 (median of 3) gpuprof-workload 1234.6 samples/s, PyTorch 982.0 samples/s
-rnn --cell gru --batch 256 bf16 kernel ms/step gpuprof-workload 0.003, PyTorch 0.003" \
-  "$? $(table "$work/tp-good" throughput-gru-bf16)"
-check "ours ran 3 times for samples/s and once recorded, each with our path, warm-up 10" "4 4 4" \
-  "$(grep -c "LD=$expected_ours " "$calls.workload") $(grep -c -- '--warmup-steps 10 ' "$calls.workload") $(grep -c -- '--precision bf16' "$calls.workload")"
-check "the table says which input pipeline both sides had" "yes" \
-  "$(grep -q '^== throughput-gru-bf16 (pinned host batches copied 2 steps ahead on both sides' "$work/tp-good/results.txt" && echo yes)"
-
-# Issue 36's first run: the recordings by kernel family, the A/B pairs and the layers' tests.
-rm -f "$calls.workload"
-FAKE_TRACE=$work/same.sqlite FAKE_PATH=$(fake_path "$work/compare-bin") REAL_PYTHON=$real_python \
-  gpu_check bn-recording "$work/bn" > /dev/null 2>&1
-check "bn-recording: fp32, then tf32 and bf16 with the old paths and the new, by family" \
-  "0 resnet50 fp32-legacy kernel ms/step total 0.003; gemm 0.003 (90.9 %), elementwise 0.000 (9.1 %)
-resnet50 tf32-legacy kernel ms/step total 0.003; gemm 0.003 (90.9 %), elementwise 0.000 (9.1 %)
-resnet50 tf32-new kernel ms/step total 0.003; gemm 0.003 (90.9 %), elementwise 0.000 (9.1 %)
-resnet50 bf16-legacy kernel ms/step total 0.003; gemm 0.003 (90.9 %), elementwise 0.000 (9.1 %)
-resnet50 bf16-new kernel ms/step total 0.003; gemm 0.003 (90.9 %), elementwise 0.000 (9.1 %)" \
-  "$? $(table "$work/bn" bn-recording)"
-check "bn-recording: the old paths are asked for by their flags" "3 2" \
-  "$(grep -c -- '--batch-norm legacy --conv-algo heuristic' "$calls.workload") $(grep -vc -- '--batch-norm' "$calls.workload")"
-rm -f "$calls.workload"
-FAKE_PATH=$(fake_path "$work/compare-bin") REAL_PYTHON=$real_python gpu_check ab "$work/ab" > /dev/null 2>&1
-check "ab: each pair's medians" \
-  "0 A/B resnet50 tf32 convolutions heuristic 1234.6, measured 1234.6 samples/s (medians of 3)
-A/B resnet50 tf32 batch norm legacy 1234.6, fused 1234.6 samples/s (medians of 3)
-A/B gru fp32 batch 256 rnn algorithm standard 1234.6, auto 1234.6 samples/s (medians of 3)
-A/B resnet50 tf32 input pipeline inline pageable synchronous 1234.6, pool pinned prefetch 2 1234.6 samples/s (medians of 3)" \
-  "$? $(table "$work/ab" ab)"
-check "ab: old and new alternate, 3 each" "--rnn-algo standard --rnn-algo auto --rnn-algo standard --rnn-algo auto --rnn-algo standard --rnn-algo auto" \
-  "$(grep -o -- '--rnn-algo [a-z]*' "$calls.workload" | tr '\n' ' ' | sed 's/ $//')"
-script "$build/workloads/gpuprof-workload" 'exit 4'
-FAKE_PATH=$(fake_path "$work/compare-bin") REAL_PYTHON=$real_python gpu_check ab "$work/ab-fail" > /dev/null 2>&1
-check "ab: runs that fail make FAILED rows" "1 A/B resnet50 tf32 convolutions FAILED: heuristic exit 4, measured exit 4 (runs: FAILED: exit 4 FAILED: exit 4 FAILED: exit 4 / FAILED: exit 4 FAILED: exit 4 FAILED: exit 4)" \
-  "$? $(table "$work/ab-fail" ab | head -1)"
-script "$work/filter-ctest/ctest" 'echo "$*" > "$FAKE_CALLS.ctest"; echo "100% tests passed out of 12"'
-FAKE_PATH=$(fake_path "$work/filter-ctest") gpu_check layer-tests "$work/layers" > /dev/null 2>&1
-check "layer-tests: the GPU tests of the changed layers alone" \
-  "0 ctest, GPU tests of the changed layers passed (12 tests) yes" \
-  "$? $(table "$work/layers" layer-tests) $(grep -q -- "-L gpu -R Recurrent|Training|LossFalls|Resnet|Conv|BatchNorm|Elementwise" "$calls.ctest" && echo yes)"
 
 echo "--- 9. the runs on the GPU machine"
 runs=$(FAKE_PATH=$work/no-ctest gpu_check runs 2>&1)
