@@ -10,7 +10,9 @@ the step in whose range its launching call started (the CPU side: kernels run la
 than they are launched), so a kernel no call leads to is counted apart, never placed.
 
 Prints one line: "kernel ms/step X over N steps (K kernels/step[, U kernels unplaced])";
-with --families a line per family, largest first: "family NAME ms/step X (P %)".
+with --families a line per family, largest first: "family NAME ms/step X (P %)", and for a
+gpuprof trace "event creations/step E": the cudaEventCreate* calls in those steps (issue 36
+saw 175 a GRU step; none of them are gpuprof-workload's own, which creates its events once).
 The families answer issue 36's question (is ResNet's time in batch norm, in the
 convolutions' data and weight gradients, in layout transposes or in elementwise glue?):
 a kernel's family is the first of FAMILIES whose pattern its name matches.
@@ -20,7 +22,7 @@ import re
 import sqlite3
 import sys
 
-from step_kernels import gpuprof_kernels, profiler_kernels
+from step_kernels import STEP, gpuprof_kernels, profiler_kernels
 
 FAMILIES = [
     ("transpose", r"nchwToNhwc|nhwcToNchw|transpose|permute"),
@@ -58,6 +60,19 @@ def per_step(kernels, warmup):
     return by_family, steps, placed
 
 
+def event_creations(path, warmup):
+    """cudaEventCreate* calls started in the steps numbered warmup or more, and those steps."""
+    database = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    steps = [(start, end) for name, start, end in database.execute(
+        "select s.value, r.start_ns, r.end_ns from ranges r join strings s on s.id = r.name_id "
+        "where r.on_gpu = 0 and s.value like 'step %'")
+        if STEP.match(name) and int(STEP.match(name).group(1)) >= warmup]
+    calls = [start for (start,) in database.execute(
+        "select a.start_ns from api_calls a join strings s on s.id = a.name_id "
+        "where s.value like 'cudaEventCreate%' or s.value like 'cuEventCreate%'")]
+    return sum(1 for time in calls if any(start <= time <= end for start, end in steps)), len(steps)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("trace")
@@ -80,6 +95,9 @@ def main():
     if a.families:
         for name, ns in sorted(by_family.items(), key=lambda item: -item[1]):
             print(f"family {name} ms/step {ns / count / 1e6:.3f} ({100 * ns / total:.1f} %)")
+        if not a.trace.endswith(".json"):
+            created, steps = event_creations(a.trace, a.warmup)
+            print(f"event creations/step {created / max(steps, 1):.1f}")
     return 0
 
 

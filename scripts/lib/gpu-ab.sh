@@ -34,8 +34,8 @@ record_families() {
     return
   fi
   # "total X; batch norm A (p %), conv dgrad B (q %), ..." from the script's lines.
-  families=$(awk 'NR == 1 { total = $3 } NR > 1 { sub(/^family /, ""); sub(/ ms\/step/, ""); parts = parts sep $0; sep = ", " }
-    END { print "total " total "; " parts }' "$logs/$name-families.txt")
+  families=$(awk 'NR == 1 { total = $3 } /^family / { sub(/^family /, ""); sub(/ ms\/step/, ""); parts = parts sep $0; sep = ", " }
+    /^event creations/ { events = "; " $0 } END { print "total " total "; " parts events }' "$logs/$name-families.txt")
   note "resnet50 $name kernel ms/step" "$families"
 }
 

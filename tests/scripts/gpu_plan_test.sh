@@ -38,9 +38,20 @@ kernel_script=$repo/scripts/gpu/kernel_time_per_step.py
 check "gpuprof trace: kernel time over the steps from --warmup on, by family, largest first" \
   "0 kernel ms/step 0.003 over 3 steps (1 kernels/step)
 family gemm ms/step 0.003 (88.2 %)
-family elementwise ms/step 0.000 (11.8 %)" \
+family elementwise ms/step 0.000 (11.8 %)
+event creations/step 0.0" \
   "$("$real_python" "$kernel_script" "$work/same.sqlite" --warmup 20 --families > "$work/families.txt"
      echo "$? $(cat "$work/families.txt")")"
+cp "$work/same.sqlite" "$work/events.sqlite"
+"$real_python" -c 'import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+db.execute("insert into strings values (90, ?)", ("cudaEventCreateWithFlags",))
+for start in (2100500, 2100600, 1900500):  # two in step 21, one in step 19 (warm-up)
+    db.execute("insert into api_calls (process_id, thread_id, start_ns, end_ns, name_id, kind) values (1, 1, ?, ?, 90, 1)",
+               (start, start + 10))
+db.commit()' "$work/events.sqlite"
+check "events created in the timed steps, per step" "event creations/step 0.7" \
+  "$("$real_python" "$kernel_script" "$work/events.sqlite" --warmup 20 --families | tail -1)"
 check "profiler trace: the same reading" "kernel ms/step 0.003 over 2 steps (2 kernels/step)" \
   "$("$real_python" "$kernel_script" "$work/profiler.json" --warmup 20)"
 check "a kernel no call leads to is counted apart" "kernel ms/step 0.003 over 4 steps (1 kernels/step, 1 kernels unplaced)" \
@@ -114,11 +125,11 @@ rm -f "$calls.workload"
 FAKE_TRACE=$work/same.sqlite FAKE_PATH=$(fake_path "$work/compare-bin") REAL_PYTHON=$real_python \
   gpu_check bn-recording "$work/bn" > /dev/null 2>&1
 check "bn-recording: fp32, then tf32 and bf16 with the old paths and the new, by family" \
-  "0 resnet50 fp32-legacy kernel ms/step total 0.003; gemm 0.003 (90.9 %), elementwise 0.000 (9.1 %)
-resnet50 tf32-legacy kernel ms/step total 0.003; gemm 0.003 (90.9 %), elementwise 0.000 (9.1 %)
-resnet50 tf32-new kernel ms/step total 0.003; gemm 0.003 (90.9 %), elementwise 0.000 (9.1 %)
-resnet50 bf16-legacy kernel ms/step total 0.003; gemm 0.003 (90.9 %), elementwise 0.000 (9.1 %)
-resnet50 bf16-new kernel ms/step total 0.003; gemm 0.003 (90.9 %), elementwise 0.000 (9.1 %)" \
+  "0 resnet50 fp32-legacy kernel ms/step total 0.003; gemm 0.003 (90.9 %), elementwise 0.000 (9.1 %); event creations/step 0.0
+resnet50 tf32-legacy kernel ms/step total 0.003; gemm 0.003 (90.9 %), elementwise 0.000 (9.1 %); event creations/step 0.0
+resnet50 tf32-new kernel ms/step total 0.003; gemm 0.003 (90.9 %), elementwise 0.000 (9.1 %); event creations/step 0.0
+resnet50 bf16-legacy kernel ms/step total 0.003; gemm 0.003 (90.9 %), elementwise 0.000 (9.1 %); event creations/step 0.0
+resnet50 bf16-new kernel ms/step total 0.003; gemm 0.003 (90.9 %), elementwise 0.000 (9.1 %); event creations/step 0.0" \
   "$? $(table "$work/bn" bn-recording)"
 check "bn-recording: the old paths are asked for by their flags" "3 2" \
   "$(grep -c -- '--batch-norm legacy --conv-algo heuristic' "$calls.workload") $(grep -vc -- '--batch-norm' "$calls.workload")"
