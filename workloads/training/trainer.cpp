@@ -102,8 +102,8 @@ void Trainer::create_replica(int index) {
   const std::vector<ParameterGroup> groups = replica.model->parameter_groups();
   upload_parameters(groups, initial_);
   for (const DeviceContext* context : replica.model->input_contexts()) {
-    const BatchSchedule schedule{index,           plan_.per_gpu_batch, plan_.global_batch, plan_.steps_per_epoch,
-                                 plan_.total_steps, options_.seed,       options_.loader_us};
+    const BatchSchedule schedule{index, plan_.per_gpu_batch, plan_.global_batch, plan_.steps_per_epoch,
+                                 plan_.total_steps, options_.seed, options_.loader_us};
     const InputPipelineConfig pipeline{schedule, options_.prefetch, options_.host_memory == "pinned",
                                        options_.loader == "pool", options_.loader_threads};
     replica.pipelines.push_back(std::make_unique<InputPipeline>(*context, data_.train(), pipeline));
