@@ -136,16 +136,16 @@ check "bn-recording: the old paths are asked for by their flags" "3 2" \
 rm -f "$calls.workload"
 FAKE_PATH=$(fake_path "$work/compare-bin") REAL_PYTHON=$real_python gpu_check ab "$work/ab" > /dev/null 2>&1
 check "ab: each pair's medians" \
-  "0 A/B resnet50 tf32 convolutions heuristic 1234.6, measured 1234.6 samples/s (medians of 3)
+  "0 A/B gru fp32 batch 256 rnn algorithm standard 1234.6, auto 1234.6 samples/s (medians of 3)
 A/B resnet50 tf32 batch norm legacy 1234.6, fused 1234.6 samples/s (medians of 3)
-A/B gru fp32 batch 256 rnn algorithm standard 1234.6, auto 1234.6 samples/s (medians of 3)
-A/B resnet50 tf32 input pipeline inline pageable synchronous 1234.6, pool pinned prefetch 2 1234.6 samples/s (medians of 3)" \
+A/B resnet50 tf32 input pipeline inline pageable synchronous 1234.6, pool pinned prefetch 2 1234.6 samples/s (medians of 3)
+A/B resnet50 tf32 convolutions heuristic 1234.6, measured 1234.6 samples/s (medians of 3)" \
   "$? $(table "$work/ab" ab)"
 check "ab: old and new alternate, 3 each" "--rnn-algo standard --rnn-algo auto --rnn-algo standard --rnn-algo auto --rnn-algo standard --rnn-algo auto" \
   "$(grep -o -- '--rnn-algo [a-z]*' "$calls.workload" | tr '\n' ' ' | sed 's/ $//')"
 script "$build/workloads/gpuprof-workload" 'exit 4'
 FAKE_PATH=$(fake_path "$work/compare-bin") REAL_PYTHON=$real_python gpu_check ab "$work/ab-fail" > /dev/null 2>&1
-check "ab: runs that fail make FAILED rows" "1 A/B resnet50 tf32 convolutions FAILED: heuristic exit 4, measured exit 4 (runs: FAILED: exit 4 FAILED: exit 4 FAILED: exit 4 / FAILED: exit 4 FAILED: exit 4 FAILED: exit 4)" \
+check "ab: runs that fail make FAILED rows" "1 A/B gru fp32 batch 256 rnn algorithm FAILED: standard exit 4, auto exit 4 (runs: FAILED: exit 4 FAILED: exit 4 FAILED: exit 4 / FAILED: exit 4 FAILED: exit 4 FAILED: exit 4)" \
   "$? $(table "$work/ab-fail" ab | head -1)"
 script "$work/filter-ctest/ctest" 'echo "$*" > "$FAKE_CALLS.ctest"; echo "100% tests passed out of 12"'
 FAKE_PATH=$(fake_path "$work/filter-ctest") gpu_check layer-tests "$work/layers" > /dev/null 2>&1
