@@ -205,21 +205,12 @@ const float* RecurrentLayer::forward(const DeviceContext& context, const float* 
                          static_cast<long long>(batch) * config_.seq_len * config_.inputs, stream);
     last_input_ = input_bf16_.data();
   }
-  // Null initial states mean zeros.
-  auto run_forward = [&] {
-    return cudnnRNNForward(
-        context.cudnn(), rnn_, training ? CUDNN_FWD_MODE_TRAINING : CUDNN_FWD_MODE_INFERENCE,
-        sequence_lengths_.data(), input_descriptor_, last_input_, output_descriptor_, output_.data(),
-        state_descriptor_, nullptr, final_hidden_.data(), state_descriptor_, nullptr,
-        config_.cell == CellKind::lstm ? final_cell_.data() : nullptr, weight_space_bytes_, weight_space(),
-        workspace_.bytes(), workspace_.data(), training ? reserve_.bytes() : 0, training ? reserve_.data() : nullptr);
-  };
-  cudnnStatus_t status = run_forward();
+  cudnnStatus_t status = forward_call(context, training);
   // A persistent algorithm may refuse a batch size only at run time (a last, smaller validation batch).
   if (status == CUDNN_STATUS_NOT_SUPPORTED && algorithm_ != RecurrentAlgorithm::standard) {
     fall_back_to_standard(context, Refusal{status, "cudnnRNNForward", algorithm_});
     set_batch(batch);
-    status = run_forward();
+    status = forward_call(context, training);
   }
   check_status(status, "cudnnRNNForward");
   const std::size_t top_offset = static_cast<std::size_t>(config_.layers - 1) * batch * config_.hidden;
@@ -227,6 +218,44 @@ const float* RecurrentLayer::forward(const DeviceContext& context, const float* 
   if (element_ == ElementType::fp32) return static_cast<const float*>(top);
   launch_widen_from_bf16(top, top_hidden_.data(), static_cast<long long>(batch) * config_.hidden, stream);
   return top_hidden_.data();
+}
+
+// Null initial states mean zeros.
+cudnnStatus_t RecurrentLayer::forward_call(const DeviceContext& context, bool training) {
+  return cudnnRNNForward(
+      context.cudnn(), rnn_, training ? CUDNN_FWD_MODE_TRAINING : CUDNN_FWD_MODE_INFERENCE,
+      sequence_lengths_.data(), input_descriptor_, last_input_, output_descriptor_, output_.data(),
+      state_descriptor_, nullptr, final_hidden_.data(), state_descriptor_, nullptr,
+      config_.cell == CellKind::lstm ? final_cell_.data() : nullptr, weight_space_bytes_, weight_space(),
+      workspace_.bytes(), workspace_.data(), training ? reserve_.bytes() : 0, training ? reserve_.data() : nullptr);
+}
+
+cudnnStatus_t RecurrentLayer::backward_data_call(const DeviceContext& context) {
+  return cudnnRNNBackwardData_v8(
+      context.cudnn(), rnn_, sequence_lengths_.data(), output_descriptor_, output_.data(),
+      output_gradient_.data(), input_descriptor_, input_gradient_.data(), state_descriptor_, nullptr,
+      final_hidden_gradient_.data(), nullptr, state_descriptor_, nullptr, nullptr, nullptr,
+      weight_space_bytes_, weight_space(), workspace_.bytes(), workspace_.data(), reserve_.bytes(),
+      reserve_.data());
+}
+
+cudnnStatus_t RecurrentLayer::backward_weights_call(const DeviceContext& context) {
+  const bool bf16 = element_ == ElementType::bf16;
+  return cudnnRNNBackwardWeights_v8(
+      context.cudnn(), rnn_, CUDNN_WGRAD_MODE_ADD, sequence_lengths_.data(),
+      input_descriptor_, last_input_, state_descriptor_, nullptr, output_descriptor_, output_.data(),
+      weight_space_bytes_, bf16 ? parameters_.bf16_gradients : static_cast<void*>(parameters_.gradients),
+      workspace_.bytes(), workspace_.data(), reserve_.bytes(), reserve_.data());
+}
+
+// A backward call refused the persistent algorithm: the step's forward pass is run again with the
+// standard one, whose reserve space the backward calls then read (same inputs and weights: the same
+// values up to rounding as the outputs the loss already read).
+void RecurrentLayer::redo_forward_with_standard(const DeviceContext& context, const Refusal& refusal) {
+  const int batch = batch_;
+  fall_back_to_standard(context, refusal);
+  set_batch(batch);
+  check_status(forward_call(context, true), "cudnnRNNForward");
 }
 
 void RecurrentLayer::backward(const DeviceContext& context, const float* last_hidden_gradient) {
@@ -239,21 +268,24 @@ void RecurrentLayer::backward(const DeviceContext& context, const float* last_hi
                   static_cast<std::byte*>(final_hidden_gradient_.data()) + per_layer * (config_.layers - 1) * bytes,
                   static_cast<long long>(per_layer), stream);
   // Data gradients first: they fill the reserve space that the weight gradients read.
-  GPUPROF_CHECK(cudnnRNNBackwardData_v8(
-      context.cudnn(), rnn_, sequence_lengths_.data(), output_descriptor_, output_.data(),
-      output_gradient_.data(), input_descriptor_, input_gradient_.data(), state_descriptor_, nullptr,
-      final_hidden_gradient_.data(), nullptr, state_descriptor_, nullptr, nullptr, nullptr,
-      weight_space_bytes_, weight_space(), workspace_.bytes(), workspace_.data(), reserve_.bytes(),
-      reserve_.data()));
+  const bool persistent = algorithm_ != RecurrentAlgorithm::standard;
+  cudnnStatus_t status = backward_data_call(context);
+  if (status == CUDNN_STATUS_NOT_SUPPORTED && persistent) {
+    redo_forward_with_standard(context, Refusal{status, "cudnnRNNBackwardData_v8", algorithm_});
+    status = backward_data_call(context);
+  }
+  check_status(status, "cudnnRNNBackwardData_v8");
   // bf16 weight gradients are computed into a zeroed bf16 buffer (the _v8 call only adds) and
   // then added to the fp32 gradients, rather than accumulated in bf16 across calls.
   const bool bf16 = element_ == ElementType::bf16;
   if (bf16) GPUPROF_CHECK(cudaMemsetAsync(parameters_.bf16_gradients, 0, weight_space_bytes_, stream));
-  GPUPROF_CHECK(cudnnRNNBackwardWeights_v8(
-      context.cudnn(), rnn_, CUDNN_WGRAD_MODE_ADD, sequence_lengths_.data(),
-      input_descriptor_, last_input_, state_descriptor_, nullptr, output_descriptor_, output_.data(),
-      weight_space_bytes_, bf16 ? parameters_.bf16_gradients : static_cast<void*>(parameters_.gradients),
-      workspace_.bytes(), workspace_.data(), reserve_.bytes(), reserve_.data()));
+  status = backward_weights_call(context);
+  if (status == CUDNN_STATUS_NOT_SUPPORTED && persistent) {
+    redo_forward_with_standard(context, Refusal{status, "cudnnRNNBackwardWeights_v8", algorithm_});
+    check_status(backward_data_call(context), "cudnnRNNBackwardData_v8");
+    status = backward_weights_call(context);
+  }
+  check_status(status, "cudnnRNNBackwardWeights_v8");
   if (bf16) {
     launch_add_bf16_into(parameters_.gradients, parameters_.bf16_gradients,
                          static_cast<long long>(parameter_count()), stream);

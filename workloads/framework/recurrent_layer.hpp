@@ -82,7 +82,10 @@ class RecurrentLayer {
   };
   Refusal configure(const DeviceContext& context, RecurrentAlgorithm algorithm);
   void fall_back_to_standard(const DeviceContext& context, const Refusal& refusal);
-  void allocate_temp_space(const DeviceContext& context);
+  void redo_forward_with_standard(const DeviceContext& context, const Refusal& refusal);
+  cudnnStatus_t forward_call(const DeviceContext& context, bool training);
+  cudnnStatus_t backward_data_call(const DeviceContext& context);
+  cudnnStatus_t backward_weights_call(const DeviceContext& context);
   void set_batch(int batch);
   std::size_t hidden_state_count() const;
   const void* weight_space() const;
