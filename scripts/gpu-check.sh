@@ -35,19 +35,24 @@ source "$repo/scripts/lib/gpu-environment.sh"
 source "$repo/scripts/lib/gpu-test-executables.sh"
 # shellcheck source=lib/gpu-limits.sh
 source "$repo/scripts/lib/gpu-limits.sh"
+# shellcheck source=lib/gpu-throughput.sh
+source "$repo/scripts/lib/gpu-throughput.sh"
+# shellcheck source=lib/gpu-ab.sh
+source "$repo/scripts/lib/gpu-ab.sh"
 gpu_environment_init "$carry/lib"
 
 # The device calls, in the order to make them (most needed first: a session is lent
 # 15 device minutes, machine starts included, so runs 1 and 2 are what one session
-# gets). Each is PHASE[/MODEL]:SECONDS ...; a run's budgets add up to under 570 s,
+# gets): issue 36's plan first (scripts/lib/gpu-ab.sh, scripts/lib/gpu-throughput.sh),
+# then the checklist's runs. Each is PHASE[/MODEL]:SECONDS ...; a run's budgets add up to under 570 s,
 # so it ends, tables written and files checked, inside the tool's 600 s limit. Their
 # files stay within 8 per run. The CPU tests are not among them: they pass on the
 # development machine and in CI, and the default pack leaves them out.
 gpu_runs=(
+  "bn-recording:110 ab:150 layer-tests:70"
+  "throughput/gru:50 throughput/lstm:50 throughput/towers:40 throughput/mlp:40 throughput/resnet:150"
   "inventory:40 workloads:200 gpu-tests:240"
   "pytorch:150 overhead:120"
-  "throughput/gru:260 throughput/lstm:130 throughput/towers:130"
-  "throughput/mlp:120 throughput/resnet:180"
 )
 
 usage="usage: gpu-check.sh run N OUT_DIR [SECONDS] | gpu-check.sh runs | gpu-check.sh PHASE OUT_DIR [MODEL [PRECISION]]
@@ -515,7 +520,9 @@ pytorch() {
   # Throughput of the same GRU classifier, sizes, batch and precision, in one run.
   local cell ours theirs
   for cell in gru lstm; do
+    # The script's input pipeline is the old one: pageable batches copied when the step needs them.
     gpu_run_ours 90 "$workload" rnn --cell "$cell" --batch 256 --steps 300 --quiet \
+      --loader inline --host-memory pageable --prefetch 0 \
       --summary "$logs/$cell-throughput.json" > "$logs/$cell-workload.log" 2>&1
     status=$?
     ours=$(samples_per_second "$logs/$cell-throughput.json" "$status")
@@ -527,73 +534,10 @@ pytorch() {
   done
 }
 
-# The samples/s in a gpuprof-workload --summary FILE, or what went wrong: FILE STATUS.
-samples_per_second() {
-  local value
-  value=$(python3 -c 'import json, sys; print(round(json.load(open(sys.argv[1]))["samples_per_second"], 1))' \
-    "$1" 2>/dev/null)
-  if numbers "$value" && (($2 == 0)); then echo "$value"; else gpu_describe_status "$2"; fi
-}
-
-# One throughput row, FAILED unless both are numbers: NAME OURS THEIRS.
-throughput_row() {
-  if numbers "$2" "$3"; then
-    note "$1" "gpuprof-workload $2 samples/s, PyTorch $3 samples/s"
-  else
-    note "$1" "FAILED: gpuprof-workload ${2#FAILED: }, PyTorch ${3#FAILED: }"
-  fi
-}
-
-# The workload arguments of each model in the throughput comparison.
-declare -A throughput_runs=(
-  [gru]="rnn --cell gru --batch 256" [lstm]="rnn --cell lstm --batch 256" [towers]="towers --batch 256"
-  [mlp]="mlp --batch 512" [resnet]="resnet --depth 50 --batch 64")
-throughput_models=(gru lstm towers mlp resnet)
-
-# Training throughput of one model against its PyTorch equivalent (scripts/gpu/torch_reference_models.py),
-# same model sizes, batch and precision, one after the other on the same GPU: MODEL [PRECISION].
-compare_throughput() {
-  local model=$1 only_precision=${2:-}
-  local run=${throughput_runs[$model]} precision name ours theirs status
-  for precision in fp32 tf32 bf16; do
-    [[ -n "$only_precision" && $precision != "$only_precision" ]] && continue
-    [[ $model == resnet && $precision == fp32 ]] && continue  # minutes per run without tensor cores
-    name=${model}_$precision
-    # shellcheck disable=SC2086  # $run is a list of words
-    gpu_run_ours 120 "$workload" $run --precision "$precision" --steps 100 --prefetch 2 --host-memory pinned --quiet \
-      --summary "$logs/$name.json" > "$logs/$name-workload.log" 2>&1
-    status=$?
-    ours=$(samples_per_second "$logs/$name.json" "$status")
-    # shellcheck disable=SC2086
-    gpu_run_original 150 python3 "$repo/scripts/gpu/torch_reference_models.py" $run --precision "$precision" \
-      --steps 100 > "$logs/$name-torch.log" 2>&1
-    status=$?
-    theirs=$(awk '/samples\/s/ {print $2}' "$logs/$name-torch.log" | tail -1)
-    numbers "$theirs" && ((status == 0)) || theirs=$(gpu_describe_status "$status")
-    throughput_row "$run $precision" "$ours" "$theirs"
-  done
-}
-
-throughput() {
-  if [[ -z "$throughput_model" ]]; then
-    echo "gpu-check.sh: throughput needs a model (${throughput_models[*]}): one model fits one device call" >&2
-    exit 2
-  fi
-  if [[ -z "${throughput_runs[$throughput_model]:-}" ]]; then
-    echo "gpu-check.sh: unknown model '$throughput_model' (${throughput_models[*]})" >&2
-    exit 2
-  fi
-  if [[ -n "$throughput_precision" && ! $throughput_precision =~ ^(fp32|tf32|bf16)$ ]]; then
-    echo "gpu-check.sh: unknown precision '$throughput_precision' (fp32, tf32, bf16)" >&2
-    exit 2
-  fi
-  compare_throughput "$throughput_model" "$throughput_precision"
-}
-
 # Every phase, each with its own budget.
 all_phases() {
   local step model
-  for step in inventory run_tests workloads overhead pytorch; do
+  for step in inventory run_tests workloads overhead pytorch bn_recording ab_runs layer_tests; do
     gpu_phase_start "$phase_seconds"
     "$step"
   done
@@ -632,6 +576,9 @@ case $phase in
   overhead) overhead ;;
   pytorch) pytorch ;;
   throughput) throughput ;;
+  bn-recording) bn_recording ;;
+  ab) ab_runs ;;
+  layer-tests) layer_tests ;;
   all) all_phases ;;
   *) echo "gpu-check.sh: unknown phase '$phase'" >&2; exit 2 ;;
 esac

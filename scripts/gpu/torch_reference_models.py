@@ -3,14 +3,34 @@
 
 Same sizes, batch, optimizer (Adam) and precision as `gpuprof-workload MODEL`:
 fp32 (no tensor cores), tf32, or bf16 (torch.autocast with fp32 master weights,
-the scheme gpuprof-workload uses). Batches come from pageable host memory one at a
-time, as gpuprof-workload's default input pipeline does. Prints "samples/s N".
+the scheme gpuprof-workload uses). The input pipeline is gpuprof-workload's default
+(--input pinned-prefetch: batches in pinned host memory, copied --prefetch steps
+ahead on a side stream, ResNet's already channels-last on the host) or its old one
+(--input pageable-sync: pageable memory, each batch copied when the step needs it).
+
+Each timed window runs --warmup-steps untimed steps first, then --steps timed ones.
+With --repeats R and a gpuprof-workload command after `--`, the two alternate on one
+warm GPU: ours, then a PyTorch window, R times (the PyTorch process stays loaded, so
+its start-up is paid once); ours' samples/s is read from its --summary file
+(--ours-summary). Prints a line per run, then the medians:
+  "run 1 gpuprof-workload samples/s X", "run 1 PyTorch samples/s Y", ...,
+  "median gpuprof-workload samples/s X (runs ...)", "median PyTorch samples/s Y (runs ...)"
+and, the last line, "samples/s Y" (PyTorch's median). With --profile PATH a last
+window of --profile-steps steps runs under torch.profiler and its Chrome trace is
+written to PATH (kernel time per step: scripts/gpu/kernel_time_per_step.py). Every
+step is named "step N", N counted from the first warm-up step of the process.
 
   torch_reference_models.py rnn --cell gru --batch 256 --precision bf16
-  torch_reference_models.py resnet --depth 50 --batch 64 --precision bf16
+  torch_reference_models.py resnet --depth 50 --batch 64 --precision bf16 --repeats 3 \
+      --ours-summary ours.json -- gpuprof-workload resnet --depth 50 --batch 64 --precision bf16 --summary ours.json
 """
 import argparse
+import collections
 import contextlib
+import json
+import statistics
+import subprocess
+import sys
 import time
 
 import torch
@@ -92,13 +112,80 @@ def build(a):
     return resnet(a), inputs, labels, nn.CrossEntropyLoss()
 
 
+class Prefetcher:
+    """Device batches for each step from a few host batches, as gpuprof-workload's pipeline feeds them:
+    pinned host memory with copies `depth` steps ahead on a side stream (events order the streams), or
+    pageable memory copied synchronously when the step needs it (depth 0, the old pipeline)."""
+
+    def __init__(self, host_batches, device, depth, pinned):
+        self.host = [tuple(t.pin_memory() if pinned else t for t in batch) for batch in host_batches]
+        self.device, self.depth = device, depth
+        self.stream = torch.cuda.Stream() if depth > 0 else None
+        self.events = [torch.cuda.Event() for _ in range(depth + 1)]  # reused: none created per step
+        self.pending = collections.deque()
+        self.next = None
+
+    def get(self, index):
+        host = lambda i: self.host[i % len(self.host)]
+        if self.depth == 0:
+            return tuple(t.to(self.device) for t in host(index))
+        if self.next is None:
+            self.next = index  # steps come one after the other from here on
+        while self.next <= index + self.depth:
+            with torch.cuda.stream(self.stream):
+                copies = tuple(t.to(self.device, non_blocking=True) for t in host(self.next))
+                event = self.events[self.next % len(self.events)]
+                event.record(self.stream)
+            self.pending.append((self.next, copies, event))
+            self.next += 1
+        _, copies, event = self.pending.popleft()
+        torch.cuda.current_stream().wait_event(event)
+        for tensor in copies:  # the side stream's allocations are used on the compute stream
+            tensor.record_stream(torch.cuda.current_stream())
+        return copies
+
+
+def run_ours(command, summary):
+    """Runs our workload once; its samples/s from its --summary file, or what failed."""
+    try:
+        finished = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    except OSError as error:
+        return f"FAILED: {error}"
+    if finished.returncode != 0:
+        last = (finished.stderr.strip().splitlines() or [""])[-1]
+        return f"FAILED: exit {finished.returncode} {last}".strip()
+    try:
+        with open(summary) as file:
+            return float(json.load(file)["samples_per_second"])
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        return f"FAILED: no samples/s in {summary}: {error}"
+
+
+def median_line(side, values):
+    numbers = [value for value in values if isinstance(value, float)]
+    runs = " ".join(f"{value:.1f}" if isinstance(value, float) else "FAILED" for value in values)
+    if not numbers:
+        return f"median {side} samples/s FAILED (runs {runs})"
+    return f"median {side} samples/s {statistics.median(numbers):.1f} (runs {runs})"
+
+
 def parse_arguments():
+    ours = []
+    if "--" in sys.argv:
+        ours = sys.argv[sys.argv.index("--") + 1:]
+        sys.argv = sys.argv[:sys.argv.index("--")]
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("model", choices=["rnn", "towers", "mlp", "resnet"])
     parser.add_argument("--precision", choices=["fp32", "tf32", "bf16"], default="fp32")
     parser.add_argument("--batch", type=int, default=64)
     parser.add_argument("--steps", type=int, default=100)
-    parser.add_argument("--warmup-steps", type=int, default=10)
+    parser.add_argument("--warmup-steps", type=int, default=10, help="untimed steps before each timed window")
+    parser.add_argument("--repeats", type=int, default=1, help="timed windows (interleaved with ours when given)")
+    parser.add_argument("--input", choices=["pinned-prefetch", "pageable-sync"], default="pinned-prefetch")
+    parser.add_argument("--prefetch", type=int, default=2, help="steps copied ahead (pinned-prefetch)")
+    parser.add_argument("--ours-summary", help="the --summary file of the command after --")
+    parser.add_argument("--profile", help="write a torch.profiler Chrome trace of a last window here")
+    parser.add_argument("--profile-steps", type=int, default=10)
     parser.add_argument("--cell", choices=["gru", "lstm"], default="gru")
     parser.add_argument("--layers", type=int, default=2)
     parser.add_argument("--hidden", type=int, default=128)
@@ -115,6 +202,11 @@ def parse_arguments():
     arguments = parser.parse_args()
     if arguments.classes is None:
         arguments.classes = 285 if arguments.model == "resnet" else 4
+    if arguments.steps < 1 or arguments.warmup_steps < 0 or arguments.repeats < 1 or arguments.prefetch < 0:
+        parser.error("--steps and --repeats must be 1 or more, --warmup-steps and --prefetch 0 or more")
+    if ours and not arguments.ours_summary:
+        parser.error("a gpuprof-workload command after -- needs --ours-summary FILE")
+    arguments.ours = ours
     return arguments
 
 
@@ -132,7 +224,14 @@ def main():
     if channels_last:
         model = model.to(memory_format=torch.channels_last)
     optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
-    host_batches = [(make_inputs(), make_labels()) for _ in range(4)]
+    layout = torch.channels_last if channels_last else torch.contiguous_format
+    host_batches = [(make_inputs().contiguous(memory_format=layout), make_labels()) for _ in range(4)]
+    pinned = a.input == "pinned-prefetch"
+    feed = Prefetcher(host_batches, device, a.prefetch if pinned else 0, pinned)
+    fed = (f"pinned host batches copied {a.prefetch} steps ahead on a side stream" if pinned
+           else "pageable host batches copied synchronously")
+    print(f"input: {fed}{', channels-last on the host' if channels_last else ''}")
+    print(f"warm-up: {a.warmup_steps} untimed steps before each window of {a.steps} timed steps")
 
     def autocast():
         if a.precision == "bf16":
@@ -140,11 +239,9 @@ def main():
         return contextlib.nullcontext()
 
     def step(index):
-        with torch.cuda.nvtx.range(f"step {index}"):
-            inputs, labels = host_batches[index % len(host_batches)]
-            inputs, labels = inputs.to(device), labels.to(device)
-            if channels_last:
-                inputs = inputs.contiguous(memory_format=torch.channels_last)
+        # The same name for both tools: gpuprof reads the NVTX range, torch.profiler the record_function.
+        with torch.cuda.nvtx.range(f"step {index}"), torch.profiler.record_function(f"step {index}"):
+            inputs, labels = feed.get(index)
             optimizer.zero_grad(set_to_none=True)
             with autocast():
                 loss = loss_function(model(inputs), labels)
@@ -152,16 +249,41 @@ def main():
             optimizer.step()
             return loss
 
-    for index in range(a.warmup_steps):
-        step(index)
-    torch.cuda.synchronize()
-    started = time.perf_counter()
-    for index in range(a.steps):
-        loss = step(index)
-    torch.cuda.synchronize()
-    elapsed = time.perf_counter() - started
-    print(f"final loss {loss.item():.4f}")
-    print(f"samples/s {a.steps * a.batch / elapsed:.1f}")
+    counter = [0]
+
+    def window(steps):
+        """Runs the warm-up, then `steps` timed steps; samples/s of the timed ones."""
+        for _ in range(a.warmup_steps):
+            step(counter[0])
+            counter[0] += 1
+        torch.cuda.synchronize()
+        started = time.perf_counter()
+        for _ in range(steps):
+            window.loss = step(counter[0])
+            counter[0] += 1
+        torch.cuda.synchronize()
+        return steps * a.batch / (time.perf_counter() - started)
+
+    ours, theirs = [], []
+    for run in range(1, a.repeats + 1):
+        if a.ours:
+            ours.append(run_ours(a.ours, a.ours_summary))
+            shown = ours[-1] if isinstance(ours[-1], str) else f"{ours[-1]:.1f}"
+            print(f"run {run} gpuprof-workload samples/s {shown}", flush=True)
+        theirs.append(window(a.steps))
+        print(f"run {run} PyTorch samples/s {theirs[-1]:.1f}", flush=True)
+    if a.profile:
+        activities = [torch.profiler.ProfilerActivity.CPU, torch.profiler.ProfilerActivity.CUDA]
+        with torch.profiler.profile(activities=activities) as profiler:
+            window(a.profile_steps)
+        profiler.export_chrome_trace(a.profile)
+        first = counter[0] - a.profile_steps
+        print(f"profiled steps {first}-{counter[0] - 1} into {a.profile}")
+    print(f"final loss {window.loss.item():.4f}")
+    if a.ours:
+        print(median_line("gpuprof-workload", ours))
+    print(median_line("PyTorch", theirs))
+    print(f"samples/s {statistics.median(theirs):.1f}")
 
 
 if __name__ == "__main__":

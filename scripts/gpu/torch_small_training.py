@@ -8,7 +8,9 @@
    can take the same steps from both;
 2. the baseline for `gpuprof-workload rnn`: the same GRU/LSTM classifier, sizes,
    batch and precision, fed from pageable host memory one batch at a time as
-   gpuprof-workload does with its defaults. Prints one line: samples/s.
+   gpuprof-workload's old pipeline does (--loader inline --host-memory pageable
+   --prefetch 0, which gpu-check.sh's pytorch phase gives it). Prints one line: samples/s.
+   The fair comparison of every model is torch_reference_models.py's.
 """
 import argparse
 import time

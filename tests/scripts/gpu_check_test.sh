@@ -12,13 +12,15 @@
 #     library our binaries cannot resolve fails it, located on the machine;
 #  5. on a machine whose nvidia-smi lists a GPU, a skipped GPU test fails its row
 #     (but a two-GPU test on a one-GPU machine), with and without ctest;
-#  6. `throughput` fails when its runs fail, and when nothing ran;
+#  6. `throughput` fails when its runs fail, ResNet-50 has its fp32 row, and ours is
+#     measured alone when PyTorch cannot run;
 #  7. what OUT_DIR keeps fits what the device tool brings back (8 files of 16 MiB):
 #     big traces are summarised and deleted, tarballs stay under the limit, and a
 #     breach is reported loudly; each recorded workload is checked, its sample
 #     comes back once;
 #  8. the torch.profiler / gpuprof comparison takes the profiler's steps from both;
-#  9. the four runs fit the device tool's 10 minutes, and `run N` runs their phases;
+#  9. the four runs fit the device tool's 10 minutes, `run N` runs their phases, and
+#     docs/gpu-notes.md lists the same runs and device calls that fit;
 # 10. the pack carries no glibc, CUDA or C++-runtime library, strips only ELF files,
 #     and refuses a pack that does not fit 64 MiB with the repository's files.
 #   gpu_check_test.sh REPOSITORY
@@ -29,23 +31,10 @@ repo=${1:?usage: gpu_check_test.sh REPOSITORY}
 work=$(mktemp -d)
 [[ -n "${GPU_CHECK_TEST_KEEP:-}" ]] || trap 'rm -rf "$work"' EXIT  # kept for a look when set
 problems=0
+# shellcheck source=gpu_check_fixtures.sh
+source "$repo/tests/scripts/gpu_check_fixtures.sh"
 
-check() {  # WHAT EXPECTED ACTUAL
-  if [[ "$2" == "$3" ]]; then
-    echo "ok: $1"
-  else
-    printf 'FAILED: %s\n  expected: %s\n  actual:   %s\n' "$1" "$2" "$3"
-    problems=$((problems + 1))
-  fi
-}
 
-# Writes an executable shell script: PATH LINES...
-script() {
-  local path=$1; shift
-  mkdir -p "$(dirname "$path")"
-  printf '%s\n' '#!/bin/sh' "$@" > "$path"
-  chmod +x "$path"
-}
 
 # A CUDA 12 layout (CUPTI under extras/) and a CUDA 13 one (lib64 a link to lib, CUPTI in it).
 mkdir -p "$work/cuda12/lib64" "$work/cuda12/extras/CUPTI/lib64" "$work/cuda13/lib"
@@ -180,21 +169,11 @@ ln -s "$build" "$work/build-link"
 check "a build folder reached through a link (as .gpu-carry's is): the same 4 units" "4" \
   "$(gpu_test_units "$work/build-link" fuzz | wc -l)"
 
-# A PATH with the tools the script uses and no ctest.
-mkdir -p "$work/no-ctest"
-for tool in bash env timeout dirname basename sed cat mkdir mktemp find sort grep tr tar gzip tee readlink rm \
-  stat awk ls wc head tail cp nproc; do
-  ln -s "$(command -v "$tool")" "$work/no-ctest/$tool"
-done
+make_no_ctest_path
+
 FAKE_CALLS=$calls GPU_CHECK_CARRY=$work/carry GPU_CHECK_CUDA_ROOT=$work/cuda12 LD_LIBRARY_PATH=/user/a \
   PATH=$work/no-ctest "$work/no-ctest/bash" "$repo/scripts/gpu-check.sh" tests "$work/out" > "$work/tests.txt" 2>&1
 check "a failing test executable makes the tests phase exit 1" "1" "$?"
-# The rows of PHASE's last table in results.txt, spaces squeezed: OUT_DIR PHASE.
-table() {
-  awk -v header="== $2" '$0 ~ /^== / { keep = index($0, header) == 1; if (keep) rows = ""; next }
-                        keep { rows = rows $0 "\n" } END { printf "%s", rows }' "$1/results.txt" |
-    sed 's/  */ /g'
-}
 check "one row per test executable, a skip counted (no GPU here: nvidia-smi is not on PATH)" \
   "test fail_test FAILED: 1 of 1 tests, first Fail.One (exit 3)
 test missing_test_NOT_BUILT FAILED: not built
@@ -213,17 +192,6 @@ check "gpu-tests runs the units labelled gpu alone" "0 test pass_test passed (2 
   "$? $(table "$work/out-gpu" gpu-tests)"
 check "the logs of the tests are kept" "yes" "$([[ -e "$work/out/tests.log" ]] && echo yes)"
 
-# A PATH of fakes FOLDER... in front of the tools of the no-ctest PATH.
-fake_path() {
-  local IFS=:
-  echo "$*:$work/no-ctest"
-}
-# gpu-check.sh PHASE OUT_DIR ARGS... with the fake carry, CUDA and user paths; more
-# variables before it on the command line of the caller (FAKE_PATH is its PATH).
-gpu_check() {
-  FAKE_CALLS=$calls GPU_CHECK_CARRY=$work/carry GPU_CHECK_CUDA_ROOT=$work/cuda12 LD_LIBRARY_PATH=/user/a \
-    PATH=$FAKE_PATH "$work/no-ctest/bash" "$repo/scripts/gpu-check.sh" "$@"
-}
 # One GPU, as nvidia-smi lists it, and its inventory queries.
 script "$work/one-gpu/nvidia-smi" \
   'case "$*" in' \
@@ -323,26 +291,31 @@ script "$work/fail-bin/python3" 'case "$1" in -c) exec "$REAL_PYTHON" "$@" ;; es
 script "$build/workloads/gpuprof-workload" 'exit 4'
 FAKE_PATH=$(fake_path "$work/fail-bin") REAL_PYTHON=$real_python gpu_check throughput "$work/tp-fail" gru \
   > /dev/null 2>&1
-check "every run failed: exit 1, each row FAILED" "1 rnn --cell gru --batch 256 fp32 FAILED: gpuprof-workload exit 4, PyTorch exit 1
-rnn --cell gru --batch 256 tf32 FAILED: gpuprof-workload exit 4, PyTorch exit 1
-rnn --cell gru --batch 256 bf16 FAILED: gpuprof-workload exit 4, PyTorch exit 1" "$? $(table "$work/tp-fail" throughput-gru)"
+check "every run failed: exit 1, each row FAILED" "1 rnn --cell gru --batch 256 fp32 (median of 3) FAILED: gpuprof-workload exit 4, PyTorch exit 1
+rnn --cell gru --batch 256 fp32 kernel ms/step FAILED: gpuprof-workload exit 4, PyTorch no profiler trace
+rnn --cell gru --batch 256 tf32 (median of 3) FAILED: gpuprof-workload exit 4, PyTorch exit 1
+rnn --cell gru --batch 256 tf32 kernel ms/step FAILED: gpuprof-workload exit 4, PyTorch no profiler trace
+rnn --cell gru --batch 256 bf16 (median of 3) FAILED: gpuprof-workload exit 4, PyTorch exit 1
+rnn --cell gru --batch 256 bf16 kernel ms/step FAILED: gpuprof-workload exit 4, PyTorch no profiler trace" \
+  "$? $(table "$work/tp-fail" throughput-gru)"
 FAKE_PATH=$(fake_path "$work/fail-bin") REAL_PYTHON=$real_python gpu_check throughput \
-  "$work/tp-none" resnet fp32 > /dev/null 2>&1
-check "nothing ran (ResNet has no fp32 run): exit 1" "1 throughput-resnet-fp32 FAILED: nothing ran" \
-  "$? $(table "$work/tp-none" throughput-resnet-fp32)"
-# Both sides measure: the workload writes its summary, the PyTorch script prints samples/s.
+  "$work/tp-resnet" resnet fp32 > /dev/null 2>&1
+check "ResNet-50 has its fp32 row" "1 resnet --depth 50 --batch 64 fp32 (median of 3) FAILED: gpuprof-workload exit 4, PyTorch exit 1" \
+  "$? $(table "$work/tp-resnet" throughput-resnet-fp32 | head -1)"
+# The workload measures (it writes its summary); PyTorch fails before it starts ours.
 script "$build/workloads/gpuprof-workload" \
   'while [ $# -gt 0 ]; do [ "$1" = --summary ] && echo "{\"samples_per_second\": 1234.56}" > "$2"; shift; done'
-script "$work/good-bin/python3" 'case "$1" in -c) exec "$REAL_PYTHON" "$@" ;; esac' 'echo "samples/s 987.6"'
-FAKE_PATH=$(fake_path "$work/good-bin") REAL_PYTHON=$real_python gpu_check throughput "$work/tp-good" gru bf16 \
+FAKE_PATH=$(fake_path "$work/fail-bin") REAL_PYTHON=$real_python gpu_check throughput "$work/tp-alone" gru bf16 \
   > /dev/null 2>&1
-check "both measured: exit 0, numbers" "0 rnn --cell gru --batch 256 bf16 gpuprof-workload 1234.6 samples/s, PyTorch 987.6 samples/s" \
-  "$? $(table "$work/tp-good" throughput-gru-bf16)"
+check "no PyTorch: ours is still measured, on its own" \
+  "1 rnn --cell gru --batch 256 bf16 (median of 3) FAILED: gpuprof-workload 1234.6, PyTorch exit 1" \
+  "$? $(table "$work/tp-alone" throughput-gru-bf16 | head -1)"
 script "$work/half-bin/python3" 'case "$1" in -c) exec "$REAL_PYTHON" "$@" ;; esac' 'echo "samples/s"'
 FAKE_PATH=$(fake_path "$work/half-bin") REAL_PYTHON=$real_python gpu_check throughput "$work/tp-half" gru bf16 \
   > /dev/null 2>&1
-check "a run that printed no number: FAILED" "1 rnn --cell gru --batch 256 bf16 FAILED: gpuprof-workload 1234.6, PyTorch passed" \
-  "$? $(table "$work/tp-half" throughput-gru-bf16)"
+check "a comparison that printed no median: FAILED" \
+  "1 rnn --cell gru --batch 256 bf16 (median of 3) FAILED: gpuprof-workload 1234.6, PyTorch no median printed" \
+  "$? $(table "$work/tp-half" throughput-gru-bf16 | head -1)"
 
 echo "--- 7. what comes back fits the device tool"
 mkdir -p "$work/tarred/sub"
@@ -435,55 +408,7 @@ check "workloads: launches another CUPTI client took: FAILED" \
   "$? $(table "$work/workloads-taken" workloads | head -1)"
 
 echo "--- 8. torch.profiler and gpuprof over the profiler's steps"
-# The profiler kept steps 20 and 21; gpuprof has 19 to 22. One kernel of step 21 is
-# launched from another thread (autograd's), as PyTorch's backward does.
-cat > "$work/profiler.json" << 'EOF'
-{"traceEvents": [
- {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#15", "ts": 900, "dur": 400},
- {"ph": "X", "cat": "user_annotation", "name": "step 20", "ts": 1000, "dur": 100},
- {"ph": "X", "cat": "gpu_user_annotation", "name": "step 20", "ts": 1005, "dur": 500},
- {"ph": "X", "cat": "user_annotation", "name": "step 21", "ts": 1200, "dur": 100},
- {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "ts": 1010, "dur": 5, "args": {"correlation": 7}},
- {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "ts": 1210, "dur": 5, "args": {"correlation": 9}},
- {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "ts": 1250, "dur": 5, "args": {"correlation": 10}},
- {"ph": "X", "cat": "kernel", "name": "gemm", "ts": 1020, "dur": 2.5, "args": {"correlation": 7}},
- {"ph": "X", "cat": "kernel", "name": "gemm", "ts": 1220, "dur": 2.5, "args": {"correlation": 9}},
- {"ph": "X", "cat": "kernel", "name": "relu", "ts": 1260, "dur": 1.0, "args": {"correlation": 10}},
- {"ph": "f", "cat": "ac2g", "name": "ac2g", "ts": 1260, "id": 10}
-]}
-EOF
-# gpuprof's trace: STEP_FOR_EXTRA_KERNEL (none when empty) gets one kernel more.
-gpuprof_trace() {
-  "$real_python" - "$repo/schemas/trace.sql" "$1" "$2" << 'EOF'
-import sqlite3, sys
-schema, path, extra = sys.argv[1], sys.argv[2], sys.argv[3]
-db = sqlite3.connect(path)
-db.executescript(open(schema).read())
-db.execute("insert into strings values (1, 'cudaLaunchKernel'), (2, 'gemm'), (3, 'relu')")
-correlation = 100
-def launch(start, name, thread):
-    global correlation
-    correlation += 1
-    db.execute("insert into api_calls (process_id, thread_id, start_ns, end_ns, correlation_id, name_id, kind) "
-               "values (1, ?, ?, ?, ?, 1, 1)", (thread, start, start + 500, correlation))
-    db.execute("insert into kernels (device, context, stream, start_ns, end_ns, correlation_id, name_id) "
-               "values (0, 1, 7, ?, ?, ?, ?)", (start + 1000, start + 3500 if name == 2 else start + 2000, correlation, name))
-for step in (19, 20, 21, 22):
-    start = step * 100000
-    db.execute("insert into strings values (?, ?)", (10 + step, f"step {step}"))
-    db.execute("insert into ranges (process_id, thread_id, start_ns, end_ns, name_id) values (1, 1, ?, ?, ?)",
-               (start, start + 50000, 10 + step))
-    launch(start + 100, 2, 1)
-    if step == 21:
-        launch(start + 30000, 3, 2)
-    if str(step) == extra:
-        launch(start + 40000, 3, 1)
-if extra == "unlinked":
-    db.execute("insert into kernels (device, context, stream, start_ns, end_ns, correlation_id, name_id) "
-               "values (0, 1, 7, 1, 2, 999, 3)")
-db.commit()
-EOF
-}
+write_profiler_trace "$work/profiler.json"
 gpuprof_trace "$work/same.sqlite" ""
 compared=$(python3 "$repo/scripts/gpu/compare_profiler_window.py" "$work/profiler.json" "$work/same.sqlite" 2>&1)
 check "the same kernels in the same steps: they match" \
@@ -510,21 +435,33 @@ check "runs 1 and 2 fit a session's 15 device minutes with 2 minutes of machine 
   "$(sed -n 's/^run [12] (\([0-9]*\) s).*/\1/p' <<< "$runs" | awk '{ total += $1 } END { if (total + 120 <= 900) print "yes" }')"
 check "each run's budgets add up to under 570 s" "" \
   "$(sed -n 's/^run \([0-9]*\) (\([0-9]*\) s).*/\1 \2/p' <<< "$runs" | awk '$2 >= 570 { print "run " $1 ": " $2 " s" }')"
-check "every phase but the CPU tests, and every model, is in a run" "inventory workloads gpu-tests pytorch overhead throughput/gru throughput/lstm throughput/towers throughput/mlp throughput/resnet" \
+check "issue 36's plan first, then every phase but the CPU tests, and every model, is in a run" \
+  "bn-recording ab layer-tests throughput/gru throughput/lstm throughput/towers throughput/mlp throughput/resnet inventory workloads gpu-tests pytorch overhead" \
   "$(awk '{ for (i = 5; i <= NF; i++) { sub(/:.*/, "", $i); printf "%s%s", separator, $i; separator = " " } }' <<< "$runs")"
+notes=$repo/docs/gpu-notes.md
+check "docs/gpu-notes.md lists the runs as gpu-check.sh prints them" "" \
+  "$(while IFS= read -r line; do grep -qxF "$line" "$notes" || echo "missing: $line"; done <<< "$runs")"
+# The calls the notes tell a session to make: runs 1 and 2 in order, each limit above the run's budgets
+# (time for its tables) and within the tool's 600 s, both within 15 minutes with 2 minutes of machine start.
+doc_calls=$(sed -n "s/^run(command='bash scripts\/gpu-check.sh run \([0-9]*\) \"\$OUT\"', .*timeout_s=\([0-9]*\))$/\1 \2/p" "$notes")
+check "the notes' run() calls: runs 1 and 2, limits that fit" "1 2 fits" \
+  "$(awk -v runs="$runs" 'BEGIN { n = split(runs, lines, "\n"); for (i = 1; i <= n; i++) { split(lines[i], f, /[ (]/); budget[f[2]] = f[4] + 0 } }
+    { order = order $1 " "; total += $2; if ($2 < budget[$1] + 20 || $2 > 600) bad = 1 }
+    END { printf "%s%s", order, (bad || total + 120 > 900) ? "does not fit" : "fits" }' <<< "$doc_calls")"
 FAKE_PATH=$work/no-ctest gpu_check run 5 "$work/run5" > /dev/null 2>&1
 check "there is no run 5" "2" "$?"
 FAKE_PATH=$work/no-ctest gpu_check run 4 "$work/run4" soon > /dev/null 2>&1
 check "SECONDS must be a number" "2" "$?"
-FAKE_PATH=$(fake_path "$work/fail-bin") REAL_PYTHON=$real_python gpu_check run 3 "$work/run3" 9000 > "$work/run3.out" 2>&1
-check "SECONDS above the run's budgets leave them as they are" "260 130 130" \
-  "$(sed -n 's/^=== gpu-check.sh .*, \([0-9]*\) s$/\1/p' "$work/run3.out" | tr '\n' ' ' | sed 's/ $//')"
-FAKE_PATH=$(fake_path "$work/fail-bin") REAL_PYTHON=$real_python gpu_check run 4 "$work/run4" 280 > "$work/run4.out" 2>&1
-check "run 4: fails (every run of the fakes fails), one table per model, budgets scaled to 280 s" \
-  "1 throughput-mlp throughput-resnet 112 168" \
-  "$? $(sed -n 's/^== \([a-z-]*\).*/\1/p' "$work/run4/results.txt" | tr '\n' ' ')$(sed -n 's/^=== gpu-check.sh .*, \([0-9]*\) s$/\1/p' "$work/run4.out" | tr '\n' ' ' | sed 's/ $//')"
-check "run 4 ends listing 3 files, within the limits" "yes no" \
-  "$(tail -3 "$work/run4.out" | grep -q '^  3 files' && echo yes) $(grep -q 'LIMIT BROKEN' "$work/run4.out" && echo yes || echo no)"
+FAKE_PATH=$(fake_path "$work/fail-bin") REAL_PYTHON=$real_python gpu_check run 2 "$work/run2" 9000 > "$work/run2.out" 2>&1
+check "SECONDS above the run's budgets leave them as they are" "50 50 40 40 150" \
+  "$(sed -n 's/^=== gpu-check.sh .*, \([0-9]*\) s$/\1/p' "$work/run2.out" | tr '\n' ' ' | sed 's/ $//')"
+FAKE_PATH=$(fake_path "$work/fail-bin") REAL_PYTHON=$real_python gpu_check run 2 "$work/run2-half" 165 \
+  > "$work/run2-half.out" 2>&1
+check "run 2: fails (every run of the fakes fails), one table per model, budgets scaled to 165 s" \
+  "1 throughput-gru throughput-lstm throughput-towers throughput-mlp throughput-resnet 25 25 20 20 75" \
+  "$? $(sed -n 's/^== \([a-z-]*\).*/\1/p' "$work/run2-half/results.txt" | tr '\n' ' ')$(sed -n 's/^=== gpu-check.sh .*, \([0-9]*\) s$/\1/p' "$work/run2-half.out" | tr '\n' ' ' | sed 's/ $//')"
+check "run 2 ends listing 6 files, within the limits" "yes no" \
+  "$(tail -3 "$work/run2-half.out" | grep -q '^  6 files' && echo yes) $(grep -q 'LIMIT BROKEN' "$work/run2-half.out" && echo yes || echo no)"
 
 echo "--- 10. the pack"
 check "glibc, the C++ runtime and CUDA's libraries stay; the rest travels" \

@@ -207,3 +207,56 @@ TEST(Options, ResnetIsChannelsLastWithTensorCores) {
 
 }  // namespace
 }  // namespace gpuprof::workloads
+
+namespace gpuprof::workloads {
+namespace {
+
+TEST(Options, TheNewPathsAreTheDefaultsAndTheOldOnesAFlagAway) {
+  const auto defaults = parse({"rnn"});
+  ASSERT_TRUE(defaults.options);
+  EXPECT_EQ(defaults.options->loader, "pool");
+  EXPECT_EQ(defaults.options->host_memory, "pinned");
+  EXPECT_EQ(defaults.options->prefetch, 2);
+  EXPECT_EQ(defaults.options->rnn_algo, "auto");
+  EXPECT_FALSE(defaults.options->warmup_steps);
+  const auto old = parse({"rnn", "--loader", "inline", "--host-memory", "pageable", "--prefetch", "0",
+                          "--rnn-algo", "standard", "--warmup-steps", "0"});
+  ASSERT_TRUE(old.options) << old.error;
+  EXPECT_EQ(old.options->loader, "inline");
+  EXPECT_EQ(old.options->rnn_algo, "standard");
+  EXPECT_EQ(old.options->warmup_steps, 0);
+  EXPECT_NO_THROW(validate_options(*old.options));
+  EXPECT_EQ(parse({"rnn", "--rnn-algo", "persistent"}).exit_code, exit_bad_input);
+  EXPECT_EQ(parse({"rnn", "--loader", "threads"}).exit_code, exit_bad_input);
+}
+
+TEST(Options, AWarmupThatLeavesNoTimedStepIsRefusedInOneLine) {
+  const auto parsed = parse({"rnn", "--steps", "10", "--warmup-steps", "10"});
+  ASSERT_TRUE(parsed.options) << parsed.error;
+  try {
+    validate_options(*parsed.options);
+    FAIL() << "accepted";
+  } catch (const WorkloadError& error) {
+    EXPECT_EQ(error.exit_code(), exit_bad_input);
+    EXPECT_EQ(std::string(error.what()), "--warmup-steps 10 leaves no timed step: the run trains 10 steps; use "
+                                         "--warmup-steps 9 or fewer, or more --steps");
+  }
+  EXPECT_NO_THROW(validate_options(*parse({"rnn", "--steps", "10", "--warmup-steps", "9"}).options));
+  EXPECT_THROW(validate_options(*parse({"rnn", "--warmup-steps", "-1"}).options), WorkloadError);
+  // Under --epochs: 2 epochs of 8192 / 64 = 128 steps.
+  EXPECT_THROW(validate_options(*parse({"rnn", "--warmup-steps", "256"}).options), WorkloadError);
+  EXPECT_NO_THROW(validate_options(*parse({"rnn", "--warmup-steps", "255"}).options));
+}
+
+TEST(Options, TheDefaultWarmupIsTenButNeverTheWholeRun) {
+  const WorkloadOptions defaults = *parse({"rnn"}).options;
+  EXPECT_EQ(planned_training_steps(defaults), 256);
+  EXPECT_EQ(warmup_steps_for(defaults, 256), 10);
+  EXPECT_EQ(warmup_steps_for(defaults, 5), 4) << "step 0 is still left out";
+  EXPECT_EQ(warmup_steps_for(defaults, 1), 0);
+  EXPECT_EQ(warmup_steps_for(*parse({"rnn", "--warmup-steps", "3"}).options, 256), 3);
+  EXPECT_EQ(planned_training_steps(*parse({"rnn", "--steps", "40"}).options), 40);
+}
+
+}  // namespace
+}  // namespace gpuprof::workloads

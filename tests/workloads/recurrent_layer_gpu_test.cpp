@@ -154,6 +154,26 @@ TEST_P(RecurrentLayerGpuTest, ForwardMatchesReferenceAndGradientsMatchDifference
   }
 }
 
+// --rnn-algo auto on the small shape above picks the small-hidden persistent kernel (sm_60 or newer);
+// if cuDNN refuses it, the layer says so once and runs the standard algorithm.
+TEST_P(RecurrentLayerGpuTest, AutomaticAlgorithmIsPersistentOrSaysWhyNot) {
+  DeviceContext context(0, GetParam().precision);
+  RecurrentLayer automatic(context, RecurrentConfig{GetParam().cell, features, hidden, layers, steps, batch, 0.0F, 1});
+  RecurrentLayer standard(context,
+                          RecurrentConfig{GetParam().cell, features, hidden, layers, steps, batch, 0.0F, 1, false});
+  EXPECT_EQ(standard.algorithm(), RecurrentAlgorithm::standard);
+  EXPECT_EQ(automatic.parameter_count(), standard.parameter_count());
+  ASSERT_FALSE(automatic.notes().empty());
+  EXPECT_NE(automatic.notes().front().find("persist_static_small_h"), std::string::npos) << automatic.notes().front();
+  if (automatic.algorithm() == RecurrentAlgorithm::standard) {
+    ASSERT_EQ(automatic.notes().size(), 2U);
+    EXPECT_NE(automatic.notes()[1].find("refused"), std::string::npos) << automatic.notes()[1];
+  } else {
+    EXPECT_EQ(automatic.algorithm(), RecurrentAlgorithm::persist_static_small_h);
+    EXPECT_EQ(automatic.notes().size(), 1U);
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(CellsAndPrecisions, RecurrentLayerGpuTest,
                          ::testing::Values(RecurrentCase{CellKind::gru, Precision::fp32},
                                            RecurrentCase{CellKind::lstm, Precision::fp32},

@@ -43,5 +43,37 @@ TEST(RunSummary, EpochLineNamesEveryFigure) {
   }
 }
 
+TEST(RunSummary, EpochLineSaysWhichStepsWereNotTimed) {
+  EpochRecord record{1, 20, 0.5, 0.8, std::nullopt, std::nullopt, 2.0, 640.0};
+  record.warmup_steps = 10;
+  EXPECT_NE(format_epoch_line(record).find("samples/s 640.0 (10 warm-up steps not timed)"), std::string::npos)
+      << format_epoch_line(record);
+  record.warmup_steps = 20;
+  EXPECT_NE(format_epoch_line(record).find("samples/s - (warm-up only)"), std::string::npos)
+      << format_epoch_line(record);
+}
+
+TEST(RunSummary, ThroughputCoversTheTimedStepsAndSaysSo) {
+  RunSummary summary;
+  summary.plan.warmup_steps = 10;
+  summary.samples_per_second = 73360.0;
+  summary.warmup_steps = 10;
+  summary.timed_steps = 30;
+  summary.timed_seconds = 0.1047;
+  EpochRecord warmup_only{1, 10, 1.2, 0.4, std::nullopt, std::nullopt, 0.5, 0.0};
+  warmup_only.warmup_steps = 10;
+  summary.epochs = {warmup_only};
+  EXPECT_EQ(format_throughput_line(summary),
+            "throughput 73360.0 samples/s over 30 timed steps (0.105 s); 10 warm-up steps not timed");
+  rapidjson::Document document;
+  document.Parse(summary_to_json(summary).c_str());
+  ASSERT_FALSE(document.HasParseError());
+  EXPECT_EQ(document["warmup_steps"].GetInt(), 10);
+  EXPECT_EQ(document["timed_steps"].GetInt(), 30);
+  EXPECT_DOUBLE_EQ(document["timed_seconds"].GetDouble(), 0.1047);
+  EXPECT_EQ(document["configuration"]["warmup_steps"].GetInt(), 10);
+  EXPECT_TRUE(document["epochs"][0]["samples_per_second"].IsNull()) << "an epoch of warm-up only has no figure";
+}
+
 }  // namespace
 }  // namespace gpuprof::workloads

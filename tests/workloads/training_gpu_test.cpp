@@ -100,6 +100,26 @@ TEST_F(TrainingGpuTest, PrefetchAndHostMemoryModesGiveIdenticalResults) {
   }
 }
 
+// The loader pool (1 or 4 threads) and the old inline loader, with the old input path
+// (pageable, synchronous) and the new one: the same batches, so the same weights.
+TEST_F(TrainingGpuTest, LoaderPoolAndInlineLoaderGiveIdenticalResults) {
+  WorkloadOptions options = small_run();
+  options.loader = "inline";
+  options.host_memory = "pageable";
+  options.prefetch = 0;
+  const std::vector<float> reference = train(options).final_parameters;
+  for (int threads : {1, 4}) {
+    options.loader = "pool";
+    options.loader_threads = threads;
+    EXPECT_EQ(train(options).final_parameters, reference) << "pool of " << threads << ", pageable, synchronous";
+    options.host_memory = "pinned";
+    options.prefetch = 2;
+    EXPECT_EQ(train(options).final_parameters, reference) << "pool of " << threads << ", pinned, prefetch 2";
+    options.host_memory = "pageable";
+    options.prefetch = 0;
+  }
+}
+
 TEST_F(TrainingGpuTest, HostStagedMatchesSingleUpToRounding) {
   WorkloadOptions single = small_run();
   single.optimizer = "sgd";
@@ -136,6 +156,25 @@ TEST_F(TrainingGpuTest, SummaryReportsDevicesAndThroughput) {
   EXPECT_FALSE(result.summary.device_names.front().empty());
   EXPECT_GT(result.summary.samples_per_second, 0.0);
   EXPECT_EQ(result.summary.parameter_count, result.final_parameters.size());
+  // 40 steps: the default warm-up of 10 is run but not timed.
+  EXPECT_EQ(result.summary.warmup_steps, 10);
+  EXPECT_EQ(result.summary.timed_steps, 30);
+  EXPECT_GT(result.summary.timed_seconds, 0.0);
+  EXPECT_LT(result.summary.timed_seconds, result.summary.training_seconds);
+}
+
+// The persistent algorithm auto picks (or its fallback) trains to the weights the standard one
+// does, up to rounding.
+TEST_F(TrainingGpuTest, AutomaticAndStandardRnnAlgorithmsAgree) {
+  WorkloadOptions standard = small_run();
+  standard.rnn_algo = "standard";
+  WorkloadOptions automatic = small_run();
+  const auto expected = train(standard).final_parameters;
+  const auto actual = train(automatic).final_parameters;
+  ASSERT_EQ(actual.size(), expected.size());
+  for (std::size_t i = 0; i < actual.size(); ++i) {
+    ASSERT_NEAR(actual[i], expected[i], 1e-3 * (1.0 + std::fabs(expected[i]))) << i;
+  }
 }
 
 }  // namespace

@@ -24,6 +24,13 @@ TEST(WorkloadBinary, BadOptionsFailWithOneLineAndExitTwoOnAnyMachine) {
   EXPECT_EQ(result.err.find('\n'), result.err.size() - 1) << result.err;
 }
 
+TEST(WorkloadBinary, AWarmupThatLeavesNoTimedStepIsRefusedOnAnyMachine) {
+  const auto result = run_process({GPUPROF_WORKLOAD_BINARY, "rnn", "--steps", "5", "--warmup-steps", "5"});
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_NE(result.err.find("--warmup-steps 5 leaves no timed step"), std::string::npos) << result.err;
+  EXPECT_EQ(result.err.find('\n'), result.err.size() - 1) << "one line: " << result.err;
+}
+
 TEST(WorkloadBinary, UnknownPrecisionIsAUsageError) {
   const auto result = run_process({GPUPROF_WORKLOAD_BINARY, "rnn", "--precision", "fp16"});
   EXPECT_EQ(result.exit_code, 2);

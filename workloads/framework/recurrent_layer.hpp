@@ -2,6 +2,8 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
+#include <vector>
 
 #include <cudnn.h>
 
@@ -10,6 +12,7 @@
 #include "device_context.hpp"
 #include "element_type.hpp"
 #include "parameter_layout.hpp"
+#include "recurrent_algorithm.hpp"
 
 namespace gpuprof::workloads {
 
@@ -26,6 +29,7 @@ struct RecurrentConfig {
   int max_batch = 0;
   float dropout = 0.0F;  // between stacked layers, training only
   std::uint64_t dropout_seed = 0;
+  bool automatic_algorithm = true;  // --rnn-algo auto: persistent kernels where they fit; else standard
 };
 
 // Where one weight matrix and its bias sit in the weight space (offsets in elements).
@@ -65,8 +69,23 @@ class RecurrentLayer {
   RecurrentWeightPosition weight_position(const DeviceContext& context, int layer, int linear_id) const;
 
   const RecurrentConfig& config() const { return config_; }
+  RecurrentAlgorithm algorithm() const { return algorithm_; }
+  // The algorithm chosen and why, then any fallback to standard: for the run's output.
+  const std::vector<std::string>& notes() const { return notes_; }
 
  private:
+  // A persistent algorithm cuDNN would not run: where it said NOT_SUPPORTED.
+  struct Refusal {
+    cudnnStatus_t status = CUDNN_STATUS_SUCCESS;
+    const char* stage = "";
+    RecurrentAlgorithm algorithm = RecurrentAlgorithm::standard;
+  };
+  Refusal configure(const DeviceContext& context, RecurrentAlgorithm algorithm);
+  void fall_back_to_standard(const DeviceContext& context, const Refusal& refusal);
+  void redo_forward_with_standard(const DeviceContext& context, const Refusal& refusal);
+  cudnnStatus_t forward_call(const DeviceContext& context, bool training);
+  cudnnStatus_t backward_data_call(const DeviceContext& context);
+  cudnnStatus_t backward_weights_call(const DeviceContext& context);
   void set_batch(int batch);
   std::size_t hidden_state_count() const;
   const void* weight_space() const;
@@ -76,6 +95,8 @@ class RecurrentLayer {
 
   RecurrentConfig config_;
   ElementType element_;
+  RecurrentAlgorithm algorithm_ = RecurrentAlgorithm::standard;
+  std::vector<std::string> notes_;
   ParameterSlice parameters_;
   cudnnRNNDescriptor_t rnn_ = nullptr;
   cudnnDropoutDescriptor_t dropout_ = nullptr;

@@ -47,23 +47,31 @@ void add_run_options(CLI::App& app, WorkloadOptions& options) {
   auto* epochs = app.add_option("--epochs", options.epochs, "Training epochs");
   app.add_option("--steps", options.steps, "Training steps instead of --epochs")->excludes(epochs);
   app.add_option("--eval-every", options.eval_every, "Validate every N epochs");
+  app.add_option("--warmup-steps", options.warmup_steps,
+                 "Steps run before timing, left out of samples/s (default 10, fewer for shorter runs)");
   app.add_option("--seed", options.seed, "Seed for data, initial weights and shuffling");
   app.add_option("--optimizer", options.optimizer, "Optimizer")->check(CLI::IsMember({"sgd", "adam"}));
   app.add_option("--lr", options.learning_rate, "Learning rate");
   app.add_option("--momentum", options.momentum, "SGD momentum");
   app.add_option("--precision", options.precision, "Arithmetic precision")
       ->check(CLI::IsMember({"fp32", "tf32", "bf16"}));
+  app.add_option("--rnn-algo", options.rnn_algo, "rnn: cuDNN algorithm: standard, or auto (persistent where it fits)")
+      ->check(CLI::IsMember({"standard", "auto"}));
   app.add_option("--summary", options.summary_path, "Write a JSON summary to this file");
   app.add_flag("--quiet", options.quiet, "Print no per-epoch lines");
 }
 
 void add_pipeline_and_device_options(CLI::App& app, WorkloadOptions& options) {
-  app.add_option("--host-memory", options.host_memory, "Host batch memory")
+  app.add_option("--loader", options.loader,
+                 "Where batches are assembled: pool (loader threads ahead of training) or inline (on the "
+                 "training thread)")
+      ->check(CLI::IsMember({"pool", "inline"}));
+  app.add_option("--host-memory", options.host_memory, "Host batch memory (default pinned)")
       ->check(CLI::IsMember({"pageable", "pinned"}));
-  app.add_option("--prefetch", options.prefetch, "Batches copied ahead on a copy stream (0, 1, 2)");
+  app.add_option("--prefetch", options.prefetch, "Batches copied ahead on a copy stream (0, 1, 2; default 2)");
   app.add_option("--loader-us", options.loader_us, "Extra host work per batch, microseconds");
   app.add_option("--loader-threads", options.loader_threads,
-                 "Host threads that assemble each batch (data-loader workers; default 4)");
+                 "Loader threads (pool: one batch each; inline: threads sharing each batch; default 4)");
   app.add_option("--gpus", options.gpus, "Number of GPUs, or all");
   app.add_option("--strategy", options.strategy, "Multi-GPU strategy")
       ->check(CLI::IsMember({"single", "data-parallel", "host-staged", "tower-parallel", "alternate"}));
@@ -106,6 +114,17 @@ ParsedCommandLine parse_command_line(int argc, const char* const argv[]) {
   if (options.model == "resnet" && app.count("--classes") == 0) options.classes = resnet_default_classes;
   result.options = options;
   return result;
+}
+
+int planned_training_steps(const WorkloadOptions& options) {
+  if (options.steps > 0) return options.steps;
+  const int per_epoch = options.batch > 0 ? options.train_samples / options.batch : 0;
+  return static_cast<int>(std::min<long long>(static_cast<long long>(options.epochs) * per_epoch, 1 << 30));
+}
+
+int warmup_steps_for(const WorkloadOptions& options, int total_steps) {
+  if (options.warmup_steps) return *options.warmup_steps;
+  return std::clamp(total_steps - 1, 0, default_warmup_steps);
 }
 
 const char* supported_strategies(const std::string& model) {
@@ -192,6 +211,17 @@ void validate_resnet(const WorkloadOptions& options) {
                                               "activations; use a smaller --batch", options.batch, options.image_size));
 }
 
+// An explicit warm-up must leave at least one timed step, or samples/s would be 0/0.
+void validate_warmup(const WorkloadOptions& options) {
+  if (!options.warmup_steps) return;
+  const int warmup = *options.warmup_steps;
+  require(warmup >= 0, fmt::format("--warmup-steps must be 0 or more, got {}", warmup));
+  const int steps = planned_training_steps(options);
+  require(warmup < steps, fmt::format("--warmup-steps {} leaves no timed step: the run trains {} steps; use "
+                                      "--warmup-steps {} or fewer, or more --steps",
+                                      warmup, steps, std::max(steps - 1, 0)));
+}
+
 void validate_run(const WorkloadOptions& options) {
   require_range(options.batch, 1, 1 << 20, "--batch");
   require_range(options.train_samples, 1, 1 << 24, "--train-samples");
@@ -202,6 +232,7 @@ void validate_run(const WorkloadOptions& options) {
   require_range(options.epochs, 1, 1000000, "--epochs");
   require_range(options.steps, 0, 100000000, "--steps");
   require_range(options.eval_every, 1, 1000000, "--eval-every");
+  validate_warmup(options);
   require(options.learning_rate > 0.0 && options.learning_rate < 10.0,
           fmt::format("--lr must be in (0, 10), got {}", options.learning_rate));
   require(options.momentum >= 0.0 && options.momentum < 1.0,

@@ -47,6 +47,9 @@ struct WorkloadOptions {
   int steps = 0;   // when > 0, a fixed number of training steps instead of --epochs
   int eval_every = 1;
   std::uint64_t seed = 1;
+  // Steps run before timing starts (not in samples/s). Unset: 10, or one fewer than the run's steps
+  // when it is shorter; set explicitly, it must leave a timed step.
+  std::optional<int> warmup_steps;
 
   // optimisation
   std::string optimizer = "adam";  // sgd | adam
@@ -54,11 +57,14 @@ struct WorkloadOptions {
   double momentum = 0.9;
   std::string precision = "fp32";  // fp32 | tf32 | bf16 (mixed, fp32 master weights)
 
-  // input pipeline
-  std::string host_memory = "pageable";  // pageable | pinned
-  int prefetch = 0;                      // 0 synchronous, 1 double, 2 triple buffering
-  int loader_us = 0;                     // host work per batch imitating a slow loader
-  int loader_threads = 4;                // host threads assembling each batch
+  std::string rnn_algo = "auto";  // standard | auto (persistent where cuDNN and the shape allow)
+
+  // input pipeline (the old behaviour: --loader inline --host-memory pageable --prefetch 0)
+  std::string loader = "pool";         // pool: batches assembled off the training thread | inline
+  std::string host_memory = "pinned";  // pageable | pinned
+  int prefetch = 2;                    // 0 synchronous, 1 double, 2 triple buffering
+  int loader_us = 0;                   // host work per batch imitating a slow loader
+  int loader_threads = 4;              // pool: loader threads, one batch each; inline: threads per batch
 
   // devices
   std::string gpus = "1";              // N | all
@@ -87,6 +93,14 @@ ParsedCommandLine parse_command_line(int argc, const char* const argv[]);
 // including a strategy the model does not support and multi-GPU placements asked on one GPU.
 // Throws WorkloadError naming the offending option.
 void validate_options(const WorkloadOptions& options);
+
+// The training steps the options ask for (--steps, or --epochs of whole batches).
+int planned_training_steps(const WorkloadOptions& options);
+
+// The warm-up steps of a run of `total_steps`: --warmup-steps, or the default (10, but always
+// one timed step when the run has two or more, so that step 0 is never timed).
+inline constexpr int default_warmup_steps = 10;
+int warmup_steps_for(const WorkloadOptions& options, int total_steps);
 
 // The strategies a model can train with, for messages and checks.
 const char* supported_strategies(const std::string& model);

@@ -67,10 +67,13 @@ void write_configuration(JsonWriter& writer, const WorkloadOptions& o, const Tra
   write_int(writer, "per_gpu_batch", plan.per_gpu_batch);
   write_int(writer, "steps", plan.total_steps);
   write_int(writer, "steps_per_epoch", plan.steps_per_epoch);
+  write_int(writer, "warmup_steps", plan.warmup_steps);
   write_int(writer, "seed", static_cast<std::int64_t>(o.seed));
   write_string(writer, "optimizer", o.optimizer);
   write_double(writer, "learning_rate", o.learning_rate);
   write_string(writer, "precision", o.precision);
+  write_string(writer, "rnn_algo", o.rnn_algo);
+  write_string(writer, "loader", o.loader);
   write_string(writer, "host_memory", o.host_memory);
   write_int(writer, "prefetch", o.prefetch);
   write_int(writer, "loader_us", o.loader_us);
@@ -88,7 +91,9 @@ void write_epoch(JsonWriter& writer, const EpochRecord& record) {
   write_int(writer, "epoch", record.epoch);
   write_int(writer, "steps", record.steps);
   write_double(writer, "seconds", record.seconds);
-  write_double(writer, "samples_per_second", record.samples_per_second);
+  write_int(writer, "warmup_steps", record.warmup_steps);
+  write_optional(writer, "samples_per_second",
+                 record.warmup_steps < record.steps ? std::optional<double>(record.samples_per_second) : std::nullopt);
   write_double(writer, "train_loss", record.train_loss);
   write_double(writer, "train_accuracy", record.train_accuracy);
   write_optional(writer, "validation_loss", record.validation_loss);
@@ -105,8 +110,16 @@ std::string format_epoch_line(const EpochRecord& r) {
     line += fmt::format(" val_loss {:.4f} val_accuracy {:.4f}", *r.validation_loss,
                         *r.validation_accuracy);
   }
-  line += fmt::format(" seconds {:.3f} samples/s {:.1f}", r.seconds, r.samples_per_second);
+  line += fmt::format(" seconds {:.3f}", r.seconds);
+  if (r.warmup_steps >= r.steps) return line + " samples/s - (warm-up only)";
+  line += fmt::format(" samples/s {:.1f}", r.samples_per_second);
+  if (r.warmup_steps > 0) line += fmt::format(" ({} warm-up steps not timed)", r.warmup_steps);
   return line;
+}
+
+std::string format_throughput_line(const RunSummary& s) {
+  return fmt::format("throughput {:.1f} samples/s over {} timed steps ({:.3f} s); {} warm-up steps not timed",
+                     s.samples_per_second, s.timed_steps, s.timed_seconds, s.warmup_steps);
 }
 
 std::string summary_to_json(const RunSummary& summary) {
@@ -127,6 +140,9 @@ std::string summary_to_json(const RunSummary& summary) {
   writer.EndArray();
   write_double(writer, "training_seconds", summary.training_seconds);
   write_double(writer, "samples_per_second", summary.samples_per_second);
+  write_int(writer, "warmup_steps", summary.warmup_steps);
+  write_int(writer, "timed_steps", summary.timed_steps);
+  write_double(writer, "timed_seconds", summary.timed_seconds);
   write_key(writer, "final");
   if (summary.epochs.empty()) {
     writer.Null();

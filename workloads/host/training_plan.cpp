@@ -94,6 +94,7 @@ TrainingPlan make_training_plan(const WorkloadOptions& options, int device_count
     plan.epochs = options.epochs;
     plan.total_steps = options.epochs * plan.steps_per_epoch;
   }
+  plan.warmup_steps = warmup_steps_for(options, plan.total_steps);
   // Validation runs whole on GPU 0 in batches no larger than a training batch,
   // the last one possibly smaller, so every validation sample counts.
   plan.validation_batch = std::min(options.batch, options.validation_samples);

@@ -32,6 +32,7 @@ struct TrainingPlan {
   int steps_per_epoch = 0;  // full batches only; the remainder of an epoch is dropped
   int total_steps = 0;
   int epochs = 0;           // epochs started, the last one possibly partial under --steps
+  int warmup_steps = 0;     // the first steps, run but left out of samples/s
   int validation_batches = 0;
   int validation_batch = 0;  // per-batch size used for validation on GPU 0
 };

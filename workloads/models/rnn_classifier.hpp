@@ -31,6 +31,7 @@ class RnnClassifier : public TrainableModel {
   std::vector<ParameterGroup> parameter_groups() override;
   std::vector<const DeviceContext*> input_contexts() const override { return {&context_}; }
   const DeviceContext& loss_context() const override { return context_; }
+  std::vector<std::string> notes() const override { return recurrent_.notes(); }
   void zero_gradients() override { zero_gradients(context_); }
   void forward_loss(const std::vector<DeviceBatch>& batches, bool training, float loss_scale,
                     LossMetrics metrics) override;

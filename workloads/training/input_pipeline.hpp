@@ -1,10 +1,13 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
+#include <memory>
 #include <vector>
 
 #include <cuda_runtime_api.h>
 
+#include "batch_loader_pool.hpp"
 #include "device_array.hpp"
 #include "device_batch.hpp"
 #include "device_context.hpp"
@@ -14,23 +17,19 @@
 namespace gpuprof::workloads {
 
 struct InputPipelineConfig {
-  int replica = 0;         // which share of each global batch this GPU trains on
-  int per_gpu_batch = 0;
-  int global_batch = 0;
-  int steps_per_epoch = 0;
-  int total_steps = 0;
+  BatchSchedule schedule;
   int prefetch = 0;        // batches copied ahead: 0 synchronous, 1 double, 2 triple buffering
   bool pinned = false;
-  int loader_us = 0;
-  int loader_threads = 1;
-  std::uint64_t seed = 1;
+  bool pool = false;       // loader threads assemble batches ahead, off the training thread
+  int loader_threads = 1;  // pool: loader threads; inline: threads sharing each batch
 };
 
-// Feeds one GPU: assembles each batch on the host (pageable or pinned), copies it
-// to the device, and with prefetch copies later batches on the copy stream while
-// the compute stream works. Events, not host waits, order the two streams; the host
-// waits only before reusing a staging buffer whose copy is still running.
-// Batch contents depend only on (seed, step), never on the prefetch depth.
+// Feeds one GPU: batches are assembled on the host (by a loader pool running ahead, or inline
+// on the training thread) into pageable or pinned buffers, then copied to the device; with
+// prefetch the copies of later batches run on the copy stream while the compute stream works.
+// Events, not host waits, order the two streams; the host waits only before a host buffer whose
+// copy is still running is handed back to the loaders. Events are created once, never per step.
+// Batch contents depend only on (seed, step), never on the prefetch depth or thread count.
 class InputPipeline {
  public:
   InputPipeline(const DeviceContext& context, const SampleSource& dataset, const InputPipelineConfig& config);
@@ -44,10 +43,13 @@ class InputPipeline {
   void release(int step);
 
  private:
-  struct Slot {
-    HostArray<float> host_inputs;
-    HostArray<float> host_targets;
-    HostArray<std::int32_t> host_ints;
+  struct HostSlot {
+    HostArray<float> inputs;
+    HostArray<float> targets;
+    HostArray<std::int32_t> ints;
+    cudaEvent_t copied = nullptr;  // the copy out of this buffer is done
+  };
+  struct DeviceSlot {
     DeviceArray<float> inputs;
     DeviceArray<float> targets;
     DeviceArray<std::int32_t> ints;
@@ -56,16 +58,18 @@ class InputPipeline {
   };
 
   void issue(int step);
-  void assemble(int step, Slot& slot);
-  Slot& slot_for(int step) { return slots_[static_cast<std::size_t>(step) % slots_.size()]; }
+  // Hands finished copies' host buffers back to the loaders; waits for those up to `through`.
+  void return_host_buffers(int through);
+  HostSlot& host_slot(int step) { return host_[static_cast<std::size_t>(step) % host_.size()]; }
+  DeviceSlot& device_slot(int step) { return device_[static_cast<std::size_t>(step) % device_.size()]; }
 
   const DeviceContext& context_;
-  const SampleSource& dataset_;
   InputPipelineConfig config_;
-  std::vector<Slot> slots_;
+  std::vector<HostSlot> host_;
+  std::vector<DeviceSlot> device_;
+  std::deque<int> copying_;  // steps whose host buffer the loaders do not have back yet
   int next_to_issue_ = 0;
-  int order_epoch_ = -1;
-  std::vector<std::int32_t> order_;
+  std::unique_ptr<BatchLoaderPool> loader_;  // after host_: its threads stop before the buffers go
 };
 
 }  // namespace gpuprof::workloads

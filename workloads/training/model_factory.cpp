@@ -24,7 +24,7 @@ std::unique_ptr<TrainableModel> make_model(const WorkloadOptions& options, const
     RnnClassifierConfig config;
     config.recurrent = RecurrentConfig{parse_cell(options.cell), options.features, options.hidden, options.layers,
                                        options.seq_len, max_batch, static_cast<float>(options.dropout),
-                                       derive_seed(options.seed, dropout_stream)};
+                                       derive_seed(options.seed, dropout_stream), options.rnn_algo == "auto"};
     config.classes = options.classes;
     return std::make_unique<RnnClassifier>(first, config);
   }

@@ -16,6 +16,7 @@
 #include "nvtx_range.hpp"
 #include "placement_plan.hpp"
 #include "replica.hpp"
+#include "throughput_meter.hpp"
 #include "workload_data.hpp"
 
 namespace gpuprof::workloads {
@@ -38,9 +39,7 @@ class Trainer {
     for (int r = 0; r < plan_.replicas; ++r) create_replica(r);
     if (plan.strategy == Strategy::data_parallel) create_allreduce();
     if (plan.strategy == Strategy::host_staged) create_host_master();
-    if (log != nullptr) {
-      for (const std::string& note : replicas_.front().model->notes()) *log << note << std::endl;
-    }
+    print_new_notes(log);
   }
 
   TrainingResult run(std::ostream* log);
@@ -57,6 +56,8 @@ class Trainer {
   std::array<double, 2> evaluate();
   std::vector<float> final_parameters();
   std::size_t master_count() const { return master_.size(); }
+  void wait_for_gpus();
+  void print_new_notes(std::ostream* log);
 
   const WorkloadOptions& options_;
   TrainingPlan plan_;
@@ -70,6 +71,7 @@ class Trainer {
   HostArray<float> master_;
   std::vector<HostArray<float>> host_gradients_;
   std::unique_ptr<HostOptimizer> host_optimizer_;
+  std::size_t notes_printed_ = 0;
 };
 
 void upload_parameters(const std::vector<ParameterGroup>& groups, const std::vector<float>& values) {
@@ -100,9 +102,10 @@ void Trainer::create_replica(int index) {
   const std::vector<ParameterGroup> groups = replica.model->parameter_groups();
   upload_parameters(groups, initial_);
   for (const DeviceContext* context : replica.model->input_contexts()) {
-    InputPipelineConfig pipeline{index, plan_.per_gpu_batch, plan_.global_batch, plan_.steps_per_epoch,
-                                 plan_.total_steps, options_.prefetch, options_.host_memory == "pinned",
-                                 options_.loader_us, options_.loader_threads, options_.seed};
+    const BatchSchedule schedule{index, plan_.per_gpu_batch, plan_.global_batch, plan_.steps_per_epoch,
+                                 plan_.total_steps, options_.seed, options_.loader_us};
+    const InputPipelineConfig pipeline{schedule, options_.prefetch, options_.host_memory == "pinned",
+                                       options_.loader == "pool", options_.loader_threads};
     replica.pipelines.push_back(std::make_unique<InputPipeline>(*context, data_.train(), pipeline));
   }
   if (plan_.strategy != Strategy::host_staged) {
@@ -240,6 +243,20 @@ void Trainer::train_step(int step) {
   }
 }
 
+// Notes a model adds while training (a layer's fallback) are printed once, after those of its setup.
+void Trainer::print_new_notes(std::ostream* log) {
+  const std::vector<std::string> notes = replicas_.front().model->notes();
+  for (; notes_printed_ < notes.size(); ++notes_printed_) {
+    if (log != nullptr) *log << notes[notes_printed_] << std::endl;
+  }
+}
+
+void Trainer::wait_for_gpus() {
+  for (Replica& replica : replicas_) {
+    for (const auto& context : replica.contexts) context->synchronize();
+  }
+}
+
 EpochTotals Trainer::take_training_totals() {
   EpochTotals totals;
   for (Replica& replica : replicas_) {
@@ -340,32 +357,49 @@ TrainingResult Trainer::run(std::ostream* log) {
   // One process drives every GPU, so its batch is the whole job's: compare and study read these.
   nvtx_mark(fmt::format("gpuprof.meta global_batch={}", plan_.global_batch));
   nvtx_mark(fmt::format("gpuprof.meta gpus={}", plan_.gpu_count));
+  using Clock = std::chrono::steady_clock;
+  const auto origin = Clock::now();
+  auto seconds_now = [&origin] { return std::chrono::duration<double>(Clock::now() - origin).count(); };
+  ThroughputMeter meter(plan_.warmup_steps, plan_.global_batch);
   int step = 0;
   for (int epoch = 1; epoch <= plan_.epochs; ++epoch) {
     const int steps = std::min(plan_.steps_per_epoch, plan_.total_steps - step);
-    const auto start = std::chrono::steady_clock::now();
-    for (int i = 0; i < steps; ++i) train_step(step++);
+    const double start = seconds_now();
+    meter.start_epoch(start);
+    for (int i = 0; i < steps; ++i) {
+      train_step(step);
+      if (meter.ends_warmup(step)) {
+        wait_for_gpus();  // the warm-up's work is done before the clock starts
+        meter.warmup_done(seconds_now());
+      }
+      ++step;
+    }
     const EpochTotals totals = take_training_totals();  // waits for every GPU
-    const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
+    const double end = seconds_now();
+    const TimedSpan timed = meter.end_epoch(steps, end);
     EpochRecord record;
     record.epoch = epoch;
     record.steps = steps;
+    record.warmup_steps = steps - timed.steps;
     const double samples = static_cast<double>(steps) * plan_.global_batch;
     record.train_loss = totals.loss_sum / samples;
     record.train_accuracy = totals.correct / samples;
-    record.seconds = elapsed.count();
-    record.samples_per_second = samples / elapsed.count();
+    record.seconds = end - start;
+    record.samples_per_second = ThroughputMeter::samples_per_second(timed, plan_.global_batch);
     if (epoch % options_.eval_every == 0 || epoch == plan_.epochs) {
       const auto [loss, accuracy] = evaluate();
       record.validation_loss = loss;
       record.validation_accuracy = accuracy;
     }
+    print_new_notes(log);
     if (log != nullptr && !options_.quiet) *log << format_epoch_line(record) << std::endl;
     summary.training_seconds += record.seconds;
     summary.epochs.push_back(record);
   }
-  summary.samples_per_second =
-      static_cast<double>(plan_.total_steps) * plan_.global_batch / summary.training_seconds;
+  summary.samples_per_second = meter.samples_per_second();
+  summary.warmup_steps = meter.warmup_steps();
+  summary.timed_steps = meter.timed_steps();
+  summary.timed_seconds = meter.timed_seconds();
   result.final_parameters = final_parameters();
   return result;
 }
