@@ -90,7 +90,7 @@ TEST(ReportView, SummaryComesFirstAndTheJobBeforeKernels) {
   EXPECT_LT(summary, text.find("Time breakdown per device"));
   EXPECT_LT(text.find("Job summary"), text.find("Kernel summary"));
   // Data-loss warnings stay visible above the summary, and the summary counts them.
-  EXPECT_LT(text.find("WARNING: invalid_buffers"), summary);
+  EXPECT_LT(text.find("WARNING (ranks 0, 1): invalid_buffers"), summary);  // said once for both ranks
   EXPECT_NE(text.find("Data loss: 2 warnings on ranks 0, 1"), std::string::npos);
 }
 
