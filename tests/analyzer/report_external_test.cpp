@@ -87,6 +87,23 @@ TEST(ReportExternal, DlrmJobAnswersWithinFortyLines) {
   gpuprof::testing::expect_html_leads_with_the_job(render_html(input), "dlrm-8rank");
 }
 
+// The nvFuser Nsight export has no step annotations: its summary names the activity span as its window and
+// writes a copy's size in binary units.
+TEST(ReportExternal, NsysExportSummaryNamesItsWindow) {
+  const auto data = gpuprof::testing::external_data_dir();
+  if (data.empty()) GTEST_SKIP() << "no ../shared/data/external in this clone";
+  const auto trace = data / "nsys-sqlite" / "nvfuser_h200_schema3.17.sqlite";
+  if (!fs::exists(trace)) GTEST_SKIP() << "no " << trace;
+  auto input = report_input(job::analyze_job({trace.string()}, {}));
+  input.sections = {Section::summary};
+  const auto text = render_text(input);
+  EXPECT_NE(text.find("activity span"), std::string::npos) << text;
+  EXPECT_EQ(text.find("steady step periods"), std::string::npos) << text;
+  EXPECT_EQ(text.find("idle in steps"), std::string::npos) << text;
+  EXPECT_EQ(text.find("394002432 B"), std::string::npos) << text;
+  EXPECT_NE(text.find("375.8 MiB"), std::string::npos) << text;
+}
+
 // The HTA NCCL trace's all-reduces of 26.55 MB run at 11.04 GB/s bus bandwidth (2 ranks: factor 1), shown in
 // the text, JSON and HTML reports (the exact values are checked in HtaNcclBusBandwidthPerCollective).
 TEST(ReportExternal, HtaNcclReportShowsBusBandwidth) {

@@ -199,5 +199,42 @@ TEST(ReportWidth, SyntheticTracesFit) {
   }
 }
 
+// --full-names: a name longer than its column continues on the next lines, whole, within 120 columns.
+TEST(ReportView, FullNamesWrapInsteadOfBeingShortened) {
+  const std::string name = "void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_" + std::string(150, 'x') + "_align4>(Params)";
+  Table table{Section::kernels, "kernels", "Kernel summary", {"Rank", "Time%", "Name"}, {}};
+  table.rows.push_back({{"0", "0", true}, {"12.5", "12.5", true}, {name, name, false}});
+  const auto wrapped = text_table(table, kTerminalWidth, true);
+  EXPECT_EQ(first_line_wider_than(wrapped, kTerminalWidth), "");
+  std::string joined;
+  for (std::size_t at = wrapped.find(" void"); at < wrapped.size();) {
+    const auto end = wrapped.find('\n', at);
+    joined += wrapped.substr(at, end - at);
+    at = end + 1;
+    while (at < wrapped.size() && wrapped[at] == ' ') ++at;
+  }
+  EXPECT_NE(joined.find(name), std::string::npos) << wrapped;
+  EXPECT_NE(text_table(table, kTerminalWidth).find("..."), std::string::npos) << "without it, shortened";
+}
+
+// Without step annotations the summary says what its window is, and sizes and counts read as people write them.
+TEST(ReportView, WithoutStepsTheSummaryNamesItsWindow) {
+  gpuprof::testing::TemporaryFolder folder;
+  const auto path = folder.file("t.sqlite");
+  synthetic::SynthOptions options;
+  options.devices = 1, options.steps = 3;
+  synthetic::write_synthetic_trace(path, options);
+  job::JobOptions job_options;
+  job_options.analysis.step_pattern = "^no step is called this (\\d+)$";
+  auto input = report_input(job::analyze_job({path}, job_options));
+  input.sections = {Section::summary};
+  const auto text = render_text(input);
+  EXPECT_NE(text.find("Summary (no steps: each device's activity span is its window)"), std::string::npos) << text;
+  EXPECT_EQ(text.find("idle in steps"), std::string::npos) << text;
+  EXPECT_EQ(text.find("Idle in steps"), std::string::npos) << text;
+  EXPECT_NE(text.find("activity spans, no steps"), std::string::npos) << text;
+  EXPECT_EQ(text.find(" 1 copies"), std::string::npos) << text;
+}
+
 }  // namespace
 }  // namespace gpuprof::report
