@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 
+#include "cli_reference.hpp"
 #include "command.hpp"
 #include "gpuprof/progress/progress_line.hpp"
 #include "info_json.hpp"
@@ -143,7 +144,9 @@ void add_info_command(CLI::App& app, Action& action) {
       "info", "Describe trace files: schema, source, host, ranks, devices, time span, rows per table, collector stats");
   command->add_option("traces", arguments->traces, "Trace files (gpuprof, Kineto, Nsight, nvprof) or job folders")
       ->required();
-  command->add_option("--format", arguments->format, "text, or json (format gpuprof.info/1)")->capture_default_str();
+  offer_values(command->add_option("--format", arguments->format, "text, or json (format gpuprof.info/1)")
+                   ->capture_default_str(),
+               {"text", "json"});
   command->callback([arguments, &action] {
     action = [arguments](const Invocation& invocation) { return run_info(*arguments, invocation); };
   });
