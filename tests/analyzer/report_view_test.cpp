@@ -5,6 +5,7 @@
 
 #include "gpuprof/analysis/rank_analysis.hpp"
 #include "gpuprof/job/job_analysis.hpp"
+#include "gpuprof/report/cells.hpp"
 #include "gpuprof/report/report_writers.hpp"
 #include "gpuprof/report/table_rendering.hpp"
 #include "gpuprof/synthetic/synthetic_trace.hpp"
@@ -234,6 +235,14 @@ TEST(ReportView, WithoutStepsTheSummaryNamesItsWindow) {
   EXPECT_EQ(text.find("Idle in steps"), std::string::npos) << text;
   EXPECT_NE(text.find("activity spans, no steps"), std::string::npos) << text;
   EXPECT_EQ(text.find(" 1 copies"), std::string::npos) << text;
+}
+
+// Mean counts read as counts: "29", not "29.00"; a fraction keeps its decimals, and machines get the raw value.
+TEST(ReportView, WholeMeanCountsHaveNoDecimals) {
+  EXPECT_EQ(count_cell(29.0).text, "29");
+  EXPECT_EQ(count_cell(0.0).text, "0");
+  EXPECT_EQ(count_cell(3.5).text, "3.50");
+  EXPECT_EQ(count_cell(29.0).raw, "29.00");
 }
 
 }  // namespace
