@@ -154,6 +154,12 @@ TEST(CliReference, EveryHelpFits120Columns) {
     }
   }
   EXPECT_NE(gpuprof({"gui", "--help"}).out.find("nvprof"), std::string::npos);
+  // The app's own help says it opens job folders too (built beside gpuprof when Qt is there).
+  const auto app = std::filesystem::path(GPUPROF_BINARY).parent_path() / ".." / "gui" / "gpuprof-gui";
+  if (!std::filesystem::exists(app)) return;
+  const auto help = run_process({"/usr/bin/env", "QT_QPA_PLATFORM=offscreen", app.string(), "--help"});
+  EXPECT_NE(help.out.find("job folder"), std::string::npos) << help.out;
+  EXPECT_NE(help.out.find("nvprof"), std::string::npos) << help.out;
 }
 
 TEST(CliReference, CompareTakesTheStepAndCommPatternsOfReport) {
