@@ -174,6 +174,22 @@ TEST(CliReference, CompareTakesTheStepAndCommPatternsOfReport) {
   EXPECT_EQ(gpuprof({"compare", trace, trace, "--step-pattern", "^step (\\d+)$"}).exit_code, 0);
 }
 
+// compare's --top means what report's does: 15 rows in text by default, every row in JSON.
+TEST(CliReference, CompareTopDefaultsAsReports) {
+  const std::string samples = std::string(GPUPROF_SOURCE_DIR) + "/samples/";
+  const std::vector<std::string> runs{"compare", samples + "gru.sqlite", samples + "lstm.sqlite"};
+  const auto with = [&](std::vector<std::string> more) {
+    auto arguments = runs;
+    arguments.insert(arguments.end(), more.begin(), more.end());
+    return gpuprof(arguments);
+  };
+  const auto text = with({});
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_EQ(text.out, with({"--top", "15"}).out);
+  EXPECT_NE(text.out, with({"--top", "0"}).out) << "the samples differ in more than 15 kernels";
+  EXPECT_EQ(with({"--format", "json"}).out, with({"--format", "json", "--top", "0"}).out);
+}
+
 TEST(CliReference, AMistypedCommandGetsTheNearestOne) {
   const auto result = gpuprof({"repotr", "trace.sqlite"});
   EXPECT_EQ(result.exit_code, 2);
