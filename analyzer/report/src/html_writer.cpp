@@ -38,7 +38,8 @@ std::string rank_charts(const ReportInput& input) {
 }
 
 // The breakdown over every device first; for a job, its table of ranks next, and the per-rank charts folded
-// away below it, so that the first screen compares the ranks instead of opening on rank 0's charts.
+// away below it beyond a few ranks, so that the first screen compares the ranks instead of opening on rank 0's
+// charts.
 std::string charts(const ReportInput& input, const std::vector<Table>& tables) {
   std::string out;
   if (input.has(Section::devices)) {
@@ -50,6 +51,7 @@ std::string charts(const ReportInput& input, const std::vector<Table>& tables) {
     if (table.section == Section::job) out += html_table(table);
   }
   const auto per_rank = rank_charts(input);
+  if (input.ranks.size() <= kListedRankFiles) return out + per_rank;  // a few ranks stay open
   if (!per_rank.empty()) {
     out += fmt::format("<details><summary>Charts per rank ({} ranks)</summary>\n{}</details>\n", input.ranks.size(),
                        per_rank);
