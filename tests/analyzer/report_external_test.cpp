@@ -102,6 +102,7 @@ TEST(ReportExternal, NsysExportSummaryNamesItsWindow) {
   EXPECT_EQ(text.find("idle in steps"), std::string::npos) << text;
   EXPECT_EQ(text.find("394002432 B"), std::string::npos) << text;
   EXPECT_NE(text.find("375.8 MiB"), std::string::npos) << text;
+  EXPECT_NE(text.find("in 1 copy,"), std::string::npos) << text;  // its one DtoD copy, not "1 copies"
 }
 
 // The HTA NCCL trace's all-reduces of 26.55 MB run at 11.04 GB/s bus bandwidth (2 ranks: factor 1), shown in

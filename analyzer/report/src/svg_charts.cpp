@@ -165,11 +165,11 @@ std::string transfer_matrix_chart(const analysis::RankAnalysis& rank) {
     body += fmt::format(
         "<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{}\" height=\"{}\" fill=\"{}\" stroke=\"#999\"><title>{}</title></rect>",
         x, y, cell, cell, color,
-        escape_html(fmt::format("{}: {} in {} copies, {}, {:.2f} GB/s",
+        escape_html(fmt::format("{}: {} in {} cop{}, {}, {:.2f} GB/s",
                                 same ? fmt::format("within GPU {}", entry.src_device)
                                      : fmt::format("GPU {} -> GPU {}", entry.src_device, entry.dst_device),
-                                units::format_bytes(totals.bytes), totals.count, units::format_duration(totals.total_ns),
-                                totals.gigabytes_per_second())));
+                                units::format_bytes(totals.bytes), totals.count, totals.count == 1 ? "y" : "ies",
+                                units::format_duration(totals.total_ns), totals.gigabytes_per_second())));
     if (same) body += label(x + cell / 2.0, y + cell / 2.0 - 6, "same GPU", "middle", "#666");
     body += label(x + cell / 2.0, y + cell / 2.0 + 8, units::format_bytes(totals.bytes), "middle", ink);
     body += label(x + cell / 2.0, y + cell / 2.0 + 21, fmt::format("{:.1f} GB/s", totals.gigabytes_per_second()),
