@@ -245,5 +245,20 @@ TEST(ReportView, WholeMeanCountsHaveNoDecimals) {
   EXPECT_EQ(count_cell(29.0).raw, "29.00");
 }
 
+// Two different names that shorten to the same text are told apart by a number, not shown as one name twice.
+TEST(ReportView, ShortenedNamesThatCollideAreNumbered) {
+  const std::string head = "sm80_xmma_fprop_implicit_gemm_", tail = "_execute_kernel__5x_cudnn";
+  Table table{Section::kernels, "kernels", "Kernel summary", {"Rank", "Name"}, {}};
+  for (const char* middle : {"f32f32_tf32f32_f32_nhwckrsc_nhwc_tilesize128x128x16_stage4_warpsize2x2x1_g1_tensor16x8x8",
+                             "f32f32_tf32f32_f32_nhwckrsc_nchw_tilesize64x64x32_stage5_warpsize2x2x1_g1_tensor16x8x8"}) {
+    table.rows.push_back({{"0", "0", true}, {head + middle + tail, "", false}});
+  }
+  table.rows.push_back(table.rows.front());  // the same kernel again (another rank): the same number
+  const auto text = text_table(table, 60);
+  EXPECT_EQ(first_line_wider_than(text, 60), "");
+  EXPECT_EQ(count(text, " #1\n"), 2u) << text;
+  EXPECT_EQ(count(text, " #2\n"), 1u) << text;
+}
+
 }  // namespace
 }  // namespace gpuprof::report
