@@ -39,5 +39,29 @@ TEST(ReportFirstScreen, AnEightRankJobAnswersWithinFortyLines) {
   gpuprof::testing::expect_html_leads_with_the_job(render_html(input), "synthetic 8-rank job");
 }
 
+// A note on several ranks is one line naming them; notes that differ in numbers only list the numbers by rank
+// (a decimal stays one number); a rank's second note of the same words is not lost.
+TEST(ReportFirstScreen, NotesAreSaidOnceWithTheirRanks) {
+  ReportInput input;
+  input.sections = {};
+  for (std::int32_t rank = 0; rank < 3; ++rank) {
+    auto& analysis = input.ranks.emplace_back();
+    analysis.rank = rank;
+    analysis.path = "r" + std::to_string(rank) + ".sqlite";
+    analysis.warnings = {"invalid_buffers = 2 (buffer without records)"};
+    analysis.notices = {"every step of device " + std::to_string(rank) + " is a warm-up step (1 in all)",
+                        std::string("late by ") + (rank == 1 ? "1.5" : "0.5") + " ms"};
+  }
+  input.ranks[2].notices.push_back("every step of device 7 is a warm-up step (1 in all)");
+  const auto text = render_text(input);
+  EXPECT_NE(text.find("  WARNING (ranks 0-2): invalid_buffers = 2 (buffer without records)\n"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("  NOTE (ranks 0-2): every step of device 0/1/2 is a warm-up step (1 in all)\n"),
+            std::string::npos) << text;
+  EXPECT_NE(text.find("  NOTE (ranks 0-2): late by 0.5/1.5/0.5 ms\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("  NOTE (rank 2): every step of device 7 is a warm-up step (1 in all)\n"), std::string::npos)
+      << text;
+}
+
 }  // namespace
 }  // namespace gpuprof::report

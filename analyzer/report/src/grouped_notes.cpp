@@ -8,13 +8,23 @@
 namespace gpuprof::report {
 namespace {
 
-// A note cut into runs of digits and runs of the rest, so that notes are compared by their words.
+bool digit(const std::string& text, std::size_t at) {
+  return at < text.size() && std::isdigit(static_cast<unsigned char>(text[at])) != 0;
+}
+
+// A note cut into numbers ("12", "0.5") and runs of the rest, so that notes are compared by their words.
 std::vector<std::string> pieces_of(const std::string& text) {
   std::vector<std::string> pieces;
   for (std::size_t i = 0; i < text.size();) {
-    const bool digits = std::isdigit(static_cast<unsigned char>(text[i])) != 0;
     auto end = i;
-    while (end < text.size() && (std::isdigit(static_cast<unsigned char>(text[end])) != 0) == digits) ++end;
+    if (digit(text, i)) {
+      while (digit(text, end)) ++end;
+      if (end + 1 < text.size() && text[end] == '.' && digit(text, end + 1)) {
+        for (++end; digit(text, end);) ++end;
+      }
+    } else {
+      while (end < text.size() && !digit(text, end)) ++end;
+    }
     pieces.push_back(text.substr(i, end - i));
     i = end;
   }
