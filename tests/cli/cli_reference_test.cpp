@@ -135,6 +135,16 @@ TEST(CliReference, RunShInstallsTheManPageAndCompletion) {
   EXPECT_EQ(man.out, prefix.file("share/man/man1/gpuprof.1") + "\n") << man.err;
 }
 
+// The first line of `text` wider than 120 columns (bytes: the outputs checked are ASCII), or "".
+std::string line_over_120_columns(const std::string& text) {
+  for (std::size_t begin = 0; begin < text.size();) {
+    const auto end = std::min(text.find('\n', begin), text.size());
+    if (end - begin > 120) return text.substr(begin, end - begin);
+    begin = end + 1;
+  }
+  return {};
+}
+
 // Every subcommand's help fits a terminal of 120 columns.
 TEST(CliReference, EveryHelpFits120Columns) {
   std::vector<std::string> commands{""};
@@ -146,12 +156,7 @@ TEST(CliReference, EveryHelpFits120Columns) {
     auto arguments = command.empty() ? std::vector<std::string>{"--help"} : std::vector<std::string>{command, "--help"};
     const auto help = gpuprof(arguments);
     EXPECT_EQ(help.exit_code, 0) << command;
-    std::size_t begin = 0;
-    while (begin < help.out.size()) {
-      const auto end = std::min(help.out.find('\n', begin), help.out.size());
-      EXPECT_LE(end - begin, 120u) << command << ": " << help.out.substr(begin, end - begin);
-      begin = end + 1;
-    }
+    EXPECT_EQ(line_over_120_columns(help.out), "") << command;
   }
   EXPECT_NE(gpuprof({"gui", "--help"}).out.find("nvprof"), std::string::npos);
   // The app's own help says it opens job folders too (built beside gpuprof when Qt is there).
@@ -172,6 +177,20 @@ TEST(CliReference, CompareTakesTheStepAndCommPatternsOfReport) {
     EXPECT_NE(result.err.find("(unclosed"), std::string::npos) << option << ": " << result.err;
   }
   EXPECT_EQ(gpuprof({"compare", trace, trace, "--step-pattern", "^step (\\d+)$"}).exit_code, 0);
+}
+
+// The text of info, report and compare on the samples fits 120 columns too (a recorded command line is wrapped).
+TEST(CliReference, TextOutputsFit120Columns) {
+  const std::string samples = std::string(GPUPROF_SOURCE_DIR) + "/samples/";
+  const std::vector<std::vector<std::string>> commands{
+      {"info", samples + "gru.sqlite"},
+      {"report", samples + "resnet.sqlite", "--full-names"},
+      {"compare", samples + "gru.sqlite", samples + "lstm.sqlite"}};
+  for (const auto& command : commands) {
+    const auto result = gpuprof(command);
+    EXPECT_EQ(result.exit_code, 0) << command[0] << ": " << result.err;
+    EXPECT_EQ(line_over_120_columns(result.out), "") << command[0];
+  }
 }
 
 // compare's --top means what report's does: 15 rows in text by default, every row in JSON.
