@@ -1,7 +1,6 @@
 #include <cmath>
 
 #include "gpuprof/analysis/gap_summary.hpp"
-#include "gpuprof/report/advice.hpp"
 #include "gpuprof/report/report_summary.hpp"
 #include "gpuprof/report/report_writers.hpp"
 #include "gpuprof/trace/records.hpp"
@@ -544,26 +543,6 @@ void write_summary_job(Writer& w, const JobSummaryLines& job) {
   w.EndObject();
 }
 
-// What to try (advice.hpp), largest idle cause first; `rank` is null but for peer_wait with a straggler.
-void write_advice(Writer& w, const ReportSummary& summary) {
-  key(w, "advice");
-  w.StartArray();
-  for (const auto& advice : advise(summary)) {
-    w.StartObject();
-    field(w, "cause", idle::to_string(advice.cause));
-    field(w, "idle_ns", advice.idle_ns);
-    field(w, "per_step_ns", advice.per_step_ns);
-    field(w, "share", advice.share);
-    key(w, "rank");
-    if (advice.rank) w.Int(*advice.rank); else w.Null();
-    key(w, "rank_cause");
-    if (advice.rank) string(w, idle::to_string(advice.rank_cause)); else w.Null();
-    field(w, "text", advice.text);
-    w.EndObject();
-  }
-  w.EndArray();
-}
-
 // The report summary (report_summary.hpp) with raw values; `job` is null for one rank.
 void write_summary(Writer& w, const ReportSummary& summary) {
   w.StartObject();
@@ -580,7 +559,7 @@ void write_summary(Writer& w, const ReportSummary& summary) {
   for (const auto rank : summary.data_loss.ranks) w.Int(rank);
   w.EndArray();
   w.EndObject();
-  write_advice(w, summary);
+  write_summary_advice(w, summary);
   w.EndObject();
 }
 
