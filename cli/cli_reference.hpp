@@ -8,8 +8,13 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace gpuprof::cli {
+
+// Names the values an option takes: help shows them as its type ("{text,md,...}"), and the man page and
+// completion offer them. `list`: the option takes several, joined by commas.
+CLI::Option* offer_values(CLI::Option* option, const std::vector<std::string>& values, bool list = false);
 
 // `kind`: "bash", "zsh" or "man". nullopt for another kind.
 std::optional<std::string> cli_reference(const CLI::App& app, const std::string& kind, const std::string& version);

@@ -2,9 +2,12 @@
 
 #include <cstdio>
 #include <memory>
+#include <optional>
 
+#include "cli_reference.hpp"
 #include "command.hpp"
 #include "gpuprof/progress/progress_line.hpp"
+#include "gpuprof/report/report_writers.hpp"
 #include "gpuprof/comparison/comparison_writers.hpp"
 #include "gpuprof/comparison/run_comparison.hpp"
 #include "gpuprof/job/job_analysis.hpp"
@@ -22,7 +25,9 @@ struct CompareArguments {
   std::string output;
   std::optional<std::int64_t> base_batch, other_batch;
   std::int64_t warmup_steps = 1;
-  std::size_t top = 20;
+  std::string step_pattern = analysis::kDefaultStepPattern;
+  std::vector<std::string> comm_patterns;
+  std::optional<std::size_t> top;  // unset: as in report, kDefaultTopKernels in text and md, all elsewhere
   bool full_names = false;
   bool wide = false;
   bool force = false;
@@ -50,6 +55,8 @@ int run_compare(const CompareArguments& arguments, const Invocation& invocation)
   check_batch(arguments.other_batch, "--other-batch");
   job::JobOptions options;
   options.analysis.warmup_steps = arguments.warmup_steps;
+  options.analysis.step_pattern = arguments.step_pattern;
+  options.analysis.comm_patterns = arguments.comm_patterns;
   options.analysis.top_kernels = 0;  // the diff needs every kernel of both runs
   report::WriteOptions write_options{.overwrite = arguments.force, .inputs = job::expand_inputs(arguments.base)};
   for (const auto& path : job::expand_inputs(arguments.other)) write_options.inputs.push_back(path);
@@ -62,9 +69,10 @@ int run_compare(const CompareArguments& arguments, const Invocation& invocation)
   options.ranks = arguments.other_ranks;
   const auto other = job::analyze_job(arguments.other, options);
   line.clear();
+  const bool terminal = format == report::Format::text || format == report::Format::markdown;
+  const auto top = arguments.top.value_or(terminal ? report::kDefaultTopKernels : 0);
   const auto comparison =
-      comparison::compare_runs(base, other, {arguments.base_batch, arguments.other_batch, arguments.top,
-                                             arguments.full_names});
+      comparison::compare_runs(base, other, {arguments.base_batch, arguments.other_batch, top, arguments.full_names});
   for (const auto& warning : comparison.warnings) fmt::print(stderr, "gpuprof: warning: {}\n", printable(warning));
   for (const auto& note : comparison.notices) notice(invocation, "gpuprof: note: " + printable(note));
   if (arguments.output.empty() || arguments.output == "-") {
@@ -86,7 +94,8 @@ void add_compare_command(CLI::App& app, Action& action) {
   command->add_option("base", *base_text, "Base run: a trace, a folder of rank traces, or rank files joined by ','")
       ->required();
   command->add_option("other", *other_text, "Other run, same forms as base")->required();
-  command->add_option("--format", arguments->format, "text, md, csv, json or html")->capture_default_str();
+  offer_values(command->add_option("--format", arguments->format, "Output format")->capture_default_str(),
+               {"text", "md", "csv", "json", "html"});
   command->add_option("-o,--output", arguments->output, "Output file (CSV: a folder for one file per table)")
       ->check(kNonEmptyPath);
   command->add_option("--base-ranks", arguments->base_ranks, "Rank of each base trace file, in order (e.g. 0,1)")
@@ -98,12 +107,16 @@ void add_compare_command(CLI::App& app, Action& action) {
   command->add_option("--warmup-steps", arguments->warmup_steps, "Leading steps left out of steady state")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
+  command->add_option("--step-pattern", arguments->step_pattern,
+                      "Regex for step annotations; group 1 is the step number (as in report)");
+  command->add_option("--comm-pattern", arguments->comm_patterns,
+                      "Regex for more communication kernels (as in report); repeatable");
   command->add_flag("--wide", arguments->wide,
                     "Text: whole lines and kernel names (wider than 120 columns); otherwise 120 columns");
   command->add_flag("--full-names", arguments->full_names, "Show whole kernel names instead of short base names");
   command->add_flag("-f,--force", arguments->force, "Overwrite an existing output file");
-  command->add_option("--top", arguments->top, "Kernel rows to show, largest change first (0: all)")
-      ->capture_default_str()
+  command->add_option("--top", arguments->top,
+                      "Kernel rows, largest change first (0: all; default 15 in text and md, all in json, csv and html)")
       ->check(CLI::NonNegativeNumber);
   command->callback([arguments, base_text, other_text, &action] {
     arguments->base = split_side(*base_text);

@@ -51,7 +51,7 @@ int run_gui(const std::vector<std::string>& traces) {
 void add_gui_command(CLI::App& app, Action& action) {
   auto traces = std::make_shared<std::vector<std::string>>();
   auto* command = app.add_subcommand("gui", "Open traces (one file per rank) in the desktop app gpuprof-gui");
-  command->add_option("traces", *traces, "Trace files, one per rank (gpuprof, Kineto JSON or Nsight files), or a job folder");
+  command->add_option("traces", *traces, "Trace files, one per rank (gpuprof, Kineto JSON, Nsight or nvprof files), or a job folder");
   command->callback([traces, &action] { action = [traces](const Invocation&) { return run_gui(*traces); }; });
 }
 

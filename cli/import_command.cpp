@@ -4,6 +4,7 @@
 #include <memory>
 #include <set>
 
+#include "cli_reference.hpp"
 #include "command.hpp"
 #include "gpuprof/progress/progress_line.hpp"
 #include "gpuprof/importers/import_trace.hpp"
@@ -94,7 +95,8 @@ void add_import_command(CLI::App& app, Action& action) {
                       "Output trace; with several inputs, a folder receiving <input stem>.sqlite each")
       ->check(kNonEmptyPath)
       ->required();
-  command->add_option("--format", arguments->format, "Force the input format: kineto, nsys or nvprof");
+  offer_values(command->add_option("--format", arguments->format, "Force the input format"),
+               {"kineto", "nsys", "nvprof"});
   command->add_flag("-f,--force", arguments->force, "Overwrite existing output files");
   command->callback([arguments, &action] {
     action = [arguments](const Invocation& invocation) { return run_import(*arguments, invocation); };

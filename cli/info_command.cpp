@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 
+#include "cli_reference.hpp"
 #include "command.hpp"
 #include "gpuprof/progress/progress_line.hpp"
 #include "info_json.hpp"
@@ -13,6 +14,8 @@
 #include "gpuprof/importers/foreign_trace.hpp"
 #include "gpuprof/importers/source_format.hpp"
 #include "gpuprof/job/job_inputs.hpp"
+#include "gpuprof/report/report_model.hpp"
+#include "gpuprof/report/table_rendering.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 #include "gpuprof/trace/trace_file.hpp"
 #include "gpuprof/trace/utf8_text.hpp"
@@ -45,13 +48,21 @@ std::string describe_device(const trace::DeviceRow& device) {
   return text;
 }
 
+// "  command         TEXT", continued under TEXT, within the terminal's 120 columns.
+std::string field_line(std::string_view label, const std::string& text) {
+  return report::wrap_text(fmt::format("  {:<16}", label), std::string(18, ' '), text, report::kTerminalWidth);
+}
+
 void describe_stats(trace::TraceFile& file, std::string& out) {
   const auto stats = file.stats();
   if (stats.empty()) return;
   out += "  collector stats\n";
   for (const auto& stat : stats) {
-    out += fmt::format("    {:<28} {:>14}  {}{}\n", printable(stat.name), stat.value, trace::to_string(stat.severity),
-                       stat.detail ? "  " + printable(*stat.detail) : "");
+    const auto head = fmt::format("    {:<28} {:>14}  ", printable(stat.name), stat.value);
+    out += report::wrap_text(head, std::string(head.size() + 6, ' '),
+                             fmt::format("{:<4}{}", trace::to_string(stat.severity),
+                                         stat.detail ? "  " + printable(*stat.detail) : ""),
+                             report::kTerminalWidth);
   }
   if (const auto loss = analysis::recording_loss(stats); loss.any()) {
     out += fmt::format("  WARNING: data was lost while recording ({}); totals undercount the real activity\n",
@@ -85,11 +96,9 @@ std::string describe(const std::string& shown_path, const std::string& path) {
                      value_or(meta, "tool_version"));
   out += fmt::format("  host            {}   pid {}   rank {} of {}\n", value_or(meta, "host_name"),
                      value_or(meta, "pid"), value_or(meta, "rank"), value_or(meta, "world_size"));
-  if (meta.count("command_line")) out += fmt::format("  command         {}\n", printable(meta.at("command_line")));
-  if (const auto notice = analysis::clock_shift_notice(meta)) {
-    out += fmt::format("  time base       {}\n", printable(*notice));
-  }
-  if (const auto fit = analysis::clock_fit_notice(meta)) out += fmt::format("  clock fit       {}\n", *fit);
+  if (meta.count("command_line")) out += field_line("command", printable(meta.at("command_line")));
+  if (const auto notice = analysis::clock_shift_notice(meta)) out += field_line("time base", printable(*notice));
+  if (const auto fit = analysis::clock_fit_notice(meta)) out += field_line("clock fit", *fit);
   const auto [start, end] = file.time_span();
   if (start && end) {
     out += fmt::format("  time span       {}  ({} .. {} ns)\n", units::format_duration(*end - *start), *start,
@@ -143,7 +152,9 @@ void add_info_command(CLI::App& app, Action& action) {
       "info", "Describe trace files: schema, source, host, ranks, devices, time span, rows per table, collector stats");
   command->add_option("traces", arguments->traces, "Trace files (gpuprof, Kineto, Nsight, nvprof) or job folders")
       ->required();
-  command->add_option("--format", arguments->format, "text, or json (format gpuprof.info/1)")->capture_default_str();
+  offer_values(command->add_option("--format", arguments->format, "text, or json (format gpuprof.info/1)")
+                   ->capture_default_str(),
+               {"text", "json"});
   command->callback([arguments, &action] {
     action = [arguments](const Invocation& invocation) { return run_info(*arguments, invocation); };
   });

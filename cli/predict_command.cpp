@@ -3,8 +3,10 @@
 #include <cstdio>
 #include <memory>
 
+#include "cli_reference.hpp"
 #include "command.hpp"
 #include "gpuprof/progress/progress_line.hpp"
+#include "gpuprof/predict/link_profile.hpp"
 #include "gpuprof/predict/predict_request.hpp"
 #include "gpuprof/predict/prediction.hpp"
 #include "gpuprof/predict/prediction_traces.hpp"
@@ -80,6 +82,7 @@ void add_predict_command(CLI::App& app, Action& action) {
   command->add_option("--warmup-steps", arguments->request.warmup_steps, "Leading steps left out")
       ->capture_default_str();
   command->add_flag("-f,--force", arguments->force, "Overwrite an existing output file");
+  offer_values(command->get_option("--link"), predict::link_preset_names());
   command->callback(
       [arguments, &action] { action = [arguments](const Invocation& invocation) { return run_predict(*arguments, invocation); }; });
 }

@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 
+#include "cli_reference.hpp"
 #include "command.hpp"
 #include "gpuprof/progress/progress_line.hpp"
 #include "gpuprof/analysis/rank_analysis.hpp"
@@ -155,17 +156,20 @@ void add_report_command(CLI::App& app, Action& action) {
       "report", "Analyse traces (one file per rank): time breakdown, transfers, kernels, steps, batch gaps");
   command->add_option("traces", arguments->traces,
                       "Trace files (one per rank; Kineto/nsys/nvprof files are imported on the fly) or folders")->required();
-  command->add_option("--format", arguments->format, "text, md, csv, json or html")->capture_default_str();
+  offer_values(command->add_option("--format", arguments->format, "Output format")->capture_default_str(),
+               {"text", "md", "csv", "json", "html"});
   command->add_option("--ranks", arguments->ranks, "Rank of each trace file, in order (e.g. 0,1,2,3); overrides meta")
       ->delimiter(',');
   command->add_option("-o,--output", arguments->output, "Output file (CSV: a folder for one file per table)")
       ->check(kNonEmptyPath);
-  command
-      ->add_option("--sections", arguments->sections,
-                   "summary,devices,job,transfers,kernels,collectives,steps,gaps,launches,nvtx,api,memory")
-      ->delimiter(',');
-  command->add_option("--window", arguments->window, "steps (per step annotation) or span (activity span)")
-      ->capture_default_str();
+  std::vector<std::string> section_names;
+  for (const auto section : report::all_sections()) section_names.emplace_back(report::to_string(section));
+  offer_values(command->add_option("--sections", arguments->sections, "Sections to show, comma-separated (default: all)")
+                   ->delimiter(','),
+               section_names, true);
+  offer_values(command->add_option("--window", arguments->window, "steps (per step annotation) or span (activity span)")
+                   ->capture_default_str(),
+               {"steps", "span"});
   command->add_option("--step-pattern", arguments->step_pattern,
                       "Regex for step annotations; group 1 is the step number");
   command->add_option("--comm-pattern", arguments->comm_patterns,
@@ -176,8 +180,9 @@ void add_report_command(CLI::App& app, Action& action) {
   command->add_option("--top", arguments->top,
                       "Kernel rows per rank (0: all; default 15 in text and md, all in json, csv and html)")
       ->check(CLI::NonNegativeNumber);
-  command->add_option("--gaps", arguments->gaps, "Batch gaps in text and md: summary (per device) or all (every gap)")
-      ->capture_default_str();
+  offer_values(command->add_option("--gaps", arguments->gaps, "Batch gaps in text and md: summary (per device) or all")
+                   ->capture_default_str(),
+               {"summary", "all"});
   command->add_option("--max-intervals", arguments->max_intervals,
                       "JSON: the longest idle intervals listed (0: all); the rest are counted")
       ->capture_default_str()

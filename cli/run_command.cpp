@@ -8,6 +8,7 @@
 
 #include "cli_reference.hpp"
 #include "command.hpp"
+#include "help_formatter.hpp"
 #include "gpuprof/trace/sqlite_database.hpp"
 #include "gpuprof/trace/temporary_files.hpp"
 #include "gpuprof/trace/trace_error.hpp"
@@ -52,6 +53,7 @@ int run_gpuprof(int argc, char** argv) {
   remove_temporaries_on_signal();
   CLI::App app{"gpuprof: where does the time of a training step go, and why is the multi-GPU run not faster?",
                "gpuprof"};
+  app.formatter(wrapping_help_formatter());  // before the commands: each takes its parent's formatter
   app.set_version_flag("--version", std::string("gpuprof ") + GPUPROF_VERSION);
   app.require_subcommand(1);
   Action action;

@@ -4,7 +4,9 @@
 #include <filesystem>
 #include <memory>
 
+#include "cli_reference.hpp"
 #include "command.hpp"
+#include "gpuprof/predict/link_profile.hpp"
 #include "gpuprof/progress/progress_line.hpp"
 #include "gpuprof/report/report_writers.hpp"
 #include "gpuprof/study/study_store.hpp"
@@ -77,6 +79,7 @@ void add_study_command(CLI::App& app, Action& action) {
   command->add_option("--predict-grad-bytes", arguments->predict.gradient_bytes,
                       "Gradient bytes per step when the traces do not state them");
   command->add_flag("--wide", arguments->wide, "Text: every column, one line per row (otherwise 120 columns)");
+  offer_values(command->get_option("--predict-link"), predict::link_preset_names());
   command->callback([arguments, &action] {
     action = [arguments](const Invocation& invocation) { return run_study_command(*arguments, invocation); };
   });

@@ -12,6 +12,7 @@ cd "$(dirname "$0")/.."
 scripts/install-dependencies.sh
 cmake --preset release
 cmake --build --preset release
+scripts/install-shell-files.sh  # man gpuprof and shell completion, without cmake --install
 
 build="build-release"
 gpuprof=$build/cli/gpuprof

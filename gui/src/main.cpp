@@ -16,7 +16,10 @@ int main(int argc, char** argv) {
   QCommandLineParser parser;
   parser.setApplicationDescription(QStringLiteral("gpuprof desktop app: timeline, gaps, transfers, kernels"));
   parser.addHelpOption();
-  parser.addPositionalArgument(QStringLiteral("traces"), QStringLiteral("Trace files, one per rank"), "[TRACE...]");
+  parser.addPositionalArgument(
+      QStringLiteral("traces"),
+      QStringLiteral("Trace files, one per rank (gpuprof, Kineto JSON, Nsight or nvprof files), or a job folder"),
+      QStringLiteral("[TRACE...|FOLDER]"));
   parser.process(app);
   gpuprof::gui::MainWindow window;
   window.show();

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "gpuprof/analysis/kernel_labels.hpp"
 #include "gpuprof/analysis/kernel_summary.hpp"
 #include "model_builder.hpp"
 
@@ -50,6 +51,19 @@ TEST(KernelSummary, PerNameAndPerCategory) {
   const auto top = summarize_kernels(model, KernelClassifier().classify_names(model), 1);
   ASSERT_EQ(top.kernels.size(), 1U);
   EXPECT_DOUBLE_EQ(top.kernels[0].percent, 100.0 * 110.0 / 260.0);
+}
+
+// Rows apart by full name but alike by short name are numbered, so no two rows of a table read the same.
+TEST(KernelLabels, RowsSharingAShortNameAreNumbered) {
+  std::vector<KernelSummaryRow> rows(4);
+  rows[0].name = "void at::vectorized_elementwise_kernel<4, A>(int)", rows[0].short_name = "vectorized_elementwise_kernel";
+  rows[1].name = "gemm", rows[1].short_name = "gemm";
+  rows[2].name = "void at::vectorized_elementwise_kernel<2, B>(int)", rows[2].short_name = "vectorized_elementwise_kernel";
+  rows[3].name = "no_short_name";
+  EXPECT_EQ(kernel_labels(rows, false),
+            (std::vector<std::string>{"vectorized_elementwise_kernel #1", "gemm", "vectorized_elementwise_kernel #2",
+                                      "no_short_name"}));
+  EXPECT_EQ(kernel_labels(rows, true), (std::vector<std::string>{rows[0].name, "gemm", rows[2].name, "no_short_name"}));
 }
 
 }  // namespace

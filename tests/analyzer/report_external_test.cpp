@@ -7,6 +7,7 @@
 #include "gpuprof/job/job_analysis.hpp"
 #include "gpuprof/report/report_writers.hpp"
 #include "gpuprof/trace/trace_error.hpp"
+#include "report_first_screen.hpp"
 #include "report_width.hpp"
 #include "temporary_folder.hpp"
 
@@ -73,6 +74,35 @@ TEST(ReportExternal, EveryRealTraceFits120Columns) {
   EXPECT_TRUE(expect_fits({(data / "dlrm-8rank").string()}, "dlrm-8rank as a job"));
   EXPECT_TRUE(expect_fits({(data / "hta/sampled_rank-0.json.gz").string(),
                            (data / "hta/sampled_rank-1.json.gz").string()}, "hta sampled ranks as a job"));
+}
+
+// The DLRM job (8 ranks, each with only warm-up steps) opens with its answer, as the synthetic job does
+// (report_first_screen_test.cpp).
+TEST(ReportExternal, DlrmJobAnswersWithinFortyLines) {
+  const auto data = gpuprof::testing::external_data_dir();
+  if (data.empty()) GTEST_SKIP() << "no ../shared/data/external in this clone";
+  const auto input = report_input(job::analyze_job({(data / "dlrm-8rank").string()}, {}));
+  ASSERT_EQ(input.ranks.size(), 8u);
+  gpuprof::testing::expect_first_screen_answers(render_text(input), "dlrm-8rank");
+  gpuprof::testing::expect_html_leads_with_the_job(render_html(input), "dlrm-8rank");
+}
+
+// The nvFuser Nsight export has no step annotations: its summary names the activity span as its window and
+// writes a copy's size in binary units.
+TEST(ReportExternal, NsysExportSummaryNamesItsWindow) {
+  const auto data = gpuprof::testing::external_data_dir();
+  if (data.empty()) GTEST_SKIP() << "no ../shared/data/external in this clone";
+  const auto trace = data / "nsys-sqlite" / "nvfuser_h200_schema3.17.sqlite";
+  if (!fs::exists(trace)) GTEST_SKIP() << "no " << trace;
+  auto input = report_input(job::analyze_job({trace.string()}, {}));
+  input.sections = {Section::summary};
+  const auto text = render_text(input);
+  EXPECT_NE(text.find("activity span"), std::string::npos) << text;
+  EXPECT_EQ(text.find("steady step periods"), std::string::npos) << text;
+  EXPECT_EQ(text.find("idle in steps"), std::string::npos) << text;
+  EXPECT_EQ(text.find("394002432 B"), std::string::npos) << text;
+  EXPECT_NE(text.find("375.8 MiB"), std::string::npos) << text;
+  EXPECT_NE(text.find("in 1 copy,"), std::string::npos) << text;  // its one DtoD copy, not "1 copies"
 }
 
 // The HTA NCCL trace's all-reduces of 26.55 MB run at 11.04 GB/s bus bandwidth (2 ranks: factor 1), shown in

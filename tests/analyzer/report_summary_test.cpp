@@ -4,6 +4,7 @@
 #include <numeric>
 
 #include "gpuprof/analysis/rank_analysis.hpp"
+#include "gpuprof/report/advice.hpp"
 #include "gpuprof/report/report_summary.hpp"
 #include "report_fixtures.hpp"
 
@@ -153,6 +154,42 @@ TEST(ReportSummary, SpanWindowsHaveNoPeriod) {
   }
   EXPECT_EQ(parts, summary.period.window_ns);
   EXPECT_EQ(summary.gaps.count, 0);
+}
+
+// What to try follows the largest idle causes, says how much time each concerns, and for peer_wait turns to
+// what the straggler's own host was doing.
+TEST(ReportAdvice, FollowsTheLargestCausesAndTheStragglersOwnCause) {
+  ReportSummary summary;
+  summary.period.from_steps = true;
+  summary.period.windows = 10;
+  summary.period.window_ns = 10'000'000;
+  summary.period.parts[static_cast<std::size_t>(PeriodPartKind::idle_in_steps)].share = 0.4;
+  idle::CauseTimes peer{}, launch{}, sync{};
+  peer[static_cast<std::size_t>(idle::IdleCause::peer_wait)] = 3'000'000;
+  launch[static_cast<std::size_t>(idle::IdleCause::launch_latency)] = 900'000;
+  sync[static_cast<std::size_t>(idle::IdleCause::sync_wait)] = 100'000;  // 2.5 %: below the advice share
+  summary.idle.in_steps.add(peer), summary.idle.in_steps.add(launch), summary.idle.in_steps.add(sync);
+  JobSummaryLines job;
+  StragglerLine late{5, 2'000'000, 0.2};
+  late.cause = idle::IdleCause::data_loading;
+  late.peer_wait_caused_ns = 300'000;
+  job.stragglers = {StragglerLine{3, 2'500'000, 0.25}, late};
+  summary.job = job;
+  const auto advice = advise(summary);
+  ASSERT_EQ(advice.size(), 2u);
+  EXPECT_EQ(advice[0].cause, idle::IdleCause::peer_wait);
+  EXPECT_EQ(advice[0].idle_ns, 3'000'000);
+  EXPECT_DOUBLE_EQ(advice[0].per_step_ns, 300'000.0);
+  EXPECT_DOUBLE_EQ(advice[0].share, 0.75);
+  ASSERT_TRUE(advice[0].rank.has_value());
+  EXPECT_EQ(*advice[0].rank, 5) << "the rank the others wait for longest, not the latest";
+  EXPECT_EQ(advice[0].rank_cause, idle::IdleCause::data_loading);
+  EXPECT_NE(advice[0].text.find("data-loader workers"), std::string::npos) << advice[0].text;
+  EXPECT_EQ(advice[1].cause, idle::IdleCause::launch_latency);
+  EXPECT_NE(advice[1].text.find("CUDA graphs"), std::string::npos) << advice[1].text;
+  // Where the GPUs hardly idle, the time is in the work itself: no cause gets advice.
+  summary.period.parts[static_cast<std::size_t>(PeriodPartKind::idle_in_steps)].share = 0.02;
+  EXPECT_TRUE(advise(summary).empty());
 }
 
 }  // namespace

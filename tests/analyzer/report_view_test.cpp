@@ -5,6 +5,7 @@
 
 #include "gpuprof/analysis/rank_analysis.hpp"
 #include "gpuprof/job/job_analysis.hpp"
+#include "gpuprof/report/cells.hpp"
 #include "gpuprof/report/report_writers.hpp"
 #include "gpuprof/report/table_rendering.hpp"
 #include "gpuprof/synthetic/synthetic_trace.hpp"
@@ -90,7 +91,7 @@ TEST(ReportView, SummaryComesFirstAndTheJobBeforeKernels) {
   EXPECT_LT(summary, text.find("Time breakdown per device"));
   EXPECT_LT(text.find("Job summary"), text.find("Kernel summary"));
   // Data-loss warnings stay visible above the summary, and the summary counts them.
-  EXPECT_LT(text.find("WARNING: invalid_buffers"), summary);
+  EXPECT_LT(text.find("WARNING (ranks 0, 1): invalid_buffers"), summary);  // said once for both ranks
   EXPECT_NE(text.find("Data loss: 2 warnings on ranks 0, 1"), std::string::npos);
 }
 
@@ -197,6 +198,66 @@ TEST(ReportWidth, SyntheticTracesFit) {
       EXPECT_NE(text.find("Summary ("), std::string::npos);
     }
   }
+}
+
+// --full-names: a name longer than its column continues on the next lines, whole, within 120 columns.
+TEST(ReportView, FullNamesWrapInsteadOfBeingShortened) {
+  const std::string name = "void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_" + std::string(150, 'x') + "_align4>(Params)";
+  Table table{Section::kernels, "kernels", "Kernel summary", {"Rank", "Time%", "Name"}, {}};
+  table.rows.push_back({{"0", "0", true}, {"12.5", "12.5", true}, {name, name, false}});
+  const auto wrapped = text_table(table, kTerminalWidth, true);
+  EXPECT_EQ(first_line_wider_than(wrapped, kTerminalWidth), "");
+  std::string joined;
+  for (std::size_t at = wrapped.find(" void"); at < wrapped.size();) {
+    const auto end = wrapped.find('\n', at);
+    joined += wrapped.substr(at, end - at);
+    at = end + 1;
+    while (at < wrapped.size() && wrapped[at] == ' ') ++at;
+  }
+  EXPECT_NE(joined.find(name), std::string::npos) << wrapped;
+  EXPECT_NE(text_table(table, kTerminalWidth).find("..."), std::string::npos) << "without it, shortened";
+}
+
+// Without step annotations the summary says what its window is, and sizes and counts read as people write them.
+TEST(ReportView, WithoutStepsTheSummaryNamesItsWindow) {
+  gpuprof::testing::TemporaryFolder folder;
+  const auto path = folder.file("t.sqlite");
+  synthetic::SynthOptions options;
+  options.devices = 1, options.steps = 3;
+  synthetic::write_synthetic_trace(path, options);
+  job::JobOptions job_options;
+  job_options.analysis.step_pattern = "^no step is called this (\\d+)$";
+  auto input = report_input(job::analyze_job({path}, job_options));
+  input.sections = {Section::summary};
+  const auto text = render_text(input);
+  EXPECT_NE(text.find("Summary (no steps: each device's activity span is its window)"), std::string::npos) << text;
+  EXPECT_EQ(text.find("idle in steps"), std::string::npos) << text;
+  EXPECT_EQ(text.find("Idle in steps"), std::string::npos) << text;
+  EXPECT_NE(text.find("activity spans, no steps"), std::string::npos) << text;
+  EXPECT_EQ(text.find(" 1 copies"), std::string::npos) << text;
+}
+
+// Mean counts read as counts: "29", not "29.00"; a fraction keeps its decimals, and machines get the raw value.
+TEST(ReportView, WholeMeanCountsHaveNoDecimals) {
+  EXPECT_EQ(count_cell(29.0).text, "29");
+  EXPECT_EQ(count_cell(0.0).text, "0");
+  EXPECT_EQ(count_cell(3.5).text, "3.50");
+  EXPECT_EQ(count_cell(29.0).raw, "29.00");
+}
+
+// Two different names that shorten to the same text are told apart by a number, not shown as one name twice.
+TEST(ReportView, ShortenedNamesThatCollideAreNumbered) {
+  const std::string head = "sm80_xmma_fprop_implicit_gemm_", tail = "_execute_kernel__5x_cudnn";
+  Table table{Section::kernels, "kernels", "Kernel summary", {"Rank", "Name"}, {}};
+  for (const char* middle : {"f32f32_tf32f32_f32_nhwckrsc_nhwc_tilesize128x128x16_stage4_warpsize2x2x1_g1_tensor16x8x8",
+                             "f32f32_tf32f32_f32_nhwckrsc_nchw_tilesize64x64x32_stage5_warpsize2x2x1_g1_tensor16x8x8"}) {
+    table.rows.push_back({{"0", "0", true}, {head + middle + tail, "", false}});
+  }
+  table.rows.push_back(table.rows.front());  // the same kernel again (another rank): the same number
+  const auto text = text_table(table, 60);
+  EXPECT_EQ(first_line_wider_than(text, 60), "");
+  EXPECT_EQ(count(text, " #1\n"), 2u) << text;
+  EXPECT_EQ(count(text, " #2\n"), 1u) << text;
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "report_width.hpp"
 
+#include <cstdint>
 #include <sstream>
 
 namespace gpuprof::testing {
@@ -13,6 +14,22 @@ std::string first_line_wider_than(const std::string& text, std::size_t width) {
     if (columns > width) return std::to_string(columns) + " columns: " + line;
   }
   return {};
+}
+
+std::size_t lines_through_answer(const std::string& text) {
+  std::istringstream lines(text);
+  std::string line;
+  std::size_t count = 0;
+  bool in_answer = false;
+  while (std::getline(lines, line)) {
+    ++count;
+    if (line.starts_with("  Answer: ")) {
+      in_answer = true;
+    } else if (in_answer && !line.starts_with("    ")) {
+      return count - 1;  // the first line after the paragraph
+    }
+  }
+  return in_answer ? count : SIZE_MAX;
 }
 
 }  // namespace gpuprof::testing

@@ -51,8 +51,8 @@ Table waterfall_table(const RunComparison& comparison) {
 
 std::vector<report::Cell> kernel_row(const KernelChange& kernel, std::string name) {
   return {report::duration_cell(kernel.base_ns_per_step), report::duration_cell(kernel.other_ns_per_step),
-          report::duration_cell(kernel.delta_ns_per_step), report::number_cell(kernel.base_instances_per_step, 2),
-          report::number_cell(kernel.other_instances_per_step, 2), report::text_cell(kernel.category),
+          report::duration_cell(kernel.delta_ns_per_step), report::count_cell(kernel.base_instances_per_step),
+          report::count_cell(kernel.other_instances_per_step), report::text_cell(kernel.category),
           report::text_cell(std::move(name))};
 }
 

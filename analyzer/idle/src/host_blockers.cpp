@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "gpuprof/analysis/gaps.hpp"
+#include "gpuprof/units/units.hpp"
 
 namespace gpuprof::idle {
 namespace {
@@ -29,7 +30,7 @@ std::string copy_detail(const trace::MemcpyTable& copies, std::size_t row) {
                       : host_side == trace::MemoryKind::pinned ? " pinned memory"
                                                                : std::string_view{};
   const auto direction = copies.copy_kind[row] == trace::CopyKind::device_to_host ? " to" : " from";
-  const auto size = copies.bytes[row] == trace::kUnknown ? std::string() : fmt::format(", {} B", copies.bytes[row]);
+  const auto size = copies.bytes[row] == trace::kUnknown ? std::string() : ", " + units::format_bytes(copies.bytes[row]);
   return memory.empty() ? fmt::format("{}{}", kind, size) : fmt::format("{}{}{}{}", kind, direction, memory, size);
 }
 

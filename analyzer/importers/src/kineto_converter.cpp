@@ -289,6 +289,17 @@ void KinetoConverter::add_memset(const KinetoEvent& event, Span span) {
   sink_.add(row);
 }
 
+namespace {
+
+// Kineto writes "INVALID" for a callback id its table has no name for (cbid 409 with CUDA 12): that is no API
+// of that name, so the call is listed by its id.
+std::string unnamed_call(const KinetoEvent& event) {
+  const auto cbid = arg_number(event, "cbid");
+  return cbid ? "unnamed call (cbid " + std::to_string(*cbid) + ")" : std::string("unnamed call");
+}
+
+}  // namespace
+
 void KinetoConverter::add_api_call(const KinetoEvent& event, Span span, trace::ApiKind kind) {
   trace::ApiCallRow row;
   row.process_id = number_in(event.pid);
@@ -296,7 +307,7 @@ void KinetoConverter::add_api_call(const KinetoEvent& event, Span span, trace::A
   row.start_ns = span.start_ns;
   row.end_ns = span.end_ns;
   row.correlation_id = correlation_of(event);
-  row.name = sink_.intern(event.name);
+  row.name = event.name == "INVALID" ? sink_.intern(unnamed_call(event)) : sink_.intern(event.name);
   row.kind = kind;
   row.return_code = arg_number(event, "return code");
   sink_.add(row);

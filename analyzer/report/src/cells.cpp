@@ -16,6 +16,11 @@ Cell number_cell(double value, int decimals) {
   const auto text = fmt::format("{:.{}f}", value, decimals);
   return {text, text, true};
 }
+Cell count_cell(double value) {
+  auto cell = number_cell(value, 2);
+  if (cell.text.ends_with(".00")) cell.text.resize(cell.text.size() - 3);
+  return cell;
+}
 Cell percent_cell(double share) { return number_cell(100.0 * share, 1); }
 Cell text_cell(std::string value) { return {value, value, false}; }
 Cell time_point_cell(std::int64_t ns, std::int64_t origin_ns) {

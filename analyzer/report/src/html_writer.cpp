@@ -2,7 +2,7 @@
 
 #include "escaping.hpp"
 #include "gpuprof/report/report_writers.hpp"
-#include "job_notes.hpp"
+#include "grouped_notes.hpp"
 #include "gpuprof/report/table_rendering.hpp"
 #include "summary_layout.hpp"
 #include "svg_charts.hpp"
@@ -12,9 +12,18 @@
 namespace gpuprof::report {
 namespace {
 
-std::string charts(const ReportInput& input) {
+// What the summary's windows are: steady step periods, or activity spans where no device has steps.
+std::string windows_scope(const ReportInput& input) {
+  for (const auto& rank : input.ranks) {
+    for (const auto& device : rank.devices) {
+      if (device.source == analysis::WindowSource::steps) return "steady step periods";
+    }
+  }
+  return "activity spans, no steps";
+}
+
+std::string rank_charts(const ReportInput& input) {
   std::string out;
-  if (input.has(Section::devices)) out += "<h2>Time breakdown</h2>\n" + breakdown_chart(input);
   for (const auto& rank : input.ranks) {
     const auto heading = fmt::format(" (rank {})", rank.rank);
     if (input.has(Section::transfers)) out += "<h2>Device-to-device copies" + heading + "</h2>\n" + transfer_matrix_chart(rank);
@@ -26,6 +35,37 @@ std::string charts(const ReportInput& input) {
     }
   }
   return out;
+}
+
+// The breakdown over every device first; for a job, its table of ranks next, and the per-rank charts folded
+// away below it beyond a few ranks, so that the first screen compares the ranks instead of opening on rank 0's
+// charts.
+std::string charts(const ReportInput& input, const std::vector<Table>& tables) {
+  std::string out;
+  if (input.has(Section::devices)) {
+    out += fmt::format("<h2>Time breakdown ({}, as the cards above)</h2>\n{}", windows_scope(input),
+                       breakdown_chart(input));
+  }
+  if (input.ranks.size() <= 1) return out + rank_charts(input);
+  for (const auto& table : tables) {
+    if (table.section == Section::job) out += html_table(table);
+  }
+  const auto per_rank = rank_charts(input);
+  if (input.ranks.size() <= kListedRankFiles) return out + per_rank;  // a few ranks stay open
+  if (!per_rank.empty()) {
+    out += fmt::format("<details><summary>Charts per rank ({} ranks)</summary>\n{}</details>\n", input.ranks.size(),
+                       per_rank);
+  }
+  return out;
+}
+
+std::string rank_list(const ReportInput& input) {
+  std::string items;
+  for (const auto& rank : input.ranks) {
+    items += fmt::format("<li>rank {}: <code>{}</code></li>\n", rank.rank, escape_html(rank.path));
+  }
+  if (input.ranks.size() <= kListedRankFiles) return "<ul>\n" + items + "</ul>\n";
+  return fmt::format("<details><summary>{} rank files</summary><ul>\n{}</ul></details>\n", input.ranks.size(), items);
 }
 
 // One card per headline figure, above the summary's sentences: the step period, the share of each part of it
@@ -64,8 +104,10 @@ std::string summary_html(const ReportInput& input) {
   const auto item = [](const SummaryLine& line) {
     return fmt::format("<li><b>{}:</b> {}</li>\n", escape_html(line.label), escape_html(line.text));
   };
-  std::string out = fmt::format("<section class=\"summary\">\n<h2>{}</h2>\n{}<ul>\n{}</ul>\n",
-                                escape_html(layout.title), summary_cards(summary), item(layout.period));
+  std::string out = fmt::format("<section class=\"summary\">\n<h2>{}</h2>\n{}<ul>\n{}", escape_html(layout.title),
+                                summary_cards(summary), item(layout.answer));
+  for (const auto& line : layout.advice) out += item(line);
+  out += item(layout.period) + "</ul>\n";
   out += html_table(layout.split);
   if (!layout.idle.rows.empty()) out += html_table(layout.idle);
   out += "<ul>\n";
@@ -78,26 +120,19 @@ std::string summary_html(const ReportInput& input) {
 std::string render_html(const ReportInput& input) {
   std::string out = fmt::format(
       "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>gpuprof report</title>"
-      "<style>{}</style></head><body>\n<h1>gpuprof report</h1>\n<ul>\n", html_style());
-  for (const auto& rank : input.ranks) {
-    out += fmt::format("<li>rank {}: <code>{}</code></li>\n", rank.rank, escape_html(rank.path));
+      "<style>{}</style></head><body>\n<h1>gpuprof report</h1>\n", html_style());
+  out += rank_list(input);
+  for (const auto& note : grouped_notes(input)) {
+    out += fmt::format("<p class=\"{}\">{}{}</p>\n", note.warning ? "warning" : "note",
+                       note.ranks.empty() ? std::string() : escape_html(note.ranks) + ": ", escape_html(note.text));
   }
-  out += "</ul>\n";
-  for (const auto& rank : input.ranks) {
-    for (const auto& warning : rank.warnings) {
-      out += fmt::format("<p class=\"warning\">rank {}: {}</p>\n", rank.rank, escape_html(warning));
-    }
-    for (const auto& notice : rank.notices) {
-      out += fmt::format("<p class=\"note\">rank {}: {}</p>\n", rank.rank, escape_html(notice));
-    }
-  }
-  out += job_notes(input, [](const std::string& note) {
-    return fmt::format("<p class=\"note\">{}</p>\n", escape_html(note));
-  });
   if (input.has(Section::summary)) out += summary_html(input);
-  out += charts(input);
+  const auto tables = build_tables(input, table_view(Format::html, input));
+  out += charts(input, tables);
   out += "<h2>Tables</h2>\n";
-  for (const auto& table : build_tables(input, table_view(Format::html, input))) out += html_table(table);
+  for (const auto& table : tables) {
+    if (input.ranks.size() <= 1 || table.section != Section::job) out += html_table(table);
+  }
   return out + html_script() + "</body></html>\n";
 }
 

@@ -34,8 +34,8 @@ void add_part(std::int32_t rank, std::int32_t device, std::string_view part, con
 
 void add_idle_device_table(const ReportInput& input, std::vector<Table>& tables) {
   Table table{Section::devices, "idle_causes",
-              "Idle by cause per device (steady step periods; Share: of the part's idle; Coverage: what the cause "
-              "covers)",
+              "Idle by cause per device (steady step periods, or the activity span without steps; Share: of the "
+              "part's idle; Coverage: what the cause covers)",
               {"Rank", "Device", "Part", "Cause", "Time", "Share%", "Coverage%"}, {}};
   for (const auto& device : summarize_idle(input).devices) {
     add_part(device.rank, device.device, "in steps", device.in_steps, table);

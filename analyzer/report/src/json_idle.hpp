@@ -20,6 +20,10 @@ void write_idle_causes(JsonWriter& w, const idle::IdleTally& in_steps, const idl
 // {cause: ns} for every covering cause.
 void write_cause_times(JsonWriter& w, const idle::CauseTimes& times);
 void write_summary_idle(JsonWriter& w, const IdleSummary& idle);
+struct ReportSummary;
+// "advice": what to try (advice.hpp), largest idle cause first; `rank` and `rank_cause` null but for peer_wait
+// with a straggler.
+void write_summary_advice(JsonWriter& w, const ReportSummary& summary);
 
 // "host_activity": what the threads that issue the rank's GPU work did during a gap or an idle interval
 // (covered_ns, coverage, groups, groups_left_out), as the app's details of a clicked band say it.

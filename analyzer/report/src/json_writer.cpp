@@ -559,6 +559,7 @@ void write_summary(Writer& w, const ReportSummary& summary) {
   for (const auto rank : summary.data_loss.ranks) w.Int(rank);
   w.EndArray();
   w.EndObject();
+  write_summary_advice(w, summary);
   w.EndObject();
 }
 

@@ -4,7 +4,7 @@
 #include "gpuprof/report/report_summary.hpp"
 #include "gpuprof/report/report_writers.hpp"
 #include "gpuprof/report/table_rendering.hpp"
-#include "job_notes.hpp"
+#include "grouped_notes.hpp"
 #include "summary_layout.hpp"
 
 namespace gpuprof::report {
@@ -16,7 +16,9 @@ std::string bullet(const SummaryLine& line) {
 
 std::string summary_markdown(const ReportInput& input) {
   const auto layout = layout_summary(summarize_report(input));
-  std::string out = fmt::format("\n## {}\n\n", escape_markdown_cell(layout.title)) + bullet(layout.period);
+  std::string out = fmt::format("\n## {}\n\n", escape_markdown_cell(layout.title)) + bullet(layout.answer);
+  for (const auto& line : layout.advice) out += bullet(line);
+  out += bullet(layout.period);
   // A level-3 heading: the table belongs to the summary, not a section of its own.
   out += "\n#" + markdown_table(layout.split).substr(1) + "\n";
   if (!layout.idle.rows.empty()) out += "\n#" + markdown_table(layout.idle).substr(1) + "\n";
@@ -30,14 +32,11 @@ std::string render_markdown(const ReportInput& input) {
   std::string out = "# gpuprof report\n\n";
   for (const auto& rank : input.ranks) {
     out += fmt::format("- rank {}: `{}`\n", rank.rank, escape_markdown_cell(rank.path));
-    for (const auto& warning : rank.warnings) {
-      out += fmt::format("  - **Warning:** {}\n", escape_markdown_cell(warning));
-    }
-    for (const auto& notice : rank.notices) out += fmt::format("  - **Note:** {}\n", escape_markdown_cell(notice));
   }
-  out += job_notes(input, [](const std::string& note) {
-    return fmt::format("- **Note:** {}\n", escape_markdown_cell(note));
-  });
+  for (const auto& note : grouped_notes(input)) {
+    out += fmt::format("- **{}{}:** {}\n", note.warning ? "Warning" : "Note",
+                       note.ranks.empty() ? std::string() : " (" + note.ranks + ")", escape_markdown_cell(note.text));
+  }
   if (input.has(Section::summary)) out += summary_markdown(input);
   for (const auto& table : build_tables(input, table_view(Format::markdown, input))) out += markdown_table(table);
   return out;

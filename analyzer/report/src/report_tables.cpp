@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "gpuprof/analysis/kernel_labels.hpp"
 #include "gpuprof/analysis/gap_summary.hpp"
 #include "gpuprof/report/cells.hpp"
 #include "gpuprof/report/report_model.hpp"
@@ -62,7 +63,7 @@ void append(std::vector<Cell>& row, std::vector<Cell> cells) {
 }
 
 void add_devices(const ReportInput& input, const TableView& view, std::vector<Table>& tables) {
-  Table table{Section::devices, "devices", "Time breakdown per device",
+  Table table{Section::devices, "devices", "Time breakdown per device (all steps, warm-up included; no steps: the span)",
               view.wide ? with_prefix({"Rank", "Device", "Windows", "Steps"}, kBreakdownColumns)
                         : with_prefix({"Rank", "Device", "Steps", "Window"}, kCompactBreakdownColumns), {}};
   Table steady{Section::devices, "steady_state", "Steady state (warm-up steps excluded; Avg step = mean step period)",
@@ -149,10 +150,6 @@ void add_transfers(const ReportInput& input, std::vector<Table>& tables) {
   add_transfer_matrix(input, tables);
 }
 
-std::string kernel_name(const ReportInput& input, const analysis::KernelSummaryRow& row) {
-  return input.full_names || row.short_name.empty() ? row.name : row.short_name;
-}
-
 // Every communication kernel name with the rule that made it one, so the classification can be audited.
 void add_comm_rules(const ReportInput& input, std::vector<Table>& tables) {
   Table table{Section::kernels, "comm_rules", "Communication kernels and the rule that classified each",
@@ -190,13 +187,14 @@ void add_kernels(const ReportInput& input, const TableView& view, std::vector<Ta
       cells.push_back(text(row.name));
       categories.rows.push_back(std::move(cells));
     }
-    std::size_t shown = 0;
-    for (const auto& row : rank.kernels.kernels) {
-      if (view.kernel_rows > 0 && shown++ == view.kernel_rows) break;
+    const auto labels = analysis::kernel_labels(rank.kernels.kernels, input.full_names);
+    for (std::size_t shown = 0; shown < labels.size(); ++shown) {
+      if (view.kernel_rows > 0 && shown == view.kernel_rows) break;
+      const auto& row = rank.kernels.kernels[shown];
       auto cells = std::vector<Cell>{integer(rank.rank)};
       append(cells, stats_cells(row.stats, row.percent, view.wide));
       cells.push_back(text(row.category));
-      cells.push_back(text(kernel_name(input, row)));
+      cells.push_back(text(labels[shown]));
       kernels.rows.push_back(std::move(cells));
     }
   }

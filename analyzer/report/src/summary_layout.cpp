@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "gpuprof/report/advice.hpp"
 #include "gpuprof/report/cells.hpp"
 #include "gpuprof/units/units.hpp"
 
@@ -47,7 +48,7 @@ Table split_table(const PeriodSummary& period) {
   if (!spread) table.columns.resize(3);
   for (const auto& part : period.parts) {
     auto& row = table.rows.emplace_back(std::vector<Cell>{
-        text_cell(std::string(to_string(part.kind))), percent_cell(part.share),
+        text_cell(part_name(period, part.kind)), percent_cell(part.share),
         period.from_steps ? duration_cell(part.per_step_ns) : duration_cell(part.total_ns)});
     if (!spread) continue;
     row.push_back(text_cell(percent(part.min_share) + " " + where(period, part.min_device)));
@@ -56,11 +57,12 @@ Table split_table(const PeriodSummary& period) {
   return table;
 }
 
-Table idle_table(const IdleSummary& idle) {
+Table idle_table(const IdleSummary& idle, const PeriodSummary& period) {
   Table table{Section::devices, "summary_idle",
-              "Why the GPU is idle (steady step periods; an interval takes the cause covering half of it or more, else "
-              "mixed)",
-              {"Cause", "Idle in steps", "Batch gaps", "Share%", "Coverage%"}, {}};
+              fmt::format("Why the GPU is idle ({}; an interval takes the cause covering half of it or more, else "
+                          "mixed)",
+                          period.from_steps ? "steady step periods" : "activity spans, no steps"),
+              {"Cause", period.from_steps ? "Idle in steps" : "Idle", "Batch gaps", "Share%", "Coverage%"}, {}};
   for (const auto& line : idle_lines(idle.in_steps, idle.gaps)) {
     table.rows.push_back({text_cell(std::string(idle::to_string(line.label))), duration_cell(line.in_steps_ns),
                           duration_cell(line.gaps_ns), percent_cell(line.share), percent_cell(line.coverage)});
@@ -82,9 +84,10 @@ std::vector<SummaryLine> idle_lines_of(const IdleSummary& idle, const PeriodSumm
   std::vector<SummaryLine> lines;
   if (idle.in_steps.total_ns() + idle.gaps.total_ns() == 0) return lines;
   if (idle.in_steps.total_ns() > 0) {
-    lines.push_back({"Idle in steps explained",
-                     fmt::format("{} of the idle time inside steps has a cause other than mixed or unrecorded",
-                                 percent(idle.explained_in_steps()))});
+    lines.push_back({period.from_steps ? "Idle in steps explained" : "Idle explained",
+                     fmt::format("{} of the idle time {} has a cause other than mixed or unrecorded",
+                                 percent(idle.explained_in_steps()),
+                                 period.from_steps ? "inside steps" : "in the activity spans")});
   }
   if (idle.devices.size() > 1) {
     std::string text;
@@ -134,13 +137,14 @@ SummaryLine gaps_line(const GapsSummary& gaps, const PeriodSummary& period) {
 
 SummaryLine transfers_line(const TransfersSummary& transfers, const PeriodSummary& period) {
   if (transfers.kinds.empty()) return {"Exposed transfers", "none (no copies)"};
-  auto text = fmt::format("{} in all (not hidden behind computation on the devices involved);",
+  auto text = fmt::format("{} in all over the whole trace, copies outside steps included (not hidden behind "
+                          "computation on the devices involved);",
                           format_duration(transfers.exposed_ns));
   for (const auto& kind : transfers.kinds) {
     const auto& pair = kind.worst_pair;
-    text += fmt::format(" {} {} of {} in {} copies", trace::to_string(kind.kind),
+    text += fmt::format(" {} {} of {} in {} cop{}", trace::to_string(kind.kind),
                         format_duration(kind.totals.exposed_ns), format_duration(kind.totals.total_ns),
-                        kind.totals.count);
+                        kind.totals.count, kind.totals.count == 1 ? "y" : "ies");
     if (pair.totals.exposed_ns > 0) {
       const auto rank = period.ranks > 1 ? fmt::format("rank {} ", kind.worst_rank) : std::string();
       const auto route = pair.src_device == pair.dst_device && pair.src_device != analysis::kHost
@@ -188,7 +192,7 @@ std::string lateness_reason(const StragglerLine& straggler) {
 std::vector<SummaryLine> job_lines(const JobSummaryLines& lines) {
   const auto& job = lines.job;
   std::vector<SummaryLine> out;
-  out.push_back({"Slowest rank",
+  out.push_back({"Most work per step",
                  fmt::format("rank {}, with {} of its own work per step (step time less collective waits) vs {} on "
                              "rank {}, the fastest; imbalance {} over the mean of {} ranks",
                              job.slowest_rank, duration(job.slowest_work_ns), duration(job.fastest_work_ns),
@@ -236,7 +240,22 @@ SummaryLine data_loss_line(const DataLossSummary& loss) {
                                    loss.warnings == 1 ? "" : "s", loss.ranks.size() == 1 ? "" : "s", ranks)};
 }
 
+// "data_loading, 1.20 ms per step (45.0% of the idle time): more data-loader workers, ..."
+SummaryLine advice_line(const Advice& advice) {
+  const auto amount = advice.per_step_ns > 0 ? duration(advice.per_step_ns) + " per step"
+                                             : format_duration(advice.idle_ns) + " in all";
+  return {"What to try",
+          fmt::format("{}, {} ({} of the idle time): {}", idle::to_string(advice.cause), amount,
+                      percent(advice.share), advice.text)};
+}
+
 }  // namespace
+
+// Without steps the whole span is the window: its idle time is not "in steps".
+std::string part_name(const PeriodSummary& period, PeriodPartKind kind) {
+  if (!period.from_steps && kind == PeriodPartKind::idle_in_steps) return "idle";
+  return std::string(to_string(kind));
+}
 
 std::string duration(double ns) { return format_duration(static_cast<std::int64_t>(ns + (ns < 0 ? -0.5 : 0.5))); }
 
@@ -246,16 +265,26 @@ SummaryLayout layout_summary(const ReportSummary& summary) {
   if (summary.period.from_steps) {
     layout.title += summary.period.all_warmup ? " (steady state; a device with only warm-up steps counts them all)"
                                               : " (steady state: warm-up steps left out)";
+  } else {
+    layout.title += " (no steps: each device's activity span is its window)";
+  }
+  layout.answer = answer_line(summary);
+  for (const auto& advice : advise(summary)) layout.advice.push_back(advice_line(advice));
+  if (layout.advice.empty() && summary.period.window_ns > 0) {
+    layout.advice.push_back({"What to try", fmt::format("the GPUs idle only {} of the windows, so the time is in the "
+                                                        "work itself: the largest kernels (Kernel summary) first",
+                                                        percent(idle_share(summary.period)))});
   }
   layout.period = period_line(summary.period);
   layout.split = split_table(summary.period);
-  layout.idle = idle_table(summary.idle);
-  for (auto& line : idle_lines_of(summary.idle, summary.period)) layout.findings.push_back(std::move(line));
-  layout.findings.push_back(gaps_line(summary.gaps, summary.period));
-  layout.findings.push_back(transfers_line(summary.transfers, summary.period));
+  layout.idle = idle_table(summary.idle, summary.period);
+  // Who holds the job back comes before the per-device detail: it is part of the answer.
   if (summary.job) {
     for (auto& line : job_lines(*summary.job)) layout.findings.push_back(std::move(line));
   }
+  for (auto& line : idle_lines_of(summary.idle, summary.period)) layout.findings.push_back(std::move(line));
+  layout.findings.push_back(gaps_line(summary.gaps, summary.period));
+  layout.findings.push_back(transfers_line(summary.transfers, summary.period));
   layout.findings.push_back(data_loss_line(summary.data_loss));
   return layout;
 }

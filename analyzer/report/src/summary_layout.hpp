@@ -18,6 +18,8 @@ struct SummaryLine {
 
 struct SummaryLayout {
   std::string title;
+  SummaryLine answer;  // the step, where it goes, why the GPUs idle, who holds the others back
+  std::vector<SummaryLine> advice;  // what to try, one line per large idle cause (advice.hpp)
   SummaryLine period;  // the step period and what it is over
   Table split;         // where the period goes: one row per part, with the spread over devices
   Table idle;          // why the GPUs are idle: one row per cause (no rows without idle time)
@@ -28,5 +30,9 @@ struct SummaryLayout {
 std::string duration(double ns);
 
 SummaryLayout layout_summary(const ReportSummary& summary);
+// A part's name in the windows' scope: "idle in steps", or "idle" where the windows are activity spans.
+std::string part_name(const PeriodSummary& period, PeriodPartKind kind);
+// The answer line alone (summary_answer.cpp).
+SummaryLine answer_line(const ReportSummary& summary);
 
 }  // namespace gpuprof::report

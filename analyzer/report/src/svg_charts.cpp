@@ -1,3 +1,4 @@
+#include "gpuprof/analysis/kernel_labels.hpp"
 #include "svg_charts.hpp"
 
 #include <fmt/format.h>
@@ -99,7 +100,8 @@ std::string breakdown_chart(const ReportInput& input) {
   int y = 5;
   for (const auto& rank : input.ranks) {
     for (const auto& device : rank.devices) {
-      const auto& b = device.total;
+      // The windows the summary cards are over (steady steps, or the span without steps), so bar and cards agree.
+      const auto& b = device.step_basis();
       body += label(5, y + 13, fmt::format("rank {} GPU {}", rank.rank, device.device));
       double x = kLabelWidth;
       const std::pair<std::int64_t, std::pair<const char*, const char*>> parts[] = {
@@ -163,11 +165,11 @@ std::string transfer_matrix_chart(const analysis::RankAnalysis& rank) {
     body += fmt::format(
         "<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{}\" height=\"{}\" fill=\"{}\" stroke=\"#999\"><title>{}</title></rect>",
         x, y, cell, cell, color,
-        escape_html(fmt::format("{}: {} in {} copies, {}, {:.2f} GB/s",
+        escape_html(fmt::format("{}: {} in {} cop{}, {}, {:.2f} GB/s",
                                 same ? fmt::format("within GPU {}", entry.src_device)
                                      : fmt::format("GPU {} -> GPU {}", entry.src_device, entry.dst_device),
-                                units::format_bytes(totals.bytes), totals.count, units::format_duration(totals.total_ns),
-                                totals.gigabytes_per_second())));
+                                units::format_bytes(totals.bytes), totals.count, totals.count == 1 ? "y" : "ies",
+                                units::format_duration(totals.total_ns), totals.gigabytes_per_second())));
     if (same) body += label(x + cell / 2.0, y + cell / 2.0 - 6, "same GPU", "middle", "#666");
     body += label(x + cell / 2.0, y + cell / 2.0 + 8, units::format_bytes(totals.bytes), "middle", ink);
     body += label(x + cell / 2.0, y + cell / 2.0 + 21, fmt::format("{:.1f} GB/s", totals.gigabytes_per_second()),
@@ -307,17 +309,17 @@ std::string top_kernels_chart(const analysis::RankAnalysis& rank, std::size_t co
   const auto& kernels = rank.kernels.kernels;
   if (kernels.empty()) return "<p>No kernels.</p>\n";
   const auto shown = std::min(count, kernels.size());
-  // Rows stay apart by full name; several can share a short name (template arguments), so those are numbered.
-  std::map<std::string, int> uses, seen;
-  for (std::size_t i = 0; i < shown; ++i) ++uses[kernels[i].short_name];
+  const auto labels = analysis::kernel_labels(kernels, false);  // as the kernel table names the rows
   const double name_width = 300, plot = kWidth - name_width - 130;
   const double high_ms = axis_high(static_cast<double>(kernels.front().stats.total_ns) / 1e6);
   std::string body;
   for (std::size_t i = 0; i < shown; ++i) {
     const auto& row = kernels[i];
     const double y = 5 + static_cast<double>(i) * 22;
-    auto name = row.short_name.size() > 44 ? row.short_name.substr(0, 41) + "..." : row.short_name;
-    if (uses[row.short_name] > 1) name += fmt::format(" #{}", ++seen[row.short_name]);
+    const auto& row_label = labels[i];
+    // Long names lose their middle, not the number that tells rows apart.
+    const auto name =
+        row_label.size() > 44 ? row_label.substr(0, 20) + "..." + row_label.substr(row_label.size() - 21) : row_label;
     body += fmt::format("<text x=\"5\" y=\"{:.1f}\" font-size=\"11\">{}<title>{}</title></text>", y + 12,
                         escape_html(name), escape_html(row.name));
     const double width = plot * (static_cast<double>(row.stats.total_ns) / 1e6) / high_ms;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 #include <string_view>
 #include <vector>
 
@@ -101,7 +102,35 @@ std::string wrap_text(std::string_view first, std::string_view rest, std::string
 
 std::string text_table(const Table& table) { return text_table(table, 0); }
 
-std::string text_table(const Table& table, std::size_t max_width) {
+namespace {
+
+// Shortens each row's last cell to `width`; cells that would then read the same although their texts differ get a
+// number each ("sm80_xmma...cudnn #2"), so that two kernels never show as one name twice.
+void shorten_apart(std::vector<std::vector<std::string>>& texts, std::size_t width) {
+  std::vector<std::string> shortened;
+  std::map<std::string, std::vector<std::string>> texts_shown_as;  // in order of first appearance
+  for (const auto& cells : texts) {
+    shortened.push_back(elide_middle(cells.back(), width));
+    auto& same = texts_shown_as[shortened.back()];
+    if (std::find(same.begin(), same.end(), cells.back()) == same.end()) same.push_back(cells.back());
+  }
+  for (std::size_t r = 0; r < texts.size(); ++r) {
+    const auto& same = texts_shown_as[shortened[r]];
+    auto& cell = texts[r].back();
+    if (same.size() < 2) {
+      cell = shortened[r];
+      continue;
+    }
+    const auto number = fmt::format(" #{}", std::find(same.begin(), same.end(), cell) - same.begin() + 1);
+    cell = elide_middle(cell, width - number.size()) + number;
+  }
+}
+
+}  // namespace
+
+std::string text_table(const Table& table, std::size_t max_width) { return text_table(table, max_width, false); }
+
+std::string text_table(const Table& table, std::size_t max_width, bool wrap_last) {
   // A title that says which ranks lack something grows with the job: wrapped like prose, never past the width.
   std::string out = (max_width > 0 ? wrap_text("", "  ", table.title, max_width) : table.title + "\n") + "\n";
   if (table.rows.empty()) return out + "  (none)\n\n";
@@ -121,10 +150,29 @@ std::string text_table(const Table& table, std::size_t max_width) {
   for (const auto width : widths) total += width + 2;
   total -= 2;
   constexpr std::size_t kNarrowestName = 12;
+  // Full last cells (whole kernel names) continue on the next lines, under their column.
+  std::vector<std::vector<std::string>> continued(texts.size());
   if (max_width > 0 && total > max_width && !widths.empty() && !right.back() &&
       widths.back() - (total - max_width) >= kNarrowestName) {
     widths.back() -= total - max_width;
-    for (auto& cells : texts) cells.back() = elide_middle(cells.back(), widths.back());
+    for (std::size_t r = 0; r < texts.size(); ++r) {
+      auto& last = texts[r].back();
+      if (!wrap_last) continue;  // shortened below, all at once
+      if (last.size() <= widths.back()) continue;
+      auto rest = last.substr(character_start(last, widths.back()));
+      last.resize(last.size() - rest.size());
+      while (!rest.empty()) {
+        const auto cut = rest.size() <= widths.back() ? rest.size() : character_start(rest, widths.back());
+        continued[r].push_back(rest.substr(0, cut));
+        rest.erase(0, cut);
+      }
+    }
+    // Names are told apart when shortening makes two read the same; prose (a description) is only shortened.
+    if (!wrap_last && table.section == Section::kernels) {
+      shorten_apart(texts, widths.back());
+    } else if (!wrap_last) {
+      for (auto& cells : texts) cells.back() = elide_middle(cells.back(), widths.back());
+    }
   }
   const auto line = [&](const std::vector<std::string>& cells) {
     std::string text = " ";
@@ -142,7 +190,13 @@ std::string text_table(const Table& table, std::size_t max_width) {
   std::vector<std::string> rules;
   for (const auto width : widths) rules.emplace_back(width, '-');
   line(rules);
-  for (const auto& cells : texts) line(cells);
+  std::size_t last_start = 1;
+  for (std::size_t c = 0; c + 1 < widths.size(); ++c) last_start += widths[c] + 2;
+  const auto indent = std::string(last_start, ' ');
+  for (std::size_t r = 0; r < texts.size(); ++r) {
+    line(texts[r]);
+    for (const auto& piece : continued[r]) out += indent + piece + "\n";
+  }
   return out + "\n";
 }
 

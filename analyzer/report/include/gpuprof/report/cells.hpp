@@ -14,6 +14,8 @@ Cell duration_cell(std::int64_t ns);
 Cell duration_cell(double ns);  // rounded to whole nanoseconds
 Cell bytes_cell(std::int64_t value);
 Cell number_cell(double value, int decimals);
+// A mean count (instances per step): whole counts as integers ("29", not "29.00"), others with 2 decimals.
+Cell count_cell(double value);
 Cell percent_cell(double share);  // share 0..1 shown as a percentage
 Cell text_cell(std::string value);
 // A time point: people read the time since `origin` ("12.3 ms"), machines the absolute nanoseconds.

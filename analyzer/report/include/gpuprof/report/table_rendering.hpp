@@ -15,6 +15,8 @@ std::string text_table(const Table& table);
 // The same within `max_width` columns where the last column holds text: its cells are shortened in
 // the middle ("ncclDevKern...RING_LL"), so both ends of a name stay readable.
 std::string text_table(const Table& table, std::size_t max_width);
+// With `wrap_last`, a long last cell is not shortened but continues on the next lines under its column.
+std::string text_table(const Table& table, std::size_t max_width, bool wrap_last);
 // `text` wrapped at spaces into lines of at most `width` columns, the first starting with `first`
 // and the others with `rest`; a word longer than a line is cut. Every line ends with '\n'.
 std::string wrap_text(std::string_view first, std::string_view rest, std::string_view text, std::size_t width);
