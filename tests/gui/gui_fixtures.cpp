@@ -1,5 +1,7 @@
 #include "gui_fixtures.hpp"
 
+#include "gpuprof/gui/timeline_labels.hpp"
+
 #include <gtest/gtest.h>
 
 #include <QDir>
@@ -62,6 +64,22 @@ std::vector<std::string> text_legibility_problems(const std::vector<ChartText>& 
     inked.push_back(ink);
   }
   return problems;
+}
+
+std::vector<ChartText> timeline_labels(const TimelineView& view) {
+  const QFontMetrics metrics(view.font());
+  const auto& layout = view.layout();
+  const int split = kRulerHeight + layout.pinned_height;
+  auto labels =
+      step_and_gap_labels(*view.session(), layout, view.axis(), view.scroll_y(), true, kRulerHeight, split, metrics);
+  const auto rest =
+      step_and_gap_labels(*view.session(), layout, view.axis(), view.scroll_y(), false, split, view.height(), metrics);
+  labels.insert(labels.end(), rest.begin(), rest.end());
+  return labels;
+}
+
+std::string timeline_label_problems(const TimelineView& view) {
+  return joined(text_legibility_problems(timeline_labels(view), {}, view.rect(), QFontMetrics(view.font())));
 }
 
 std::string joined(const std::vector<std::string>& lines) {
