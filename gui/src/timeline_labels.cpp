@@ -102,10 +102,10 @@ std::vector<ChartText> step_and_gap_labels(const Session& session, const Timelin
   std::vector<ChartText> labels;
   for (std::size_t i = 0; i < layout.rows.size(); ++i) {
     const auto& place = layout.rows[i];
-    if (!place.row || place.pinned != pinned) continue;
+    const auto* gpu = device_row_at(session, layout, i);
+    if (!gpu || place.pinned != pinned) continue;
     const auto& rank = *session.ranks[place.rank];
-    const auto& row = rank.timeline.rows[*place.row];
-    if (row.kind != RowKind::device) continue;
+    const auto& row = *gpu;
     const int y = row_top(place, scroll_y);
     if (y + place.height < top || y > bottom) continue;
     const auto rank_axis = layout.rank_axis(axis, place.rank);

@@ -206,16 +206,15 @@ void TimelinePainter::paint_gaps(QPainter& painter, const Session& session, cons
                                  const TimeAxis& axis, int scroll_y, int bottom, bool pinned) {
   for (std::size_t i = 0; i < layout.rows.size(); ++i) {
     const auto& place = layout.rows[i];
-    if (!place.row || place.pinned != pinned) continue;
+    const auto* row = device_row_at(session, layout, i);
+    if (!row || place.pinned != pinned) continue;
     const auto& rank = *session.ranks[place.rank];
-    const auto& row = rank.timeline.rows[*place.row];
-    if (row.kind != RowKind::device) continue;
     const auto rank_axis = layout.rank_axis(axis, place.rank);
     const auto& last = layout.rows[device_group_end(session, layout, i) - 1];
     const int y0 = row_top(place, scroll_y), y1 = row_top(last, scroll_y) + last.height;
     if (y1 < kRulerHeight || y0 > bottom) continue;
     for (const auto& gap : rank.analysis.gaps) {
-      if (gap.device != row.device || gap.end_ns < rank_axis.view_start() || gap.start_ns > rank_axis.view_end()) {
+      if (gap.device != row->device || gap.end_ns < rank_axis.view_start() || gap.start_ns > rank_axis.view_end()) {
         continue;
       }
       const QRectF band(kLabelWidth, y0, axis.width(), y1 - y0);

@@ -89,14 +89,8 @@ TEST_F(CompactJob, TheStragglersAndTheSlowestRankAreMarked) {
 TEST_F(CompactJob, ThirtyTwoRanksAreLegibleAtEveryScreenSize) {
   for (const auto size : testing::kScreens) {
     SCOPED_TRACE(std::to_string(size.width()));
-    TimelineView view;
-    view.resize(size);
-    view.show();
-    auto options = view.layout_options();
-    options.compact = true;
-    view.set_layout_options(options);
-    view.set_session(session_);
-    QApplication::processEvents();
+    const auto shown = testing::shown_timeline(session_, size, true);
+    auto& view = *shown;
     const auto& layout = view.layout();
     const QFontMetrics metrics(view.font());
     ASSERT_EQ(layout.rows.size(), static_cast<std::size_t>(kRanks));
@@ -107,12 +101,7 @@ TEST_F(CompactJob, ThirtyTwoRanksAreLegibleAtEveryScreenSize) {
       }
     }
     EXPECT_EQ(testing::timeline_label_problems(view), "");
-    for (const auto& label : testing::timeline_labels(view)) {
-      const auto* row = layout.row_at(label.rect.center().y(), view.scroll_y());
-      ASSERT_NE(row, nullptr);
-      EXPECT_GE(label.rect.top(), row_top(*row, view.scroll_y()));
-      EXPECT_LE(label.rect.bottom(), row_top(*row, view.scroll_y()) + row->height);
-    }
+    EXPECT_EQ(testing::labels_outside_their_rows(view), "");
     testing::save_and_check(view.render_image(size), QStringLiteral("timeline_32_ranks_compact_%1").arg(size.width()));
   }
 }

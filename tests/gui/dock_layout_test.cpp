@@ -89,11 +89,15 @@ std::vector<std::string> column_problems(const QTableView& table, int elastic, i
   return problems;
 }
 
-QDockWidget* dock_of(const MainWindow& window, const QWidget* content) {
+// Raises the dock that holds `content`; false when none does.
+bool raise_dock_of(const MainWindow& window, const QWidget* content) {
   for (auto* dock : window.docks()) {
-    if (dock->widget() == content || dock->widget()->isAncestorOf(content)) return dock;
+    if (dock->widget() != content && !dock->widget()->isAncestorOf(content)) continue;
+    dock->raise();
+    QApplication::processEvents();
+    return true;
   }
-  return nullptr;
+  return false;
 }
 
 class DockLayout : public ::testing::TestWithParam<QSize> {
@@ -148,9 +152,7 @@ TEST_P(DockLayout, HostSummaryColumnsAreWholeBesideAnElidedName) {
   MainWindow window;
   open(window);
   auto* panel = window.host_summaries();
-  auto* dock = dock_of(window, panel);
-  ASSERT_NE(dock, nullptr);
-  dock->raise();
+  ASSERT_TRUE(raise_dock_of(window, panel));
   ASSERT_TRUE(QTest::qWaitFor([&] { return panel->ready(); }, kTimeoutMs));
   for (int tab = 0; tab < 4; ++tab) {
     panel->setCurrentIndex(tab);
@@ -174,10 +176,7 @@ TEST_P(DockLayout, ThePredictionDockShowsItsFieldsAndRowsWhole) {
   MainWindow window;
   open(window);
   auto* panel = window.prediction();
-  auto* dock = dock_of(window, panel);
-  ASSERT_NE(dock, nullptr);
-  dock->raise();
-  QApplication::processEvents();
+  ASSERT_TRUE(raise_dock_of(window, panel));
   predict::PredictRequest request;
   request.gpus = "2,4,8";
   request.link = "pcie3";

@@ -39,9 +39,13 @@ std::string joined(const std::vector<std::string>& lines);
 
 // The three screen sizes every layout test checks (issue 39).
 inline const QSize kScreens[] = {{1280, 800}, {1600, 1000}, {1920, 1080}};
+// A timeline of `session` at `size`, shown (its axis as wide as the view), compact or not.
+std::unique_ptr<TimelineView> shown_timeline(std::shared_ptr<const Session> session, QSize size, bool compact = false);
 // The step and gap labels `view` draws at its size (both areas), as its painter places them.
 std::vector<ChartText> timeline_labels(const TimelineView& view);
 // Problems of those labels (text_legibility_problems inside the view), empty when legible.
 std::string timeline_label_problems(const TimelineView& view);
+// Labels not inside the row they are over, one line each (empty when each is inside its row).
+std::string labels_outside_their_rows(const TimelineView& view);
 
 }  // namespace gpuprof::gui::testing

@@ -57,11 +57,8 @@ TEST_F(TimelineLabels, StepAndGapLabelsAreWholeAndApartAtEveryScreenSize) {
     SCOPED_TRACE(std::to_string(size.width()) + "x" + std::to_string(size.height()));
     for (const int steps_shown : {1, 3}) {
       SCOPED_TRACE(std::to_string(steps_shown) + " step(s) shown");
-      TimelineView view;
-      view.resize(size);
-      view.show();
-      view.set_session(session_);
-      QApplication::processEvents();
+      const auto shown = testing::shown_timeline(session_, size);
+      auto& view = *shown;
       const auto& steps = session_->ranks[0]->analysis.steps;
       ASSERT_GT(steps.size(), 4u);
       view.set_view(steps[2].step.start_ns - 100'000, steps[2 + steps_shown - 1].step.end_ns + 100'000);
@@ -80,26 +77,15 @@ TEST_F(TimelineLabels, StepAndGapLabelsAreWholeAndApartAtEveryScreenSize) {
 TEST_F(TimelineLabels, CompactRowsKeepTheirGapLabelsInside) {
   for (const auto size : kScreens) {
     SCOPED_TRACE(std::to_string(size.width()));
-    TimelineView view;
-    view.resize(size);
-    view.show();
-    auto options = view.layout_options();
-    options.compact = true;
-    view.set_layout_options(options);
-    view.set_session(session_);
-    QApplication::processEvents();
+    const auto shown = testing::shown_timeline(session_, size, true);
+    auto& view = *shown;
     const auto& steps = session_->ranks[0]->analysis.steps;
     view.set_view(steps[2].step.start_ns, steps[2].step.end_ns);
     const auto labels = testing::timeline_labels(view);
     EXPECT_EQ(count_starting(labels, QStringLiteral("step ")), 0);
     EXPECT_GE(count_starting(labels, QStringLiteral("gap: ")), 1);
     EXPECT_EQ(testing::timeline_label_problems(view), "");
-    for (const auto& label : labels) {
-      const auto* row = view.layout().row_at(label.rect.center().y(), view.scroll_y());
-      ASSERT_NE(row, nullptr);
-      EXPECT_GE(label.rect.top(), row_top(*row, view.scroll_y()));
-      EXPECT_LE(label.rect.bottom(), row_top(*row, view.scroll_y()) + row->height);
-    }
+    EXPECT_EQ(testing::labels_outside_their_rows(view), "");
   }
 }
 

@@ -146,10 +146,8 @@ TEST_F(TimelineOptions, BreakdownAxisTicksFallOnRoundValues) {
 TEST_F(TimelineOptions, TheAlignedJobAndItsBreakdownAreLegibleAtEveryScreenSize) {
   for (const auto size : testing::kScreens) {
     SCOPED_TRACE(std::to_string(size.width()));
-    TimelineView view;
-    view.resize(size);
-    view.show();
-    view.set_session(session_);
+    const auto shown = testing::shown_timeline(session_, size);
+    auto& view = *shown;
     const auto& steps = session_->ranks[0]->analysis.steps;
     ASSERT_GT(steps.size(), 3u);
     view.set_view(steps[1].step.start_ns, steps[3].step.end_ns);

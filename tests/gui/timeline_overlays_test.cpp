@@ -238,10 +238,8 @@ TEST(CopyArrowMerge, ArrowsOfOnePairStartingWithinAFewPixelsMerge) {
 TEST_F(CopyArrows, ArrowsAndLabelsAreInPlaceAtEveryScreenSize) {
   for (const auto size : testing::kScreens) {
     SCOPED_TRACE(std::to_string(size.width()));
-    TimelineView view;
-    view.resize(size);
-    view.show();
-    view.set_session(session_);
+    const auto shown = testing::shown_timeline(session_, size);
+    auto& view = *shown;
     for (const auto& entry : session_->ranks[0]->analysis.steps) {
       if (entry.step.device == 0 && entry.step.step == 4) view.set_view(entry.step.start_ns, entry.step.end_ns);
     }

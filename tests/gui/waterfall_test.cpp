@@ -37,16 +37,11 @@ std::vector<std::string> legibility_problems(const WaterfallLayout& layout, QRec
   return problems;
 }
 
-// Many terms with long names and changes far smaller than the step: what once drew values over each other.
-comparison::RunComparison crowded_comparison() {
+// A comparison of a base step and the changes of its terms, the other step where they lead.
+comparison::RunComparison comparison_of(double base_step_ns, const std::vector<std::pair<std::string, double>>& terms) {
   comparison::RunComparison result;
-  result.base.step_ns = 48'300'000;
+  result.base.step_ns = base_step_ns;
   double level = result.base.step_ns;
-  const std::vector<std::pair<std::string, double>> terms{
-      {"computation", -21'400'000},      {"exposed transfer HtoD", 310'000},     {"exposed transfer DtoH", -2'000},
-      {"exposed transfer DtoD", 1'000},  {"exposed transfer PtoP", 6'900'000},   {"exposed communication", 2'450'000},
-      {"synchronization wait", 880'000}, {"batch gaps: data_loading", -140'000}, {"batch gaps: sync_wait", 12'000},
-      {"batch gaps: host_bound", 0},     {"other (idle inside steps)", 95'000}};
   for (const auto& [name, delta] : terms) {
     result.waterfall.push_back({name, 0, 0, delta});
     level += delta;
@@ -54,6 +49,16 @@ comparison::RunComparison crowded_comparison() {
   result.other.step_ns = level;
   result.delta_step_ns = level - result.base.step_ns;
   return result;
+}
+
+// Many terms with long names and changes far smaller than the step: what once drew values over each other.
+comparison::RunComparison crowded_comparison() {
+  return comparison_of(
+      48'300'000,
+      {{"computation", -21'400'000},      {"exposed transfer HtoD", 310'000},     {"exposed transfer DtoH", -2'000},
+       {"exposed transfer DtoD", 1'000},  {"exposed transfer PtoP", 6'900'000},   {"exposed communication", 2'450'000},
+       {"synchronization wait", 880'000}, {"batch gaps: data_loading", -140'000}, {"batch gaps: sync_wait", 12'000},
+       {"batch gaps: host_bound", 0},     {"other (idle inside steps)", 95'000}});
 }
 
 class WaterfallWidths : public ::testing::TestWithParam<int> {};
@@ -146,18 +151,8 @@ double time_in(const QString& text) {
 // note names the value of the leftmost tick, which sits on the plot's left edge.
 // A step of about 60 ms that changes by a millisecond or two: an axis that starts far from 0.
 comparison::RunComparison small_changes_comparison() {
-  comparison::RunComparison result;
-  result.base.step_ns = 61'200'000;
-  double level = result.base.step_ns;
-  const std::vector<std::pair<std::string, double>> terms{
-      {"computation", -1'300'000}, {"exposed communication", 450'000}, {"batch gaps: data_loading", -220'000}};
-  for (const auto& [name, delta] : terms) {
-    result.waterfall.push_back({name, 0, 0, delta});
-    level += delta;
-  }
-  result.other.step_ns = level;
-  result.delta_step_ns = level - result.base.step_ns;
-  return result;
+  return comparison_of(61'200'000,
+                       {{"computation", -1'300'000}, {"exposed communication", 450'000}, {"batch gaps: data_loading", -220'000}});
 }
 
 TEST(Waterfall, TheAxisNoteNamesTheLeftTicksValueAtEveryWidth) {
