@@ -12,6 +12,7 @@
 #include "gpuprof/analysis/rank_analysis.hpp"
 #include "gpuprof/job/job_analysis.hpp"
 #include "gpuprof/job/job_inputs.hpp"
+#include "gpuprof/report/report_options.hpp"
 #include "gpuprof/report/report_writers.hpp"
 #include "gpuprof/trace/derived_tables.hpp"
 #include "gpuprof/trace/trace_error.hpp"
@@ -50,7 +51,6 @@ analysis::AnalysisOptions analysis_options(const ReportArguments& arguments) {
   options.step_pattern = arguments.step_pattern;
   options.comm_patterns = arguments.comm_patterns;
   options.warmup_steps = arguments.warmup_steps;
-  options.keep_idle_intervals = arguments.gaps == "all";  // --gaps all lists every idle interval too
   return options;
 }
 
@@ -73,17 +73,8 @@ void save_derived(const analysis::RankAnalysis& rank) {
 int run_report(const ReportArguments& arguments, const Invocation& invocation) {
   const auto format = report::format_from_string(arguments.format);
   const auto chosen = sections(arguments);
-  auto options = analysis_options(arguments);
-  // JSON lists the idle intervals (the longest --max-intervals of them).
-  if (format == report::Format::json &&
-      std::find(chosen.begin(), chosen.end(), report::Section::gaps) != chosen.end()) {
-    options.keep_idle_intervals = true;
-    // A rank's longest --max-intervals hold every row of that rank the JSON lists (0: all of them).
-    options.interval_host_activity =
-        arguments.max_intervals == 0 ? std::numeric_limits<std::size_t>::max() : arguments.max_intervals;
-  }
-  options.host_summaries = report::needs_host_summaries(chosen);
-  options.memory_use = report::needs_memory_use(chosen);
+  const auto options = report::report_analysis_options(format, chosen, analysis_options(arguments),
+                                                       arguments.gaps == "all", arguments.max_intervals);
   if (arguments.gaps != "summary" && arguments.gaps != "all") {
     throw TraceError::bad_input("", "--gaps must be 'summary' or 'all', not '" + arguments.gaps + "'");
   }

@@ -130,14 +130,14 @@ const std::vector<summaries::NamedDurations>& rows_of(const summaries::HostSumma
 TableModel* make_host_table_model(const Session& session, const std::vector<summaries::HostSummaries>& host,
                                   HostTable table, QObject* parent) {
   auto* model = new TableModel(
-      {"Name", "Time (%)", "Total", "Instances", "Avg", "Med", "Min", "Max", "StdDev", "Rank"}, parent);
+      {"Name", "Time (%)", "Total", "Instances", "Avg", "Rank", "Med", "Min", "Max", "StdDev"}, parent);
   TableRows rows;
   for (std::size_t index = 0; index < host.size() && index < session.ranks.size(); ++index) {
     for (const auto& row : rows_of(host[index], table)) {
       const auto& stats = row.stats;
       rows.push_back({text(row.name), real(row.percent, 1), duration(stats.total_ns), count(stats.instances),
-                      duration(stats.avg_ns), duration(stats.med_ns), duration(stats.min_ns), duration(stats.max_ns),
-                      duration(stats.stddev_ns), count(session.ranks[index]->analysis.rank)});
+                      duration(stats.avg_ns), count(session.ranks[index]->analysis.rank), duration(stats.med_ns),
+                      duration(stats.min_ns), duration(stats.max_ns), duration(stats.stddev_ns)});
     }
   }
   model->set_rows(std::move(rows));

@@ -3,6 +3,7 @@
 #include <QBarSet>
 #include <QChart>
 #include <QStackedBarSeries>
+#include <QValueAxis>
 
 #include <algorithm>
 
@@ -37,6 +38,7 @@ void BreakdownChart::set_session(const Session* session, const QString& title, b
   chart->legend()->setAlignment(Qt::AlignRight);
   chart->legend()->setShowToolTips(true);
   bars_ = 0;
+  highest_ms_ = 0;
   if (session) {
     auto* computation = bar_set(tr("computation"), colors::computation());
     auto* comm = bar_set(tr("exposed comm"), colors::exposed_comm());
@@ -68,10 +70,17 @@ void BreakdownChart::set_session(const Session* session, const QString& title, b
     for (auto* set : {computation, comm, memcpy, gaps}) set->setLabelColor(Qt::white);
     idle->setLabelColor(QColor(34, 34, 34));
     add_with_device_axes(chart, series, categories, highest);
+    highest_ms_ = highest;
   }
   QChart* old = this->chart();
   setChart(chart);
   delete old;
+}
+
+void BreakdownChart::use_scale(double highest_ms) {
+  for (auto* axis : chart()->axes(Qt::Vertical)) {
+    if (auto* y = qobject_cast<QValueAxis*>(axis)) set_value_range(y, highest_ms);
+  }
 }
 
 }  // namespace gpuprof::gui

@@ -5,6 +5,8 @@
 #include <QSplitter>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 #include "gpuprof/gui/breakdown_chart.hpp"
 #include "gpuprof/gui/run_alignment.hpp"
 #include "gpuprof/gui/timeline_view.hpp"
@@ -73,6 +75,10 @@ void CompareView::set_runs(std::shared_ptr<const Session> base, std::shared_ptr<
   waterfall_->set_comparison(comparison_);
   base_chart_->set_session(base_.get(), tr("Base: %1 (steady steps, ms)").arg(base_name), true);
   other_chart_->set_session(other_.get(), tr("Other: %1 (steady steps, ms)").arg(other_name), true);
+  // One scale for both runs: the taller bar is the longer step.
+  const double highest = std::max(base_chart_->highest_ms(), other_chart_->highest_ms());
+  base_chart_->use_scale(highest);
+  other_chart_->use_scale(highest);
   base_timeline_->set_session(base_);
   other_timeline_->set_session(other_);
   const std::int64_t base_anchor = alignment_anchor(*base_), other_anchor = alignment_anchor(*other_);

@@ -23,15 +23,23 @@ void replace_source(QSortFilterProxyModel* proxy, QAbstractItemModel* model) {
 }  // namespace
 
 HostSummaryPanel::HostSummaryPanel(QWidget* parent) : QTabWidget(parent) {
-  const QString titles[kTabs] = {tr("NVTX ranges (nvtx_sum)"), tr("CUDA API (cuda_api_sum)"),
-                                 tr("Launch latency per kernel"), tr("Launch queue")};
-  for (const auto& title : titles) {
+  // Short titles fit a dock beside the timeline; the tooltips say what each is.
+  const QString titles[kTabs] = {tr("NVTX"), tr("CUDA API"), tr("Launch latency"), tr("Queue")};
+  const QString tips[kTabs] = {tr("NVTX ranges (nsys nvtx_sum)"), tr("CUDA API calls (nsys cuda_api_sum)"),
+                               tr("Launch latency per kernel"), tr("Launch queue per device")};
+  setDocumentMode(true);
+  for (int tab = 0; tab < kTabs; ++tab) {
     proxies_.push_back(make_proxy(this));
     tables_.push_back(make_table(proxies_.back()));
-    addTab(tables_.back(), title);
+    // One line a row; a long name shows its start and its end (a kernel's name and its arguments).
+    tables_.back()->setWordWrap(false);
+    tables_.back()->setTextElideMode(Qt::ElideMiddle);
+    addTab(tables_.back(), titles[tab]);
+    setTabToolTip(tab, tips[tab]);
   }
   queue_chart_ = new LaunchQueueChart;
-  addTab(queue_chart_, tr("Launch queue over time"));
+  addTab(queue_chart_, tr("Queue over time"));
+  setTabToolTip(kTabs, tr("Launch queue depth of each device over time"));
   setToolTip(tr("The tables of gpuprof report --sections nvtx,api,launches, computed when this panel is first shown"));
 }
 
@@ -87,9 +95,17 @@ void HostSummaryPanel::show_results(std::shared_ptr<const Session> session,
   }
   replace_source(proxies_[3], make_launch_queue_model(*session_, host, this));
   queue_chart_->set_queues(*session_, host);
-  for (auto* table : tables_) {
+  for (std::size_t tab = 0; tab < tables_.size(); ++tab) {
+    auto* table = tables_[tab];
     table->sortByColumn(-1, Qt::AscendingOrder);  // the analyzer's order: total time, largest first
-    table->resizeColumnsToContents();
+    // A name is often longer than the dock is wide: the figures stay whole, the name takes the rest.
+    if (tab < 3) {
+      // One rank's tables need no Rank column.
+      table->setColumnHidden(kHostTableRankColumn, session_->ranks.size() < 2);
+      fit_columns(table, 0, kHostTableShownColumns);
+    } else {
+      fit_columns(table, -1, table->model()->columnCount());
+    }
   }
   ready_ = true;
 }

@@ -18,6 +18,7 @@
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -153,12 +154,17 @@ void MainWindow::build_docks() {
   summary_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
   summary_->setPlaceholderText(tr("Open a trace: where the step time goes, the largest gaps, the slowest rank"));
   auto* summary_dock = add_dock(tr("Summary"), summary_, Qt::RightDockWidgetArea);
+  // Four tabs on the right fit a dock beside the timeline at 1280 pixels; eight were cut to "S…/Idl…/T…".
+  // The three per-device charts share one of them, the tables of transfers and collectives go to the bottom.
   breakdown_ = new BreakdownChart;
-  auto* breakdown_dock = add_dock(tr("Time breakdown"), breakdown_, Qt::RightDockWidgetArea);
   idle_causes_ = new IdleCauseChart;
-  auto* idle_dock = add_dock(tr("Idle causes"), idle_causes_, Qt::RightDockWidgetArea);
   memory_ = new MemoryChart;
-  auto* memory_dock = add_dock(tr("GPU memory"), memory_, Qt::RightDockWidgetArea);
+  auto* charts = new QTabWidget;
+  charts->setDocumentMode(true);
+  charts->addTab(breakdown_, tr("Time breakdown"));
+  charts->addTab(idle_causes_, tr("Idle causes"));
+  charts->addTab(memory_, tr("GPU memory"));
+  auto* charts_dock = add_dock(tr("Charts"), charts, Qt::RightDockWidgetArea);
 
   transfer_proxy_ = make_proxy(this);
   transfer_table_ = make_table(transfer_proxy_);
@@ -166,10 +172,10 @@ void MainWindow::build_docks() {
   auto* transfers = new QSplitter(Qt::Vertical);
   transfers->addWidget(transfer_table_);
   transfers->addWidget(heat_map_);
-  auto* transfer_dock = add_dock(tr("Transfers"), transfers, Qt::RightDockWidgetArea);
+  auto* transfer_dock = add_dock(tr("Transfers"), transfers, Qt::BottomDockWidgetArea);
   collective_proxy_ = make_proxy(this);
   collective_table_ = make_table(collective_proxy_);
-  collective_dock_ = add_dock(tr("Collectives"), collective_table_, Qt::RightDockWidgetArea);
+  collective_dock_ = add_dock(tr("Collectives"), collective_table_, Qt::BottomDockWidgetArea);
   host_summaries_ = new HostSummaryPanel;
   auto* host_dock = add_dock(tr("Host summaries"), host_summaries_, Qt::RightDockWidgetArea);
   prediction_ = new PredictionPanel;
@@ -187,7 +193,7 @@ void MainWindow::build_docks() {
   kernel_layout->setContentsMargins(0, 0, 0, 0);
   kernel_layout->addWidget(kernel_filter_);
   kernel_layout->addWidget(kernel_table_);
-  add_dock(tr("Kernels"), kernels, Qt::BottomDockWidgetArea);
+  auto* kernel_dock = add_dock(tr("Kernels"), kernels, Qt::BottomDockWidgetArea);
 
   step_proxy_ = make_proxy(this);
   step_table_ = make_table(step_proxy_);
@@ -196,14 +202,13 @@ void MainWindow::build_docks() {
   details_->setReadOnly(true);
   details_->setPlaceholderText(tr("Click an event, a gap band or idle GPU time on the timeline"));
   add_dock(tr("Details"), details_, Qt::BottomDockWidgetArea);
-  tabifyDockWidget(summary_dock, breakdown_dock);
-  tabifyDockWidget(breakdown_dock, idle_dock);
-  tabifyDockWidget(idle_dock, memory_dock);
-  tabifyDockWidget(memory_dock, transfer_dock);
-  tabifyDockWidget(transfer_dock, collective_dock_);
-  tabifyDockWidget(collective_dock_, host_dock);
+  tabifyDockWidget(summary_dock, charts_dock);
+  tabifyDockWidget(charts_dock, host_dock);
   tabifyDockWidget(host_dock, prediction_dock);
+  tabifyDockWidget(kernel_dock, transfer_dock);
+  tabifyDockWidget(transfer_dock, collective_dock_);
   summary_dock->raise();
+  kernel_dock->raise();
   // The summary's table is ~100 columns of fixed-width text: give the right-hand docks room for most of it.
   resizeDocks({summary_dock}, {560}, Qt::Horizontal);
 

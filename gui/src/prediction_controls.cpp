@@ -52,7 +52,8 @@ QWidget* PredictionPanel::build_controls() {
   link_ = combo(predict::link_preset_names());
   link_->setCurrentText(QStringLiteral("nvlink3"));
   link_files_ = new QLineEdit;
-  link_files_->setPlaceholderText(tr("optional: all_reduce_perf outputs, separated by ;"));
+  link_files_->setPlaceholderText(tr("optional: all_reduce_perf outputs"));
+  link_files_->setToolTip(tr("nccl-tests all_reduce_perf outputs, separated by ;"));
   auto* browse = new QPushButton(tr("Link files…"));
   connect(browse, &QPushButton::clicked, this, [this] {
     const auto files = QFileDialog::getOpenFileNames(this, tr("nccl-tests all_reduce_perf outputs"));
@@ -62,27 +63,36 @@ QWidget* PredictionPanel::build_controls() {
   split_bytes_ = bytes_field(tr("placement only"));
   predict_button_ = new QPushButton(tr("Predict"));
   connect(predict_button_, &QPushButton::clicked, this, &PredictionPanel::start_prediction);
+  // Two short choices a line, and a line of its own for each field whose placeholder is a sentence: the grid
+  // fits a dock beside the timeline without cutting a placeholder or scrolling sideways.
   auto* box = new QWidget;
   auto* grid = new QGridLayout(box);
   grid->setContentsMargins(0, 0, 0, 0);
-  const std::vector<std::pair<QString, QWidget*>> fields{{tr("GPUs"), gpus_},
-                                                         {tr("Strategy"), strategy_},
-                                                         {tr("Scaling"), scaling_},
-                                                         {tr("Link"), link_},
-                                                         {tr("All-reduce"), allreduce_},
-                                                         {tr("Gradient bytes"), grad_bytes_},
-                                                         {tr("Split bytes"), split_bytes_}};
-  for (std::size_t i = 0; i < fields.size(); ++i) {
-    const int row = static_cast<int>(i / 3), column = static_cast<int>(i % 3) * 2;
-    grid->addWidget(new QLabel(fields[i].first), row, column);
-    grid->addWidget(fields[i].second, row, column + 1);
-  }
-  grid->addWidget(new QLabel(tr("Link files")), 2, 2);
-  grid->addWidget(link_files_, 2, 3);
-  grid->addWidget(browse, 2, 4);
-  grid->addWidget(predict_button_, 2, 5);
-  grid->addWidget(new QLabel(tr("Per-GPU batch")), 3, 0);
-  grid->addWidget(build_per_gpu_trace_controls(), 3, 1, 1, 5);
+  const auto pair = [grid](int row, int column, const QString& label, QWidget* field) {
+    grid->addWidget(new QLabel(label), row, column);
+    grid->addWidget(field, row, column + 1);
+  };
+  pair(0, 0, tr("GPUs"), gpus_);
+  pair(0, 2, tr("Strategy"), strategy_);
+  pair(1, 0, tr("Scaling"), scaling_);
+  pair(1, 2, tr("All-reduce"), allreduce_);
+  pair(2, 0, tr("Link"), link_);
+  grid->addWidget(predict_button_, 2, 3);
+  const auto line = [grid](int row, const QString& label, QWidget* field) {
+    grid->addWidget(new QLabel(label), row, 0);
+    grid->addWidget(field, row, 1, 1, 3);
+  };
+  line(3, tr("Gradient bytes"), grad_bytes_);
+  line(4, tr("Split bytes"), split_bytes_);
+  auto* files = new QWidget;
+  auto* files_row = new QHBoxLayout(files);
+  files_row->setContentsMargins(0, 0, 0, 0);
+  files_row->addWidget(link_files_, 1);
+  files_row->addWidget(browse);
+  line(5, tr("Link files"), files);
+  line(6, tr("Per-GPU batch"), build_per_gpu_trace_controls());
+  grid->setColumnStretch(1, 1);
+  grid->setColumnStretch(3, 1);
   return box;
 }
 

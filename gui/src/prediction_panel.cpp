@@ -8,6 +8,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QTextDocument>
@@ -90,14 +91,13 @@ QTableView* PredictionPanel::build_rows_table() {
   rows_view_ = make_table(rows_proxy_);
   // The GPU counts in the order asked, as the text output lists them, until a header is clicked.
   rows_view_->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
-  // fit_rows_table sizes every column and row: Qt's Stretch and ResizeToContents modes resize lazily, after the
-  // rows' heights were taken from the verdict column's former width.
-  rows_view_->horizontalHeader()->setStretchLastSection(false);
-  rows_view_->setWordWrap(true);
-  rows_view_->setTextElideMode(Qt::ElideNone);
-  rows_view_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  // One line per GPU count: the verdict is elided to the width the figures leave, and the selected row's
+  // whole verdict is the second line of the details under the table (wrapped in a dock beside the timeline,
+  // it made each row ten lines tall and two rows fill the dock).
+  rows_view_->setWordWrap(false);
+  rows_view_->setTextElideMode(Qt::ElideRight);
   rows_view_->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-  // A wider or narrower table wraps the verdicts into fewer or more lines.
+  // A wider or narrower table gives the verdicts more or less room.
   rows_view_->viewport()->installEventFilter(this);
   connect(rows_view_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
           [this](const QModelIndex& current) {
@@ -112,22 +112,12 @@ bool PredictionPanel::eventFilter(QObject* watched, QEvent* event) {
 }
 
 void PredictionPanel::fit_rows_table() {
-  // The figures as wide as their widest cell or header; the verdict the rest of the width, wrapped in it.
-  auto* header = rows_view_->horizontalHeader();
-  const int grid = rows_view_->showGrid() ? 1 : 0;
-  int used = 0;
-  for (int column = 0; column < kPredictionVerdictColumn; ++column) {
-    int width = header->sectionSizeHint(column);
-    for (int row = 0; row < rows_proxy_->rowCount(); ++row)
-      width = std::max(width, rows_view_->sizeHintForIndex(rows_proxy_->index(row, column)).width() + grid);
-    header->resizeSection(column, width);
-    used += width;
-  }
-  const int rest = rows_view_->viewport()->width() - used;
-  header->resizeSection(kPredictionVerdictColumn, std::max(rest, header->sectionSizeHint(kPredictionVerdictColumn)));
+  // The figures as wide as their widest cell or header; the verdict the rest of the width.
+  fit_columns(rows_view_, kPredictionVerdictColumn, kPredictionVerdictColumn + 1);
   rows_view_->resizeRowsToContents();
+  const auto* sideways = rows_view_->horizontalScrollBar();
   rows_view_->setFixedHeight(rows_view_->horizontalHeader()->height() + rows_view_->verticalHeader()->length() +
-                             2 * rows_view_->frameWidth());
+                             2 * rows_view_->frameWidth() + (sideways->isVisible() ? sideways->height() : 0));
 }
 
 void PredictionPanel::set_session(std::shared_ptr<const Session> session) {

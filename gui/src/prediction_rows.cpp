@@ -12,8 +12,10 @@ QString q(const std::string& text) { return QString::fromStdString(text); }
 }  // namespace
 
 QStringList prediction_row_headers() {
-  return {QObject::tr("GPUs"),    QObject::tr("Predicted step"), QObject::tr("Band"),
-          QObject::tr("Speedup"), QObject::tr("Efficiency"),     QObject::tr("Verdict")};
+  // "Step", not "Predicted step": every figure of the table is predicted, and the figures' columns must leave
+  // the verdict room in a dock beside the timeline.
+  return {QObject::tr("GPUs"),    QObject::tr("Step"),       QObject::tr("Band"),
+          QObject::tr("Speedup"), QObject::tr("Efficiency"), QObject::tr("Verdict")};
 }
 
 TableRows prediction_rows(const predict::Prediction& prediction) {

@@ -1,5 +1,7 @@
 #include "gpuprof/gui/report_export.hpp"
 
+#include "gpuprof/report/report_options.hpp"
+
 namespace gpuprof::gui {
 
 report::ReportInput report_input(const Session& session) {
@@ -13,11 +15,19 @@ std::string summary_text(const Session& session) {
   return report::render(report::Format::text, input);
 }
 
-void export_report(const Session& session, report::Format format, const std::string& path) {
+void export_report(const Session& session, report::Format format, const std::string& path,
+                   const std::vector<report::Section>& sections) {
+  // The open session was analysed for the views (host summaries left for their dock, every idle interval
+  // kept): the document is analysed again as `gpuprof report` analyses it for this format and these sections.
+  const auto options =
+      report::report_analysis_options(format, sections, session.options, false, report::kDefaultMaxIntervals);
+  auto job = job::analyze_job(session.paths(), {.analysis = options, .threads = 2});
   // The file dialog already asked about replacing an existing file; the traces themselves are never replaced.
-  report::WriteOptions options;
-  for (const auto& rank : session.job.ranks) options.inputs.push_back(rank.input);
-  report::write_report(format, report_input(session), path, options);
+  report::WriteOptions write_options;
+  for (const auto& rank : job.ranks) write_options.inputs.push_back(rank.input);
+  auto input = report::report_input(std::move(job));
+  input.sections = sections;
+  report::write_report(format, input, path, write_options);
 }
 
 }  // namespace gpuprof::gui

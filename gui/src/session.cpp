@@ -107,6 +107,7 @@ std::shared_ptr<Session> load_session(const std::vector<std::string>& paths, con
   Stepper stepper{cancel, progress, 0, static_cast<int>(files.size()) * kStagesPerFile};
   auto session = std::make_shared<Session>();
   session->step_pattern = options.step_pattern;
+  session->options = options;
   std::vector<job::RankSummary> summaries;
   for (std::size_t i = 0; i < files.size(); ++i) {
     session->ranks.push_back(load_rank(files[i], i, options, stepper, summaries));

@@ -164,6 +164,13 @@ struct Placer {
 
 }  // namespace
 
+const TimelineRow* device_row_at(const Session& session, const TimelineLayout& layout, std::size_t index) {
+  const auto& place = layout.rows[index];
+  if (!place.row) return nullptr;
+  const auto& row = session.ranks[place.rank]->timeline.rows[*place.row];
+  return row.kind == RowKind::device ? &row : nullptr;
+}
+
 std::size_t device_group_end(const Session& session, const TimelineLayout& layout, std::size_t index) {
   std::size_t end = index + 1;
   while (end < layout.rows.size() && layout.rows[end].rank == layout.rows[index].rank && layout.rows[end].row &&

@@ -8,6 +8,7 @@
 #include "gpuprof/gui/copy_arrows.hpp"
 #include "gpuprof/gui/rank_marks.hpp"
 #include "gpuprof/gui/step_boundaries.hpp"
+#include "gpuprof/gui/timeline_labels.hpp"
 #include "gpuprof/gui/timeline_colors.hpp"
 #include "gpuprof/units/units.hpp"
 
@@ -122,6 +123,12 @@ void TimelinePainter::paint_area(QPainter& painter, QSize size, const Session& s
   }
   paint_gaps(painter, session, layout, axis, scroll_y, area_bottom, pinned);
   paint_step_boundaries(painter, session, layout, axis, scroll_y, pinned, area_top, area_bottom);
+  const QFontMetrics metrics(painter.font());
+  for (const auto& label :
+       step_and_gap_labels(session, layout, axis, scroll_y, pinned, area_top, area_bottom, metrics)) {
+    painter.setPen(label.colour);
+    painter.drawText(label.rect, label.flags, label.text);
+  }
   if (pinned) {
     painter.setPen(QColor(150, 150, 160));
     painter.drawLine(kLabelWidth, area_bottom - 1, size.width(), area_bottom - 1);
@@ -168,7 +175,6 @@ void TimelinePainter::paint_lane(QPainter& painter, const LoadedRank& rank, cons
 void TimelinePainter::paint_device_row(QPainter& painter, const LoadedRank& rank, const TimelineRow& row,
                                        const TimeAxis& axis, QRectF band) {
   painter.fillRect(band, QColor(240, 244, 250));
-  const QFontMetrics metrics(painter.font());
   for (const auto& entry : rank.analysis.steps) {
     const auto& step = entry.step;
     if (step.device != row.device || step.end_ns < axis.view_start() || step.start_ns > axis.view_end()) continue;
@@ -178,14 +184,6 @@ void TimelinePainter::paint_device_row(QPainter& painter, const LoadedRank& rank
     painter.fillRect(rect, fill);
     painter.setPen(QColor(60, 60, 90));
     painter.drawRect(rect.adjusted(0, 0, -1, -1));
-    if (rect.width() > kMinLabelPx && band.height() >= kStreamRowHeight) {
-      const QString text = QStringLiteral("step %1 · %2%3")
-                               .arg(step.step)
-                               .arg(QString::fromStdString(units::format_duration(step.end_ns - step.start_ns)))
-                               .arg(step.warmup ? QStringLiteral(" (warm-up)") : QString());
-      painter.drawText(rect.adjusted(3, 0, -3, 0), Qt::AlignVCenter | Qt::AlignLeft,
-                       metrics.elidedText(text, Qt::ElideRight, static_cast<int>(rect.width()) - 6));
-    }
   }
 }
 
@@ -203,35 +201,25 @@ void TimelinePainter::paint_compact_device(QPainter& painter, const LoadedRank& 
   }
 }
 
-// Batch gaps shade the device row and its streams; the cause is written in the device row.
+// Batch gaps shade the device row and its streams (their labels: step_and_gap_labels).
 void TimelinePainter::paint_gaps(QPainter& painter, const Session& session, const TimelineLayout& layout,
                                  const TimeAxis& axis, int scroll_y, int bottom, bool pinned) {
-  const QFontMetrics metrics(painter.font());
   for (std::size_t i = 0; i < layout.rows.size(); ++i) {
     const auto& place = layout.rows[i];
-    if (!place.row || place.pinned != pinned) continue;
+    const auto* row = device_row_at(session, layout, i);
+    if (!row || place.pinned != pinned) continue;
     const auto& rank = *session.ranks[place.rank];
-    const auto& row = rank.timeline.rows[*place.row];
-    if (row.kind != RowKind::device) continue;
     const auto rank_axis = layout.rank_axis(axis, place.rank);
     const auto& last = layout.rows[device_group_end(session, layout, i) - 1];
     const int y0 = row_top(place, scroll_y), y1 = row_top(last, scroll_y) + last.height;
     if (y1 < kRulerHeight || y0 > bottom) continue;
     for (const auto& gap : rank.analysis.gaps) {
-      if (gap.device != row.device || gap.end_ns < rank_axis.view_start() || gap.start_ns > rank_axis.view_end()) {
+      if (gap.device != row->device || gap.end_ns < rank_axis.view_start() || gap.start_ns > rank_axis.view_end()) {
         continue;
       }
       const QRectF band(kLabelWidth, y0, axis.width(), y1 - y0);
       const QRectF rect = clipped(rank_axis.x_of(gap.start_ns), rank_axis.x_of(gap.end_ns), band, axis.width());
       painter.fillRect(rect, QColor(220, 40, 40, 45));
-      if (rect.width() < kMinLabelPx) continue;
-      painter.setPen(QColor(150, 20, 20));
-      const QString text = QStringLiteral("gap: %1 %2")
-                               .arg(QString::fromLatin1(analysis::to_string(gap.cause).data(),
-                                                        static_cast<qsizetype>(analysis::to_string(gap.cause).size())))
-                               .arg(QString::fromStdString(units::format_duration(gap.end_ns - gap.start_ns)));
-      painter.drawText(QRectF(rect.left() + 2, y0, rect.width() - 4, kDeviceRowHeight), Qt::AlignCenter,
-                       metrics.elidedText(text, Qt::ElideRight, static_cast<int>(rect.width()) - 4));
     }
   }
 }

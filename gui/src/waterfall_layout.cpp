@@ -79,17 +79,19 @@ WaterfallLayout layout_waterfall(const std::vector<comparison::WaterfallBar>& ba
   const auto rows = static_cast<int>(bars.size());
   // Below the rows: tick labels, then the note on the axis' floor, wrapped.
   const int tick_height = metrics.height() + 2;
-  const auto probe = comparison::waterfall_axis(bars);
+  // The ticks depend on the plot's width only; they are placed first so that the note names their axis' floor
+  // (fewer ticks can round it down), then moved below the rows once the rows' height is known.
+  auto ticks = tick_labels(bars, plot_left, plot_right, 0, metrics);
+  const auto& axis = ticks.axis;
   const auto note_text =
-      probe.low_ns > 0 ? QObject::tr("The axis starts at %1, not at 0, so that small changes stay visible.")
-                             .arg(q(units::format_duration(static_cast<std::int64_t>(probe.low_ns))))
-                       : QString();
+      axis.low_ns > 0 ? QObject::tr("The axis starts at %1, not at 0, so that small changes stay visible.")
+                            .arg(q(units::format_duration(static_cast<std::int64_t>(axis.low_ns))))
+                      : QString();
   const int note_height = note_text.isEmpty() ? 0 : wrapped(note_text, 0, 0, inner, metrics, kNoteColour).rect.height();
   const int below = kPad + tick_height + (note_height ? kPad + note_height : 0) + kMargin;
   const int row_height = std::clamp((size.height() - plot_top - below) / std::max(1, rows), row_floor, kMaxRowHeight);
   layout.plot = QRect(QPoint(plot_left, plot_top), QPoint(plot_right, plot_top + row_height * rows - 1));
-  const auto ticks = tick_labels(bars, plot_left, plot_right, layout.plot.bottom() + 1 + kPad, metrics);
-  const auto& axis = ticks.axis;
+  for (auto& tick : ticks.texts) tick.rect.moveTop(layout.plot.bottom() + 1 + kPad);
   const auto x_of = [&](double ns) {
     const double fraction = (std::clamp(ns, axis.low_ns, axis.high_ns) - axis.low_ns) / (axis.high_ns - axis.low_ns);
     return plot_left + static_cast<int>(std::lround(fraction * (plot_right - plot_left)));

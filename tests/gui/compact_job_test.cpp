@@ -3,12 +3,16 @@
 
 #include <gtest/gtest.h>
 
+#include <QApplication>
+#include <QFontMetrics>
+
 #include <atomic>
 #include <filesystem>
 #include <set>
 
 #include "gpuprof/gui/rank_marks.hpp"
 #include "gpuprof/gui/timeline_layout.hpp"
+#include "gpuprof/gui/timeline_painter.hpp"
 #include "gpuprof/gui/timeline_view.hpp"
 #include "gui_fixtures.hpp"
 #include "job_test_support.hpp"
@@ -80,14 +84,26 @@ TEST_F(CompactJob, TheStragglersAndTheSlowestRankAreMarked) {
   }
 }
 
-TEST_F(CompactJob, ScreenshotOfThirtyTwoRanks) {
-  TimelineView view;
-  view.resize(1280, 1000);
-  auto options = view.layout_options();
-  options.compact = true;
-  view.set_layout_options(options);
-  view.set_session(session_);
-  testing::save_and_check(view.render_image({1280, 1000}), QStringLiteral("timeline_32_ranks_compact"));
+// At every screen size, compact: one row per rank, each at least a line of text tall and below the one
+// before; the gap labels are whole, apart and inside their rows.
+TEST_F(CompactJob, ThirtyTwoRanksAreLegibleAtEveryScreenSize) {
+  for (const auto size : testing::kScreens) {
+    SCOPED_TRACE(std::to_string(size.width()));
+    const auto shown = testing::shown_timeline(session_, size, true);
+    auto& view = *shown;
+    const auto& layout = view.layout();
+    const QFontMetrics metrics(view.font());
+    ASSERT_EQ(layout.rows.size(), static_cast<std::size_t>(kRanks));
+    for (std::size_t i = 0; i < layout.rows.size(); ++i) {
+      EXPECT_GE(layout.rows[i].height, metrics.height()) << "row " << i;
+      if (i > 0) {
+        EXPECT_GE(layout.rows[i].y, layout.rows[i - 1].y + layout.rows[i - 1].height) << "row " << i;
+      }
+    }
+    EXPECT_EQ(testing::timeline_label_problems(view), "");
+    EXPECT_EQ(testing::labels_outside_their_rows(view), "");
+    testing::save_and_check(view.render_image(size), QStringLiteral("timeline_32_ranks_compact_%1").arg(size.width()));
+  }
 }
 
 }  // namespace

@@ -1,7 +1,11 @@
 #include "gui_fixtures.hpp"
 
+#include "gpuprof/gui/timeline_labels.hpp"
+#include "gpuprof/gui/timeline_painter.hpp"
+
 #include <gtest/gtest.h>
 
+#include <QApplication>
 #include <QDir>
 #include <QHash>
 
@@ -62,6 +66,45 @@ std::vector<std::string> text_legibility_problems(const std::vector<ChartText>& 
     inked.push_back(ink);
   }
   return problems;
+}
+
+std::unique_ptr<TimelineView> shown_timeline(std::shared_ptr<const Session> session, QSize size, bool compact) {
+  auto view = std::make_unique<TimelineView>();
+  view->resize(size);
+  view->show();
+  auto options = view->layout_options();
+  options.compact = compact;
+  view->set_layout_options(options);
+  view->set_session(std::move(session));
+  QApplication::processEvents();
+  return view;
+}
+
+std::vector<ChartText> timeline_labels(const TimelineView& view) {
+  const QFontMetrics metrics(view.font());
+  const auto& layout = view.layout();
+  const int split = kRulerHeight + layout.pinned_height;
+  auto labels =
+      step_and_gap_labels(*view.session(), layout, view.axis(), view.scroll_y(), true, kRulerHeight, split, metrics);
+  const auto rest =
+      step_and_gap_labels(*view.session(), layout, view.axis(), view.scroll_y(), false, split, view.height(), metrics);
+  labels.insert(labels.end(), rest.begin(), rest.end());
+  return labels;
+}
+
+std::string timeline_label_problems(const TimelineView& view) {
+  return joined(text_legibility_problems(timeline_labels(view), {}, view.rect(), QFontMetrics(view.font())));
+}
+
+std::string labels_outside_their_rows(const TimelineView& view) {
+  std::vector<std::string> problems;
+  for (const auto& label : timeline_labels(view)) {
+    const auto* row = view.layout().row_at(label.rect.center().y(), view.scroll_y());
+    const int top = row ? row_top(*row, view.scroll_y()) : 0;
+    if (!row || label.rect.top() < top || label.rect.bottom() > top + row->height)
+      problems.push_back("outside its row: " + label.text.toStdString());
+  }
+  return joined(problems);
 }
 
 std::string joined(const std::vector<std::string>& lines) {

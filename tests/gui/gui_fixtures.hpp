@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "gpuprof/gui/session.hpp"
+#include "gpuprof/gui/timeline_view.hpp"
 #include "gpuprof/gui/waterfall_layout.hpp"
 
 namespace gpuprof::gui::testing {
@@ -35,5 +36,16 @@ void save_and_check(const QImage& image, const QString& name);
 std::vector<std::string> text_legibility_problems(const std::vector<ChartText>& texts, const std::vector<QRect>& shapes,
                                                   QRect widget, const QFontMetrics& metrics);
 std::string joined(const std::vector<std::string>& lines);
+
+// The three screen sizes every layout test checks (issue 39).
+inline const QSize kScreens[] = {{1280, 800}, {1600, 1000}, {1920, 1080}};
+// A timeline of `session` at `size`, shown (its axis as wide as the view), compact or not.
+std::unique_ptr<TimelineView> shown_timeline(std::shared_ptr<const Session> session, QSize size, bool compact = false);
+// The step and gap labels `view` draws at its size (both areas), as its painter places them.
+std::vector<ChartText> timeline_labels(const TimelineView& view);
+// Problems of those labels (text_legibility_problems inside the view), empty when legible.
+std::string timeline_label_problems(const TimelineView& view);
+// Labels not inside the row they are over, one line each (empty when each is inside its row).
+std::string labels_outside_their_rows(const TimelineView& view);
 
 }  // namespace gpuprof::gui::testing

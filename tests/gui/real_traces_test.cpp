@@ -20,6 +20,7 @@
 #include "gpuprof/gui/timeline_layout.hpp"
 #include "gpuprof/idle/interval_host_activity.hpp"
 #include "gpuprof/gui/timeline_view.hpp"
+#include "export_comparison.hpp"
 #include "gui_fixtures.hpp"
 #include "process_runner.hpp"
 #include "temporary_folder.hpp"
@@ -142,6 +143,21 @@ TEST_F(RealTraces, OpensAnNsightSystemsExport) {
   const QStringList files = external_files("nsys-sqlite", "nvfuser_h200_schema3.17.sqlite");
   ASSERT_EQ(files.size(), 1);
   open_and_check(files, 1, QStringLiteral("real_nsys_h200"));
+}
+
+// The app's exported report of real traces (a PyTorch trace, the DLRM job, an Nsight Systems export) is
+// `gpuprof report`'s, byte for byte, in HTML and CSV.
+TEST_F(RealTraces, TheExportedReportIsGpuprofReports) {
+  const std::vector<QStringList> inputs{
+      external_files("kineto-resnet50", "resnet50_num_workers_0.pt.trace.json.gz"),
+      external_files("dlrm-8rank", ".json.gz"), external_files("nsys-sqlite", "nvfuser_h200_schema3.17.sqlite")};
+  for (const auto& files : inputs) {
+    ASSERT_FALSE(files.isEmpty());
+    std::vector<std::string> traces;
+    for (const auto& file : files) traces.push_back(file.toStdString());
+    SCOPED_TRACE(traces.front());
+    testing::expect_export_equals_report(GPUPROF_BINARY, traces, "");
+  }
 }
 
 // The Prediction dock on a PyTorch trace that states its gradient size (AccumulateGrad shapes): the same

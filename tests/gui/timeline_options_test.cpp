@@ -1,9 +1,12 @@
 #include <gtest/gtest.h>
 
+#include <QApplication>
 #include <QBarCategoryAxis>
+#include <QLegend>
 #include <QChart>
 #include <QValueAxis>
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <filesystem>
@@ -138,15 +141,45 @@ TEST_F(TimelineOptions, BreakdownAxisTicksFallOnRoundValues) {
   EXPECT_TRUE(chart.chart()->legend()->showToolTips());
 }
 
-TEST_F(TimelineOptions, ScreenshotsOfTheAlignedJobAndItsBreakdown) {
-  TimelineView view;
-  view.resize(1400, 420);
-  view.set_session(session_);
-  testing::save_and_check(view.render_image({1400, 420}), QStringLiteral("timeline_job_aligned"));
-  BreakdownChart chart;
-  chart.resize(700, 360);
-  chart.set_session(session_.get());
-  testing::save_and_check(chart.grab().toImage(), QStringLiteral("breakdown_chart"));
+// At every screen size: the step and gap labels of the aligned job are whole and apart, rank 1's steps are
+// drawn where rank 0's are (aligned), and the breakdown's plot and legend lie inside the chart.
+TEST_F(TimelineOptions, TheAlignedJobAndItsBreakdownAreLegibleAtEveryScreenSize) {
+  for (const auto size : testing::kScreens) {
+    SCOPED_TRACE(std::to_string(size.width()));
+    const auto shown = testing::shown_timeline(session_, size);
+    auto& view = *shown;
+    const auto& steps = session_->ranks[0]->analysis.steps;
+    ASSERT_GT(steps.size(), 3u);
+    view.set_view(steps[1].step.start_ns, steps[3].step.end_ns);
+    QApplication::processEvents();
+    const auto labels = testing::timeline_labels(view);
+    EXPECT_EQ(testing::timeline_label_problems(view), "");
+    // Each rank's step labels: rank 1's start where rank 0's do, its clock aligned.
+    std::vector<int> first_step_x[2];
+    for (const auto& label : labels) {
+      if (!label.text.startsWith(QStringLiteral("step "))) continue;
+      const auto* row = view.layout().row_at(label.rect.center().y(), view.scroll_y());
+      ASSERT_NE(row, nullptr);
+      if (row->rank < 2) first_step_x[row->rank].push_back(label.rect.left());
+    }
+    ASSERT_FALSE(first_step_x[0].empty());
+    ASSERT_FALSE(first_step_x[1].empty());
+    EXPECT_NEAR(*std::min_element(first_step_x[0].begin(), first_step_x[0].end()),
+                *std::min_element(first_step_x[1].begin(), first_step_x[1].end()), 2);
+    testing::save_and_check(view.render_image(size), QStringLiteral("timeline_job_aligned_%1").arg(size.width()));
+
+    BreakdownChart chart;
+    chart.resize(size.width() * 2 / 5, size.height() * 2 / 5);
+    chart.set_session(session_.get());
+    chart.show();
+    QApplication::processEvents();
+    const QRectF inside(QPointF(0, 0), QSizeF(chart.viewport()->size()));
+    EXPECT_TRUE(inside.contains(chart.chart()->plotArea())) << "plot area outside the chart";
+    EXPECT_TRUE(inside.contains(chart.chart()->legend()->geometry())) << "legend outside the chart";
+    EXPECT_FALSE(chart.chart()->plotArea().intersects(chart.chart()->legend()->geometry()));
+    EXPECT_GT(chart.chart()->plotArea().width(), chart.width() / 3.0);  // the legend leaves the bars room
+    testing::save_and_check(chart.grab().toImage(), QStringLiteral("breakdown_chart_%1").arg(size.width()));
+  }
 }
 
 }  // namespace

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <QApplication>
+
 #include <algorithm>
 #include <atomic>
 #include <filesystem>
@@ -231,14 +233,30 @@ TEST(CopyArrowMerge, ArrowsOfOnePairStartingWithinAFewPixelsMerge) {
   EXPECT_EQ(merged[2].src_device, 3);
 }
 
-TEST_F(CopyArrows, Screenshot) {
-  TimelineView view;
-  view.resize(1400, 700);
-  view.set_session(session_);
-  for (const auto& entry : session_->ranks[0]->analysis.steps) {
-    if (entry.step.device == 0 && entry.step.step == 4) view.set_view(entry.step.start_ns, entry.step.end_ns);
+// At every screen size, zoomed into a step: the arrows lie on the plot, from their source GPU's row, and the
+// step and gap labels are whole and apart.
+TEST_F(CopyArrows, ArrowsAndLabelsAreInPlaceAtEveryScreenSize) {
+  for (const auto size : testing::kScreens) {
+    SCOPED_TRACE(std::to_string(size.width()));
+    const auto shown = testing::shown_timeline(session_, size);
+    auto& view = *shown;
+    for (const auto& entry : session_->ranks[0]->analysis.steps) {
+      if (entry.step.device == 0 && entry.step.step == 4) view.set_view(entry.step.start_ns, entry.step.end_ns);
+    }
+    QApplication::processEvents();
+    const auto arrows = copy_arrows(*session_, view.layout(), view.axis(), view.scroll_y());
+    ASSERT_FALSE(arrows.empty());
+    const QRectF plot(kLabelWidth - 3, kRulerHeight, size.width() - kLabelWidth + 6, size.height() - kRulerHeight);
+    for (const auto& arrow : arrows) {
+      // At least one end on screen (a copy that runs past the view's edge is clipped there).
+      EXPECT_TRUE(plot.contains(arrow.from) || plot.contains(arrow.to)) << arrow.from.x() << " " << arrow.to.x();
+      EXPECT_LT(arrow.from.x(), arrow.to.x());
+      EXPECT_DOUBLE_EQ(arrow.from.y(), middle_of(*session_, view.layout(), arrow.src_device));
+    }
+    EXPECT_EQ(testing::timeline_label_problems(view), "");
+    testing::save_and_check(view.render_image(size),
+                            QStringLiteral("timeline_peer_copies_and_steps_%1").arg(size.width()));
   }
-  testing::save_and_check(view.render_image({1400, 700}), QStringLiteral("timeline_peer_copies_and_steps"));
 }
 
 }  // namespace

@@ -5,10 +5,14 @@
 #include <gtest/gtest.h>
 
 #include <QApplication>
+#include <QChart>
+#include <QRegularExpression>
+#include <QValueAxis>
 #include <QTest>
 #include <string>
 #include <vector>
 
+#include "gpuprof/gui/breakdown_chart.hpp"
 #include "gpuprof/gui/compare_view.hpp"
 #include "gpuprof/gui/waterfall_chart.hpp"
 #include "gui_fixtures.hpp"
@@ -33,16 +37,11 @@ std::vector<std::string> legibility_problems(const WaterfallLayout& layout, QRec
   return problems;
 }
 
-// Many terms with long names and changes far smaller than the step: what once drew values over each other.
-comparison::RunComparison crowded_comparison() {
+// A comparison of a base step and the changes of its terms, the other step where they lead.
+comparison::RunComparison comparison_of(double base_step_ns, const std::vector<std::pair<std::string, double>>& terms) {
   comparison::RunComparison result;
-  result.base.step_ns = 48'300'000;
+  result.base.step_ns = base_step_ns;
   double level = result.base.step_ns;
-  const std::vector<std::pair<std::string, double>> terms{
-      {"computation", -21'400'000},      {"exposed transfer HtoD", 310'000},     {"exposed transfer DtoH", -2'000},
-      {"exposed transfer DtoD", 1'000},  {"exposed transfer PtoP", 6'900'000},   {"exposed communication", 2'450'000},
-      {"synchronization wait", 880'000}, {"batch gaps: data_loading", -140'000}, {"batch gaps: sync_wait", 12'000},
-      {"batch gaps: host_bound", 0},     {"other (idle inside steps)", 95'000}};
   for (const auto& [name, delta] : terms) {
     result.waterfall.push_back({name, 0, 0, delta});
     level += delta;
@@ -50,6 +49,16 @@ comparison::RunComparison crowded_comparison() {
   result.other.step_ns = level;
   result.delta_step_ns = level - result.base.step_ns;
   return result;
+}
+
+// Many terms with long names and changes far smaller than the step: what once drew values over each other.
+comparison::RunComparison crowded_comparison() {
+  return comparison_of(
+      48'300'000,
+      {{"computation", -21'400'000},      {"exposed transfer HtoD", 310'000},     {"exposed transfer DtoH", -2'000},
+       {"exposed transfer DtoD", 1'000},  {"exposed transfer PtoP", 6'900'000},   {"exposed communication", 2'450'000},
+       {"synchronization wait", 880'000}, {"batch gaps: data_loading", -140'000}, {"batch gaps: sync_wait", 12'000},
+       {"batch gaps: host_bound", 0},     {"other (idle inside steps)", 95'000}});
 }
 
 class WaterfallWidths : public ::testing::TestWithParam<int> {};
@@ -123,6 +132,75 @@ TEST(Waterfall, BarsAddUpToTheOtherRun) {
     EXPECT_LE(axis.low_ns, std::min(bar.from_ns == 0 ? bar.to_ns : bar.from_ns, bar.to_ns)) << bar.name;
     EXPECT_GE(axis.high_ns, std::max(bar.from_ns, bar.to_ns)) << bar.name;
   }
+}
+
+// "12.5 ms", "60 ms", "800 us": the time a label or the axis note names, in ns (negative: none found).
+double time_in(const QString& text) {
+  static const QRegularExpression time(QStringLiteral("([0-9]+(?:\\.[0-9]+)?) ?(ns|us|µs|ms|s)\\b"));
+  const auto match = time.match(text);
+  if (!match.hasMatch()) return -1;
+  const auto unit = match.captured(2);
+  const double scale = unit == QStringLiteral("s")    ? 1e9
+                       : unit == QStringLiteral("ms") ? 1e6
+                       : unit == QStringLiteral("ns") ? 1.0
+                                                      : 1e3;
+  return match.captured(1).toDouble() * scale;
+}
+
+// Issue 39: the left tick read "0 ms" where the note said the axis starts at 60 ms. At every width, the
+// note names the value of the leftmost tick, which sits on the plot's left edge.
+// A step of about 60 ms that changes by a millisecond or two: an axis that starts far from 0.
+comparison::RunComparison small_changes_comparison() {
+  return comparison_of(61'200'000,
+                       {{"computation", -1'300'000}, {"exposed communication", 450'000}, {"batch gaps: data_loading", -220'000}});
+}
+
+TEST(Waterfall, TheAxisNoteNamesTheLeftTicksValueAtEveryWidth) {
+  WaterfallChart chart;
+  chart.set_comparison(small_changes_comparison());
+  int noted = 0;
+  for (int width = chart.minimumSizeHint().width(); width <= 1920; width += 20) {
+    chart.resize(width, 420);
+    const auto layout = chart.current_layout();
+    const ChartText* left_tick = nullptr;
+    const ChartText* note = nullptr;
+    for (const auto& text : layout.texts) {
+      if (text.flags == Qt::AlignCenter && (!left_tick || text.rect.left() < left_tick->rect.left())) left_tick = &text;
+      if (text.text.startsWith(QStringLiteral("The axis starts at"))) note = &text;
+    }
+    ASSERT_NE(left_tick, nullptr);
+    ASSERT_FALSE(layout.tick_x.empty());
+    EXPECT_EQ(layout.tick_x.front(), layout.plot.left()) << width;
+    const double left = time_in(left_tick->text);
+    if (!note) {
+      EXPECT_EQ(left, 0.0) << "width " << width << ": no note, but the axis starts at " << left_tick->text.toStdString();
+      continue;
+    }
+    ++noted;
+    EXPECT_DOUBLE_EQ(time_in(note->text), left)
+        << "width " << width << ": " << note->text.toStdString() << " / left tick " << left_tick->text.toStdString();
+  }
+  EXPECT_GT(noted, 0);  // this comparison's axis does not start at 0
+}
+
+// Issue 39: the compare view's two stacked-bar charts drew their runs on different scales; one scale makes
+// the taller bar the longer step.
+TEST(CompareView, BothBreakdownChartsShareOneScale) {
+  TemporaryFolder folder;
+  testing::write_trace(folder.file("one.sqlite"), 1, 10);
+  testing::write_trace(folder.file("two.sqlite"), 2, 10);
+  CompareView view;
+  view.resize(1600, 1000);
+  view.set_runs(testing::load(folder.file("one.sqlite")), testing::load(folder.file("two.sqlite")),
+                QStringLiteral("1 GPU"), QStringLiteral("2 GPUs"));
+  const auto range = [](BreakdownChart* chart) {
+    const auto axes = chart->chart()->axes(Qt::Vertical);
+    const auto* y = axes.size() == 1 ? qobject_cast<QValueAxis*>(axes.front()) : nullptr;
+    return y ? std::pair{y->min(), y->max()} : std::pair{-1.0, -1.0};
+  };
+  const auto base = range(view.base_chart()), other = range(view.other_chart());
+  EXPECT_GT(base.second, 0.0);
+  EXPECT_EQ(base, other);
 }
 
 }  // namespace

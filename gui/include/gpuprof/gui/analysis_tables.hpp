@@ -24,8 +24,11 @@ TableModel* make_transfer_model(const Session& session, QObject* parent);
 TableModel* make_collective_model(const Session& session, QObject* parent);
 
 // The nsys-style host summaries (docs/summaries.md), `host` per rank index: one table of name, Time (%),
-// total, instances, avg, med, min, max, stddev and rank, as `gpuprof report --sections nvtx,api,launches`.
+// total, instances, avg, rank, then med, min, max and stddev, as `gpuprof report --sections nvtx,api,launches`.
+// The first kHostTableShownColumns are the ones a narrow dock must show whole.
 enum class HostTable { ranges, api_calls, launch_latency };
+inline constexpr int kHostTableShownColumns = 6;
+inline constexpr int kHostTableRankColumn = 5;
 TableModel* make_host_table_model(const Session& session, const std::vector<summaries::HostSummaries>& host,
                                   HostTable table, QObject* parent);
 // Rank, device, kernels, max and time-weighted mean queue length, share of the time it was empty.

@@ -29,6 +29,8 @@ class CompareView : public QWidget {
                 const QString& other_name);
   const comparison::RunComparison& comparison() const { return comparison_; }
   WaterfallChart* waterfall() const { return waterfall_; }
+  BreakdownChart* base_chart() const { return base_chart_; }
+  BreakdownChart* other_chart() const { return other_chart_; }
   TimelineView* base_timeline() const { return base_timeline_; }
   TimelineView* other_timeline() const { return other_timeline_; }
   QString summary_text() const;

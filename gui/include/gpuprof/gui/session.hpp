@@ -36,6 +36,7 @@ struct Session {
   // The job-level summaries (clock alignment, collective waits) that the comparison library needs.
   job::JobAnalysis job;
   std::string step_pattern;  // the one the analyses used (AnalysisOptions::step_pattern)
+  analysis::AnalysisOptions options;  // as the caller gave them (an export analyses the traces again with them)
 
   bool empty() const { return ranks.empty(); }
   std::vector<std::string> paths() const;

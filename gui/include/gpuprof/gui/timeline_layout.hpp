@@ -94,6 +94,9 @@ struct TimelineLayout {
 
 TimelineLayout layout_timeline(const Session& session, const LayoutOptions& options = {});
 
+// The timeline row layout.rows[index] shows when it is a GPU's row (not a header, a stream or a thread).
+const TimelineRow* device_row_at(const Session& session, const TimelineLayout& layout, std::size_t index);
+
 // One past the last layout row of the GPU group whose GPU row is layout.rows[index] (its stream rows follow it).
 std::size_t device_group_end(const Session& session, const TimelineLayout& layout, std::size_t index);
 
