@@ -1,5 +1,6 @@
 #include "gpuprof/gui/analysis_tables.hpp"
 
+#include "gpuprof/analysis/kernel_labels.hpp"
 #include "gpuprof/units/units.hpp"
 
 namespace gpuprof::gui {
@@ -35,18 +36,24 @@ TableCell bandwidth(const std::optional<double>& value) { return value ? real(*v
 }  // namespace
 
 TableModel* make_kernel_model(const Session& session, QObject* parent) {
-  auto* model = new TableModel({"Name", "Total", "Time (%)", "Instances", "Avg", "Med", "Min", "Max", "StdDev",
-                                "Category", "Rank", "Comm rule", "Full name"},
+  // Rank right after the name: in a job the same kernel appears once per rank, and a narrow dock must still
+  // tell those rows apart.
+  auto* model = new TableModel({"Name", "Total", "Time (%)", "Instances", "Rank", "Avg", "Med", "Min", "Max",
+                                "StdDev", "Category", "Comm rule", "Full name"},
                                parent);
   TableRows rows;
   std::vector<QVariant> payloads;
   for (const auto& rank : session.ranks) {
-    for (const auto& kernel : rank->analysis.kernels.kernels) {
+    const auto& kernels = rank->analysis.kernels.kernels;
+    // The report's labels: rows whose short names collide are numbered, as in `gpuprof report`.
+    const auto labels = analysis::kernel_labels(kernels, false);
+    for (std::size_t index = 0; index < kernels.size(); ++index) {
+      const auto& kernel = kernels[index];
       const auto& stats = kernel.stats;
-      rows.push_back({text(kernel.short_name), duration(stats.total_ns), real(kernel.percent, 1),
-                      count(stats.instances), duration(stats.avg_ns), duration(stats.med_ns), duration(stats.min_ns),
-                      duration(stats.max_ns), duration(stats.stddev_ns), text(kernel.category),
-                      count(rank->analysis.rank), text(kernel.rule), text(kernel.name)});
+      rows.push_back({text(labels[index]), duration(stats.total_ns), real(kernel.percent, 1),
+                      count(stats.instances), count(rank->analysis.rank), duration(stats.avg_ns),
+                      duration(stats.med_ns), duration(stats.min_ns), duration(stats.max_ns),
+                      duration(stats.stddev_ns), text(kernel.category), text(kernel.rule), text(kernel.name)});
       payloads.push_back(QString::fromStdString(kernel.name));
     }
   }

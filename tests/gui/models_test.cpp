@@ -3,12 +3,17 @@
 #include <QAbstractItemModelTester>
 #include <QSortFilterProxyModel>
 
+#include <atomic>
+#include <filesystem>
 #include <memory>
+#include <set>
 
+#include "gpuprof/analysis/kernel_labels.hpp"
 #include "gpuprof/gui/analysis_tables.hpp"
 #include "gpuprof/gui/recent_files.hpp"
 #include "gpuprof/trace/sqlite_database.hpp"
 #include "gui_fixtures.hpp"
+#include "job_test_support.hpp"
 #include "temporary_folder.hpp"
 
 namespace gpuprof::gui {
@@ -69,14 +74,37 @@ TEST_F(Models, KernelModelListsTheAnalyzerSummary) {
   check(model.get());
   const auto& kernels = session_->ranks[0]->analysis.kernels.kernels;
   ASSERT_EQ(model->rowCount(), static_cast<int>(kernels.size()));
-  // Short names in the Name column, the full name as the payload the timeline highlights by.
-  EXPECT_EQ(model->index(0, kKernelNameColumn).data().toString().toStdString(), kernels[0].short_name);
+  // The report's labels in the Name column (shared short names numbered), the full name as the payload the
+  // timeline highlights by.
+  EXPECT_EQ(model->index(0, kKernelNameColumn).data().toString().toStdString(),
+            gpuprof::analysis::kernel_labels(kernels, false)[0]);
   EXPECT_EQ(model->index(0, 0).data(TableModel::PayloadRole).toString().toStdString(), kernels[0].name);
   EXPECT_EQ(model->index(0, kKernelInstancesColumn).data(TableModel::SortRole).toLongLong(),
             kernels[0].stats.instances);
   EXPECT_EQ(model->index(0, kKernelTotalColumn).data(TableModel::SortRole).toLongLong(), kernels[0].stats.total_ns);
   // Names first, so a narrow dock still says which kernel a row is.
   EXPECT_EQ(model->headerData(0, Qt::Horizontal).toString(), QStringLiteral("Name"));
+}
+
+TEST_F(Models, KernelRowsOfAJobReadApartByNameAndRank) {
+  // Two ranks run the same kernels: before, the Rank column sat out of sight and rows read the same.
+  gpuprof::testing::TemporaryFolder job;
+  const auto rank0 = job.file("rank0.sqlite"), rank1 = job.file("rank1.sqlite");
+  testing::write_trace(rank0, 2, 6);
+  std::filesystem::copy_file(rank0, rank1);
+  gpuprof::testing::set_rank(rank1, 1);
+  const std::atomic<bool> cancel{false};
+  const auto session = load_session({rank0, rank1}, {}, cancel);
+  ASSERT_EQ(session->ranks.size(), 2U);
+  std::unique_ptr<TableModel> model(make_kernel_model(*session, nullptr));
+  EXPECT_EQ(model->headerData(kKernelRankColumn, Qt::Horizontal).toString(), QStringLiteral("Rank"));
+  std::set<std::pair<QString, QString>> seen;
+  for (int row = 0; row < model->rowCount(); ++row) {
+    const auto key = std::make_pair(model->index(row, kKernelNameColumn).data().toString(),
+                                    model->index(row, kKernelRankColumn).data().toString());
+    EXPECT_TRUE(seen.insert(key).second) << "two rows read " << key.first.toStdString() << " on rank "
+                                         << key.second.toStdString();
+  }
 }
 
 TEST_F(Models, KernelProxySortsByValueAndFilters) {

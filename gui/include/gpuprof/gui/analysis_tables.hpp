@@ -39,5 +39,6 @@ TableModel* make_launch_queue_model(const Session& session, const std::vector<su
 inline constexpr int kKernelNameColumn = 0;
 inline constexpr int kKernelTotalColumn = 1;
 inline constexpr int kKernelInstancesColumn = 3;
+inline constexpr int kKernelRankColumn = 4;
 
 }  // namespace gpuprof::gui
