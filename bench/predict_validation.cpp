@@ -12,6 +12,7 @@
 
 #include <filesystem>
 
+#include "gpuprof/predict/baselines.hpp"
 #include "gpuprof/predict/case_validation.hpp"
 #include "gpuprof/predict/collective_validation.hpp"
 #include "gpuprof/predict/comm_validation.hpp"
@@ -108,6 +109,23 @@ void print_calibration(const std::string& dir, const std::string& work,
   }
 }
 
+void print_score(const std::string& rows, const std::string& method, const gpuprof::predict::MethodScore& s) {
+  fmt::print("  {:<34} {:<34} {:>3} of {:<3} within 10 % ({:>3.0f} %), median |error| {:>5.1f} %, verdict right {}\n",
+             rows, method, s.within_10, s.rows, 100 * s.share_within(), 100 * s.median_error, s.verdict_right);
+}
+
+// predict beside the two no-skill baselines on the same rows (docs/predict.md, "Against the baselines").
+void print_baselines(const std::string& what, const std::vector<gpuprof::predict::CaseResult>& rows) {
+  const auto c = gpuprof::predict::compare_with_baselines(rows);
+  fmt::print("\nagainst the baselines, {} (constant efficiency fitted on the other sources' rows):\n", what);
+  for (const auto& [name, part] : {std::pair{"all rows", c.all}, {"measured efficiency < 0.85", c.low_efficiency},
+                                   {"N GPUs no faster than one", c.no_faster}}) {
+    print_score(name, "predict", part.predict);
+    print_score("", "linear (N x)", part.linear);
+    print_score("", "constant efficiency (leave one source out)", part.constant);
+  }
+}
+
 void print_cases(const std::string& dir) {
   const auto work = work_folder();
   fmt::print("\n{:<62} {:>12} {:>12} {:>8} {}\n", "case", "predicted", "measured", "error", "band");
@@ -137,6 +155,10 @@ void print_cases(const std::string& dir) {
   fmt::print("band: the truth inside in {} of {} classic rows and {} of {} published, {} of {} in all ({:.0f} %)\n",
              classic_in, gru.rows.size() + 1, in_band, published.size(), classic_in + in_band, cases,
              100.0 * static_cast<double>(classic_in + in_band) / static_cast<double>(cases));
+  print_baselines("published 8-GPU runs", published);
+  for (const std::int32_t gpus : {2, 4})
+    print_baselines(fmt::format("published {}-GPU runs", gpus),
+                    gpuprof::predict::run_published_cases(dir, work.string(), gpus));
   print_calibration(dir, work.string(), published);
   std::filesystem::remove_all(work);
 }

@@ -65,15 +65,18 @@ void add_predict_command(CLI::App& app, Action& action) {
   command
       ->add_option("--scaling", arguments->request.scaling, "weak (same per-GPU batch) or strong (global batch split)")
       ->capture_default_str();
-  command->add_option("--link", arguments->request.link, "Link preset: pcie3, pcie4, pcie5, nvlink2, nvlink3, nvlink4")
-      ->capture_default_str();
+  command->add_option("--link", arguments->request.link,
+                      "Link preset: pcie3, pcie4, pcie5, nvlink2, nvlink3, nvlink4, h800 (default: chosen from the "
+                      "trace's GPU, and said so)");
   command->add_option("--link-file", arguments->request.link_files,
                       "Your own all_reduce_perf output (one file per GPU count), replacing the preset's table");
   command->add_option("--grad-bytes", arguments->request.grad_bytes,
                       "Gradient bytes per step, when the trace does not say");
   command->add_option("--split-bytes", arguments->request.split_bytes,
                       "placement: bytes crossing each split point per step");
-  command->add_option("--format", arguments->format, "text, json, csv or html")->capture_default_str();
+  command->add_option("--format", arguments->format, "text, md, json, csv or html")->capture_default_str();
+  command->add_flag("--multi-gpu-input", arguments->request.accept_multi_gpu_trace,
+                    "The first trace has collectives or several GPUs and is meant as the input (else refused)");
   command->add_option("-o,--output", arguments->output, "Output file (default: standard output)");
   command->add_option("--step-pattern", arguments->request.step_pattern,
                       "Regex of step annotations (default: ProfilerStep#N, step N, batch N)");

@@ -87,6 +87,22 @@ LinkProfile nvlink4() {
   return link;
 }
 
+LinkProfile h800() {
+  // H800 SXM: NVLink cut to 400 GB/s both ways; an 8-GPU node's all-reduce measured at busbw 215 GB/s (nccl#1374,
+  // a user's report). The curve is Echo's A100 shape at that plateau; no second source, so the default spread.
+  constexpr double kScale = 215.0 / 230.86;
+  const std::string source =
+      fmt::format("{}, scaled by 215/230.86 (NVIDIA/nccl#1374: 8x H800 all-reduce busbw 215 GB/s, measured)",
+                  kEchoSource);
+  LinkProfile link{"h800", "H800 SXM, reduced NVLink + NVSwitch (A100 curve rescaled)", source,
+                   tables_of(kEchoA100, source, kScale)};
+  link.hop_latency_ns = kNvlinkHopNs;
+  link.host_gbps = 48.0, link.host_latency_ns = 8'000.0;
+  link.peer_gbps = 215.0, link.peer_latency_ns = 8'000.0, link.peer_access = true;
+  link.faster = 1.1, link.slower = 0.8;
+  return link;
+}
+
 struct Preset {
   const char* name;
   std::function<LinkProfile()> make;
@@ -100,6 +116,7 @@ const std::vector<Preset>& presets() {
       {"nvlink2", nvlink2},
       {"nvlink3", nvlink3},
       {"nvlink4", nvlink4},
+      {"h800", h800},
   };
   return all;
 }

@@ -28,6 +28,12 @@ struct CaseResult {
   double measured_step_ns = 0, low_step_ns = 0;
   BandHigh band_high;
 
+  // Published rows: the source (README) the row comes from, the 1-GPU throughput and N, for the no-skill
+  // baselines (baselines.hpp) and leave-one-source-out checks.
+  std::string source;
+  double one_gpu = 0;
+  std::int32_t gpus = 0;
+
   double error() const { return measured != 0 ? predicted / measured - 1.0 : 0.0; }
   bool in_band() const { return low <= measured && measured <= high; }
   bool in_band_with(double replica_loss) const {
