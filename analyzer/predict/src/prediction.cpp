@@ -30,6 +30,8 @@ GradientSize gradient_size(const trace::TraceModel& model, const ReplayGraph& gr
   if (const auto from_trace = gradient_size_from_trace(model)) return *from_trace;
   if (options.gradient_bytes) return {*options.gradient_bytes, "--" + options.option_prefix + "grad-bytes"};
   if (options.strategy == Strategy::placement) return {0, "not needed for placement"};
+  if (options.accept_multi_gpu_trace)
+    if (const auto from_all_reduces = gradient_size_from_all_reduces(model, graph)) return *from_all_reduces;
   if (const auto from_optimizer = gradient_size_from_optimizer(model, graph)) return *from_optimizer;
   throw TraceError::bad_input(
       model.path, fmt::format("no gradient size: the trace states neither gradient_bytes nor parameter_count and has "

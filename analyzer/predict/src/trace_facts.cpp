@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 
 #include "gpuprof/analysis/run_facts.hpp"
 #include "input_checks.hpp"
@@ -46,6 +47,30 @@ std::optional<GradientSize> gradient_size_from_optimizer(const trace::TraceModel
   if (!threads || std::any_of(launches.begin(), launches.end(), [](int n) { return n != 1; })) return std::nullopt;
   return GradientSize{*threads * 4, "the optimizer's update kernel: " + std::to_string(*threads) +
                                         " threads per step, one per fp32 parameter (an upper bound within one block)"};
+}
+
+std::optional<GradientSize> gradient_size_from_all_reduces(const trace::TraceModel& model, const ReplayGraph& graph) {
+  const auto& collectives = model.collectives;
+  std::map<std::int64_t, std::int64_t> bytes_of;  // by correlation id, on the replayed GPU
+  for (std::size_t c = 0; c < collectives.size(); ++c) {
+    const auto name = model.string(collectives.name[c]);
+    const bool all_reduce = contains_word(name, "all_reduce") || contains_word(name, "allreduce");
+    if (all_reduce && collectives.device[c] == graph.device && collectives.in_bytes[c] > 0)
+      bytes_of[collectives.correlation_id[c]] = collectives.in_bytes[c];
+  }
+  std::vector<std::int64_t> per_window(graph.windows.size(), 0);
+  for (const auto& op : graph.ops)
+    if (op.kind == OpKind::communication && op.window != kNone)
+      if (const auto found = bytes_of.find(op.correlation_id); found != bytes_of.end())
+        per_window[static_cast<std::size_t>(op.window)] += found->second;
+  std::optional<std::int64_t> bytes;
+  for (std::size_t w = 0; w < graph.windows.size(); ++w) {
+    if (graph.windows[w].warmup) continue;
+    if (per_window[w] <= 0 || (bytes && *bytes != per_window[w])) return std::nullopt;
+    bytes = per_window[w];
+  }
+  if (!bytes) return std::nullopt;
+  return GradientSize{*bytes, "the trace's own all-reduces: the same bytes in every steady step"};
 }
 
 std::optional<GradientSize> gradient_size_from_trace(const trace::TraceModel& model) {

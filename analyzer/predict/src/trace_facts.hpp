@@ -26,6 +26,10 @@ std::optional<GradientSize> gradient_size_from_trace(const trace::TraceModel& mo
 // threads (an upper bound within block x 4 bytes). Needs the kernels' launch details.
 std::optional<GradientSize> gradient_size_from_optimizer(const trace::TraceModel& model, const ReplayGraph& graph);
 
+// A multi-GPU trace's own all-reduces (`--multi-gpu-input`): the bytes of the all-reduce collectives whose
+// kernels run in each steady step of `graph`, when every steady step all-reduces the same amount.
+std::optional<GradientSize> gradient_size_from_all_reduces(const trace::TraceModel& model, const ReplayGraph& graph);
+
 // Per steady window of `graph`: host time in ranges named like data loading, and in the launching calls.
 // Copy calls blocked until their stream reached the copy (pageable memory) are counted apart from launches.
 struct HostPipeline {
