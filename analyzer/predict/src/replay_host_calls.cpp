@@ -85,8 +85,11 @@ void find_copy_waits(ReplayGraph& graph) {
     if (op.kind != OpKind::copy || op.launch == kNone) continue;
     auto& call = graph.calls[static_cast<std::size_t>(op.launch)];
     if (call.awaits != kNone || call.end_ns - call.start_ns < kBlockingCallNs) continue;
-    if (op.start_ns - call.start_ns >= kBlockingCallNs && op.start_ns < call.end_ns)
-      call.awaits = static_cast<std::int32_t>(o), call.awaits_start = true;
+    if (op.start_ns - call.start_ns < kBlockingCallNs || op.start_ns >= call.end_ns) continue;
+    // A call that returned with its copy done waited for all of it (the copy scales with the batch, so the
+    // wait does too); one that returned while the copy ran waited for its start.
+    call.awaits = static_cast<std::int32_t>(o), call.copy_wait = true;
+    call.awaits_start = call.end_ns < op.end_ns - kReturnSlackNs;
   }
 }
 

@@ -98,7 +98,7 @@ HostPipeline host_pipeline(const trace::TraceModel& model, const ReplayGraph& gr
   for (const auto& call : graph.calls) {
     const auto span = static_cast<double>(call.end_ns - call.start_ns);
     if (call.awaits == kNone) pipeline.launch_ns += span;
-    if (call.awaits_start) pipeline.copy_wait_ns += span;
+    if (call.copy_wait) pipeline.copy_wait_ns += span;
   }
   const auto windows = static_cast<double>(graph.windows.size());
   pipeline.data_ns /= windows;

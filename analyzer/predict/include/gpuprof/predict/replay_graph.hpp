@@ -46,9 +46,9 @@ struct HostCall {
   std::int64_t thread = 0;
   std::int64_t start_ns = 0, end_ns = 0;
   std::int32_t awaits = kNone;  // the GPU work a blocking call returned after
-  // A copy call (pageable memory) that waited for its stream to reach the copy: it returns relative to the
-  // copy's start, not its end, and is time blocked on the GPU, not host work.
-  bool awaits_start = false;
+  // A copy call (pageable memory) that waited for its stream to reach the copy: time blocked on the GPU, not
+  // host work. It returns relative to the copy's end when it returned with the copy done, else to its start.
+  bool copy_wait = false, awaits_start = false;
 };
 
 struct ReplayGraph {
