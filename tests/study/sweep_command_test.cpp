@@ -318,6 +318,10 @@ TEST(StudyPredictions, OneGpuSweepsGetAPredictedColumnAndNGpuSweepsTheError) {
   for (const char* bytes : {"0", "-5"})
     EXPECT_EQ(gpuprof({"study", both.study, "--predict-link", "pcie3", "--predict-grad-bytes", bytes}).exit_code, 2)
         << bytes;
+  // No --predict-link: the traces' GPU chooses it, and the study says so.
+  const auto chosen = gpuprof({"study", both.study, "--predict-grad-bytes", "20000000"});
+  ASSERT_EQ(chosen.exit_code, 0) << chosen.err;
+  EXPECT_NE(chosen.out.find("link nvlink4 chosen from the trace's GPU"), std::string::npos) << chosen.out;
   const auto listed = gpuprof({"study", both.study, "--predict-link", "pcie3", "--predict-grad-bytes", "20000000",
                                "--predict-gpus", "2,4", "--format", "json"});
   ASSERT_EQ(listed.exit_code, 0) << listed.err;

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -62,7 +63,7 @@ struct Traces {
 };
 
 PredictedRow predict_row(const Traces& traces, std::int64_t batch, std::int64_t gpus,
-                         const PredictionSettings& settings) {
+                         const PredictionSettings& settings, std::vector<std::string>& link_notes) {
   const auto model = predict::load_prediction_trace(traces.one_gpu.at(batch));
   std::vector<const trace::TraceModel*> models{&model};
   std::optional<trace::TraceModel> per_gpu;
@@ -74,6 +75,9 @@ PredictedRow predict_row(const Traces& traces, std::int64_t batch, std::int64_t 
   }
   const auto prediction = predict::predict(models, options_of(settings, gpus));
   const auto& row = prediction.rows.front();
+  for (const auto& note : prediction.notes)  // the link chosen from the trace's GPU, said once
+    if (note.starts_with("link ") && std::find(link_notes.begin(), link_notes.end(), note) == link_notes.end())
+      link_notes.push_back(note);
   PredictedRow result;
   result.batch = batch, result.gpus = gpus, result.measured_per_gpu_work = per_gpu.has_value();
   result.speedup = row.speedup;
@@ -124,7 +128,7 @@ std::optional<StudyPredictions> predict_study(const StudyData& data, const std::
   for (const auto& [batch, path] : traces.one_gpu) {
     for (const auto gpus : counts) {
       try {
-        auto row = predict_row(traces, batch, gpus, settings);
+        auto row = predict_row(traces, batch, gpus, settings, notices);
         if (const auto* measured = row_of(rows, batch, gpus); measured && measured->speedup)
           row.measured_speedup = measured->speedup->mean;
         predictions.rows.push_back(row);
