@@ -5,6 +5,7 @@
 
 #include "command.hpp"
 #include "gpuprof/progress/progress_line.hpp"
+#include "gpuprof/predict/job_check.hpp"
 #include "gpuprof/predict/predict_request.hpp"
 #include "gpuprof/predict/prediction.hpp"
 #include "gpuprof/predict/prediction_traces.hpp"
@@ -19,10 +20,34 @@ struct PredictArguments {
   std::vector<std::string> traces;
   predict::PredictRequest request;
   std::string format = "text", output;
-  bool force = false;
+  bool force = false, check = false;
 };
 
+// `--check JOB`: the link model against the job's own communication, rank by rank.
+int run_check(const PredictArguments& arguments, const Invocation& invocation) {
+  if (arguments.format != "text" && arguments.format != "json")
+    throw TraceError::bad_input("", fmt::format("--check: unknown format '{}' (text or json)", arguments.format));
+  if (!arguments.request.link.empty()) predict::link_preset(arguments.request.link);  // said before any trace
+  analysis::AnalysisOptions analysis;
+  analysis.warmup_steps = arguments.request.warmup_steps;
+  if (!arguments.request.step_pattern.empty()) analysis.step_pattern = arguments.request.step_pattern;
+  const report::WriteOptions write_options{.overwrite = arguments.force, .inputs = arguments.traces};
+  const bool to_stdout = arguments.output.empty() || arguments.output == "-";
+  if (!to_stdout) report::check_output(report::Format::text, arguments.output, write_options);
+  progress::ProgressLine line(stderr, "predict", invocation.quiet);
+  const auto check = predict::check_job(arguments.traces, arguments.request.link, arguments.request.link_files,
+                                        analysis, line.callback());
+  line.clear();
+  const auto text = predict::render_job_check(check, arguments.format == "json");
+  if (to_stdout)
+    std::fwrite(text.data(), 1, text.size(), stdout);
+  else
+    report::write_files({{arguments.output, text}}, write_options);
+  return kExitOk;
+}
+
 int run_predict(const PredictArguments& arguments, const Invocation& invocation) {
+  if (arguments.check) return run_check(arguments, invocation);
   const auto format = predict::predict_format_from_string(arguments.format);
   // Every option and path is checked before a trace is read.
   auto [options, inputs] = predict::check_prediction(arguments.request, arguments.traces);
@@ -55,7 +80,10 @@ void add_predict_command(CLI::App& app, Action& action) {
       ->required();
   // The list as typed: predict::parse_gpu_counts reads it, as it reads the app's GPU field (CLI11's own splitting
   // would drop the empty item of "2,,8" that the app refuses).
-  command->add_option("--gpus", arguments->request.gpus, "GPU counts to predict, e.g. 2,4,8")->required();
+  command->add_option("--gpus", arguments->request.gpus, "GPU counts to predict, e.g. 2,4,8 (required unless --check)");
+  command->add_flag("--check", arguments->check,
+                    "Check the link model on a multi-GPU job (its traces or folder): each rank's communication "
+                    "replaced by the model, predicted against measured step and exposed communication");
   command->add_option("--strategy", arguments->request.strategy, "data-parallel, host-staged or placement")
       ->capture_default_str();
   command

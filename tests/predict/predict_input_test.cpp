@@ -207,3 +207,25 @@ TEST(PredictInputSamples, StrongScalingShrinksCopyCallsThatWaitForTheGpu) {
 }
 
 }  // namespace
+
+namespace {
+
+// `predict --check JOB`: the link model against a multi-GPU job's own communication, rank by rank; a trace
+// without communication is one line.
+TEST_F(PredictInput, CheckRunsOnAMultiGpuJobAndRefusesOneWithoutCommunication) {
+  gpuprof::synthetic::SynthOptions options;
+  options.devices = 2;
+  options.steps = 10;
+  const auto two = folder_.file("two_gpus.sqlite");
+  gpuprof::synthetic::write_synthetic_trace(two, options);
+  const auto checked = predict({"--check", two, "--link", "nvlink3"});
+  ASSERT_EQ(checked.exit_code, 0) << checked.err;
+  EXPECT_NE(checked.out.find("median |step error|"), std::string::npos) << checked.out;
+  const auto json = predict({"--check", two, "--link", "nvlink3", "--format", "json"});
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  EXPECT_NE(json.out.find("\"format\":\"gpuprof.predict-check/1\""), std::string::npos) << json.out;
+  expect_refused(predict({"--check", trace_, "--link", "nvlink3"}), trace_, "no communication kernels");
+  expect_refused(predict({trace_, "--link", "nvlink3"}), "--gpus", "--gpus is required");
+}
+
+}  // namespace
