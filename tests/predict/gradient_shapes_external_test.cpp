@@ -11,15 +11,20 @@
 namespace gpuprof::predict {
 namespace {
 
+// One trace of ../shared/data/external imported into `folder` and loaded.
+trace::TraceModel imported(const std::filesystem::path& input, const gpuprof::testing::TemporaryFolder& folder) {
+  importers::ImportOptions import;
+  import.input = input.string();
+  import.output = folder.file(input.filename().string() + ".sqlite");
+  importers::import_trace(import);
+  return trace::load_trace_model(import.output);
+}
+
 TEST(GradientShapesExternal, ResnetPredictionTakesItsGradientSizeFromTheTrace) {
   const auto dir = gpuprof::testing::external_data_dir();
   if (dir.empty()) GTEST_SKIP() << "no ../shared/data/external in this clone";
   gpuprof::testing::TemporaryFolder folder;
-  importers::ImportOptions import;
-  import.input = (dir / "kineto-resnet50" / "resnet50_num_workers_4.pt.trace.json.gz").string();
-  import.output = folder.file("resnet.sqlite");
-  importers::import_trace(import);
-  const auto model = trace::load_trace_model(import.output);
+  const auto model = imported(dir / "kineto-resnet50" / "resnet50_num_workers_4.pt.trace.json.gz", folder);
   PredictOptions options;
   options.gpus = {4};
   options.link = link_preset("nvlink2");
@@ -36,11 +41,7 @@ TEST(GradientShapesExternal, MultiGpuTraceIsRefusedUnlessMeantAndThenSizedByItsA
   const auto dir = gpuprof::testing::external_data_dir();
   if (dir.empty()) GTEST_SKIP() << "no ../shared/data/external in this clone";
   gpuprof::testing::TemporaryFolder folder;
-  importers::ImportOptions import;
-  import.input = (dir / "hta" / "nccl_data_rank0of2.json.gz").string();
-  import.output = folder.file("rank0.sqlite");
-  importers::import_trace(import);
-  const auto model = trace::load_trace_model(import.output);
+  const auto model = imported(dir / "hta" / "nccl_data_rank0of2.json.gz", folder);
   PredictOptions options;
   options.gpus = {2};
   options.link = link_preset("nvlink3");

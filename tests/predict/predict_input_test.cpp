@@ -7,8 +7,8 @@
 #include <filesystem>
 
 #include "gpuprof/predict/link_choice.hpp"
-#include "gpuprof/synthetic/synthetic_trace.hpp"
 #include "process_runner.hpp"
+#include "synthetic_gpus_trace.hpp"
 #include "temporary_folder.hpp"
 
 namespace {
@@ -33,14 +33,8 @@ void expect_refused(const ProcessResult& result, const std::string& path, const 
 
 class PredictInput : public ::testing::Test {
  protected:
-  void SetUp() override {
-    gpuprof::synthetic::SynthOptions options;
-    options.devices = 1;
-    options.steps = 10;
-    gpuprof::synthetic::write_synthetic_trace(trace_, options);
-  }
   gpuprof::testing::TemporaryFolder folder_;
-  std::string trace_ = folder_.file("one_gpu.sqlite");
+  std::string trace_ = gpuprof::testing::write_gpus_trace(folder_.file("one_gpu.sqlite"), 1);
 };
 
 // GRU sample, 40 steps: a warm-up of 40 or more used to count the warm-up steps as the step (11.9 ms, real 6.11).
@@ -54,11 +48,7 @@ TEST_F(PredictInput, WarmupLeavingNoSteadyStepIsRefused) {
 
 // One rank of a multi-GPU job already communicates: predicting from it adds a second all-reduce.
 TEST_F(PredictInput, MultiGpuTraceIsRefusedUnlessMeant) {
-  gpuprof::synthetic::SynthOptions options;
-  options.devices = 2;
-  options.steps = 10;
-  const auto two = folder_.file("two_gpus.sqlite");
-  gpuprof::synthetic::write_synthetic_trace(two, options);
+  const auto two = gpuprof::testing::write_gpus_trace(folder_.file("two_gpus.sqlite"), 2);
   expect_refused(predict({two, "--gpus", "4", "--link", "nvlink3", "--grad-bytes", "1000000"}), two,
                  "not a 1-GPU run");
   const auto meant =
@@ -213,11 +203,7 @@ namespace {
 // `predict --check JOB`: the link model against a multi-GPU job's own communication, rank by rank; a trace
 // without communication is one line.
 TEST_F(PredictInput, CheckRunsOnAMultiGpuJobAndRefusesOneWithoutCommunication) {
-  gpuprof::synthetic::SynthOptions options;
-  options.devices = 2;
-  options.steps = 10;
-  const auto two = folder_.file("two_gpus.sqlite");
-  gpuprof::synthetic::write_synthetic_trace(two, options);
+  const auto two = gpuprof::testing::write_gpus_trace(folder_.file("two_gpus.sqlite"), 2);
   const auto checked = predict({"--check", two, "--link", "nvlink3"});
   ASSERT_EQ(checked.exit_code, 0) << checked.err;
   EXPECT_NE(checked.out.find("median |step error|"), std::string::npos) << checked.out;
@@ -225,7 +211,7 @@ TEST_F(PredictInput, CheckRunsOnAMultiGpuJobAndRefusesOneWithoutCommunication) {
   ASSERT_EQ(json.exit_code, 0) << json.err;
   EXPECT_NE(json.out.find("\"format\":\"gpuprof.predict-check/1\""), std::string::npos) << json.out;
   expect_refused(predict({"--check", trace_, "--link", "nvlink3"}), trace_, "no communication kernels");
-  expect_refused(predict({trace_, "--link", "nvlink3"}), "--gpus", "--gpus is required");
+  expect_refused(predict({trace_, "--link", "nvlink3"}), "--gpus", "--gpus: required");
 }
 
 }  // namespace

@@ -3,15 +3,10 @@
 #include <algorithm>
 #include <cmath>
 
+#include "gpuprof/predict/sample_statistics.hpp"
+
 namespace gpuprof::predict {
 namespace {
-
-double median_of(std::vector<double> values) {
-  if (values.empty()) return 0.0;
-  std::sort(values.begin(), values.end());
-  const auto n = values.size();
-  return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
-}
 
 double measured_efficiency(const CaseResult& row) { return row.measured / (row.gpus * row.one_gpu); }
 
@@ -27,7 +22,7 @@ struct Scorer {
     errors.push_back(error);
   }
   MethodScore done() {
-    score.median_error = median_of(errors);
+    score.median_error = median(errors);
     return score;
   }
 };
@@ -48,7 +43,7 @@ double fitted_efficiency(const std::vector<CaseResult>& rows, const std::string&
   std::vector<double> efficiencies;
   for (const auto& row : rows)
     if (row.source != held_out && row.one_gpu > 0 && row.gpus > 0) efficiencies.push_back(measured_efficiency(row));
-  return efficiencies.empty() ? 1.0 : median_of(efficiencies);
+  return efficiencies.empty() ? 1.0 : median(efficiencies);
 }
 
 BaselineComparison compare_with_baselines(const std::vector<CaseResult>& rows) {

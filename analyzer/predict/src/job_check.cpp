@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "gpuprof/predict/sample_statistics.hpp"
+
 #include "gpuprof/job/job_inputs.hpp"
 #include "gpuprof/predict/link_choice.hpp"
 #include "gpuprof/predict/prediction_traces.hpp"
@@ -18,12 +20,6 @@ namespace {
 std::int32_t first_device(const trace::TraceModel& model) {
   const auto devices = model.device_ids();
   return devices.empty() ? 0 : devices.front();
-}
-
-double median_of(std::vector<double> values) {
-  if (values.empty()) return 0.0;
-  std::sort(values.begin(), values.end());
-  return values[values.size() / 2];
 }
 
 }  // namespace
@@ -93,7 +89,7 @@ std::string render_job_check(const JobCheck& check, bool json) {
   }
   out += fmt::format("\nmedian |step error| {:.1f} %, median exposed-communication difference {:.1f} points over {} "
                      "rank(s); communication kernels the trace does not size keep their measured time\n",
-                     100 * median_of(errors), median_of(points), check.ranks.size());
+                     100 * median(errors), median(points), check.ranks.size());
   for (const auto& note : check.notes) out += "note: " + note + "\n";
   return out;
 }

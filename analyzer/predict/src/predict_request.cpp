@@ -27,7 +27,7 @@ bool second_of(const std::string& value, const std::string& option, const char* 
 }  // namespace
 
 std::vector<std::int32_t> parse_gpu_counts(const std::string& text, const std::string& option) {
-  if (text.empty()) throw TraceError::bad_input("", fmt::format("{} is required: GPU counts like 2,4,8", option));
+  if (text.empty()) throw TraceError::bad_input("", fmt::format("{}: required, GPU counts like 2,4,8", option));
   const auto numbers = units::parse_number_list(text);
   if (!numbers)
     throw TraceError::bad_input("", fmt::format("{}: expected GPU counts separated by commas, like 2,4,8, got '{}'",
