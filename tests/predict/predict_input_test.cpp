@@ -134,7 +134,9 @@ TEST(LinkChoice, PresetsFromDriverNames) {
   EXPECT_EQ(preset_for_gpu_name("NVIDIA GeForce GTX 1080 Ti"), "pcie3");
   EXPECT_EQ(preset_for_gpu_name("NVIDIA GeForce RTX 4090"), "pcie4");
   EXPECT_EQ(preset_for_gpu_name("NVIDIA A10"), "pcie4");
-  EXPECT_EQ(preset_for_gpu_name("AMD Instinct MI300X"), "");  // no measured preset: refused, not guessed
+  EXPECT_EQ(preset_for_gpu_name("NVIDIA B200"), "nvlink5");
+  EXPECT_EQ(preset_for_gpu_name("AMD Instinct MI300X"), "xgmi");
+  EXPECT_EQ(preset_for_gpu_name("AMD Instinct MI250X"), "");  // no preset: refused, not guessed
 }
 
 // Every recorded sample predicts without --grad-bytes: the optimizer's update kernel sizes the gradients.

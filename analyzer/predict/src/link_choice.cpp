@@ -30,6 +30,8 @@ struct Rule {
 const std::vector<Rule>& rules() {
   static const std::vector<Rule> all = {
       {{"h800"}, "", "h800"},
+      {{"b200"}, "", "nvlink5"},
+      {{"mi300"}, "", "xgmi"},
       {{"h100", "pcie"}, "", "pcie5"},
       {{"h100"}, "", "nvlink4"},
       {{"h200", "nvl"}, "", "pcie5"},
