@@ -156,6 +156,14 @@ void print_cases(const std::string& dir) {
              classic_in, gru.rows.size() + 1, in_band, published.size(), classic_in + in_band, cases,
              100.0 * static_cast<double>(classic_in + in_band) / static_cast<double>(cases));
   print_baselines("published 8-GPU runs", published);
+  // The hard cases: every Rossum run beside the published ones, so the constant efficiency of a Rossum row is
+  // fitted on the published rows (another source), and the verdict on the "no faster" runs is scored.
+  auto hard = gpuprof::predict::run_rossum_cases(dir, work.string());
+  for (const auto& row : hard) print_case(row);
+  const auto right = std::count_if(hard.begin(), hard.end(), [](const auto& r) { return r.verdict_right; });
+  fmt::print("Rossum 7gforce: verdict (N GPUs faster or not) right on {} of {} runs\n", right, hard.size());
+  hard.insert(hard.end(), published.begin(), published.end());
+  print_baselines("Rossum 7gforce CIFAR-10 runs with the published 8-GPU runs", hard);
   for (const std::int32_t gpus : {2, 4})
     print_baselines(fmt::format("published {}-GPU runs", gpus),
                     gpuprof::predict::run_published_cases(dir, work.string(), gpus));

@@ -54,6 +54,10 @@ CaseResult run_towers_case(const std::string& scaling_dir, const std::string& wo
 std::vector<CaseResult> run_published_cases(const std::string& scaling_dir, const std::string& work_dir,
                                             std::int32_t gpus = 8);
 
+// The hard cases (issue 37): avolkov1's Keras CIFAR-10 CNN on Rossum's 7gforce, 2 to 6 GTX 1070s on PCIe x1,
+// weak scaling with NCCL, where N GPUs are often slower than one (../shared/data/scaling/rossum-keras-multi-gpu).
+std::vector<CaseResult> run_rossum_cases(const std::string& scaling_dir, const std::string& work_dir);
+
 // The replica loss that the cases' bands need for `coverage` of them (`calibrate_replica_loss`).
 double calibrate_on(const std::vector<CaseResult>& cases, double coverage);
 
