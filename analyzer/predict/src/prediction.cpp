@@ -8,9 +8,9 @@
 #include "gpuprof/predict/replay.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 #include "gpuprof/units/units.hpp"
+#include "gpuprof/predict/link_choice.hpp"
 #include "gpuprof/predict/sample_statistics.hpp"
 #include "input_checks.hpp"
-#include "gpuprof/predict/link_choice.hpp"
 #include "trace_facts.hpp"
 
 namespace gpuprof::predict {
@@ -193,9 +193,9 @@ std::string band_note(const PredictOptions& options) {
   return fmt::format("band: low end {}; high end {}", low, high);
 }
 
+// The prediction once the inputs are checked and the link is known.
 Prediction predict_resolved(const Inputs& inputs, const std::vector<const trace::TraceModel*>& models,
-                            const PredictOptions& options, Prediction prediction,
-                            const std::vector<std::string>& link_notes);
+                            const PredictOptions& options, const std::vector<std::string>& link_notes);
 
 }  // namespace
 
@@ -222,20 +222,19 @@ Prediction predict(const std::vector<const trace::TraceModel*>& models, const Pr
   } else {
     inputs.per_gpu = inputs.graph;
   }
-  Prediction prediction;
   std::vector<std::string> link_notes;
   auto resolved = options;  // the link, when the user gave none, follows from the trace's GPU
   if (resolved.link.name.empty())
     resolved.link = link_for_device(*models.front(), inputs.graph.device, options.link_files, options.option_prefix,
                                     link_notes);
-  return predict_resolved(inputs, models, resolved, std::move(prediction), link_notes);
+  return predict_resolved(inputs, models, resolved, link_notes);
 }
 
 namespace {
 
 Prediction predict_resolved(const Inputs& inputs, const std::vector<const trace::TraceModel*>& models,
-                            const PredictOptions& options, Prediction prediction,
-                            const std::vector<std::string>& link_notes) {
+                            const PredictOptions& options, const std::vector<std::string>& link_notes) {
+  Prediction prediction;
   prediction.trace = models.front()->path;
   if (inputs.second_trace) prediction.per_gpu_trace = models[1]->path;
   prediction.strategy = options.strategy, prediction.scaling = options.scaling;
