@@ -8,6 +8,7 @@
 #include <cmath>
 #include <algorithm>
 #include <cstdio>
+#include <set>
 #include <vector>
 
 #include <filesystem>
@@ -95,6 +96,17 @@ void print_calibration(const std::string& dir, const std::string& work,
   std::vector<p::CaseResult> dgx1, a100;
   for (const auto& c : published) (c.name.find("DGX-1") != std::string::npos ? dgx1 : a100).push_back(c);
   print_coverage("leave one out, published 8-GPU runs", p::leave_one_out(published, kCoverage));
+  // Leave one source out: each README's rows checked with the loss calibrated on the other READMEs' rows.
+  p::HeldOutCoverage by_source;
+  std::set<std::string> sources;
+  for (const auto& c : published) sources.insert(c.source);
+  for (const auto& source : sources) {
+    std::vector<p::CaseResult> train, test;
+    for (const auto& c : published) (c.source == source ? test : train).push_back(c);
+    const auto part = p::held_out(train, test, kCoverage);
+    by_source.inside += part.inside, by_source.cases += part.cases;
+  }
+  print_coverage(fmt::format("leave one source out ({} sources), published 8-GPU runs", sources.size()), by_source);
   print_coverage("calibrated on DGX-1, checked on DGX A100", p::held_out(dgx1, a100, kCoverage));
   print_coverage("calibrated on DGX A100, checked on DGX-1", p::held_out(a100, dgx1, kCoverage));
   for (const std::int32_t gpus : {2, 4}) {
