@@ -8,10 +8,12 @@
 #include <cmath>
 #include <algorithm>
 #include <cstdio>
+#include <set>
 #include <vector>
 
 #include <filesystem>
 
+#include "gpuprof/predict/baselines.hpp"
 #include "gpuprof/predict/case_validation.hpp"
 #include "gpuprof/predict/collective_validation.hpp"
 #include "gpuprof/predict/comm_validation.hpp"
@@ -94,6 +96,17 @@ void print_calibration(const std::string& dir, const std::string& work,
   std::vector<p::CaseResult> dgx1, a100;
   for (const auto& c : published) (c.name.find("DGX-1") != std::string::npos ? dgx1 : a100).push_back(c);
   print_coverage("leave one out, published 8-GPU runs", p::leave_one_out(published, kCoverage));
+  // Leave one source out: each README's rows checked with the loss calibrated on the other READMEs' rows.
+  p::HeldOutCoverage by_source;
+  std::set<std::string> sources;
+  for (const auto& c : published) sources.insert(c.source);
+  for (const auto& source : sources) {
+    std::vector<p::CaseResult> train, test;
+    for (const auto& c : published) (c.source == source ? test : train).push_back(c);
+    const auto part = p::held_out(train, test, kCoverage);
+    by_source.inside += part.inside, by_source.cases += part.cases;
+  }
+  print_coverage(fmt::format("leave one source out ({} sources), published 8-GPU runs", sources.size()), by_source);
   print_coverage("calibrated on DGX-1, checked on DGX A100", p::held_out(dgx1, a100, kCoverage));
   print_coverage("calibrated on DGX A100, checked on DGX-1", p::held_out(a100, dgx1, kCoverage));
   for (const std::int32_t gpus : {2, 4}) {
@@ -105,6 +118,23 @@ void print_calibration(const std::string& dir, const std::string& work,
                    p::coverage_with(runs, p::kPublishedReplicaLoss));
     fmt::print("  {:<58} {:>3} of {:<3} within 10 %, median error {:.1f} %\n", "", within, runs.size(),
                100 * median(errors));
+  }
+}
+
+void print_score(const std::string& rows, const std::string& method, const gpuprof::predict::MethodScore& s) {
+  fmt::print("  {:<34} {:<34} {:>3} of {:<3} within 10 % ({:>3.0f} %), median |error| {:>5.1f} %, verdict right {}\n",
+             rows, method, s.within_10, s.rows, 100 * s.share_within(), 100 * s.median_error, s.verdict_right);
+}
+
+// predict beside the two no-skill baselines on the same rows (docs/predict.md, "Against the baselines").
+void print_baselines(const std::string& what, const std::vector<gpuprof::predict::CaseResult>& rows) {
+  const auto c = gpuprof::predict::compare_with_baselines(rows);
+  fmt::print("\nagainst the baselines, {} (constant efficiency fitted on the other sources' rows):\n", what);
+  for (const auto& [name, part] : {std::pair{"all rows", c.all}, {"measured efficiency < 0.85", c.low_efficiency},
+                                   {"N GPUs no faster than one", c.no_faster}}) {
+    print_score(name, "predict", part.predict);
+    print_score("", "linear (N x)", part.linear);
+    print_score("", "constant efficiency (leave one source out)", part.constant);
   }
 }
 
@@ -137,6 +167,18 @@ void print_cases(const std::string& dir) {
   fmt::print("band: the truth inside in {} of {} classic rows and {} of {} published, {} of {} in all ({:.0f} %)\n",
              classic_in, gru.rows.size() + 1, in_band, published.size(), classic_in + in_band, cases,
              100.0 * static_cast<double>(classic_in + in_band) / static_cast<double>(cases));
+  print_baselines("published 8-GPU runs", published);
+  // The hard cases: every Rossum run beside the published ones, so the constant efficiency of a Rossum row is
+  // fitted on the published rows (another source), and the verdict on the "no faster" runs is scored.
+  auto hard = gpuprof::predict::run_rossum_cases(dir, work.string());
+  for (const auto& row : hard) print_case(row);
+  const auto right = std::count_if(hard.begin(), hard.end(), [](const auto& r) { return r.verdict_right; });
+  fmt::print("Rossum 7gforce: verdict (N GPUs faster or not) right on {} of {} runs\n", right, hard.size());
+  hard.insert(hard.end(), published.begin(), published.end());
+  print_baselines("Rossum 7gforce CIFAR-10 runs with the published 8-GPU runs", hard);
+  for (const std::int32_t gpus : {2, 4})
+    print_baselines(fmt::format("published {}-GPU runs", gpus),
+                    gpuprof::predict::run_published_cases(dir, work.string(), gpus));
   print_calibration(dir, work.string(), published);
   std::filesystem::remove_all(work);
 }

@@ -6,6 +6,7 @@
 #include "cli_reference.hpp"
 #include "command.hpp"
 #include "gpuprof/progress/progress_line.hpp"
+#include "gpuprof/predict/job_check.hpp"
 #include "gpuprof/predict/link_profile.hpp"
 #include "gpuprof/predict/predict_request.hpp"
 #include "gpuprof/predict/prediction.hpp"
@@ -21,10 +22,34 @@ struct PredictArguments {
   std::vector<std::string> traces;
   predict::PredictRequest request;
   std::string format = "text", output;
-  bool force = false;
+  bool force = false, check = false;
 };
 
+// `--check JOB`: the link model against the job's own communication, rank by rank.
+int run_check(const PredictArguments& arguments, const Invocation& invocation) {
+  if (arguments.format != "text" && arguments.format != "json")
+    throw TraceError::bad_input("", fmt::format("--check: unknown format '{}' (text or json)", arguments.format));
+  if (!arguments.request.link.empty()) predict::link_preset(arguments.request.link);  // said before any trace
+  analysis::AnalysisOptions analysis;
+  analysis.warmup_steps = arguments.request.warmup_steps;
+  if (!arguments.request.step_pattern.empty()) analysis.step_pattern = arguments.request.step_pattern;
+  const report::WriteOptions write_options{.overwrite = arguments.force, .inputs = arguments.traces};
+  const bool to_stdout = arguments.output.empty() || arguments.output == "-";
+  if (!to_stdout) report::check_output(report::Format::text, arguments.output, write_options);
+  progress::ProgressLine line(stderr, "predict", invocation.quiet);
+  const auto check = predict::check_job(arguments.traces, arguments.request.link, arguments.request.link_files,
+                                        analysis, line.callback());
+  line.clear();
+  const auto text = predict::render_job_check(check, arguments.format == "json");
+  if (to_stdout)
+    std::fwrite(text.data(), 1, text.size(), stdout);
+  else
+    report::write_files({{arguments.output, text}}, write_options);
+  return kExitOk;
+}
+
 int run_predict(const PredictArguments& arguments, const Invocation& invocation) {
+  if (arguments.check) return run_check(arguments, invocation);
   const auto format = predict::predict_format_from_string(arguments.format);
   // Every option and path is checked before a trace is read.
   auto [options, inputs] = predict::check_prediction(arguments.request, arguments.traces);
@@ -57,7 +82,10 @@ void add_predict_command(CLI::App& app, Action& action) {
       ->required();
   // The list as typed: predict::parse_gpu_counts reads it, as it reads the app's GPU field (CLI11's own splitting
   // would drop the empty item of "2,,8" that the app refuses).
-  command->add_option("--gpus", arguments->request.gpus, "GPU counts to predict, e.g. 2,4,8")->required();
+  command->add_option("--gpus", arguments->request.gpus, "GPU counts to predict, e.g. 2,4,8 (required unless --check)");
+  command->add_flag("--check", arguments->check,
+                    "Check the link model on a multi-GPU job (its traces or folder): each rank's communication "
+                    "replaced by the model, predicted against measured step and exposed communication");
   command->add_option("--strategy", arguments->request.strategy, "data-parallel, host-staged or placement")
       ->capture_default_str();
   command
@@ -67,15 +95,18 @@ void add_predict_command(CLI::App& app, Action& action) {
   command
       ->add_option("--scaling", arguments->request.scaling, "weak (same per-GPU batch) or strong (global batch split)")
       ->capture_default_str();
-  command->add_option("--link", arguments->request.link, "Link preset: pcie3, pcie4, pcie5, nvlink2, nvlink3, nvlink4")
-      ->capture_default_str();
+  command->add_option("--link", arguments->request.link,
+                      "Link preset: pcie3, pcie4, pcie5, nvlink2, nvlink3, nvlink4, h800, nvlink5, xgmi (default: chosen from the "
+                      "trace's GPU, and said so)");
   command->add_option("--link-file", arguments->request.link_files,
                       "Your own all_reduce_perf output (one file per GPU count), replacing the preset's table");
   command->add_option("--grad-bytes", arguments->request.grad_bytes,
                       "Gradient bytes per step, when the trace does not say");
   command->add_option("--split-bytes", arguments->request.split_bytes,
                       "placement: bytes crossing each split point per step");
-  command->add_option("--format", arguments->format, "text, json, csv or html")->capture_default_str();
+  command->add_option("--format", arguments->format, "text, md, json, csv or html")->capture_default_str();
+  command->add_flag("--multi-gpu-input", arguments->request.accept_multi_gpu_trace,
+                    "The first trace has collectives or several GPUs and is meant as the input (else refused)");
   command->add_option("-o,--output", arguments->output, "Output file (default: standard output)");
   command->add_option("--step-pattern", arguments->request.step_pattern,
                       "Regex of step annotations (default: ProfilerStep#N, step N, batch N)");

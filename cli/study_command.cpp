@@ -70,17 +70,20 @@ void add_study_command(CLI::App& app, Action& action) {
       ->check(kNonEmptyPath);
   command->add_flag("-f,--force", arguments->force, "Overwrite an existing output file");
   command->add_option("--predict-link", arguments->predict.link,
-                      "Predict the N-GPU runs from the 1-GPU traces over this link preset (see gpuprof predict)");
+                      "Predict the N-GPU runs from the 1-GPU traces over this link preset (see gpuprof predict; "
+                      "default: chosen from the traces' GPU)");
   command->add_option("--predict-strategy", arguments->predict.strategy, "data-parallel or host-staged")
       ->capture_default_str();
   command->add_option("--predict-gpus", arguments->predict.gpus,
-                      "GPU counts to predict (default: the sweep's counts above 1, else 2)")
-      ->delimiter(',');
+                      "GPU counts to predict, e.g. 2,4,8 (default: the sweep's counts above 1, else 2)");
   command->add_option("--predict-grad-bytes", arguments->predict.gradient_bytes,
                       "Gradient bytes per step when the traces do not state them");
   command->add_flag("--wide", arguments->wide, "Text: every column, one line per row (otherwise 120 columns)");
   offer_values(command->get_option("--predict-link"), predict::link_preset_names());
-  command->callback([arguments, &action] {
+  command->callback([arguments, command, &action] {
+    // Any --predict-* option asks for the predictions.
+    for (const char* option : {"--predict-link", "--predict-strategy", "--predict-gpus", "--predict-grad-bytes"})
+      arguments->predict.enabled = arguments->predict.enabled || command->count(option) > 0;
     action = [arguments](const Invocation& invocation) { return run_study_command(*arguments, invocation); };
   });
 }

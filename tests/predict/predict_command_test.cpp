@@ -2,7 +2,7 @@
 
 #include <filesystem>
 
-#include "gpuprof/synthetic/synthetic_trace.hpp"
+#include "synthetic_gpus_trace.hpp"
 #include "gpuprof/trace/trace_writer.hpp"
 #include "process_runner.hpp"
 #include "temporary_folder.hpp"
@@ -13,14 +13,8 @@ using gpuprof::testing::run_process;
 
 class PredictCommand : public ::testing::Test {
  protected:
-  void SetUp() override {
-    gpuprof::synthetic::SynthOptions options;
-    options.devices = 1;
-    options.steps = 10;
-    gpuprof::synthetic::write_synthetic_trace(trace_, options);
-  }
   gpuprof::testing::TemporaryFolder folder_;
-  std::string trace_ = folder_.file("one_gpu.sqlite");
+  std::string trace_ = gpuprof::testing::write_gpus_trace(folder_.file("one_gpu.sqlite"), 1);
 };
 
 TEST_F(PredictCommand, PrintsVerdictBandAndTermsAndWritesJsonIntoPlace) {

@@ -302,13 +302,30 @@ TEST(StudyPredictions, OneGpuSweepsGetAPredictedColumnAndNGpuSweepsTheError) {
   EXPECT_NE(measured.out.find("\"error\": "), std::string::npos) << measured.out;
   const auto text = gpuprof({"study", both.study, "--predict-link", "pcie3", "--predict-grad-bytes", "20000000"});
   EXPECT_NE(text.out.find("Predicted from the 1-GPU traces"), std::string::npos) << text.out;
-  // Without a gradient size the rows are left out with a notice, never guessed.
-  const auto no_size = gpuprof({"study", both.study, "--predict-link", "pcie3"});
-  ASSERT_EQ(no_size.exit_code, 0) << no_size.err;
-  EXPECT_NE(no_size.out.find("no prediction for batch 64 on 2 GPUs"), std::string::npos) << no_size.out;
+  // Without a gradient size nothing is predicted, never guessed: one line naming the study's option, exit 2.
+  expect_one_line_exit_2(gpuprof({"study", both.study, "--predict-link", "pcie3"}),
+                         "no prediction for batch 64 on 2 GPUs");
+  expect_one_line_exit_2(gpuprof({"study", both.study, "--predict-link", "pcie3"}), "--predict-grad-bytes");
   // An unknown link or strategy is bad input.
   EXPECT_EQ(gpuprof({"study", both.study, "--predict-link", "pcie9"}).exit_code, 2);
   EXPECT_EQ(gpuprof({"study", both.study, "--predict-link", "pcie3", "--predict-strategy", "x"}).exit_code, 2);
+  // GPU counts and byte counts get predict's checks under the study's names (0 GPUs was a SIGFPE; 4294967298
+  // wrapped to 2).
+  for (const char* gpus : {"0", "4294967298", "2,,4"})
+    expect_one_line_exit_2(gpuprof({"study", both.study, "--predict-link", "pcie3", "--predict-grad-bytes", "20000000",
+                                    "--predict-gpus", gpus}),
+                           "--predict-gpus");
+  for (const char* bytes : {"0", "-5"})
+    EXPECT_EQ(gpuprof({"study", both.study, "--predict-link", "pcie3", "--predict-grad-bytes", bytes}).exit_code, 2)
+        << bytes;
+  // No --predict-link: the traces' GPU chooses it, and the study says so.
+  const auto chosen = gpuprof({"study", both.study, "--predict-grad-bytes", "20000000"});
+  ASSERT_EQ(chosen.exit_code, 0) << chosen.err;
+  EXPECT_NE(chosen.out.find("link nvlink4 chosen from the trace's GPU"), std::string::npos) << chosen.out;
+  const auto listed = gpuprof({"study", both.study, "--predict-link", "pcie3", "--predict-grad-bytes", "20000000",
+                               "--predict-gpus", "2,4", "--format", "json"});
+  ASSERT_EQ(listed.exit_code, 0) << listed.err;
+  EXPECT_NE(listed.out.find("\"gpus\": 4"), std::string::npos) << listed.out;
 }
 
 }  // namespace

@@ -357,6 +357,9 @@ TrainingResult Trainer::run(std::ostream* log) {
   // One process drives every GPU, so its batch is the whole job's: compare and study read these.
   nvtx_mark(fmt::format("gpuprof.meta global_batch={}", plan_.global_batch));
   nvtx_mark(fmt::format("gpuprof.meta gpus={}", plan_.gpu_count));
+  // The gradient size `gpuprof predict` needs: the optimizer updates fp32 arrays, one value per parameter.
+  nvtx_mark(fmt::format("gpuprof.meta parameter_count={}", summary.parameter_count));
+  nvtx_mark(fmt::format("gpuprof.meta gradient_bytes={}", summary.parameter_count * sizeof(float)));
   using Clock = std::chrono::steady_clock;
   const auto origin = Clock::now();
   auto seconds_now = [&origin] { return std::chrono::duration<double>(Clock::now() - origin).count(); };

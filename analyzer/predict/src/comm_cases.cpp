@@ -6,6 +6,7 @@
 #include "gpuprof/importers/import_trace.hpp"
 #include "gpuprof/analysis/run_facts.hpp"
 #include "gpuprof/predict/comm_validation.hpp"
+#include "gpuprof/predict/link_choice.hpp"
 #include "gpuprof/predict/nccl_tests_reader.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 
@@ -51,7 +52,7 @@ std::string device_of(const trace::TraceModel& model) {
 // two-node all-reduce of the same GPU where the scaling data has one (Echo's A100 nodes, 200 Gb/s
 // InfiniBand per GPU): the preset alone would extrapolate NVLink past the node.
 LinkProfile link_of(const trace::TraceModel& model, const std::string& device, const fs::path& scaling_dir) {
-  const auto preset = link_preset_for_device(device);
+  const auto preset = preset_for_gpu_name(device);
   if (preset.empty()) throw TraceError::bad_input(model.path, fmt::format("no link preset for '{}'", device));
   auto link = link_preset(preset);
   const auto two_nodes = scaling_dir / "nccl-tests/echo-a100/nccl_16.log";

@@ -163,11 +163,4 @@ CommCase leave_communication_out(const trace::TraceModel& model, const LinkProfi
   return result;
 }
 
-std::string link_preset_for_device(const std::string& name) {
-  if (name.find("V100") != std::string::npos) return "nvlink2";
-  if (name.find("A100") != std::string::npos) return "nvlink3";
-  if (name.find("H100") != std::string::npos || name.find("H200") != std::string::npos) return "nvlink4";
-  return "";
-}
-
 }  // namespace gpuprof::predict

@@ -87,6 +87,66 @@ LinkProfile nvlink4() {
   return link;
 }
 
+LinkProfile h800() {
+  // H800 SXM: NVLink cut to 400 GB/s both ways; an 8-GPU node's all-reduce measured at busbw 215 GB/s (nccl#1374,
+  // a user's report). The curve is Echo's A100 shape at that plateau; no second source, so the default spread.
+  constexpr double kScale = 215.0 / 230.86;
+  const std::string source =
+      fmt::format("{}, scaled by 215/230.86 (NVIDIA/nccl#1374: 8x H800 all-reduce busbw 215 GB/s, measured)",
+                  kEchoSource);
+  LinkProfile link{"h800", "H800 SXM, reduced NVLink + NVSwitch (A100 curve rescaled)", source,
+                   tables_of(kEchoA100, source, kScale)};
+  link.hop_latency_ns = kNvlinkHopNs;
+  link.host_gbps = 48.0, link.host_latency_ns = 8'000.0;
+  link.peer_gbps = 215.0, link.peer_latency_ns = 8'000.0, link.peer_access = true;
+  link.faster = 1.1, link.slower = 0.8;
+  return link;
+}
+
+// Echo's measured all-reduce busbw at 1 GiB per GPU count (link-presets.csv; nccl_{2,4,8}.log).
+double echo_plateau_gbps(std::int32_t gpus) { return gpus <= 2 ? 207.16 : gpus <= 4 ? 224.64 : 230.86; }
+
+// Echo's curves, each GPU count's rescaled to the busbw `target_gbps(gpus)` another source gives.
+std::vector<AllReduceTable> echo_rescaled(const std::string& source,
+                                          const std::function<double(std::int32_t)>& target_gbps) {
+  std::vector<AllReduceTable> tables;
+  for (const auto& table : kEchoA100)
+    tables.push_back(tables_of({table}, source, target_gbps(table.gpus) / echo_plateau_gbps(table.gpus)).front());
+  return tables;
+}
+
+LinkProfile nvlink5() {
+  // B200 SXM, NVLink 5 + NVSwitch: a user's 8x B200 node measured above 830 GB/s all-reduce busbw
+  // (NVIDIA/nccl#1807); GB200's GPU-to-GPU copies 770 GB/s by nvbandwidth (Azure/AI-benchmarking-guide#7, a
+  // user's comment). One measured figure per kind, so the default spread.
+  const std::string source = fmt::format("{}, rescaled to 830 GB/s busbw (NVIDIA/nccl#1807: 8x B200, measured)",
+                                         kEchoSource);
+  LinkProfile link{"nvlink5", "B200 SXM, NVLink 5 + NVSwitch (A100 curve rescaled)", source,
+                   echo_rescaled(source, [](std::int32_t) { return 830.0; })};
+  link.hop_latency_ns = kNvlinkHopNs;
+  link.host_gbps = 48.0, link.host_latency_ns = 8'000.0;  // PCIe 5.0 x16, as nvlink4
+  link.peer_gbps = 770.0, link.peer_latency_ns = 8'000.0, link.peer_access = true;
+  link.faster = 1.1, link.slower = 0.8;
+  return link;
+}
+
+LinkProfile xgmi() {
+  // MI300X: 8 GPUs fully connected, one xGMI link per pair (ROCm/rccl#1270); 48 GB/s per direction per link
+  // after protocol overheads (ROCm/rccl#1210, maintainer). A ring of N GPUs drives N-1 links per GPU at best:
+  // busbw 48 (N-1) GB/s, a model, not a measured all-reduce, hence the wide spread of the rescaled presets.
+  const std::string source = fmt::format(
+      "{}, rescaled to 48 (N-1) GB/s busbw (ROCm/rccl#1210: 48 GB/s per xGMI link, stated; #1270: fully "
+      "connected, fewer than 8 GPUs use a fraction of the links)",
+      kEchoSource);
+  LinkProfile link{"xgmi", "MI300X, xGMI fully connected (A100 curve rescaled to a link model)", source,
+                   echo_rescaled(source, [](std::int32_t gpus) { return 48.0 * (gpus - 1); })};
+  link.hop_latency_ns = kNvlinkHopNs;
+  link.host_gbps = 48.0, link.host_latency_ns = 8'000.0;  // PCIe 5.0 x16, as nvlink4
+  link.peer_gbps = 48.0, link.peer_latency_ns = 8'000.0, link.peer_access = true;  // one link per pair
+  link.faster = 1.3, link.slower = 0.6;
+  return link;
+}
+
 struct Preset {
   const char* name;
   std::function<LinkProfile()> make;
@@ -100,6 +160,9 @@ const std::vector<Preset>& presets() {
       {"nvlink2", nvlink2},
       {"nvlink3", nvlink3},
       {"nvlink4", nvlink4},
+      {"h800", h800},
+      {"nvlink5", nvlink5},
+      {"xgmi", xgmi},
   };
   return all;
 }

@@ -10,14 +10,15 @@
 namespace gpuprof::predict {
 namespace {
 
-Strategy parse_strategy(const std::string& name) {
+Strategy parse_strategy(const std::string& name, const std::string& option) {
   for (const auto strategy : {Strategy::data_parallel, Strategy::host_staged, Strategy::placement})
     if (name == to_string(strategy)) return strategy;
-  throw TraceError::bad_input("", fmt::format("unknown strategy '{}' (data-parallel, host-staged or placement)", name));
+  throw TraceError::bad_input("", fmt::format("unknown {} '{}' (data-parallel, host-staged or placement)", option,
+                                              name));
 }
 
 // One of two names, else bad input naming the option.
-bool second_of(const std::string& value, const char* option, const char* first, const char* second) {
+bool second_of(const std::string& value, const std::string& option, const char* first, const char* second) {
   if (value != first && value != second)
     throw TraceError::bad_input("", fmt::format("unknown {} '{}' ({} or {})", option, value, first, second));
   return value == second;
@@ -25,12 +26,13 @@ bool second_of(const std::string& value, const char* option, const char* first, 
 
 }  // namespace
 
-std::vector<std::int32_t> parse_gpu_counts(const std::string& text) {
+std::vector<std::int32_t> parse_gpu_counts(const std::string& text, const std::string& option) {
+  if (text.empty()) throw TraceError::bad_input("", fmt::format("{}: required, GPU counts like 2,4,8", option));
   const auto numbers = units::parse_number_list(text);
   if (!numbers)
-    throw TraceError::bad_input("", fmt::format("--gpus: expected GPU counts separated by commas, like 2,4,8, got '{}'",
-                                                text));
-  if (auto problem = units::number_list_problem(*numbers, "--gpus", kMaxGpus); !problem.empty())
+    throw TraceError::bad_input("", fmt::format("{}: expected GPU counts separated by commas, like 2,4,8, got '{}'",
+                                                option, text));
+  if (auto problem = units::number_list_problem(*numbers, option.c_str(), kMaxGpus); !problem.empty())
     throw TraceError::bad_input("", problem);
   std::vector<std::int32_t> counts;
   for (const auto number : *numbers) counts.push_back(static_cast<std::int32_t>(number));  // within [1, kMaxGpus]
@@ -38,17 +40,25 @@ std::vector<std::int32_t> parse_gpu_counts(const std::string& text) {
 }
 
 PredictOptions options_of(const PredictRequest& request) {
+  const auto option = [&](const char* name) { return fmt::format("--{}{}", request.option_prefix, name); };
   PredictOptions options;
-  options.gpus = parse_gpu_counts(request.gpus);
-  options.strategy = parse_strategy(request.strategy);
-  options.schedule = second_of(request.allreduce, "--allreduce", "bucketed", "after-backward")
+  options.option_prefix = request.option_prefix;
+  options.gpus = parse_gpu_counts(request.gpus, option("gpus"));
+  options.strategy = parse_strategy(request.strategy, option("strategy"));
+  options.schedule = second_of(request.allreduce, option("allreduce"), "bucketed", "after-backward")
                          ? AllReduceSchedule::after_backward
                          : AllReduceSchedule::bucketed;
-  options.scaling = second_of(request.scaling, "--scaling", "weak", "strong") ? Scaling::strong : Scaling::weak;
-  options.link = with_link_files(link_preset(request.link), request.link_files);
-  for (const auto& [value, option] :
-       {std::pair{request.grad_bytes, "--grad-bytes"}, {request.split_bytes, "--split-bytes"}})
-    if (value && *value < 1) throw TraceError::bad_input("", fmt::format("{} must be at least 1", option));
+  options.scaling = second_of(request.scaling, option("scaling"), "weak", "strong") ? Scaling::strong : Scaling::weak;
+  if (request.link.empty()) {
+    // The preset comes from the trace's GPU (predict); the files are read now, so a bad one is said first.
+    with_link_files(link_preset("pcie3"), request.link_files);
+    options.link_files = request.link_files;
+  } else {
+    options.link = with_link_files(link_preset(request.link), request.link_files);
+  }
+  options.accept_multi_gpu_trace = request.accept_multi_gpu_trace;
+  for (const auto& [value, name] : {std::pair{request.grad_bytes, "grad-bytes"}, {request.split_bytes, "split-bytes"}})
+    if (value && *value < 1) throw TraceError::bad_input("", fmt::format("{} must be at least 1", option(name)));
   options.gradient_bytes = request.grad_bytes;
   options.split_bytes = request.split_bytes;
   options.analysis.warmup_steps = request.warmup_steps;

@@ -8,7 +8,9 @@
 #include "gpuprof/predict/replay.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 #include "gpuprof/units/units.hpp"
+#include "gpuprof/predict/link_choice.hpp"
 #include "gpuprof/predict/sample_statistics.hpp"
+#include "input_checks.hpp"
 #include "trace_facts.hpp"
 
 namespace gpuprof::predict {
@@ -24,13 +26,18 @@ struct Inputs {
   bool second_trace = false;
 };
 
-GradientSize gradient_size(const trace::TraceModel& model, const PredictOptions& options) {
+GradientSize gradient_size(const trace::TraceModel& model, const ReplayGraph& graph, const PredictOptions& options) {
   if (const auto from_trace = gradient_size_from_trace(model)) return *from_trace;
-  if (options.gradient_bytes) return {*options.gradient_bytes, "--grad-bytes"};
+  if (options.gradient_bytes) return {*options.gradient_bytes, "--" + options.option_prefix + "grad-bytes"};
   if (options.strategy == Strategy::placement) return {0, "not needed for placement"};
-  throw TraceError::bad_input(model.path,
-                              "no gradient size: the trace does not state gradient_bytes or "
-                              "parameter_count; give --grad-bytes");
+  if (options.accept_multi_gpu_trace)
+    if (const auto from_all_reduces = gradient_size_from_all_reduces(model, graph)) return *from_all_reduces;
+  if (const auto from_optimizer = gradient_size_from_optimizer(model, graph)) return *from_optimizer;
+  throw TraceError::bad_input(
+      model.path, fmt::format("no gradient size: the trace states neither gradient_bytes nor parameter_count and has "
+                              "no optimizer kernel that sizes it; give --{}grad-bytes (in PyTorch: sum(p.numel() * "
+                              "p.element_size() for p in model.parameters() if p.requires_grad))",
+                              options.option_prefix));
 }
 
 double step_spread_ns(const ReplayGraph& graph) {
@@ -89,9 +96,18 @@ std::string verdict(const GpuCountPrediction& row, const Prediction& prediction)
     if (term.ns < 0 && (!saved || term.ns < saved->ns)) saved = &term;
   }
   const bool weak = prediction.scaling == Scaling::weak;
+  // A split model is one model on N GPUs: its step and its throughput, under either scaling.
+  if (prediction.strategy == Strategy::placement)
+    return fmt::format("{} GPUs, one model split across them: step {}, {:.2f}x the 1-GPU throughput{}", row.gpus,
+                       units::format_duration(static_cast<std::int64_t>(row.step_ns)), row.speedup,
+                       cost ? fmt::format("; the largest cost is {} ({} per step)", cost->name,
+                                          units::format_duration(static_cast<std::int64_t>(cost->ns)))
+                            : std::string());
   auto sentence =
       fmt::format("{} GPUs: {:.2f}x {} ({:.0f} % efficiency)", row.gpus, row.speedup,
                   weak ? "the 1-GPU throughput" : (row.speedup >= 1.0 ? "faster" : "slower"), 100.0 * row.efficiency);
+  // Weak scaling keeps every replica's work: nothing is saved, so the sentence names the largest cost.
+  if (weak) saved = nullptr;
   if (cost && saved)
     sentence += fmt::format("; {} ({} per step) {} the work saved ({})", cost->name,
                             units::format_duration(static_cast<std::int64_t>(cost->ns)),
@@ -115,7 +131,10 @@ GpuCountPrediction predict_count(const Inputs& inputs, const PredictOptions& opt
   row.step_ns = nominal.copies + sync;
   const auto copy_name = options.strategy == Strategy::host_staged ? "host-staged gradient and weight copies"
                                                                    : "peer copies at the split points";
-  row.terms = {{"per-GPU work saved", nominal.work - prediction.measured_step_ns}};
+  // Weak scaling keeps the work: the term is then only the replay's difference from the measured step.
+  row.terms = {{options.scaling == Scaling::weak || !replicas ? "the replayed 1-GPU step against the measured one"
+                                                 : "per-GPU work saved",
+                nominal.work - prediction.measured_step_ns}};
   // Each strategy shows the terms it can have; the sum stays exact since the others are 0.
   if (options.strategy == Strategy::data_parallel)
     row.terms.push_back({"exposed all-reduce over " + options.link.name, nominal.collectives - nominal.work});
@@ -140,9 +159,18 @@ GpuCountPrediction predict_count(const Inputs& inputs, const PredictOptions& opt
   const double loss_unit = gpus > 1 && replicas ? std::sqrt(2.0 * std::log(gpus)) * nominal.copies : 0.0;
   row.band_high = {row.step_ns, high.copies, sync, loss_unit};
   row.high_ns = row.band_high.at(kPublishedReplicaLoss);
-  const double per_step_gain = prediction.measured_step_ns / row.step_ns;
-  row.speedup = options.scaling == Scaling::weak ? gpus * per_step_gain : per_step_gain;
+  // Weak scaling: each replica does the 1-GPU step's work, so the gain is the replay's own 1-GPU step against
+  // the edited one (the replay's error cancels; the edits only add time, so efficiency stays at most 100 %).
+  // Placement runs one model, not N replicas: its throughput is its step's, under either scaling.
+  const bool keeps_work = options.scaling == Scaling::weak || !replicas;
+  const double per_step_gain = (keeps_work ? nominal.work : prediction.measured_step_ns) / row.step_ns;
+  row.speedup = replicas && options.scaling == Scaling::weak ? gpus * per_step_gain : per_step_gain;
   row.efficiency = row.speedup / gpus;
+  if (options.scaling == Scaling::weak && row.efficiency > 1.0 + 1e-9)
+    throw TraceError::bad_input(prediction.trace,
+                                fmt::format("the replay of {} GPUs came out faster than one GPU under weak scaling "
+                                            "({:.1f} % efficiency): no result is given for an impossible figure",
+                                            gpus, 100 * row.efficiency));
   row.verdict = verdict(row, prediction);
   return row;
 }
@@ -165,24 +193,58 @@ std::string band_note(const PredictOptions& options) {
   return fmt::format("band: low end {}; high end {}", low, high);
 }
 
+// The prediction once the inputs are checked and the link is known.
+Prediction predict_resolved(const Inputs& inputs, const std::vector<const trace::TraceModel*>& models,
+                            const PredictOptions& options, const std::vector<std::string>& link_notes);
+
 }  // namespace
 
 Prediction predict(const std::vector<const trace::TraceModel*>& models, const PredictOptions& options) {
   if (models.empty()) throw TraceError::bad_input("", "no trace to predict from");
   for (const auto gpus : options.gpus)
-    if (gpus < 1) throw TraceError::bad_input("", fmt::format("--gpus must be at least 1 (got {})", gpus));
+    if (gpus < 1)
+      throw TraceError::bad_input("", fmt::format("--{}gpus must be at least 1 (got {})", options.option_prefix, gpus));
   if (options.strategy == Strategy::placement && !options.split_bytes)
-    throw TraceError::bad_input(models.front()->path,
-                                "placement needs --split-bytes (bytes crossing each split point)");
+    throw TraceError::bad_input(models.front()->path, fmt::format("placement needs --{}split-bytes (bytes crossing "
+                                                                  "each split point)",
+                                                                  options.option_prefix));
+  if (models.size() > 1 && options.scaling == Scaling::weak)
+    throw TraceError::bad_input(models[1]->path, "a second trace is the per-GPU batch of strong scaling: give "
+                                                 "--scaling strong, or leave it out for weak scaling");
   Inputs inputs{models.front(), build_replay_graph(*models.front(), options.analysis), {}, models.size() > 1};
-  inputs.per_gpu = inputs.second_trace ? build_replay_graph(*models[1], options.analysis) : inputs.graph;
+  check_steady_steps(inputs.graph, options.analysis.warmup_steps);
+  check_one_gpu_trace(*models.front(), inputs.graph, options.accept_multi_gpu_trace);
+  if (inputs.second_trace) {
+    inputs.per_gpu = build_replay_graph(*models[1], options.analysis);
+    check_steady_steps(inputs.per_gpu, options.analysis.warmup_steps);
+    check_one_gpu_trace(*models[1], inputs.per_gpu, options.accept_multi_gpu_trace);
+    check_same_program(*models.front(), inputs.graph, *models[1], inputs.per_gpu);
+  } else {
+    inputs.per_gpu = inputs.graph;
+  }
+  std::vector<std::string> link_notes;
+  auto resolved = options;  // the link, when the user gave none, follows from the trace's GPU
+  if (resolved.link.name.empty())
+    resolved.link = link_for_device(*models.front(), inputs.graph.device, options.link_files, options.option_prefix,
+                                    link_notes);
+  return predict_resolved(inputs, models, resolved, link_notes);
+}
+
+namespace {
+
+Prediction predict_resolved(const Inputs& inputs, const std::vector<const trace::TraceModel*>& models,
+                            const PredictOptions& options, const std::vector<std::string>& link_notes) {
   Prediction prediction;
   prediction.trace = models.front()->path;
   if (inputs.second_trace) prediction.per_gpu_trace = models[1]->path;
   prediction.strategy = options.strategy, prediction.scaling = options.scaling;
   prediction.link_name = options.link.name, prediction.link_source = options.link.source;
-  const auto gradients = gradient_size(*models.front(), options);
+  const auto gradients = gradient_size(*models.front(), inputs.graph, options);
   prediction.gradient_bytes = gradients.bytes, prediction.gradient_source = gradients.source;
+  check_bytes_fit(*models.front(), inputs.graph, prediction.gradient_bytes,
+                  fmt::format("the gradient size ({})", gradients.source));
+  if (options.split_bytes)
+    check_bytes_fit(*models.front(), inputs.graph, *options.split_bytes, "--" + options.option_prefix + "split-bytes");
   const auto recorded = recorded_times(inputs.graph);
   const auto measured = steady_step_period(inputs.graph, recorded);
   prediction.measured_step_ns = measured.mean_ns, prediction.steady_steps = measured.steps;
@@ -191,7 +253,9 @@ Prediction predict(const std::vector<const trace::TraceModel*>& models, const Pr
   prediction.replayed_step_ns = steady_step_period(inputs.graph, replay(inputs.graph)).mean_ns;
   const auto host = host_pipeline(*models.front(), inputs.graph);
   prediction.host_data_ns = host.data_ns, prediction.host_launch_ns = host.launch_ns;
+  prediction.host_copy_wait_ns = host.copy_wait_ns;
   prediction.notes = inputs.graph.notices;
+  prediction.notes.insert(prediction.notes.end(), link_notes.begin(), link_notes.end());
   if (options.scaling == Scaling::strong && !inputs.second_trace && options.strategy != Strategy::placement)
     prediction.notes.push_back(
         "optimistic: assumes the per-GPU work scales with the batch (one trace; give a second "
@@ -204,6 +268,8 @@ Prediction predict(const std::vector<const trace::TraceModel*>& models, const Pr
   for (const auto gpus : options.gpus) prediction.rows.push_back(predict_count(inputs, options, prediction, gpus));
   return prediction;
 }
+
+}  // namespace
 
 std::string_view to_string(Strategy strategy) {
   switch (strategy) {

@@ -19,7 +19,8 @@ trace::TraceModel load_prediction_trace(const std::string& path, const progress:
   importers::TemporaryStore store;  // an imported copy only needs to live until the model is in memory
   const auto trace = importers::open_as_trace(path, store, progress);
   auto model = importers::read_as_input(
-      path, trace, [&] { return progress::load_counted(trace, {.load_kernel_launch_details = false}, progress); });
+      // The launch details: the optimizer's grid can size the gradients (gradient_size_from_optimizer).
+      path, trace, [&] { return progress::load_counted(trace, {.load_kernel_launch_details = true}, progress); });
   model.path = path;  // errors name the user's file, not the imported copy
   return model;
 }

@@ -50,6 +50,7 @@ std::string render_json(const Prediction& p) {
   w.Key("replayed_step_ns"), w.Double(p.replayed_step_ns);
   w.Key("host_data_ns_per_step"), w.Double(p.host_data_ns);
   w.Key("host_launch_ns_per_step"), w.Double(p.host_launch_ns);
+  w.Key("host_copy_wait_ns_per_step"), w.Double(p.host_copy_wait_ns);
   w.Key("predictions"), w.StartArray();
   for (const auto& row : p.rows) {
     w.StartObject();
@@ -130,6 +131,19 @@ std::string render_html(const Prediction& p) {
   return out + report::html_script() + "</body></html>\n";
 }
 
+// The HTML page's content as Markdown, for documents and issues; every name from a file is escaped.
+std::string render_markdown(const Prediction& p) {
+  const auto line = [](const std::string& text) { return report::escape_markdown_cell(text) + "  \n"; };
+  std::string out = "# gpuprof predict\n\n" + line("trace: " + p.trace);
+  for (const auto& context : prediction_context(p)) out += line(context);
+  out += "\n";
+  for (const auto& row : p.rows) out += "- **" + report::escape_markdown_cell(row.verdict) + "**\n";
+  for (const auto& table : prediction_tables(p)) out += report::markdown_table(table);
+  out += "\n";
+  for (const auto& note : p.notes) out += "- " + report::escape_markdown_cell(note) + "\n";
+  return out + "\n**warning:** " + report::escape_markdown_cell(host_warning(p)) + "\n";
+}
+
 }  // namespace
 
 std::vector<std::string> prediction_context(const Prediction& p) {
@@ -157,10 +171,17 @@ std::string row_headline(const GpuCountPrediction& row) {
 }
 
 std::string host_warning(const Prediction& p) {
+  // Time blocked in copy calls is the GPU's pace, not host work the replicas would share: named apart.
+  const auto waits =
+      p.host_copy_wait_ns > 0
+          ? fmt::format(" ({} more per step was copy calls from pageable memory blocked until the GPU reached the "
+                        "copy: GPU time, replayed as such)",
+                        duration(p.host_copy_wait_ns))
+          : std::string();
   return fmt::format(
-      "the replicas share the host: the 1-GPU host spent {} per step in data loading and {} in launch calls; if "
+      "the replicas share the host: the 1-GPU host spent {} per step in data loading and {} in launch calls{}; if "
       "N replicas cannot do this in parallel, the step grows by up to N-1 times that",
-      duration(p.host_data_ns), duration(p.host_launch_ns));
+      duration(p.host_data_ns), duration(p.host_launch_ns), waits);
 }
 
 PredictFormat predict_format_from_string(std::string_view name) {
@@ -168,7 +189,8 @@ PredictFormat predict_format_from_string(std::string_view name) {
   if (name == "json") return PredictFormat::json;
   if (name == "csv") return PredictFormat::csv;
   if (name == "html") return PredictFormat::html;
-  throw TraceError::bad_input("", fmt::format("unknown format '{}' (text, json, csv or html)", name));
+  if (name == "md") return PredictFormat::md;
+  throw TraceError::bad_input("", fmt::format("unknown format '{}' (text, md, json, csv or html)", name));
 }
 
 std::string render_prediction(PredictFormat format, const Prediction& prediction) {
@@ -179,6 +201,8 @@ std::string render_prediction(PredictFormat format, const Prediction& prediction
       return render_csv(prediction);
     case PredictFormat::html:
       return render_html(prediction);
+    case PredictFormat::md:
+      return render_markdown(prediction);
     case PredictFormat::text:
       break;
   }

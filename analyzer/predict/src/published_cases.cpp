@@ -73,6 +73,9 @@ std::vector<CaseResult> run_published_cases(const std::string& dir, const std::s
                       per_step / row.low_ns,
                       rows.at(n).at("unit")};
     set_step_band(result, row, per_step / measured);
+    const auto& source = one.at("source");
+    result.source = source.substr(0, source.find('@'));
+    result.one_gpu = throughput, result.gpus = gpus;
     results.push_back(result);
   }
   return results;

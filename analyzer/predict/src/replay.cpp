@@ -76,10 +76,13 @@ class Replayer {
   void end_blocking_call(std::size_t c) {
     const auto& call = graph_.calls[c];
     const auto awaited = static_cast<std::size_t>(call.awaits);
+    const auto& op = graph_.ops[awaited];
+    const double recorded = static_cast<double>(call.awaits_start ? op.start_ns : op.end_ns);
+    const double replayed = call.awaits_start ? times_.op_start[awaited] : times_.op_end[awaited];
     const double duration = static_cast<double>(call.end_ns - call.start_ns);
-    const double waited = std::clamp(static_cast<double>(graph_.ops[awaited].end_ns - call.start_ns), 0.0, duration);
-    const double lag = std::max(0.0, static_cast<double>(call.end_ns - graph_.ops[awaited].end_ns));
-    times_.call_end[c] = std::max(times_.call_start[c] + duration - waited, times_.op_end[awaited] + lag);
+    const double waited = std::clamp(recorded - static_cast<double>(call.start_ns), 0.0, duration);
+    const double lag = std::max(0.0, static_cast<double>(call.end_ns) - recorded);
+    times_.call_end[c] = std::max(times_.call_start[c] + duration - waited, replayed + lag);
   }
 
   void run_op(std::size_t o) {

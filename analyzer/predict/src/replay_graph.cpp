@@ -59,6 +59,7 @@ ReplayGraph build_replay_graph(const trace::TraceModel& model, const analysis::A
     if (step.step.device == graph.device) graph.windows.push_back(step.step);
   const auto devices_with_work = std::count_if(parts.activity.begin(), parts.activity.end(),
                                                [](const auto& activity) { return !activity.empty(); });
+  graph.devices_with_work = static_cast<std::int32_t>(devices_with_work);
   if (devices_with_work > 1)
     graph.notices.push_back(fmt::format("the trace has work on {} GPUs; GPU {} (the busiest with steps) is replayed",
                                         devices_with_work, graph.device));

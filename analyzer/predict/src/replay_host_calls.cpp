@@ -77,6 +77,22 @@ void find_awaited_work(ReplayGraph& graph) {
   }
 }
 
+// A copy from or to pageable memory blocks its call until the stream reaches the copy: the call is still
+// running when its own copy starts, later than a launch takes. That wait shrinks with the GPU's work.
+void find_copy_waits(ReplayGraph& graph) {
+  for (std::size_t o = 0; o < graph.ops.size(); ++o) {
+    const auto& op = graph.ops[o];
+    if (op.kind != OpKind::copy || op.launch == kNone) continue;
+    auto& call = graph.calls[static_cast<std::size_t>(op.launch)];
+    if (call.awaits != kNone || call.end_ns - call.start_ns < kBlockingCallNs) continue;
+    if (op.start_ns - call.start_ns < kBlockingCallNs || op.start_ns >= call.end_ns) continue;
+    // A call that returned with its copy done waited for all of it (the copy scales with the batch, so the
+    // wait does too); one that returned while the copy ran waited for its start.
+    call.awaits = static_cast<std::int32_t>(o), call.copy_wait = true;
+    call.awaits_start = call.end_ns < op.end_ns - kReturnSlackNs;
+  }
+}
+
 }  // namespace
 
 void collect_host_calls(const trace::TraceModel& model, const analysis::CorrelationIndex&, ReplayGraph& graph) {
@@ -85,6 +101,7 @@ void collect_host_calls(const trace::TraceModel& model, const analysis::Correlat
   for (auto& op : graph.ops)
     if (op.launch != kNone) op.launch = call_of_api[static_cast<std::size_t>(op.launch)];
   find_awaited_work(graph);
+  find_copy_waits(graph);
 }
 
 }  // namespace gpuprof::predict

@@ -65,7 +65,10 @@ void link_waits(ReplayGraph& graph) {
       op.launch_latency_ns = std::clamp(raw, 0.0, std::max(typical, 0.0));
       continue;
     }
-    const auto waited = last_other_stream_end(graph, by_end, op);
+    // What the late start waited for: the work that ended last before it, on another stream or its own (a
+    // copy engine can start a few microseconds after its stream predecessor, beyond "queued").
+    auto waited = last_other_stream_end(graph, by_end, op);
+    if (prev != kNone && (waited == kNone || graph.ops[prev].end_ns > graph.ops[waited].end_ns)) waited = prev;
     const double launch_ready = static_cast<double>(graph.calls[op.launch].start_ns) + typical;
     if (waited != kNone && static_cast<double>(graph.ops[waited].end_ns + kToleranceNs) >= launch_ready) {
       op.after = waited;

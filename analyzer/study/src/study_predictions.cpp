@@ -2,11 +2,14 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <set>
 
+#include "gpuprof/predict/predict_request.hpp"
 #include "gpuprof/predict/prediction.hpp"
+#include "gpuprof/predict/prediction_traces.hpp"
 #include "gpuprof/study/study_report.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 
@@ -25,7 +28,10 @@ std::map<std::string, std::string> first_traces(const StudyData& data, const std
 }
 
 std::vector<std::int64_t> gpu_counts(const StudyData& data, const PredictionSettings& settings) {
-  if (!settings.gpus.empty()) return settings.gpus;
+  if (!settings.gpus.empty()) {
+    const auto counts = predict::parse_gpu_counts(settings.gpus, "--predict-gpus");
+    return {counts.begin(), counts.end()};
+  }
   std::set<std::int64_t> counts;
   for (const auto& configuration : data.configurations)
     if (configuration.gpus > 1) counts.insert(configuration.gpus);
@@ -33,16 +39,17 @@ std::vector<std::int64_t> gpu_counts(const StudyData& data, const PredictionSett
 }
 
 predict::PredictOptions options_of(const PredictionSettings& settings, std::int64_t gpus) {
-  predict::PredictOptions options;
-  options.gpus = {static_cast<std::int32_t>(gpus)};
-  if (settings.strategy == "host-staged") options.strategy = predict::Strategy::host_staged;
-  else if (settings.strategy != "data-parallel")
+  if (settings.strategy != "data-parallel" && settings.strategy != "host-staged")
     throw TraceError::bad_input("", fmt::format("unknown --predict-strategy '{}' (data-parallel or host-staged)",
                                                 settings.strategy));
-  options.scaling = predict::Scaling::strong;  // a study's batch is the global batch
-  options.link = predict::link_preset(settings.link);
-  options.gradient_bytes = settings.gradient_bytes;
-  return options;
+  predict::PredictRequest request;
+  request.gpus = std::to_string(gpus);
+  request.strategy = settings.strategy;
+  request.scaling = "strong";  // a study's batch is the global batch
+  request.link = settings.link;
+  request.grad_bytes = settings.gradient_bytes;
+  request.option_prefix = "predict-";
+  return predict::options_of(request);
 }
 
 const ConfigurationRow* row_of(const std::vector<ConfigurationRow>& rows, std::int64_t batch, std::int64_t gpus) {
@@ -56,18 +63,21 @@ struct Traces {
 };
 
 PredictedRow predict_row(const Traces& traces, std::int64_t batch, std::int64_t gpus,
-                         const PredictionSettings& settings) {
-  const auto model = trace::load_trace_model(traces.one_gpu.at(batch), {.load_kernel_launch_details = false});
+                         const PredictionSettings& settings, std::vector<std::string>& link_notes) {
+  const auto model = predict::load_prediction_trace(traces.one_gpu.at(batch));
   std::vector<const trace::TraceModel*> models{&model};
   std::optional<trace::TraceModel> per_gpu;
   if (batch % gpus == 0) {
     if (const auto found = traces.one_gpu.find(batch / gpus); found != traces.one_gpu.end()) {
-      per_gpu = trace::load_trace_model(found->second, {.load_kernel_launch_details = false});
+      per_gpu = predict::load_prediction_trace(found->second);
       models.push_back(&*per_gpu);
     }
   }
   const auto prediction = predict::predict(models, options_of(settings, gpus));
   const auto& row = prediction.rows.front();
+  for (const auto& note : prediction.notes)  // the link chosen from the trace's GPU, said once
+    if (note.starts_with("link ") && std::find(link_notes.begin(), link_notes.end(), note) == link_notes.end())
+      link_notes.push_back(note);
   PredictedRow result;
   result.batch = batch, result.gpus = gpus, result.measured_per_gpu_work = per_gpu.has_value();
   result.speedup = row.speedup;
@@ -103,29 +113,35 @@ std::vector<PredictedBreakEven> break_evens(const std::vector<ConfigurationRow>&
 std::optional<StudyPredictions> predict_study(const StudyData& data, const std::vector<ConfigurationRow>& rows,
                                               const std::string& study_dir, const PredictionSettings& settings,
                                               std::vector<std::string>& notices) {
-  if (settings.link.empty()) return std::nullopt;
-  options_of(settings, 2);  // a bad link or strategy is the user's mistake, said before any trace is read
+  if (!settings.enabled) return std::nullopt;
+  options_of(settings, 2);  // a bad option is the user's mistake, said before any trace is read
+  const auto counts = gpu_counts(data, settings);
   const auto traces_by_name = first_traces(data, study_dir);
   Traces traces;
   for (const auto& configuration : data.configurations)
     if (configuration.gpus == 1)
       if (const auto found = traces_by_name.find(configuration.name()); found != traces_by_name.end())
         traces.one_gpu.emplace(configuration.batch, found->second);
-  StudyPredictions predictions{settings.link, settings.strategy, {}, {}};
-  const auto counts = gpu_counts(data, settings);
+  StudyPredictions predictions{settings.link.empty() ? "from the traces' GPU" : settings.link, settings.strategy, {},
+                               {}};
+  std::vector<std::string> reasons;
   for (const auto& [batch, path] : traces.one_gpu) {
     for (const auto gpus : counts) {
       try {
-        auto row = predict_row(traces, batch, gpus, settings);
+        auto row = predict_row(traces, batch, gpus, settings, notices);
         if (const auto* measured = row_of(rows, batch, gpus); measured && measured->speedup)
           row.measured_speedup = measured->speedup->mean;
         predictions.rows.push_back(row);
       } catch (const TraceError& error) {
         if (error.kind() == TraceError::Kind::bad_input && error.path().empty()) throw;  // a bad option
-        notices.push_back(fmt::format("no prediction for batch {} on {} GPUs: {}", batch, gpus, error.what()));
+        reasons.push_back(fmt::format("no prediction for batch {} on {} GPUs: {}", batch, gpus, error.what()));
       }
     }
   }
+  if (predictions.rows.empty())
+    throw TraceError::bad_input(study_dir, reasons.empty() ? "no prediction: the study has no 1-GPU run with a trace"
+                                                           : "no prediction: " + reasons.front());
+  notices.insert(notices.end(), reasons.begin(), reasons.end());
   predictions.break_evens = break_evens(rows, predictions.rows, counts);
   return predictions;
 }

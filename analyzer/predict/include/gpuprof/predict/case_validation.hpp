@@ -28,6 +28,12 @@ struct CaseResult {
   double measured_step_ns = 0, low_step_ns = 0;
   BandHigh band_high;
 
+  // Published rows: the source (README) the row comes from, the 1-GPU throughput and N, for the no-skill
+  // baselines (baselines.hpp) and leave-one-source-out checks.
+  std::string source;
+  double one_gpu = 0;
+  std::int32_t gpus = 0;
+
   double error() const { return measured != 0 ? predicted / measured - 1.0 : 0.0; }
   bool in_band() const { return low <= measured && measured <= high; }
   bool in_band_with(double replica_loss) const {
@@ -47,6 +53,10 @@ CaseResult run_towers_case(const std::string& scaling_dir, const std::string& wo
 // The published runs on `gpus` GPUs (8: the issue's table; 2 and 4: held out of the replica-loss calibration).
 std::vector<CaseResult> run_published_cases(const std::string& scaling_dir, const std::string& work_dir,
                                             std::int32_t gpus = 8);
+
+// The hard cases (issue 37): avolkov1's Keras CIFAR-10 CNN on Rossum's 7gforce, 2 to 6 GTX 1070s on PCIe x1,
+// weak scaling with NCCL, where N GPUs are often slower than one (../shared/data/scaling/rossum-keras-multi-gpu).
+std::vector<CaseResult> run_rossum_cases(const std::string& scaling_dir, const std::string& work_dir);
 
 // The replica loss that the cases' bands need for `coverage` of them (`calibrate_replica_loss`).
 double calibrate_on(const std::vector<CaseResult>& cases, double coverage);

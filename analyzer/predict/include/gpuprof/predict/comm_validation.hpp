@@ -43,9 +43,6 @@ CommCase leave_communication_out(const trace::TraceModel& model, const LinkProfi
                                  const analysis::AnalysisOptions& options,
                                  const std::vector<const trace::TraceModel*>& partners = {});
 
-// The link preset of a GPU by its name (V100: nvlink2, A100: nvlink3, H100/H200: nvlink4); empty when none fits.
-std::string link_preset_for_device(const std::string& device_name);
-
 // Every multi-rank trace of ../shared/data/external (DLRM 8 ranks, HTA training rank 0 of 16, HTA NCCL rank 0
 // of 2), each rank its own case, with the link of its hardware (`scaling_dir`: the measured two-node A100
 // all-reduce for the 16-rank job). `work_dir` holds the imported copies.

@@ -15,11 +15,14 @@ namespace gpuprof::predict {
 
 struct PredictRequest {
   std::string gpus;  // as typed: "2" or "2,4,8" (parse_gpu_counts)
-  std::string strategy = "data-parallel", allreduce = "bucketed", scaling = "weak", link = "nvlink3";
+  std::string strategy = "data-parallel", allreduce = "bucketed", scaling = "weak";
+  std::string link;  // empty: chosen from the trace's device name, and said so (never a silent default)
   std::vector<std::string> link_files;
   std::optional<std::int64_t> grad_bytes, split_bytes;
   std::string step_pattern;  // empty: the analysis' default
   std::int64_t warmup_steps = 1;
+  bool accept_multi_gpu_trace = false;  // `--multi-gpu-input`: a trace with collectives is meant as the input
+  std::string option_prefix;           // "predict-" for `study --predict-*`: errors name the user's options
 };
 
 // Throws TraceError::bad_input naming the option for GPU counts that are not a list of 1 to kMaxGpus, an
@@ -30,7 +33,7 @@ PredictOptions options_of(const PredictRequest& request);
 // `--gpus`: "2,4,8" → {2, 4, 8}, in the order given; throws TraceError::bad_input for anything else
 // (an empty item, a space, a word, a count outside 1 to kMaxGpus).
 inline constexpr std::int64_t kMaxGpus = 65536;
-std::vector<std::int32_t> parse_gpu_counts(const std::string& text);
+std::vector<std::int32_t> parse_gpu_counts(const std::string& text, const std::string& option = "--gpus");
 
 // The names options_of accepts, in the order `--help` lists them.
 std::vector<std::string> strategy_names();

@@ -25,10 +25,15 @@ struct PredictOptions {
   Strategy strategy = Strategy::data_parallel;
   AllReduceSchedule schedule = AllReduceSchedule::bucketed;
   Scaling scaling = Scaling::weak;
-  LinkProfile link;
+  LinkProfile link;                     // name empty: chosen from the trace's device name (link_choice.hpp)
+  std::vector<std::string> link_files;  // with the link chosen from the device: replace its all-reduce tables
   std::optional<std::int64_t> gradient_bytes;  // --grad-bytes: used when the trace does not say
   std::optional<std::int64_t> split_bytes;     // placement: bytes crossing each split point per step
   analysis::AnalysisOptions analysis;
+  // The 1-GPU trace has collectives or several GPUs and the user says that is intended (its communication
+  // stays in the replay); otherwise such a trace is refused.
+  bool accept_multi_gpu_trace = false;
+  std::string option_prefix;  // "predict-" in a study: error lines name the options as the user typed them
   // Also keep the first steady step as recorded and as replayed per GPU count (the app draws them).
   bool step_timelines = false;
 };
@@ -58,6 +63,7 @@ struct Prediction {
   double measured_step_ns = 0, replayed_step_ns = 0;
   std::int64_t steady_steps = 0;
   double host_data_ns = 0, host_launch_ns = 0;  // per step, on the 1-GPU host: the shared-host risk
+  double host_copy_wait_ns = 0;  // per step: copy calls (pageable memory) blocked until the GPU reached the copy
   std::vector<GpuCountPrediction> rows;
   std::vector<std::string> notes;
   StepTimeline measured_step;  // with PredictOptions::step_timelines: the same step as recorded

@@ -24,7 +24,7 @@ struct CheckedPrediction {
 CheckedPrediction check_prediction(const PredictRequest& request, const std::vector<std::string>& paths);
 
 // One trace of any format gpuprof reads (a foreign one is imported into a temporary that is gone on return),
-// without the launch details the prediction never reads. Its path and every error name the user's file.
+// with the launch details (the optimizer's grid sizes the gradients when the trace does not state them). Its path and every error name the user's file.
 trace::TraceModel load_prediction_trace(const std::string& path, const progress::ProgressCallback& progress = {});
 
 }  // namespace gpuprof::predict

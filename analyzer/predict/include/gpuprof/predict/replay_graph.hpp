@@ -46,6 +46,9 @@ struct HostCall {
   std::int64_t thread = 0;
   std::int64_t start_ns = 0, end_ns = 0;
   std::int32_t awaits = kNone;  // the GPU work a blocking call returned after
+  // A copy call (pageable memory) that waited for its stream to reach the copy: time blocked on the GPU, not
+  // host work. It returns relative to the copy's end when it returned with the copy done, else to its start.
+  bool copy_wait = false, awaits_start = false;
 };
 
 struct ReplayGraph {
@@ -58,6 +61,7 @@ struct ReplayGraph {
   std::vector<analysis::GpuStep> windows;  // the device's step windows, from the analysis
   double median_launch_latency_ns = 0;
   bool backward_from_ranges = false;  // false: no range named like "backward" was found
+  std::int32_t devices_with_work = 1;  // GPUs of the trace with any work: more than one is not a 1-GPU run
   std::vector<std::string> notices;
 
   std::int32_t add_stream();  // a new stream for inserted work

@@ -18,10 +18,13 @@ namespace gpuprof::study {
 
 struct ConfigurationRow;
 
+// `study --predict-*`: the options of `gpuprof predict` under the same names with a `predict-` prefix, read
+// and checked by predict::options_of (the same checks, and errors that name the study's options).
 struct PredictionSettings {
-  std::string link;                          // a `gpuprof predict` link preset; empty: no predictions
+  bool enabled = false;                      // any --predict-* option was given
+  std::string link;                          // a `gpuprof predict` link preset; empty: chosen from the trace's GPU
   std::string strategy = "data-parallel";    // data-parallel or host-staged
-  std::vector<std::int64_t> gpus;            // empty: the sweep's GPU counts above 1, else 2
+  std::string gpus;                          // as typed ("2,4,8"); empty: the sweep's GPU counts above 1, else 2
   std::optional<std::int64_t> gradient_bytes;  // when the traces do not state it
 };
 
@@ -47,7 +50,9 @@ struct StudyPredictions {
   std::vector<PredictedBreakEven> break_evens;  // from the 1-GPU line and the predicted N-GPU times
 };
 
-// Problems (a run without a trace, a trace predict refuses) go to `notices` and leave that row out.
+// Problems (a run without a trace, a trace predict refuses) go to `notices` and leave that row out; a bad
+// option, or no row predicted at all, throws TraceError::bad_input (the latter naming the study and the
+// first reason).
 std::optional<StudyPredictions> predict_study(const StudyData& data, const std::vector<ConfigurationRow>& rows,
                                               const std::string& study_dir, const PredictionSettings& settings,
                                               std::vector<std::string>& notices);

@@ -1,0 +1,41 @@
+#pragma once
+
+// No-skill baselines beside every accuracy figure of the validation (issue 37): a prediction is worth
+// something only where it beats them on the same rows.
+//   linear:   N GPUs give N times the 1-GPU throughput;
+//   constant: N GPUs give N times the 1-GPU throughput times one efficiency, fitted (the median) on the
+//             rows of the other sources only: leave one source out, never in-sample.
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "gpuprof/predict/case_validation.hpp"
+
+namespace gpuprof::predict {
+
+struct MethodScore {
+  std::size_t rows = 0, within_10 = 0, verdict_right = 0;
+  double median_error = 0;  // of |predicted / measured - 1|
+  double share_within() const { return rows ? static_cast<double>(within_10) / static_cast<double>(rows) : 0.0; }
+};
+
+struct BaselineRows {
+  MethodScore predict, linear, constant;
+};
+
+struct BaselineComparison {
+  BaselineRows all;
+  BaselineRows low_efficiency;  // rows whose measured efficiency is below kLowEfficiency
+  BaselineRows no_faster;       // rows where N GPUs were no faster than one
+};
+
+inline constexpr double kLowEfficiency = 0.85;
+
+// Rows with `one_gpu` and `gpus` set (the published cases). The verdict is "N GPUs faster than one".
+BaselineComparison compare_with_baselines(const std::vector<CaseResult>& rows);
+
+// The constant efficiency the rows of every source but `held_out` give (their median).
+double fitted_efficiency(const std::vector<CaseResult>& rows, const std::string& held_out);
+
+}  // namespace gpuprof::predict

@@ -1,0 +1,61 @@
+#include "gpuprof/predict/baselines.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "gpuprof/predict/sample_statistics.hpp"
+
+namespace gpuprof::predict {
+namespace {
+
+double measured_efficiency(const CaseResult& row) { return row.measured / (row.gpus * row.one_gpu); }
+
+struct Scorer {
+  MethodScore score;
+  std::vector<double> errors;
+
+  void add(double predicted, const CaseResult& row) {
+    const double error = std::abs(predicted / row.measured - 1.0);
+    ++score.rows;
+    score.within_10 += error <= 0.10;
+    score.verdict_right += (predicted > row.one_gpu) == (row.measured > row.one_gpu);
+    errors.push_back(error);
+  }
+  MethodScore done() {
+    score.median_error = median(errors);
+    return score;
+  }
+};
+
+struct RowsScorer {
+  Scorer predict, linear, constant;
+  void add(const CaseResult& row, double constant_efficiency) {
+    predict.add(row.predicted, row);
+    linear.add(row.gpus * row.one_gpu, row);
+    constant.add(row.gpus * row.one_gpu * constant_efficiency, row);
+  }
+  BaselineRows done() { return {predict.done(), linear.done(), constant.done()}; }
+};
+
+}  // namespace
+
+double fitted_efficiency(const std::vector<CaseResult>& rows, const std::string& held_out) {
+  std::vector<double> efficiencies;
+  for (const auto& row : rows)
+    if (row.source != held_out && row.one_gpu > 0 && row.gpus > 0) efficiencies.push_back(measured_efficiency(row));
+  return efficiencies.empty() ? 1.0 : median(efficiencies);
+}
+
+BaselineComparison compare_with_baselines(const std::vector<CaseResult>& rows) {
+  RowsScorer all, low, no_faster;
+  for (const auto& row : rows) {
+    if (row.one_gpu <= 0 || row.gpus <= 0 || row.measured <= 0) continue;
+    const double constant = fitted_efficiency(rows, row.source);
+    all.add(row, constant);
+    if (measured_efficiency(row) < kLowEfficiency) low.add(row, constant);
+    if (row.measured <= row.one_gpu) no_faster.add(row, constant);
+  }
+  return {all.done(), low.done(), no_faster.done()};
+}
+
+}  // namespace gpuprof::predict

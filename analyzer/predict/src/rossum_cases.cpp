@@ -1,0 +1,110 @@
+#include <fmt/format.h>
+
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "case_band.hpp"
+#include "case_traces.hpp"
+#include "gpuprof/predict/case_validation.hpp"
+#include "gpuprof/trace/trace_error.hpp"
+
+namespace gpuprof::predict {
+namespace {
+
+// avolkov1's Keras CIFAR-10 CNN on 7gforce (GTX 1070s on PCIe x1 extenders, two PIX groups joined through
+// PHB), 1 to 6 GPUs at 32, 512 and 4096 samples per GPU: `samples/sec` per row (README of
+// rossum-keras-multi-gpu/, "Which file holds which measurement").
+constexpr const char* kCifarFile = "/rossum-keras-multi-gpu/experiments/keras_tensorflow/avolkov1/cifar10/"
+                                   "cifar10_7gforce_results.csv";
+// measurements.md gives the model as 1.25M parameters: fp32 gradients.
+constexpr double kCifarParameters = 1.25e6;
+// The machine's links (cuda_samples/results/7gforce): GPU-to-GPU copies 0.73-0.82 GB/s one way; the pcie3
+// preset's measured staged GPU-to-GPU copies run at 5.71 GB/s. Its all-reduce curve is rescaled by the ratio.
+constexpr double kGpuToGpuGbps = 0.8, kPcie3StagedGbps = 5.71;
+
+struct CifarRow {
+  std::string gpus_list;
+  std::int32_t gpus = 0;
+  std::int64_t batch = 0;
+  bool nccl = false;
+  double throughput = 0;
+};
+
+std::vector<CifarRow> read_cifar(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw TraceError::bad_input(path, "cannot read the Rossum CIFAR-10 results");
+  std::vector<CifarRow> rows;
+  std::string line;
+  std::getline(in, line);  // header: gpus gpu_count epochs batch_size nccl samples/sec
+  while (std::getline(in, line)) {
+    std::vector<std::string> cells;
+    std::stringstream fields(line);
+    for (std::string cell; std::getline(fields, cell, '\t');) cells.push_back(cell);
+    if (cells.size() < 6) continue;
+    rows.push_back({cells[0], std::stoi(cells[1]), std::stoll(cells[3]), cells[4] == "TRUE", std::stod(cells[5])});
+  }
+  return rows;
+}
+
+// The runs measurements.md tabulates: GPUs 0 to N-1 with NCCL, against the mean of the 1-GPU rows.
+bool first_gpus(const CifarRow& row) {
+  std::string expected;
+  for (std::int32_t g = 0; g < row.gpus; ++g) expected += (g ? "," : "") + std::to_string(g);
+  return row.gpus_list == expected;
+}
+
+LinkProfile sevengforce_link() {
+  auto link = link_preset("pcie3");
+  const double scale = kGpuToGpuGbps / kPcie3StagedGbps;
+  for (auto& table : link.tables) {
+    const double alpha = table.points.front().time_ns;
+    for (auto& point : table.points) point.time_ns = alpha + (point.time_ns - alpha) / scale;
+  }
+  link.name = "7gforce";
+  link.source += fmt::format(", rescaled x{:.3f} to 7gforce's measured GPU-to-GPU copies ({} GB/s one way)", scale,
+                             kGpuToGpuGbps);
+  link.host_gbps = 0.8, link.peer_gbps = kGpuToGpuGbps;
+  return link;
+}
+
+}  // namespace
+
+std::vector<CaseResult> run_rossum_cases(const std::string& dir, const std::string& work) {
+  const auto rows = read_cifar(dir + kCifarFile);
+  std::map<std::int64_t, std::pair<double, int>> one_gpu;  // batch -> (sum, count)
+  for (const auto& row : rows)
+    if (row.gpus == 1) one_gpu[row.batch].first += row.throughput, ++one_gpu[row.batch].second;
+  const auto link = sevengforce_link();
+  std::vector<CaseResult> results;
+  std::uint64_t seed = 700;
+  for (const auto& row : rows) {
+    if (row.gpus < 2 || !row.nccl || !first_gpus(row) || !one_gpu.contains(row.batch)) continue;
+    const double single = one_gpu[row.batch].first / one_gpu[row.batch].second;
+    const auto trace = fmt::format("{}/rossum_{}.sqlite", work, seed);
+    write_step_trace(trace, static_cast<double>(row.batch) / single * 1e9, seed++);
+    PredictOptions options;
+    options.gpus = {row.gpus};
+    options.schedule = AllReduceSchedule::after_backward;  // Keras 2.0 / TF 1.3: no bucketing
+    options.link = link;
+    options.gradient_bytes = static_cast<std::int64_t>(kCifarParameters * 4);
+    const auto prediction = predict_files(trace, std::nullopt, options);
+    const auto& p = prediction.rows.front();
+    const double per_step = row.gpus * single * prediction.measured_step_ns;  // weak scaling: batch per GPU
+    CaseResult result{"rossum",
+                      fmt::format("Rossum 7gforce CIFAR-10 CNN, {} GPUs, b{}/GPU, NCCL", row.gpus, row.batch),
+                      per_step / p.step_ns,
+                      row.throughput,
+                      per_step / p.high_ns,
+                      per_step / p.low_ns,
+                      "samples/s"};
+    set_step_band(result, p, per_step / row.throughput);
+    result.source = "rossumai/keras-multi-gpu cifar10_7gforce_results.csv";
+    result.one_gpu = single, result.gpus = row.gpus;
+    result.verdict_right = (result.predicted > single) == (row.throughput > single);
+    results.push_back(result);
+  }
+  return results;
+}
+
+}  // namespace gpuprof::predict
