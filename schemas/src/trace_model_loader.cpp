@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "gpuprof/trace/chunk_guards.hpp"
+#include "gpuprof/trace/stage_timings.hpp"
 #include "gpuprof/trace/trace_file.hpp"
 #include "gpuprof/trace/trace_model.hpp"
 #include "gpuprof/trace/trace_sorting.hpp"
@@ -101,7 +102,7 @@ ChunkRead read_chunks(sqlite::Database& database, const std::string& table_name,
   any_chunk.bind(1, std::string_view(table_name));
   if (!any_chunk.step()) return {};
   if (times.start < 0 || times.end < 0) return {true, "the table has no start_ns and end_ns to check chunks by"};
-  const auto expected = sql_fingerprint(database, table_name);
+  const auto expected = timed("chunk check", [&] { return sql_fingerprint(database, table_name); });
   if (!expected || expected->rows != table_rows) return {true, "the table's row ids are not 1 to its row count"};
   wanted_columns = std::max({wanted_columns, times.start + 1, times.end + 1});
   RowsFingerprint decoded;
@@ -212,6 +213,7 @@ bool in_schema_order(const std::vector<std::string>& present, ColumnNames expect
 template <typename Table, typename ReadRow>
 void read_table(sqlite::Database& database, const char* table_name, std::span<const ColumnRule> rules,
                 RowChecks& checks, Table& table, ReadRow&& read_row, ColumnNames columns) {
+  const StageTimer timer(table_name);
   // row_bound is only an upper bound for files others wrote, so the reservation
   // is capped by the file's size rather than trusted.
   const auto rows = row_bound(database, table_name);
@@ -378,6 +380,7 @@ void load_gpu_tables(sqlite::Database& database, TraceModel& model, const LoadOp
                }, kCollectiveColumns);
   }
   load_memory_events(database, model, checks);
+  const StageTimer timer("GPU tables: order by stream");
   model.kernel_streams = sort_by_device_stream_start(model.kernels);
   model.memcpy_streams = sort_by_device_stream_start(model.memcpys);
   model.memset_streams = sort_by_device_stream_start(model.memsets);
@@ -394,7 +397,7 @@ void load_host_tables(sqlite::Database& database, TraceModel& model, const LoadO
                  table.kind.push_back(static_cast<ApiKind>(row.i64(6)));
                  if (return_code) table.return_code.push_back(row.i64_or_unknown(7));
                }, kApiCallColumns);
-    sort_by_start(model.api_calls);
+    timed("api_calls: order by start", [&] { sort_by_start(model.api_calls); });
     load_thread_states(database, model, checks);
   }
   if (options.load_syncs) {
@@ -429,6 +432,7 @@ namespace {
 TraceModel load_once(const std::string& path, const LoadOptions& options, sqlite::OpenMode mode) {
   TraceModel model;
   model.path = path;
+  std::optional<StageTimer> opening(std::in_place, "open, strings, devices");
   TraceFile file(path, mode);
   // GPU and host tables load on two connections at once: SQLite decoding is the
   // bottleneck and this machine class has two cores. Both read one commit of a
@@ -440,15 +444,16 @@ TraceModel load_once(const std::string& path, const LoadOptions& options, sqlite
   model.devices = file.devices();
   model.device_links = file.device_links();
   model.stats = file.stats();
+  opening.reset();
   const bool chunks_allowed =
       file.user_version() >= kFirstChunkedVersion && chunk_guards_installed(file.database());
   const auto* on_rows = options.on_rows ? &options.on_rows : nullptr;
   RowChecks gpu_checks{strings.present, chunks_allowed, {}, {}, on_rows},
       host_checks{strings.present, chunks_allowed, {}, {}, on_rows};
   auto host = std::async(std::launch::async, [&host_file, &model, &options, &host_checks] {
-    load_host_tables(host_file.database(), model, options, host_checks);
+    timed("host tables", [&] { load_host_tables(host_file.database(), model, options, host_checks); });
   });
-  load_gpu_tables(file.database(), model, options, gpu_checks);
+  timed("GPU tables", [&] { load_gpu_tables(file.database(), model, options, gpu_checks); });
   host.get();
   // What was read without locks is kept only if nothing wrote meanwhile.
   file.database().check_unchanged_since_open();

@@ -8,6 +8,7 @@
 #include "gpuprof/analysis/classification.hpp"
 #include "gpuprof/analysis/device_activity.hpp"
 #include "gpuprof/analysis/run_facts.hpp"
+#include "gpuprof/trace/stage_timings.hpp"
 
 namespace gpuprof::job {
 namespace {
@@ -111,6 +112,7 @@ RankSummaryParts summarize_rank_parts(const trace::TraceModel& model, const anal
   auto parts = analysis::analyze_rank_parts(model, options, rank);
   summary.analysis = std::move(parts.analysis);
   const auto& activity = parts.activity;
+  const trace::StageTimer timer("rank summary: collectives, windows, step kernels");
   summary.collectives = find_collectives(model, parts.categories, activity);
   for (const auto& device : activity) {
     if (device.empty()) continue;
