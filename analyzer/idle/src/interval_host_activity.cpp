@@ -164,9 +164,13 @@ HostActivityIndex::HostActivityIndex(const trace::TraceModel& model, std::vector
 
 HostActivityDuring HostActivityIndex::during(std::int64_t start_ns, std::int64_t end_ns, std::size_t limit) const {
   Collector collector{start_ns, end_ns, {}, {}};
+  // Rows within reach that end before the stretch are most of those read: they are passed over first.
+  const auto outside = [&](const trace::HostColumns& table, std::size_t row) {
+    return table.end_ns[row] <= start_ns || table.start_ns[row] >= end_ns;
+  };
   const auto& calls = model_.api_calls;
   for (auto [row, last] = rows(calls, api_calls_, start_ns, end_ns); row < last; ++row) {
-    if (!issuing(threads_, calls.thread_id[row])) continue;
+    if (outside(calls, row) || !issuing(threads_, calls.thread_id[row])) continue;
     // A pageable copy's call holds the host whatever its name: the cause the interval's tally gives it.
     const auto name = calls.name[row];
     const auto cause = row < pageable_calls_.size() && pageable_calls_[row] ? IdleCause::blocking_copy
@@ -177,13 +181,13 @@ HostActivityDuring HostActivityIndex::during(std::int64_t start_ns, std::int64_t
   }
   const auto& syncs = model_.syncs;
   for (auto [row, last] = rows(syncs, syncs_, start_ns, end_ns); row < last; ++row) {
-    if (!issuing(threads_, syncs.thread_id[row])) continue;
+    if (outside(syncs, row) || !issuing(threads_, syncs.thread_id[row])) continue;
     collector.add(HostEventKind::sync, trace::kNoString, syncs.thread_id[row], syncs.start_ns[row],
                   syncs.end_ns[row], IdleCause::sync_wait);
   }
   const auto& ranges = model_.ranges;
   for (auto [row, last] = rows(ranges, ranges_, start_ns, end_ns); row < last; ++row) {
-    if (ranges.on_gpu[row] != 0) continue;
+    if (outside(ranges, row) || ranges.on_gpu[row] != 0) continue;
     const auto id = ranges.name[row];
     // An id past the strings reads as "<unknown string>": neither data loading nor a peer wait.
     const auto cause = id < range_cause_.size() ? range_cause_[id] : code(IdleCause::host_bound);
