@@ -125,7 +125,8 @@ RankSummaryParts summarize_rank_parts(const trace::TraceModel& model, const anal
                                                                           : std::optional<std::string>(found->second));
   summary.global_batch = analysis::positive_run_fact(model, "global_batch");
   summary.batch_size = analysis::positive_run_fact(model, "batch_size");
-  summary.host_activity = parts.host->any_device();
+  summary.host_activity = std::move(*parts.host).take_any_device();
+  parts.host.reset();
   auto kernels = step_kernels(model, parts.categories, summary.windows);
   summary.step_basis_windows = kernels.windows;
   summary.step_kernels = std::move(kernels.kernels);
