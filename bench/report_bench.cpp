@@ -207,7 +207,7 @@ int main(int argc, char** argv) {
                  usage.status == 0 ? "" : fmt::format("  FAILED (status {})", usage.status));
     };
     print("bare SQLite scan, rows", bare);
-    print("chunk blobs read, no decoding", blobs);
+    print("chunk blobs, no decoding", blobs);
     const auto text = measure([&] {
       return exec_gpuprof({"report", path, "-o", (work / "r.txt").string(), "--force"}, err);
     });
