@@ -63,6 +63,9 @@ say "checking packages (log: out/setup.log)"
 quietly out/setup.log scripts/install-dependencies.sh
 : >out/build.log
 quietly out/build.log cmake --preset release
+# What this machine can build, as configure said it (a component left out names its reason).
+sed -n '/gpuprof: all components are built/p; /gpuprof: components left out, and why/,/^-- [A-Z]/p' out/build.log |
+  sed 's/^-- //' | grep -E '^(gpuprof:|  )' || true
 mapfile -t targets < <(wanted_targets)
 say "building ${targets[*]} (log: out/build.log)"
 if ! cmake --build "$build" --target "${targets[@]}" 2>&1 | build_progress out/build.log; then
