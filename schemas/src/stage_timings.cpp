@@ -67,8 +67,10 @@ StageTimer::StageTimer(std::string_view name) : active_(stage_timings_enabled())
 
 StageTimer::~StageTimer() {
   if (!active_) return;
-  StageTiming stage{std::move(name_), --thread_depth, thread_number, wall_start_, wall_now() - wall_start_,
-                    thread_cpu_now() - cpu_start_};
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  StageTiming stage{std::move(name_),          --thread_depth, thread_number, wall_start_, wall_now() - wall_start_,
+                    thread_cpu_now() - cpu_start_, static_cast<double>(usage.ru_maxrss) / 1024.0};
   const std::lock_guard lock(stages_mutex);
   stages().push_back(std::move(stage));
 }
@@ -97,14 +99,16 @@ ProcessUsage process_usage() {
 
 std::string format_stage_timings(const std::vector<StageTiming>& stages, const ProcessUsage& usage) {
   const double cpu = usage.user_s + usage.system_s;
-  std::string out = "gpuprof: timings (CPU: the stage's own thread; share: of the process' CPU)\n";
-  append(out, "  %-52s %9s %9s %7s\n", "stage", "wall s", "CPU s", "share");
+  std::string out =
+      "gpuprof: timings (CPU: the stage's own thread; share: of the process' CPU; peak: the process' peak resident "
+      "memory when the stage ended)\n";
+  append(out, "  %-52s %9s %9s %7s %9s\n", "stage", "wall s", "CPU s", "share", "peak MiB");
   for (const auto& stage : stages) {
     std::string label(static_cast<std::size_t>(2 * stage.depth), ' ');
     label += stage.name;
     if (stage.thread != 0) label += " [thread " + std::to_string(stage.thread + 1) + "]";
-    append(out, "  %-52s %9.3f %9.3f %6.1f%%\n", label.c_str(), stage.wall_s, stage.cpu_s,
-           cpu > 0 ? 100.0 * stage.cpu_s / cpu : 0.0);
+    append(out, "  %-52s %9.3f %9.3f %6.1f%% %9.0f\n", label.c_str(), stage.wall_s, stage.cpu_s,
+           cpu > 0 ? 100.0 * stage.cpu_s / cpu : 0.0, stage.peak_mib);
   }
   append(out, "  process: %.3f s wall, %.3f s CPU (%.3f user + %.3f sys), peak resident %.0f MiB\n", usage.wall_s, cpu,
          usage.user_s, usage.system_s, usage.peak_mib);

@@ -21,6 +21,7 @@ struct StageTiming {
   double start_s = 0;      // since timings were enabled
   double wall_s = 0;
   double cpu_s = 0;        // of the stage's own thread (CLOCK_THREAD_CPUTIME_ID): other threads' stages are listed apart
+  double peak_mib = 0;     // the process' peak resident memory when the stage ended: where the peak was reached
 };
 
 // Turned on by the CLI (--timings) or by GPUPROF_TIMINGS set to anything but "" or "0".
