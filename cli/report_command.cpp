@@ -15,6 +15,7 @@
 #include "gpuprof/report/report_options.hpp"
 #include "gpuprof/report/report_writers.hpp"
 #include "gpuprof/trace/derived_tables.hpp"
+#include "gpuprof/trace/stage_timings.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 #include "gpuprof/trace/trace_file.hpp"
 #include "gpuprof/trace/trace_model.hpp"
@@ -40,6 +41,7 @@ struct ReportArguments {
   bool full_names = false;
   bool wide = false;
   bool skip_bad = false;
+  bool timings = false;
   std::size_t max_intervals = report::kDefaultMaxIntervals;
 };
 
@@ -71,6 +73,7 @@ void save_derived(const analysis::RankAnalysis& rank) {
 }
 
 int run_report(const ReportArguments& arguments, const Invocation& invocation) {
+  if (arguments.timings) trace::enable_stage_timings();
   const auto format = report::format_from_string(arguments.format);
   const auto chosen = sections(arguments);
   const auto options = report::report_analysis_options(format, chosen, analysis_options(arguments),
@@ -130,6 +133,7 @@ int run_report(const ReportArguments& arguments, const Invocation& invocation) {
       notice(invocation, fmt::format("gpuprof: note: {}: {}", printable(rank.path), printable(note)));
     }
   }
+  const trace::StageTimer writing("write");
   if (to_stdout) {
     const auto text = report::render(format, input);
     std::fwrite(text.data(), 1, text.size(), stdout);
@@ -185,6 +189,9 @@ void add_report_command(CLI::App& app, Action& action) {
   command->add_flag("--skip-bad", arguments->skip_bad,
                     "Leave out damaged trace files (named in a notice) instead of failing");
   command->add_flag("--save", arguments->save, "Write the steps and gaps back into the trace files");
+  command->add_flag("--timings", arguments->timings,
+                    "Print the wall and CPU time of each stage (open, load, each analysis, write) to stderr "
+                    "(any command: GPUPROF_TIMINGS=1)");
   command->callback([arguments, &action] {
     action = [arguments](const Invocation& invocation) { return run_report(*arguments, invocation); };
   });

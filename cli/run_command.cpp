@@ -10,6 +10,7 @@
 #include "command.hpp"
 #include "help_formatter.hpp"
 #include "gpuprof/trace/sqlite_database.hpp"
+#include "gpuprof/trace/stage_timings.hpp"
 #include "gpuprof/trace/temporary_files.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 #include "gpuprof/trace/utf8_text.hpp"
@@ -39,6 +40,13 @@ void add_quiet_flag(CLI::App& app, bool& quiet) {
   for (auto* command : app.get_subcommands([](const CLI::App*) { return true; })) {
     command->add_flag("-q,--quiet", quiet, "No progress line and no notes on stderr (errors and warnings still print)");
   }
+}
+
+// --timings or GPUPROF_TIMINGS: where the time went, after everything else the command printed.
+void print_stage_timings() {
+  if (!trace::stage_timings_enabled()) return;
+  const auto text = trace::format_stage_timings(trace::recorded_stage_timings(), trace::process_usage());
+  std::fwrite(text.data(), 1, text.size(), stderr);
 }
 
 }  // namespace
@@ -94,7 +102,9 @@ int run_gpuprof(int argc, char** argv) {
   }
   for (int i = 0; i < argc; ++i) invocation.command_line += (i ? " " : "") + std::string(argv[i]);
   try {
-    return action ? action(invocation) : kExitOk;
+    const int status = action ? action(invocation) : kExitOk;
+    print_stage_timings();
+    return status;
   } catch (const TraceError& error) {
     // The message may quote the file (SQLite's schema errors do): one clean line whatever it holds.
     fmt::print(stderr, "gpuprof: {}\n", printable(error.what()));

@@ -5,14 +5,12 @@
 #    followed by `gpuprof compare`) and reports on the recording;
 #  - otherwise (or when recording fails) analyses the GRU sample recorded on an
 #    H200 (samples/gru.sqlite), or a synthetic trace if the sample is missing, and says so.
-# Either way the text report goes to the terminal and the HTML and JSON reports to out/.
+# Either way the HTML, JSON and text reports go to out/, and the report's first screen is the last thing
+# printed, with where the reports are, how to open the app and what to try next. It builds only what it
+# runs (the CLI, collector, workloads and app); scripts/test.sh builds and runs the tests. Package and
+# build output go to out/setup.log and out/build.log: the terminal shows one progress line.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-
-scripts/install-dependencies.sh
-cmake --preset release
-cmake --build --preset release
-scripts/install-shell-files.sh  # man gpuprof and shell completion, without cmake --install
 
 build="build-release"
 gpuprof=$build/cli/gpuprof
@@ -21,6 +19,62 @@ steps=40
 mkdir -p out
 
 say() { echo "gpuprof: $*"; }
+
+# Runs a command with its output in LOG; on failure shows the log's end and stops.
+quietly() {
+  local log=$1
+  shift
+  if ! "$@" >>"$log" 2>&1; then
+    tail -n 30 "$log"
+    say "failed: $* (whole log: $log)"
+    exit 1
+  fi
+}
+
+# Ninja's "[done/total]" lines as one line redrawn on a terminal (elsewhere, a line per tenth); all in LOG.
+build_progress() {
+  local log=$1 line shown=-1
+  while IFS= read -r line; do
+    printf '%s\n' "$line" >>"$log"
+    [[ $line =~ ^\[([0-9]+)/([0-9]+)\] ]] || continue
+    local done=${BASH_REMATCH[1]} total=${BASH_REMATCH[2]}
+    if [[ -t 1 ]]; then
+      printf '\rgpuprof: building %d/%d' "$done" "$total"
+    elif ((done * 10 / total != shown)); then
+      shown=$((done * 10 / total))
+      say "building $done/$total"
+    fi
+  done
+  if [[ -t 1 ]]; then printf '\n'; fi
+}
+
+# The targets this script runs, those this configuration has (no CUDA toolkit: no collector or workloads;
+# no Qt: no app).
+wanted_targets() {
+  local all
+  all=$(cmake --build "$build" --target help 2>/dev/null | sed -n 's/^\([^:]*\): .*/\1/p')
+  for target in gpuprof gpuprof_collector gpuprof-workload gpuprof-gui gpuprof_cli_reference; do
+    if grep -qx "$target" <<<"$all"; then echo "$target"; fi
+  done
+}
+
+say "checking packages (log: out/setup.log)"
+: >out/setup.log
+quietly out/setup.log scripts/install-dependencies.sh
+: >out/build.log
+quietly out/build.log cmake --preset release
+# What this machine can build, as configure said it (a component left out names its reason).
+sed -n '/gpuprof: all components are built/p; /gpuprof: components left out, and why/,/^-- [A-Z]/p' out/build.log |
+  sed 's/^-- //' | grep -E '^(gpuprof:|  )' || true
+mapfile -t targets < <(wanted_targets)
+say "building ${targets[*]} (log: out/build.log)"
+if ! cmake --build "$build" --target "${targets[@]}" 2>&1 | build_progress out/build.log; then
+  tail -n 30 out/build.log
+  say "the build failed (whole log: out/build.log)"
+  exit 1
+fi
+# man gpuprof and shell completion, without cmake --install: its one line says where they went.
+scripts/install-shell-files.sh 2>&1 | tail -n 1 || say "the man page and completion were not installed (see above)"
 
 gpu_count() {
   command -v nvidia-smi >/dev/null 2>&1 || { echo 0; return; }
@@ -90,13 +144,31 @@ else
 fi
 
 name=$(basename "$trace" .sqlite)
+# What the trace holds, in one line; the collector's counters in full only when it lost records.
+info=out/$name-info.txt
+"$gpuprof" info "$trace" >"$info"
+lost=$(awk '/^  collector stats/ { stats = 1; next } /^  [^ ]/ { stats = 0 }
+            stats && $2 ~ /^[0-9]+$/ && $2 > 0 && ($1 ~ /drop|lost|refused/ || $3 == "warning")' "$info")
+kernels=$(awk '$1 == "kernels" && $2 ~ /^[0-9]+$/ { print $2; exit }' "$info")
+span=$(awk '$1 == "time" && $2 == "span" { print $3 " " $4; exit }' "$info")
+if [[ -n $lost ]]; then
+  say "the collector lost records (all its counters: $info):"
+  echo "$lost"
+else
+  say "$trace: ${kernels:-?} kernels over ${span:-?}, nothing lost (every counter: $info)"
+fi
+rm -f "out/$name-report.html" "out/$name-report.json" "out/$name-report.txt"
+"$gpuprof" report "$trace" --format html -o "out/$name-report.html" -q
+"$gpuprof" report "$trace" --format json -o "out/$name-report.json" -q
+"$gpuprof" report "$trace" -o "out/$name-report.txt" -q
 echo
-"$gpuprof" info "$trace"
+"$gpuprof" report "$trace" --sections summary
 echo
-"$gpuprof" report "$trace" --sections summary,devices,job,transfers,kernels,gaps --top 10
-rm -f "out/$name-report.html" "out/$name-report.json"
-"$gpuprof" report "$trace" --format html -o "out/$name-report.html"
-"$gpuprof" report "$trace" --format json -o "out/$name-report.json"
-echo
-say "HTML report: $PWD/out/$name-report.html (open it in a browser; JSON beside it)"
-say "the same trace in the desktop app: $build/gui/gpuprof-gui $trace   (or: $gpuprof gui $trace)"
+say "whole report: $PWD/out/$name-report.html (open it in a browser; text and JSON beside it)"
+if [[ -x $build/gui/gpuprof-gui ]]; then
+  say "the same trace in the desktop app: $build/gui/gpuprof-gui $trace   (or: $gpuprof gui $trace)"
+else
+  say "no desktop app in this build (Qt 6 was not found when it was configured)"
+fi
+say "next: $gpuprof report $trace --sections kernels,gaps   (the kernels and the gaps between steps)"
+say "      $gpuprof record -o my.sqlite -- python train.py   (record your own training on a GPU)"

@@ -8,10 +8,11 @@
 #include <utility>
 
 #include "gpuprof/trace/chunk_guards.hpp"
+#include "gpuprof/trace/stage_timings.hpp"
 #include "gpuprof/trace/trace_file.hpp"
 #include "gpuprof/trace/trace_model.hpp"
 #include "gpuprof/trace/trace_sorting.hpp"
-#include "chunk_fingerprint.hpp"
+#include "chunk_check.hpp"
 #include "event_chunks.hpp"
 #include "row_rules.hpp"
 
@@ -72,7 +73,7 @@ struct ChunkRead {
   std::string problem;
 };
 
-// Where a table's times are, for its fingerprint (chunk_fingerprint.hpp).
+// Where a table's times are: a table without them has no chunks this writer made.
 struct TimeColumns {
   int start = -1, end = -1;
 };
@@ -87,12 +88,19 @@ TimeColumns time_columns(sqlite::Statement& all_columns) {
   return found;
 }
 
+// The seed of a chunk's sampled rows: its checksum (the blob's first 8 bytes), which no two chunks share by design.
+std::uint64_t sample_seed(std::span<const std::uint8_t> blob) {
+  std::uint64_t seed = 0;
+  for (std::size_t i = 0; i < std::min<std::size_t>(8, blob.size()); ++i) seed = seed << 8 | blob[i];
+  return seed;
+}
+
 // Hands every row of `table_name`'s column chunks to `store`, in rowid order, as
 // a ChunkRow. Chunks are used only when they hold exactly the rows of the table:
-// any gap, excess or undecodable blob is a problem, and so is a fingerprint that
-// differs from the rows'; the caller then drops what was stored and reads the
-// rows. The row count is compared before any decoding, so chunks can never make
-// more rows than the table holds.
+// any gap, excess or undecodable blob is a problem, and so is a sampled row that
+// differs from its SQL row (chunk_check.hpp); the caller then drops what was
+// stored and reads the rows. The row count is compared before any decoding, so
+// chunks can never make more rows than the table holds.
 template <typename Store>
 ChunkRead read_chunks(sqlite::Database& database, const std::string& table_name, std::int64_t table_rows,
                       int table_columns, TimeColumns times, int wanted_columns, Store&& store) {
@@ -101,10 +109,10 @@ ChunkRead read_chunks(sqlite::Database& database, const std::string& table_name,
   any_chunk.bind(1, std::string_view(table_name));
   if (!any_chunk.step()) return {};
   if (times.start < 0 || times.end < 0) return {true, "the table has no start_ns and end_ns to check chunks by"};
-  const auto expected = sql_fingerprint(database, table_name);
-  if (!expected || expected->rows != table_rows) return {true, "the table's row ids are not 1 to its row count"};
+  const auto counted = timed("chunk check: row count", [&] { return dense_row_count(database, table_name); });
+  if (!counted || *counted != table_rows) return {true, "the table's row ids are not 1 to its row count"};
   wanted_columns = std::max({wanted_columns, times.start + 1, times.end + 1});
-  RowsFingerprint decoded;
+  ChunkSampleCheck sample(database, table_name);
   sqlite::Statement chunks(database, "SELECT chunk, first_row, row_count, columns, data FROM event_chunks "
                                      "WHERE table_name = ? ORDER BY chunk");
   chunks.bind(1, std::string_view(table_name));
@@ -130,18 +138,18 @@ ChunkRead read_chunks(sqlite::Database& database, const std::string& table_name,
     if (auto problem = decoder.decode(*blob, rows, table_columns, wanted_columns); !problem.empty()) {
       return {true, "chunk " + std::to_string(next_chunk) + ": " + problem};
     }
-    for (std::size_t row = 0; row < static_cast<std::size_t>(rows); ++row) {
-      decoded.add(decoder.is_null(times.start, row), decoder.value(times.start, row), decoder.is_null(times.end, row),
-                  decoder.value(times.end, row));
-      store(ChunkRow(decoder, row));
+    for (const auto row : sampled_rows(rows, sample_seed(*blob))) {
+      if (!sample.matches(decoder, static_cast<std::size_t>(row), total + row + 1, wanted_columns)) {
+        return {true, "row " + std::to_string(total + row + 1) + " differs from its chunk (chunks that contradict the rows)"};
+      }
     }
+    for (std::size_t row = 0; row < static_cast<std::size_t>(rows); ++row) store(ChunkRow(decoder, row));
     total += rows, ++next_chunk;
   }
   if (next_chunk == 0) return {};  // no chunk form (an older file, or a table the writer left without)
   if (total != table_rows) {
     return {true, "chunks hold " + std::to_string(total) + " rows, the table " + std::to_string(table_rows)};
   }
-  if (decoded != *expected) return {true, "the chunks' times differ from the rows' (chunks that contradict the rows)"};
   return {true, {}};
 }
 
@@ -212,6 +220,7 @@ bool in_schema_order(const std::vector<std::string>& present, ColumnNames expect
 template <typename Table, typename ReadRow>
 void read_table(sqlite::Database& database, const char* table_name, std::span<const ColumnRule> rules,
                 RowChecks& checks, Table& table, ReadRow&& read_row, ColumnNames columns) {
+  const StageTimer timer(table_name);
   // row_bound is only an upper bound for files others wrote, so the reservation
   // is capped by the file's size rather than trusted.
   const auto rows = row_bound(database, table_name);
@@ -378,6 +387,7 @@ void load_gpu_tables(sqlite::Database& database, TraceModel& model, const LoadOp
                }, kCollectiveColumns);
   }
   load_memory_events(database, model, checks);
+  const StageTimer timer("GPU tables: order by stream");
   model.kernel_streams = sort_by_device_stream_start(model.kernels);
   model.memcpy_streams = sort_by_device_stream_start(model.memcpys);
   model.memset_streams = sort_by_device_stream_start(model.memsets);
@@ -394,7 +404,7 @@ void load_host_tables(sqlite::Database& database, TraceModel& model, const LoadO
                  table.kind.push_back(static_cast<ApiKind>(row.i64(6)));
                  if (return_code) table.return_code.push_back(row.i64_or_unknown(7));
                }, kApiCallColumns);
-    sort_by_start(model.api_calls);
+    timed("api_calls: order by start", [&] { sort_by_start(model.api_calls); });
     load_thread_states(database, model, checks);
   }
   if (options.load_syncs) {
@@ -429,6 +439,7 @@ namespace {
 TraceModel load_once(const std::string& path, const LoadOptions& options, sqlite::OpenMode mode) {
   TraceModel model;
   model.path = path;
+  std::optional<StageTimer> opening(std::in_place, "open, strings, devices");
   TraceFile file(path, mode);
   // GPU and host tables load on two connections at once: SQLite decoding is the
   // bottleneck and this machine class has two cores. Both read one commit of a
@@ -440,15 +451,16 @@ TraceModel load_once(const std::string& path, const LoadOptions& options, sqlite
   model.devices = file.devices();
   model.device_links = file.device_links();
   model.stats = file.stats();
+  opening.reset();
   const bool chunks_allowed =
       file.user_version() >= kFirstChunkedVersion && chunk_guards_installed(file.database());
   const auto* on_rows = options.on_rows ? &options.on_rows : nullptr;
   RowChecks gpu_checks{strings.present, chunks_allowed, {}, {}, on_rows},
       host_checks{strings.present, chunks_allowed, {}, {}, on_rows};
   auto host = std::async(std::launch::async, [&host_file, &model, &options, &host_checks] {
-    load_host_tables(host_file.database(), model, options, host_checks);
+    timed("host tables", [&] { load_host_tables(host_file.database(), model, options, host_checks); });
   });
-  load_gpu_tables(file.database(), model, options, gpu_checks);
+  timed("GPU tables", [&] { load_gpu_tables(file.database(), model, options, gpu_checks); });
   host.get();
   // What was read without locks is kept only if nothing wrote meanwhile.
   file.database().check_unchanged_since_open();

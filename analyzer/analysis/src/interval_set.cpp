@@ -27,7 +27,20 @@ IntervalSet merge_sorted(const std::vector<Interval>& sorted_by_start) {
 
 IntervalSet normalize(std::vector<Interval> intervals) {
   sort_runs(intervals, [](const Interval& a, const Interval& b) { return a.start < b.start; });
-  return merge_sorted(intervals);
+  // Merged in place (what merge_sorted does, into the same array): a second array as large as the first
+  // was the peak of memory for millions of host calls.
+  std::size_t kept = 0;
+  for (const auto next : intervals) {
+    if (next.end <= next.start) continue;
+    if (kept > 0 && next.start <= intervals[kept - 1].end) {
+      intervals[kept - 1].end = std::max(intervals[kept - 1].end, next.end);
+    } else {
+      intervals[kept++] = next;
+    }
+  }
+  intervals.resize(kept);
+  if (kept < intervals.capacity() / 2) intervals.shrink_to_fit();  // the input's pages are not kept for a few sets
+  return intervals;
 }
 
 IntervalSet unite(const IntervalSet& a, const IntervalSet& b) {

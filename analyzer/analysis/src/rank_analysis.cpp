@@ -14,6 +14,7 @@
 #include "gpuprof/analysis/device_activity.hpp"
 #include "gpuprof/analysis/steps.hpp"
 #include "gpuprof/idle/host_blockers.hpp"
+#include "gpuprof/trace/stage_timings.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 
 namespace gpuprof::analysis {
@@ -101,26 +102,30 @@ RankAnalysisParts analyze_rank_parts(const trace::TraceModel& model, const Analy
   result.rank = rank ? *rank : model.rank().value_or(0);
   result.warnings = data_loss_warnings(model);
   const KernelClassifier classifier(options.comm_patterns);
-  parts.correlations = std::make_unique<CorrelationIndex>(model.api_calls);
+  parts.correlations = trace::timed("correlation index", [&] { return std::make_unique<CorrelationIndex>(model.api_calls); });
   const CorrelationIndex& correlations = *parts.correlations;
-  if (auto notice = time_base_notice(model, correlations)) result.notices.push_back(std::move(*notice));
-  auto classes = classifier.classify_model(model, correlations);
+  if (auto notice = trace::timed("time base", [&] { return time_base_notice(model, correlations); })) {
+    result.notices.push_back(std::move(*notice));
+  }
+  auto classes = trace::timed("kernel classes", [&] { return classifier.classify_model(model, correlations); });
   const auto& categories = classes.categories;
-  parts.activity = build_device_activity(model, categories);
+  parts.activity = trace::timed("device activity", [&] { return build_device_activity(model, categories); });
   const auto& activity = parts.activity;
   // The kernel table and the launch analysis read only what is built above and
   // write nothing shared: they run beside the rest on the second core. Their
   // results are stored in the same places as before, so output is unchanged.
   auto kernels = std::async(std::launch::async, [&model, &classes, &options] {
-    return summarize_kernels(model, classes, options.top_kernels);
+    return trace::timed("kernel summary", [&] { return summarize_kernels(model, classes, options.top_kernels); });
   });
   auto launches = std::async(std::launch::async, [&model, &correlations, &options] {
-    return std::make_pair(analyze_launches(model, correlations),
-                          options.host_summaries ? summaries::summarize_host(model, correlations)
-                                                 : summaries::HostSummaries{});
+    auto stats = trace::timed("launches", [&] { return analyze_launches(model, correlations); });
+    return std::make_pair(std::move(stats), trace::timed("host summaries", [&] {
+                            return options.host_summaries ? summaries::summarize_host(model, correlations)
+                                                          : summaries::HostSummaries{};
+                          }));
   });
   result.trace_start_ns = first_gpu_activity(activity);
-  const auto detection = find_steps(model, options, correlations);
+  const auto detection = trace::timed("steps", [&] { return find_steps(model, options, correlations); });
   for (const auto& rejected : detection.rejected) {
     result.notices.push_back(fmt::format("GPU {}: its GPU-side step annotations hold {:.1f}% of the GPU work their "
                                          "host steps launched (under {:.0f}%); the host steps projected onto the GPU "
@@ -135,28 +140,37 @@ RankAnalysisParts analyze_rank_parts(const trace::TraceModel& model, const Analy
                                  : "the step pattern '" + options.step_pattern +
                                        "' matches no annotation; using each device's activity span as the window");
   }
-  parts.host = std::make_unique<idle::HostCauses>(model, correlations, detection.step_names);
+  parts.host = trace::timed("host causes", [&] {
+    return std::make_unique<idle::HostCauses>(model, correlations, detection.step_names);
+  });
   const auto& host = *parts.host;
-  auto breakdown = compute_breakdown(activity, detection.steps, use_steps, &host,
-                                     options.keep_idle_intervals ? &result.idle_intervals : nullptr,
-                                     &result.idle_before_peer_work);
+  auto breakdown = trace::timed("breakdown and idle", [&] {
+    return compute_breakdown(activity, detection.steps, use_steps, &host,
+                             options.keep_idle_intervals ? &result.idle_intervals : nullptr,
+                             &result.idle_before_peer_work);
+  });
   result.devices = std::move(breakdown.devices);
   result.steps = std::move(breakdown.steps);
   if (use_steps) result.gaps = find_batch_gaps(result.steps);
-  add_host_activity(model, host, detection.step_names, options.interval_host_activity, result);
-  result.host_blockers = idle::find_host_blockers(model, correlations, host, activity);
-  result.peer_copies = idle::find_peer_copy_partners(model);
+  trace::timed("host activity", [&] {
+    add_host_activity(model, host, detection.step_names, options.interval_host_activity, result);
+  });
+  result.host_blockers =
+      trace::timed("host blockers", [&] { return idle::find_host_blockers(model, correlations, host, activity); });
+  result.peer_copies = trace::timed("peer copies", [&] { return idle::find_peer_copy_partners(model); });
   add_peer_copy_notice(result);
   add_steady_state_notice(result);
-  result.transfers = analyze_transfers(model, activity);
-  result.collectives = analyze_collectives(model);
+  result.transfers = trace::timed("transfers", [&] { return analyze_transfers(model, activity); });
+  result.collectives = trace::timed("collectives", [&] { return analyze_collectives(model); });
   add_collective_notice(result);
   if (options.memory_use) {
-    result.memory = memory::analyze_memory(model, kMemoryTimelinePoints);
+    result.memory = trace::timed("memory", [&] { return memory::analyze_memory(model, kMemoryTimelinePoints); });
     result.notices.insert(result.notices.end(), result.memory.notices.begin(), result.memory.notices.end());
   }
-  result.kernels = kernels.get();
-  std::tie(result.launches, result.host) = launches.get();
+  trace::timed("waiting for the second thread", [&] {
+    result.kernels = kernels.get();
+    std::tie(result.launches, result.host) = launches.get();
+  });
   parts.categories = std::move(classes.categories);
   return parts;
 }

@@ -49,8 +49,15 @@ std::vector<Candidate> candidates(const trace::TraceModel& model) {
     found.push_back({IdleCause::sync_wait, syncs.thread_id[row], syncs.start_ns[row], syncs.end_ns[row], row, Source::sync});
   }
   const auto& ranges = model.ranges;
+  // Per string id: -1 not looked at yet, 0 no, 1 a data-loading name (many ranges, few names).
+  std::vector<std::int8_t> loading(model.strings.size(), -1);
+  const auto is_loading = [&](trace::StringId id) {
+    if (id >= loading.size()) return analysis::is_data_loading_name(model.string(id));
+    if (loading[id] < 0) loading[id] = analysis::is_data_loading_name(model.strings[id]) ? 1 : 0;
+    return loading[id] == 1;
+  };
   for (std::size_t row = 0; row < ranges.size(); ++row) {
-    if (ranges.on_gpu[row] != 0 || !analysis::is_data_loading_name(model.string(ranges.name[row]))) continue;
+    if (ranges.on_gpu[row] != 0 || !is_loading(ranges.name[row])) continue;
     found.push_back({IdleCause::data_loading, trace::kUnknown, ranges.start_ns[row], ranges.end_ns[row], row, Source::range});
   }
   return found;

@@ -28,6 +28,25 @@ struct Raw {
   std::vector<Interval> data_loading;  // every thread's
 };
 
+// Sized before they are filled: a thread's host_bound list takes at most a span per call, sync, range and
+// scheduler state of it (grown one at a time, the lists of millions of calls were copied at each doubling).
+void reserve_host_bound(const trace::TraceModel& model, Raw& raw) {
+  std::map<std::int64_t, std::size_t> rows;
+  for (const trace::HostColumns* table : std::initializer_list<const trace::HostColumns*>{
+           &model.api_calls, &model.syncs, &model.ranges, &model.thread_states}) {
+    std::size_t* count = nullptr;
+    std::int64_t thread = 0;
+    for (std::size_t row = 0; row < table->size(); ++row) {
+      if (count == nullptr || table->thread_id[row] != thread) {
+        thread = table->thread_id[row];
+        count = &rows[thread];
+      }
+      ++*count;
+    }
+  }
+  for (const auto& [thread, count] : rows) raw.threads[thread][index_of(IdleCause::host_bound)].reserve(count);
+}
+
 void add_api_calls(const trace::TraceModel& model, const std::vector<bool>& pageable_calls, Raw& raw) {
   ApiNames names(model);
   const auto& api = model.api_calls;
@@ -94,6 +113,38 @@ void add_launches(const trace::GpuColumns& table, const trace::ApiCallTable& api
     if (!holds_host.empty() && holds_host[row]) continue;
     devices[table.device[row]].launches.emplace_back(table.start_ns[row], api.start_ns[api_row]);
   }
+}
+
+// Launches per device at most: the rows of its streams in every GPU table (sized before they are filled).
+std::map<std::int32_t, std::size_t> rows_per_device(const trace::TraceModel& model) {
+  std::map<std::int32_t, std::size_t> rows;
+  for (const auto* slices : {&model.kernel_streams, &model.memcpy_streams, &model.memset_streams}) {
+    for (const auto& slice : *slices) rows[slice.device] += slice.end - slice.begin;
+  }
+  return rows;
+}
+
+// Every device's launches (each device's sorted) merged into one sorted list, written once.
+std::vector<std::pair<std::int64_t, std::int64_t>> merged_launches(
+    const std::map<std::int32_t, DeviceHostCauses>& devices) {
+  using Launch = std::pair<std::int64_t, std::int64_t>;
+  std::vector<std::pair<const Launch*, const Launch*>> heads;
+  std::size_t total = 0;
+  for (const auto& [device, entry] : devices) {
+    total += entry.launches.size();
+    if (!entry.launches.empty()) heads.emplace_back(entry.launches.data(), entry.launches.data() + entry.launches.size());
+  }
+  std::vector<Launch> merged;
+  merged.reserve(total);
+  while (!heads.empty()) {
+    std::size_t least = 0;
+    for (std::size_t i = 1; i < heads.size(); ++i) {
+      if (*heads[i].first < *heads[least].first) least = i;
+    }
+    merged.push_back(*heads[least].first++);
+    if (heads[least].first == heads[least].second) heads.erase(heads.begin() + static_cast<std::ptrdiff_t>(least));
+  }
+  return merged;
 }
 
 std::vector<bool> blocking_copy_rows(const trace::TraceModel& model, const CorrelationIndex& correlations) {
@@ -175,6 +226,7 @@ HostCauses::HostCauses(const trace::TraceModel& model, const CorrelationIndex& c
                        const std::vector<bool>& step_names)
     : pageable_copy_calls_(idle::pageable_copy_calls(model, correlations)) {
   Raw raw;
+  reserve_host_bound(model, raw);
   add_api_calls(model, pageable_copy_calls_, raw);
   add_ranges(model, step_names, raw);
   add_running(model.thread_states, raw);
@@ -186,19 +238,23 @@ HostCauses::HostCauses(const trace::TraceModel& model, const CorrelationIndex& c
   }
   const auto data_loading = analysis::normalize(std::move(raw.data_loading));
   std::map<std::int32_t, std::set<std::int64_t>> threads;
+  for (const auto& [device, rows] : rows_per_device(model)) devices_[device].launches.reserve(rows);
   add_launches(model.kernels, model.api_calls, correlations, {}, devices_, threads);
   add_launches(model.memcpys, model.api_calls, correlations, blocking_copy_rows(model, correlations), devices_, threads);
   add_launches(model.memsets, model.api_calls, correlations, {}, devices_, threads);
   std::set<std::int64_t> issuing;
+  // Sized for every device above: those nothing was launched on read as none_ again.
+  std::erase_if(devices_, [&threads](const auto& entry) {
+    return entry.second.launches.empty() && !threads.contains(entry.first);
+  });
   for (const auto& entry : threads) devices_[entry.first];
   for (auto& [device, entry] : devices_) {
     analysis::sort_runs(entry.launches);
     entry.threads.assign(threads[device].begin(), threads[device].end());
     issuing.insert(entry.threads.begin(), entry.threads.end());
     fill_sets(per_thread, entry.threads, data_loading, entry);
-    all_.launches.insert(all_.launches.end(), entry.launches.begin(), entry.launches.end());
   }
-  analysis::sort_runs(all_.launches);
+  all_.launches = merged_launches(devices_);
   all_.threads.assign(issuing.begin(), issuing.end());
   fill_sets(per_thread, all_.threads, data_loading, all_);
   none_.sets[kData] = data_loading;

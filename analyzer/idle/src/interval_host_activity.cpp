@@ -55,6 +55,19 @@ void add_running(Collector& collector, const std::map<std::int64_t, std::vector<
   }
 }
 
+// `cause(name)` for each name `names` uses, indexed by string id; ids past the strings are never looked up.
+std::vector<std::int8_t> classify_names(const trace::TraceModel& model, const std::vector<trace::StringId>& names,
+                                        const std::function<std::int8_t(std::string_view)>& cause) {
+  constexpr std::int8_t kUnseen = -100;
+  std::vector<std::int8_t> classes(model.strings.size(), kUnseen);
+  for (const auto id : names) {
+    if (id < classes.size() && classes[id] == kUnseen) classes[id] = cause(model.strings[id]);
+  }
+  return classes;
+}
+
+std::int8_t code(IdleCause cause) { return static_cast<std::int8_t>(cause); }
+
 bool issuing(const std::vector<std::int64_t>& threads, std::int64_t thread) {
   return std::binary_search(threads.begin(), threads.end(), thread);
 }
@@ -133,7 +146,13 @@ HostActivityIndex::HostActivityIndex(const trace::TraceModel& model, std::vector
       pageable_calls_(std::move(pageable_calls)),
       api_calls_(reach_of(model.api_calls)),
       syncs_(reach_of(model.syncs)),
-      ranges_(reach_of(model.ranges)) {
+      ranges_(reach_of(model.ranges)),
+      api_cause_(classify_names(model, model.api_calls.name, [](std::string_view name) { return code(api_call_cause(name)); })),
+      range_cause_(classify_names(model, model.ranges.name, [](std::string_view name) {
+        return analysis::is_data_loading_name(name) ? kDataLoading
+               : is_peer_wait_name(name)            ? code(IdleCause::peer_wait)
+                                                    : code(IdleCause::host_bound);
+      })) {
   std::sort(threads_.begin(), threads_.end());
   const auto& states = model.thread_states;
   for (std::size_t row = 0; row < states.size(); ++row) {
@@ -145,33 +164,38 @@ HostActivityIndex::HostActivityIndex(const trace::TraceModel& model, std::vector
 
 HostActivityDuring HostActivityIndex::during(std::int64_t start_ns, std::int64_t end_ns, std::size_t limit) const {
   Collector collector{start_ns, end_ns, {}, {}};
+  // Rows within reach that end before the stretch are most of those read: they are passed over first.
+  const auto outside = [&](const trace::HostColumns& table, std::size_t row) {
+    return table.end_ns[row] <= start_ns || table.start_ns[row] >= end_ns;
+  };
   const auto& calls = model_.api_calls;
   for (auto [row, last] = rows(calls, api_calls_, start_ns, end_ns); row < last; ++row) {
-    if (!issuing(threads_, calls.thread_id[row])) continue;
+    if (outside(calls, row) || !issuing(threads_, calls.thread_id[row])) continue;
     // A pageable copy's call holds the host whatever its name: the cause the interval's tally gives it.
-    const auto cause = row < pageable_calls_.size() && pageable_calls_[row]
-                           ? IdleCause::blocking_copy
-                           : api_call_cause(model_.string(calls.name[row]));
+    const auto name = calls.name[row];
+    const auto cause = row < pageable_calls_.size() && pageable_calls_[row] ? IdleCause::blocking_copy
+                       : name < api_cause_.size() ? static_cast<IdleCause>(api_cause_[name])
+                                                  : api_call_cause(model_.string(name));
     collector.add(HostEventKind::api_call, calls.name[row], calls.thread_id[row], calls.start_ns[row],
                   calls.end_ns[row], cause);
   }
   const auto& syncs = model_.syncs;
   for (auto [row, last] = rows(syncs, syncs_, start_ns, end_ns); row < last; ++row) {
-    if (!issuing(threads_, syncs.thread_id[row])) continue;
+    if (outside(syncs, row) || !issuing(threads_, syncs.thread_id[row])) continue;
     collector.add(HostEventKind::sync, trace::kNoString, syncs.thread_id[row], syncs.start_ns[row],
                   syncs.end_ns[row], IdleCause::sync_wait);
   }
   const auto& ranges = model_.ranges;
   for (auto [row, last] = rows(ranges, ranges_, start_ns, end_ns); row < last; ++row) {
-    if (ranges.on_gpu[row] != 0) continue;
-    const auto name = model_.string(ranges.name[row]);
-    const bool loading = analysis::is_data_loading_name(name);
+    if (outside(ranges, row) || ranges.on_gpu[row] != 0) continue;
+    const auto id = ranges.name[row];
+    // An id past the strings reads as "<unknown string>": neither data loading nor a peer wait.
+    const auto cause = id < range_cause_.size() ? range_cause_[id] : code(IdleCause::host_bound);
+    const bool loading = cause == kDataLoading;
     if (!loading && !issuing(threads_, ranges.thread_id[row])) continue;
-    if (is_step_name_(ranges.name[row])) continue;  // a step annotation spans the idle time too: no sign of host work
-    collector.add(HostEventKind::range, ranges.name[row], ranges.thread_id[row], ranges.start_ns[row],
-                  ranges.end_ns[row],
-                  loading ? IdleCause::data_loading
-                          : is_peer_wait_name(name) ? IdleCause::peer_wait : IdleCause::host_bound);
+    if (is_step_name_(id)) continue;  // a step annotation spans the idle time too: no sign of host work
+    collector.add(HostEventKind::range, id, ranges.thread_id[row], ranges.start_ns[row], ranges.end_ns[row],
+                  loading ? IdleCause::data_loading : static_cast<IdleCause>(cause));
   }
   add_running(collector, running_);
   return collected(model_, std::move(collector), start_ns, end_ns, limit);

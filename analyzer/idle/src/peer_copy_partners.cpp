@@ -26,6 +26,12 @@ std::optional<std::int32_t> partner_of(const trace::MemcpyTable& table, std::siz
 
 // Only the partners' work is read: traces with peer copies are few, traces without them pay nothing.
 DeviceEnds work_ends(const trace::TraceModel& model, DeviceEnds wanted) {
+  // Sized before they are filled: a partner's work is millions of rows in a large trace.
+  std::map<std::int32_t, std::size_t> rows;
+  for (const auto* slices : {&model.kernel_streams, &model.memset_streams, &model.memcpy_streams}) {
+    for (const auto& slice : *slices) rows[slice.device] += slice.end - slice.begin;
+  }
+  for (auto& [device, ends] : wanted) ends.reserve(rows[device]);
   const auto add = [&wanted](const trace::GpuColumns& table, const std::vector<trace::StreamSlice>& slices) {
     for (const auto& slice : slices) {
       const auto found = wanted.find(slice.device);

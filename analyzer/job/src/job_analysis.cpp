@@ -8,6 +8,7 @@
 #include "gpuprof/job/rank_identity.hpp"
 #include "gpuprof/analysis/analysis_options.hpp"
 #include "gpuprof/progress/stage_counter.hpp"
+#include "gpuprof/trace/stage_timings.hpp"
 #include "parallel_for.hpp"
 
 namespace gpuprof::job {
@@ -22,6 +23,7 @@ std::vector<RankIdentity> identify(const std::vector<std::string>& paths, unsign
   std::vector<RankIdentity> identities(paths.size());
   stores.resize(paths.size());
   parallel_for(paths.size(), threads, [&](std::size_t index) {
+    const trace::StageTimer timer("open");
     stores[index] = std::make_unique<importers::TemporaryStore>();
     const auto trace = importers::open_as_trace(paths[index], *stores[index], progress);
     identities[index] =
@@ -109,10 +111,13 @@ JobAnalysis analyze_job(const std::vector<std::string>& inputs, const JobOptions
   const auto load_options = rank_load_options(loading);
   parallel_for(paths.size(), options.threads, [&](std::size_t index) {
     const auto& identity = identities[index];
-    auto model = importers::read_as_input(identity.input, identity.trace_path,
-                                          [&] { return trace::load_trace_model(identity.trace_path, load_options); });
+    auto model = importers::read_as_input(identity.input, identity.trace_path, [&] {
+      const trace::StageTimer timer("load");
+      return trace::load_trace_model(identity.trace_path, load_options);
+    });
     // An imported copy's problems (a trace with no GPU work) name the user's file, not the copy.
     summaries[index] = importers::read_as_input(identity.input, identity.trace_path, [&] {
+      const trace::StageTimer timer("analyses");
       return summarize_rank(model, options.analysis, ranks[index]);
     });
     if (options.inspect_model) options.inspect_model(ranks[index], model);
@@ -123,7 +128,10 @@ JobAnalysis analyze_job(const std::vector<std::string>& inputs, const JobOptions
   for (const auto& problem : expanded.problems) {
     summaries.front().analysis.notices.push_back("left out (--skip-bad): " + problem);
   }
-  auto job = assemble_job(std::move(summaries));
+  auto job = [&] {
+    const trace::StageTimer timer("job: clocks, collectives, stragglers");
+    return assemble_job(std::move(summaries));
+  }();
   job.notices.insert(job.notices.begin(), assignment.notices.begin(), assignment.notices.end());
   return job;
 }

@@ -8,6 +8,7 @@
 #include "gpuprof/analysis/classification.hpp"
 #include "gpuprof/analysis/device_activity.hpp"
 #include "gpuprof/analysis/run_facts.hpp"
+#include "gpuprof/trace/stage_timings.hpp"
 
 namespace gpuprof::job {
 namespace {
@@ -111,6 +112,7 @@ RankSummaryParts summarize_rank_parts(const trace::TraceModel& model, const anal
   auto parts = analysis::analyze_rank_parts(model, options, rank);
   summary.analysis = std::move(parts.analysis);
   const auto& activity = parts.activity;
+  const trace::StageTimer timer("rank summary: collectives, windows, step kernels");
   summary.collectives = find_collectives(model, parts.categories, activity);
   for (const auto& device : activity) {
     if (device.empty()) continue;
@@ -123,7 +125,8 @@ RankSummaryParts summarize_rank_parts(const trace::TraceModel& model, const anal
                                                                           : std::optional<std::string>(found->second));
   summary.global_batch = analysis::positive_run_fact(model, "global_batch");
   summary.batch_size = analysis::positive_run_fact(model, "batch_size");
-  summary.host_activity = parts.host->any_device();
+  summary.host_activity = std::move(*parts.host).take_any_device();
+  parts.host.reset();
   auto kernels = step_kernels(model, parts.categories, summary.windows);
   summary.step_basis_windows = kernels.windows;
   summary.step_kernels = std::move(kernels.kernels);

@@ -42,6 +42,8 @@ class HostCauses {
   // The same sets over every thread that issues any device's work, and every device's launches: what the
   // rank's host did.
   const DeviceHostCauses& any_device() const { return all_; }
+  // any_device() moved out, for a caller done with the rest.
+  DeviceHostCauses take_any_device() && { return std::move(all_); }
   // Per API row: the call made a pageable copy (pageable_copy_calls).
   const std::vector<bool>& pageable_copy_calls() const { return pageable_copy_calls_; }
 

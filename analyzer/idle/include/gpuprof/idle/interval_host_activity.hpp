@@ -74,6 +74,10 @@ class HostActivityIndex {
   std::function<bool(trace::StringId)> is_step_name_;
   std::vector<bool> pageable_calls_;
   Reach api_calls_, syncs_, ranges_;
+  // Per string id, classified once for every name the host tables use (api_call_cause; for ranges
+  // kDataLoading, else the cause their name stands for): a stretch's rows only look them up.
+  static constexpr std::int8_t kDataLoading = -2;
+  std::vector<std::int8_t> api_cause_, range_cause_;
 };
 
 // One stretch: `threads` the issuing threads (sorted); ranges matching `steps` only mark a step.
