@@ -56,6 +56,13 @@ void refuse_non_regular_output(const std::string& output) {
                                           "; gpuprof writes only to regular files or new names (even with --force)");
 }
 
+void refuse_folder_output(const std::string& output) {
+  struct stat status {};
+  if (::lstat(output.c_str(), &status) != 0 || !S_ISDIR(status.st_mode)) return;
+  throw TraceError::bad_input(output, "is a folder, and this output is one file (even with --force): name a file, "
+                                      "for example " + (fs::path(output) / "out").string());
+}
+
 void refuse_writing_over_inputs(const std::vector<std::string>& outputs, const std::vector<std::string>& inputs) {
   std::map<FileIdentity, std::string> files;
   for (const auto& input : inputs) add_input(input, files);
