@@ -77,7 +77,7 @@ int run_gpuprof(int argc, char** argv) {
   }
   if (argc >= 2) {
     if (const auto problem = unknown_command(app, argv[1])) {
-      fmt::print(stderr, "gpuprof: {}\nRun 'gpuprof --help' for the commands.\n", *problem);
+      fmt::print(stderr, "gpuprof: {}\nRun 'gpuprof --help' for the commands.\n", printable(*problem));
       return kExitBadInput;
     }
   }
