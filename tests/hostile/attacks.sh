@@ -105,6 +105,9 @@ sqlite3 O.sqlite "DELETE FROM event_chunks; UPDATE memcpys SET start_ns = 1, end
   bytes = 5000000000000000000 WHERE rowid IN (SELECT rowid FROM memcpys LIMIT 4)"
 run 0 "huge copies" report O.sqlite --format json
 grep -Eq '"[a-z_]*(_ns|bytes)": *-' out.txt && fail "a negative time or byte count in the JSON report"
+sqlite3 O.sqlite "UPDATE memcpys SET start_ns = 0, end_ns = 9223372036854775807"
+run 0 "copies spanning the whole clock" report O.sqlite
+grep -Eq -- '-[0-9][0-9.]* (s|ms|us|ns)\b' out.txt && fail "a negative time in the report of copies spanning the clock"
 
 # A decompression bomb: 8 MiB of JSON from a few KiB of gzip.
 { printf '{"traceEvents": ['; printf '%*s' 8388608 ''; printf ']}'; } | gzip -1 > bomb.json.gz
@@ -190,6 +193,8 @@ run 2 "job folder with a FIFO rank" report jobs
 run 0 "job folder with a FIFO rank, --skip-bad" report jobs --skip-bad
 { grep -q 'rank1.sqlite' out.txt && grep -q 'rank2.sqlite' out.txt; } ||
   fail "--skip-bad does not name the FIFO and dangling ranks"
+mkdir loops && cp T.sqlite loops/rank0.sqlite && ln -s l2.sqlite loops/l1.sqlite && ln -s l1.sqlite loops/l2.sqlite
+run 2 "job folder with a loop of links" report loops
 
 # Study folders: code in study.sqlite, a FIFO for it, a link out of the folder.
 sweep=(sweep --synthetic --workload rnn --batch 64 --gpus 1 --steps 3)
