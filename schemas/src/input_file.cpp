@@ -12,13 +12,6 @@
 namespace gpuprof {
 namespace {
 
-const char* kind_of(mode_t mode) {
-  if (S_ISCHR(mode) || S_ISBLK(mode)) return "a device";
-  if (S_ISFIFO(mode)) return "a FIFO";
-  if (S_ISSOCK(mode)) return "a socket";
-  return "not a regular file";
-}
-
 std::string size_text(std::size_t bytes) {
   return bytes >= (std::size_t{1} << 20) ? std::to_string(bytes >> 20) + " MiB" : std::to_string(bytes >> 10) + " KiB";
 }
@@ -46,6 +39,15 @@ void refuse_long_line(const std::string& path, const std::string& text, const ch
 
 }  // namespace
 
+const char* kind_of_file(mode_t mode) {
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISLNK(mode)) return "a symbolic link";
+  if (S_ISCHR(mode) || S_ISBLK(mode)) return "a device";
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "not a regular file";
+}
+
 std::string read_text_input(const std::string& path, const char* what, TextLimits limits) {
   // O_NONBLOCK: opening a FIFO without a writer returns at once instead of waiting forever.
   const Descriptor file{::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)};
@@ -59,7 +61,7 @@ std::string read_text_input(const std::string& path, const char* what, TextLimit
   }
   if (S_ISDIR(status.st_mode)) throw TraceError::bad_input(path, std::string("is a directory, not a ") + what);
   if (!S_ISREG(status.st_mode)) {
-    throw TraceError::bad_input(path, std::string("is ") + kind_of(status.st_mode) + ", not a " + what +
+    throw TraceError::bad_input(path, std::string("is ") + kind_of_file(status.st_mode) + ", not a " + what +
                                           " (gpuprof reads regular files only)");
   }
   if (static_cast<std::size_t>(status.st_size) > limits.max_bytes) {
@@ -101,7 +103,7 @@ InputKind check_input_file(const std::string& path, bool folder_accepted) {
     if (folder_accepted) return InputKind::folder;
     throw TraceError::bad_input(path, "is a directory, not a trace file");
   }
-  throw TraceError::bad_input(path, std::string("is ") + kind_of(status.st_mode) +
+  throw TraceError::bad_input(path, std::string("is ") + kind_of_file(status.st_mode) +
                                         ", not a trace file (gpuprof reads regular files only)");
 }
 

@@ -13,6 +13,7 @@
 #include <thread>
 #include <utility>
 
+#include "gpuprof/trace/input_file.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 #include "gpuprof/trace/utf8_text.hpp"
 
@@ -101,19 +102,11 @@ std::string reason_without_file_text(const char* reason) {
   return printable(text);
 }
 
-const char* kind_of_special(mode_t mode) {
-  if (S_ISDIR(mode)) return "a directory";
-  if (S_ISCHR(mode) || S_ISBLK(mode)) return "a device";
-  if (S_ISFIFO(mode)) return "a FIFO";
-  if (S_ISSOCK(mode)) return "a socket";
-  return "not a regular file";
-}
-
 // SQLite would block forever opening a FIFO and read a device without end.
 void refuse_unless_regular(const std::string& path) {
   struct stat status {};
   if (::stat(path.c_str(), &status) != 0 || S_ISREG(status.st_mode)) return;  // absent: SQLite says so
-  throw TraceError::bad_input(path, std::string("is ") + kind_of_special(status.st_mode) +
+  throw TraceError::bad_input(path, std::string("is ") + kind_of_file(status.st_mode) +
                                         ", not a SQLite file (gpuprof reads regular files only)");
 }
 

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "gpuprof_command.hpp"
 #include "process_runner.hpp"
 #include "temporary_folder.hpp"
 
@@ -16,11 +17,6 @@ namespace gpuprof::testing {
 namespace {
 
 namespace fs = std::filesystem;
-
-ProcessResult gpuprof(std::vector<std::string> arguments) {
-  arguments.insert(arguments.begin(), GPUPROF_BINARY);
-  return run_process(arguments);
-}
 
 void expect_one_line_exit_two(const ProcessResult& result, const std::string& file, const std::string& problem) {
   EXPECT_EQ(result.exit_code, 2) << result.err;

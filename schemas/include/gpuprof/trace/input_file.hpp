@@ -1,11 +1,17 @@
 #pragma once
 
+#include <sys/types.h>
+
 #include <cstddef>
 #include <string>
 
 namespace gpuprof {
 
 enum class InputKind { file, folder };
+
+// What a file that is not a regular file is, for an error line: "a FIFO",
+// "a device", "a socket", "a directory", "a symbolic link" (from lstat).
+const char* kind_of_file(mode_t mode);
 
 // Every input is judged by stat() before anything opens it: a missing name, a
 // folder where only a file will do, and anything that is neither a regular file
