@@ -77,6 +77,9 @@ run 2 "synth --events 1e12" synth -o S.sqlite --events 1000000000000
 run 2 "report --top -1" report T.sqlite --top -1
 run 2 "report --warmup-steps -1" report T.sqlite --warmup-steps -1
 run 2 "report --comm-pattern reversed range" report T.sqlite --comm-pattern 'nccl[z-a]'
+run 2 "report --step-pattern of 100,000 characters" report T.sqlite --step-pattern "$(printf '%100000s' '' | tr ' ' a)"
+run 2 "report --comm-pattern nested 30,000 deep" report T.sqlite \
+  --comm-pattern "$(printf '%30000s' '' | tr ' ' '(')a$(printf '%30000s' '' | tr ' ' ')')"
 
 [ "$(sha256sum T.sqlite)" = "$before" ] || fail "T.sqlite was modified by the attacks on it"
 
