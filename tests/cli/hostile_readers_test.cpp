@@ -100,6 +100,13 @@ TEST_F(HostileReaders, BracketedArgumentsStayAsTyped) {
   expect_bad_input(missing, "[absent,x]", "no such file");
 }
 
+TEST_F(HostileReaders, ABracketedPatternStaysOnePattern) {
+  const auto report = gpuprof({"report", trace_, "--comm-pattern", "[nccl]"});
+  ASSERT_EQ(report.exit_code, 0) << report.err;
+  // The class [nccl] matches kernels that the word nccl, which CLI11 made of it, does not.
+  EXPECT_NE(report.out.find("--comm-pattern '[nccl]'"), std::string::npos) << report.out.substr(0, 3000);
+}
+
 TEST_F(HostileReaders, ASymbolicLinkLoopIsBadInput) {
   const auto a = folder_.file("a.sqlite"), b = folder_.file("b.sqlite");
   fs::create_symlink(b, a);
