@@ -31,6 +31,8 @@ run() {
     fail "$name: stderr is not one error line: $(head -c 300 err.txt)"
   elif grep -q $'\x1b' err.txt out.txt; then
     fail "$name: an escape character reached the terminal"
+  elif grep -q $'\xc2\x9b' err.txt out.txt; then
+    fail "$name: a C1 control (CSI) reached the terminal"
   fi
 }
 
@@ -217,7 +219,19 @@ run 2 "sweep --resume through a traces link" "${sweep[@]}" -o L --resume
 
 # Control bytes from names never reach the terminal (run checks both outputs for an escape).
 run 0 "synth to a name with an escape" synth -o $'esc\x1b[2J\xc2\x9b.sqlite' --steps 2
-grep -q $'\xc2\x9b' err.txt out.txt && fail "a C1 control character reached the terminal"
+printf '#!/bin/sh\nprintf "\\033[2Jbad\\302\\233run\\n" >&2\nexit 3\n' > fail.sh && chmod +x fail.sh
+checks=$((checks + 1))
+"$gpuprof" sweep --command "$work/fail.sh {batch} {gpus} {strategy} {summary}" --batch 8 --gpus 1 --steps 2 \
+  -o FS > out.txt 2> err.txt
+if grep -q 'collector' err.txt; then
+  echo "attacks.sh: no collector in this build; the sweep failure note is not checked"
+else
+  grep -q 'bad' err.txt || fail "the sweep failure note is missing: $(head -c 300 err.txt)"
+  grep -q $'\x1b' err.txt && fail "an escape from a failing run reached the terminal in a sweep note"
+  grep -q $'\xc2\x9b' err.txt && fail "a C1 control from a failing run reached the terminal in a sweep note"
+  run 0 "study of a run that failed with escapes" study FS
+  run 0 "study of a run that failed with escapes, Markdown" study FS --format md
+fi
 [ "$(sha256sum one.sqlite)" = "$one_before" ] || fail "one.sqlite was modified"
 
 echo "attacks.sh: $checks runs, $failed failed checks"
