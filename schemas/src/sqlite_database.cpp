@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <array>
 #include <chrono>
 #include <climits>
@@ -105,7 +106,11 @@ std::string reason_without_file_text(const char* reason) {
 // SQLite would block forever opening a FIFO and read a device without end.
 void refuse_unless_regular(const std::string& path) {
   struct stat status {};
-  if (::stat(path.c_str(), &status) != 0 || S_ISREG(status.st_mode)) return;  // absent: SQLite says so
+  if (::stat(path.c_str(), &status) != 0) {
+    if (errno == ELOOP) throw TraceError::bad_input(path, "is a loop of symbolic links; name the file itself");
+    return;  // absent: SQLite says so
+  }
+  if (S_ISREG(status.st_mode)) return;
   throw TraceError::bad_input(path, std::string("is ") + kind_of_file(status.st_mode) +
                                         ", not a SQLite file (gpuprof reads regular files only)");
 }
