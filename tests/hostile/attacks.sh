@@ -205,6 +205,10 @@ run 2 "job folder with a loop of links" report loops
 sweep=(sweep --synthetic --workload rnn --batch 64 --gpus 1 --steps 3)
 run 0 "synthetic sweep" "${sweep[@]}" -o S
 run 0 "study" study S
+study_before=$(sha256sum S/study.sqlite)
+ln -s S/study.sqlite study-link.sqlite
+for output in S/study.sqlite study-link.sqlite; do run 2 "study -o $output (a member of the study) --force" study S -o "$output" --force; done
+[ "$(sha256sum S/study.sqlite)" = "$study_before" ] || fail "study wrote over its own study.sqlite"
 cp -r S G && sqlite3 G/study.sqlite \
   "ALTER TABLE runs ADD COLUMN boom TEXT GENERATED ALWAYS AS (printf('%.*c', 100000000, 'x')) VIRTUAL"
 run 2 "generated column in study.sqlite" study G
