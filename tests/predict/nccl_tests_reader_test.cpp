@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <cmath>
 #include <filesystem>
 #include <functional>
 
@@ -115,6 +116,21 @@ TEST(NcclTestsReader, ValuesNoMeasurementCanHaveAreRefused) {
     tiny_time.replace(at, 5, "1e-30");  // both placements of the 1 MiB row
   }
   expect_refused([&] { parse_nccl_tests(tiny_time, "t.log"); }, "t.log");
+}
+
+// Found by fuzz_link_file: two rows of one size made the curve's latency 0/0, and every predicted time NaN.
+TEST(NcclTestsReader, RowsOfOneSizeBecomeOnePointAtTheirMeanTime) {
+  const auto table = parse_allreduce_lut("size(B),count,type,time(ns),busbw(GB/s)\n1048576,1,float,40000,1\n"
+                                         "1048576,1,float,50000,1\n2097152,1,float,80000,1\n",
+                                         "AR_GPU2_LUT");
+  ASSERT_EQ(table.points.size(), 2u);
+  EXPECT_DOUBLE_EQ(table.points[0].time_ns, 45'000.0);
+  const AllReduceCurve curve({table});
+  for (const std::int64_t bytes : {std::int64_t{1}, std::int64_t{1} << 20, std::int64_t{1} << 30}) {
+    EXPECT_TRUE(std::isfinite(curve.time_ns(bytes, 2))) << bytes;
+  }
+  const std::string row = "     1048576        262144     float     sum      -1    40.00   26.21   39.32      0    40.00   26.21   39.32      0\n";
+  EXPECT_EQ(parse_nccl_tests(kNewLayout + row, "repeated_row.log").points.size(), 2u);
 }
 
 TEST(NcclTestsReader, OnlyRegularFilesOfSensibleSizeAreRead) {

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <filesystem>
@@ -120,6 +121,24 @@ std::int32_t gpu_count(std::string_view text) {
   return ranks;
 }
 
+// One point per size, its time the mean of the rows of that size: a file of two
+// runs repeats every size, and two points at one size made the curve's latency
+// estimate 0/0 (NaN) (found by fuzz_link_file).
+std::vector<AllReducePoint> merged_by_size(std::vector<AllReducePoint> points) {
+  std::stable_sort(points.begin(), points.end(), [](const auto& a, const auto& b) { return a.bytes < b.bytes; });
+  std::vector<AllReducePoint> merged;
+  std::size_t rows = 0;
+  for (const auto& point : points) {
+    if (!merged.empty() && merged.back().bytes == point.bytes) {
+      ++rows;
+      merged.back().time_ns += (point.time_ns - merged.back().time_ns) / static_cast<double>(rows);
+    } else {
+      merged.push_back(point), rows = 1;
+    }
+  }
+  return merged;
+}
+
 // A measured point, or bad input naming the row when it cannot be a measurement.
 AllReducePoint checked_point(double bytes, double time_ns, std::int32_t gpus, const std::string& source,
                              std::size_t line) {
@@ -222,6 +241,7 @@ AllReduceTable parse_nccl_tests(std::string_view text, const std::string& source
     throw TraceError::bad_input(source, fmt::format("names more than {} ranks; not one all_reduce_perf run", kMaxTableGpus));
   for (const auto& row : rows)
     table.points.push_back(checked_point(row.bytes, row.time_us * 1'000.0, table.gpus, source, row.line));
+  table.points = merged_by_size(std::move(table.points));
   const double expected = all_reduce_factor(table.gpus);
   for (const double ratio : ratios)
     if (std::abs(ratio - expected) > 0.05 * expected)
@@ -244,6 +264,7 @@ AllReduceTable parse_allreduce_lut(std::string_view text, const std::string& sou
       table.points.push_back(checked_point(*bytes, *time, table.gpus, source, number));
   });
   if (table.points.empty()) throw TraceError::bad_input(source, "no rows in the all-reduce look-up table");
+  table.points = merged_by_size(std::move(table.points));
   return table;
 }
 
