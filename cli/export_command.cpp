@@ -41,7 +41,7 @@ int run_export(const ExportArguments& arguments, const Invocation& invocation) {
   for (const auto& [file, warning] : summary.warnings) {
     fmt::print(stderr, "gpuprof: warning: {}: {}\n", printable(file), printable(warning));
   }
-  fmt::print("{} -> {}: {} events, {}\n", printable(what_was_read(arguments, summary)), summary.output,
+  fmt::print("{} -> {}: {} events, {}\n", printable(what_was_read(arguments, summary)), printable(summary.output),
              summary.events, units::format_bytes(summary.output_bytes));
   return kExitOk;
 }

@@ -3,6 +3,8 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include <set>
+
 #include "gpuprof/analysis/data_loss.hpp"
 #include "gpuprof/analysis/time_base_notice.hpp"
 #include "gpuprof/trace/trace_file.hpp"
@@ -92,8 +94,12 @@ void describe(Writer& json, const InfoTrace& trace) {
   const auto meta = file.meta();
   json.Key("meta");
   json.StartObject();
+  // Keys that differ only in bytes clean_utf8 replaces would come out the same: each gets a number instead.
+  std::set<std::string> written;
   for (const auto& [key, value] : meta) {
-    json.Key(clean_utf8(key).c_str());
+    auto name = clean_utf8(key);
+    for (int copy = 2; !written.insert(name).second; ++copy) name = clean_utf8(key) + " (" + std::to_string(copy) + ")";
+    json.Key(name.c_str(), static_cast<rapidjson::SizeType>(name.size()));
     string(json, value);
   }
   json.EndObject();

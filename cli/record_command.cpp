@@ -23,6 +23,7 @@
 #include "gpuprof/trace/trace_error.hpp"
 #include "gpuprof/trace/trace_indexes.hpp"
 #include "gpuprof/trace/trace_file.hpp"
+#include "gpuprof/trace/utf8_text.hpp"
 
 namespace gpuprof::cli {
 namespace {
@@ -41,7 +42,7 @@ struct RecordArguments {
 };
 
 int refuse(const std::string& problem) {
-  fmt::print(stderr, "gpuprof: {}\n", problem);
+  fmt::print(stderr, "gpuprof: {}\n", printable(problem));
   return kExitBadInput;
 }
 
@@ -124,7 +125,7 @@ void build_indexes_of(const std::string& path) {
   try {
     trace::build_trace_indexes(path);
   } catch (const TraceError& error) {
-    fmt::print(stderr, "gpuprof: {}: indexes not built ({}); the analyses do not need them\n", path,
+    fmt::print(stderr, "gpuprof: {}: indexes not built ({}); the analyses do not need them\n", printable(path),
                error.problem());
   }
 }
@@ -142,10 +143,10 @@ void print_summary(const std::string& path, const Invocation& invocation) {
     }
     const auto loss = analysis::recording_loss(stats);
     if (invocation.quiet && !loss.any() && problems.empty()) return;
-    fmt::print(stderr, "gpuprof: wrote {}: {} events, {}{}{}\n", path, events,
+    fmt::print(stderr, "gpuprof: wrote {}: {} events, {}{}{}\n", printable(path), events,
                loss.any() ? "LOST DATA: " : "", loss.text(), problems);
   } catch (const TraceError& error) {
-    fmt::print(stderr, "gpuprof: wrote {}, but cannot read it back: {}\n", path, error.problem());
+    fmt::print(stderr, "gpuprof: wrote {}, but cannot read it back: {}\n", printable(path), printable(error.problem()));
   }
 }
 
@@ -189,7 +190,7 @@ int run_record(const RecordArguments& arguments, const Invocation& invocation) {
   const auto files_list = make_files_list(folder.path);
   const TemporaryName files_list_name(files_list);
   const auto result = launcher::run_child(arguments.command, collector_environment(arguments, collector, files_list));
-  if (!result.started) fmt::print(stderr, "gpuprof: cannot run {}\n", result.start_error);
+  if (!result.started) fmt::print(stderr, "gpuprof: cannot run {}\n", printable(result.start_error));
   const auto files = read_files_list(files_list);
   std::error_code ignored;
   fs::remove_all(folder.path, ignored);

@@ -2,18 +2,19 @@
 
 #include <cstdio>
 #include <exception>
-#include <fstream>
 #include <new>
 #include <string_view>
 
 #include "cli_reference.hpp"
 #include "command.hpp"
 #include "help_formatter.hpp"
+#include "gpuprof/report/report_writers.hpp"
 #include "gpuprof/trace/sqlite_database.hpp"
 #include "gpuprof/trace/stage_timings.hpp"
 #include "gpuprof/trace/temporary_files.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 #include "gpuprof/trace/utf8_text.hpp"
+#include "typed_values.hpp"
 
 namespace gpuprof::cli {
 namespace {
@@ -24,12 +25,12 @@ int write_cli_reference(const CLI::App& app, const std::string& kind, const std:
     fmt::print(stderr, "gpuprof: --cli-reference takes bash, zsh or man\n");
     return kExitBadInput;
   }
-  std::ofstream file(path, std::ios::binary | std::ios::trunc);
-  file << *text;
-  file.close();
-  if (!file) {
-    fmt::print(stderr, "gpuprof: cannot write {}\n", path);
-    return kExitFailure;
+  try {
+    // Like every output: a temporary renamed into place, never through a link or into a FIFO.
+    report::write_files({{path, *text}}, {.overwrite = true});
+  } catch (const TraceError& error) {
+    fmt::print(stderr, "gpuprof: {}\n", printable(error.what()));
+    return error.kind() == TraceError::Kind::bad_input ? kExitBadInput : kExitFailure;
   }
   return kExitOk;
 }
@@ -52,7 +53,8 @@ void print_stage_timings() {
 }  // namespace
 
 void notice(const Invocation& invocation, std::string_view line) {
-  if (!invocation.quiet) fmt::print(stderr, "{}\n", line);
+  // Notes quote paths and names from files: one clean line whatever they hold.
+  if (!invocation.quiet) fmt::print(stderr, "{}\n", printable(line));
 }
 
 int run_gpuprof(int argc, char** argv) {
@@ -78,18 +80,22 @@ int run_gpuprof(int argc, char** argv) {
   add_predict_command(app, action);
   Invocation invocation;
   add_quiet_flag(app, invocation.quiet);
+  keep_values_as_typed(app);
   // Generated at build time from the definitions above (completion, man page); not a user's command.
   if (argc == 4 && std::string_view(argv[1]) == "--cli-reference") {
     return write_cli_reference(app, argv[2], argv[3]);
   }
   if (argc >= 2) {
     if (const auto problem = unknown_command(app, argv[1])) {
-      fmt::print(stderr, "gpuprof: {}\nRun 'gpuprof --help' for the commands.\n", *problem);
+      fmt::print(stderr, "gpuprof: {}\nRun 'gpuprof --help' for the commands.\n", printable(*problem));
       return kExitBadInput;
     }
   }
+  const auto marked = mark_bracketed_arguments(argc, argv);
+  std::vector<const char*> marked_argv;
+  for (const auto& argument : marked) marked_argv.push_back(argument.c_str());
   try {
-    app.parse(argc, argv);
+    app.parse(argc, marked_argv.data());
   } catch (const CLI::CallForHelp& help) {
     return app.exit(help);
   } catch (const CLI::CallForAllHelp& help) {
@@ -97,7 +103,7 @@ int run_gpuprof(int argc, char** argv) {
   } catch (const CLI::CallForVersion& version) {
     return app.exit(version);
   } catch (const CLI::ParseError& error) {
-    fmt::print(stderr, "gpuprof: {}\nRun 'gpuprof --help' for usage.\n", printable(error.what()));
+    fmt::print(stderr, "gpuprof: {}\nRun 'gpuprof --help' for usage.\n", printable(without_marks(error.what())));
     return kExitBadInput;
   }
   for (int i = 0; i < argc; ++i) invocation.command_line += (i ? " " : "") + std::string(argv[i]);

@@ -12,6 +12,7 @@
 #include "gpuprof/study/study_store.hpp"
 #include "gpuprof/study/study_writers.hpp"
 #include "gpuprof/trace/output_guard.hpp"
+#include "gpuprof/trace/utf8_text.hpp"
 
 namespace gpuprof::cli {
 namespace {
@@ -30,12 +31,15 @@ struct StudyArguments {
 int run_study_command(const StudyArguments& arguments, const Invocation& invocation) {
   const auto format = study::study_format_from_string(arguments.format);
   if (!format) {
-    fmt::print(stderr, "gpuprof: --format: unknown format '{}' (use text, md, html, csv or json)\n", arguments.format);
+    fmt::print(stderr, "gpuprof: --format: unknown format '{}' (use text, md, html, csv or json)\n",
+               printable(arguments.format));
     return kExitBadInput;
   }
   const auto path = (fs::path(arguments.folder) / study::kStudyFileName).string();
-  if (!fs::exists(path)) {
-    fmt::print(stderr, "gpuprof: {}: no study here (run gpuprof sweep -o {} first)\n", path, arguments.folder);
+  std::error_code missing;  // a loop of links is not "missing": opening it says what it is
+  if (!fs::exists(path, missing) && !missing) {
+    fmt::print(stderr, "gpuprof: {}: no study here (run gpuprof sweep -o {} first)\n", printable(path),
+               printable(arguments.folder));
     return kExitBadInput;
   }
   if (!arguments.output.empty() && arguments.output != "-") refuse_writing_over_inputs({arguments.output}, {arguments.folder});

@@ -15,6 +15,7 @@
 #include "gpuprof/trace/output_guard.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 #include "gpuprof/units/number_list.hpp"
+#include "gpuprof/trace/utf8_text.hpp"
 
 namespace gpuprof::cli {
 namespace {
@@ -31,7 +32,7 @@ struct SweepArguments {
 };
 
 int refuse(const std::string& problem) {
-  fmt::print(stderr, "gpuprof: {}\n", problem);
+  fmt::print(stderr, "gpuprof: {}\n", printable(problem));
   return kExitBadInput;
 }
 
@@ -144,7 +145,8 @@ int run_sweep_command(SweepArguments& arguments, const Invocation& invocation) {
   const fs::path folder = fs::absolute(arguments.output);
   if (auto problem = prepare_folder(folder); !problem.empty()) return refuse(problem);
   const auto path = (folder / study::kStudyFileName).string();
-  const bool exists = fs::exists(path);
+  std::error_code unreadable;  // a loop of links counts as there: opening it says what it is
+  const bool exists = fs::exists(path, unreadable) || unreadable;
   if (exists && !arguments.resume && !arguments.force) {
     return refuse(path + " already exists (use --resume to continue it, or --force to start over)");
   }
@@ -153,6 +155,9 @@ int run_sweep_command(SweepArguments& arguments, const Invocation& invocation) {
     return kExitFailure;
   }
   try {
+    auto members = study_outputs(folder);
+    for (const char* sub : {"traces", "summaries", "logs"}) members.push_back((folder / sub).string());
+    study::refuse_links_out_of_study(folder.string(), members);
     refuse_writing_over_inputs(study_outputs(folder), program_files(arguments.settings));
   } catch (const TraceError& error) {
     return refuse(error.what());

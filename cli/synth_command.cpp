@@ -6,6 +6,7 @@
 
 #include "command.hpp"
 #include "gpuprof/synthetic/synthetic_trace.hpp"
+#include "gpuprof/trace/utf8_text.hpp"
 
 namespace gpuprof::cli {
 namespace {
@@ -27,7 +28,7 @@ int run_synth(SynthArguments& arguments, const Invocation& invocation) {
   const auto started = std::chrono::steady_clock::now();
   const auto summary = synthetic::write_synthetic_trace(arguments.output, arguments.options);
   const std::chrono::duration<double> seconds = std::chrono::steady_clock::now() - started;
-  fmt::print("{}: {} events, {} devices, {} steps, {} kernels per step ({:.2f} s)\n", arguments.output,
+  fmt::print("{}: {} events, {} devices, {} steps, {} kernels per step ({:.2f} s)\n", printable(arguments.output),
              summary.events, arguments.options.devices, arguments.options.steps, summary.kernels_per_step,
              seconds.count());
   return kExitOk;

@@ -23,6 +23,7 @@ void publish_file(const std::string& temporary, const std::string& target, bool 
   // Checked again here, at the one place outputs are renamed into place: the name may have changed since the
   // command started.
   refuse_non_regular_output(target);
+  refuse_folder_output(target);
   if (!overwrite) {
     if (::link(temporary.c_str(), target.c_str()) == 0) {
       ::unlink(temporary.c_str());

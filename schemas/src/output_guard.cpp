@@ -7,6 +7,7 @@
 #include <optional>
 #include <utility>
 
+#include "gpuprof/trace/input_file.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 
 namespace gpuprof {
@@ -38,22 +39,21 @@ void add_input(const std::string& input, std::map<FileIdentity, std::string>& fi
   }
 }
 
-std::string kind_of(mode_t mode) {
-  if (S_ISLNK(mode)) return "a symbolic link";
-  if (S_ISCHR(mode) || S_ISBLK(mode)) return "a device";
-  if (S_ISFIFO(mode)) return "a FIFO";
-  if (S_ISSOCK(mode)) return "a socket";
-  return "not a regular file";
-}
-
 }  // namespace
 
 void refuse_non_regular_output(const std::string& output) {
   struct stat status {};
   if (::lstat(output.c_str(), &status) != 0) return;  // a new name (or one we cannot see: creating it will say)
   if (S_ISREG(status.st_mode) || S_ISDIR(status.st_mode)) return;
-  throw TraceError::bad_input(output, "is " + kind_of(status.st_mode) +
+  throw TraceError::bad_input(output, "is " + std::string(kind_of_file(status.st_mode)) +
                                           "; gpuprof writes only to regular files or new names (even with --force)");
+}
+
+void refuse_folder_output(const std::string& output) {
+  struct stat status {};
+  if (::lstat(output.c_str(), &status) != 0 || !S_ISDIR(status.st_mode)) return;
+  throw TraceError::bad_input(output, "is a folder, and this output is one file (even with --force): name a file, "
+                                      "for example " + (fs::path(output) / "out").string());
 }
 
 void refuse_writing_over_inputs(const std::vector<std::string>& outputs, const std::vector<std::string>& inputs) {

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <array>
 #include <chrono>
 #include <climits>
@@ -13,6 +14,7 @@
 #include <thread>
 #include <utility>
 
+#include "gpuprof/trace/input_file.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 #include "gpuprof/trace/utf8_text.hpp"
 
@@ -67,14 +69,50 @@ std::string fmt_percent(char c) {
   return {'%', kHex[byte >> 4], kHex[byte & 15]};
 }
 
-// A file in WAL mode (header bytes 18 and 19 are 2) whose -wal and -shm are
-// absent: no writer has it open, and reading it normally would create both
-// beside the user's file.
+// A -wal that holds no frames SQLite would read: shorter than its 32-byte
+// header, or without the WAL magic number (SQLite ignores such a file).
+bool wal_holds_nothing(const std::string& wal) {
+  std::ifstream file(wal, std::ios::binary);
+  std::array<unsigned char, 32> header{};
+  if (!file.read(reinterpret_cast<char*>(header.data()), header.size())) return true;
+  return !(header[0] == 0x37 && header[1] == 0x7f && header[2] == 0x06 && (header[3] == 0x82 || header[3] == 0x83));
+}
+
+// A file in WAL mode (header bytes 18 and 19 are 2) that no writer has open
+// (no -shm; a -wal, if any, holds nothing): reading it normally would create
+// both side files beside the user's file. A -wal with frames and no -shm is
+// refused: reading it would need a -shm, ignoring it would lose its commits.
 bool wal_without_side_files(const std::string& path) {
   std::ifstream file(path, std::ios::binary);
   std::array<char, 20> header{};
   if (!file.read(header.data(), header.size()) || header[18] != 2 || header[19] != 2) return false;
-  return !exists_beside(path, "-wal") && !exists_beside(path, "-shm");
+  if (exists_beside(path, "-shm")) return false;
+  if (!exists_beside(path, "-wal") || wal_holds_nothing(path + "-wal")) return true;
+  throw TraceError::bad_input(path, "has a -wal file with changes but no -shm beside it (a writer stopped mid-write); "
+                                    "gpuprof never changes an input: open it once with sqlite3, which folds the -wal "
+                                    "in, or remove " + path + "-wal if it is not this file's");
+}
+
+// SQLite quotes the file's own schema in some reasons ("malformed database
+// schema (NAME) - near ...": any text the file chose); only the fixed start is kept.
+std::string reason_without_file_text(const char* reason) {
+  const std::string_view text(reason);
+  for (const char* fixed : {"malformed database schema", "error in view", "error in trigger", "error in index"}) {
+    if (text.starts_with(fixed)) return fixed;
+  }
+  return printable(text);
+}
+
+// SQLite would block forever opening a FIFO and read a device without end.
+void refuse_unless_regular(const std::string& path) {
+  struct stat status {};
+  if (::stat(path.c_str(), &status) != 0) {
+    if (errno == ELOOP) throw TraceError::bad_input(path, "is a loop of symbolic links; name the file itself");
+    return;  // absent: SQLite says so
+  }
+  if (S_ISREG(status.st_mode)) return;
+  throw TraceError::bad_input(path, std::string("is ") + kind_of_file(status.st_mode) +
+                                        ", not a SQLite file (gpuprof reads regular files only)");
 }
 
 // `path` as a URI that opens it read-only without touching anything beside it.
@@ -124,6 +162,7 @@ constexpr const char* kChangedWhileRead =
 }  // namespace
 
 Database::Database(const std::string& path, OpenMode mode) : path_(path) {
+  refuse_unless_regular(path);
   int flags = SQLITE_OPEN_NOMUTEX;
   switch (mode) {
     case OpenMode::read_only:
@@ -142,10 +181,10 @@ Database::Database(const std::string& path, OpenMode mode) : path_(path) {
   const int status = sqlite3_open_v2(name.c_str(), &handle_, flags | (immutable ? SQLITE_OPEN_URI : 0),
                                      long_path ? "gpuprof-long-paths" : nullptr);
   if (status != SQLITE_OK) {
-    std::string message = handle_ ? sqlite3_errmsg(handle_) : sqlite3_errstr(status);
+    std::string message = reason_without_file_text(handle_ ? sqlite3_errmsg(handle_) : sqlite3_errstr(status));
     sqlite3_close(handle_);
     handle_ = nullptr;
-    throw TraceError::bad_input(path, "cannot open as SQLite: " + printable(message));
+    throw TraceError::bad_input(path, "cannot open as SQLite: " + message);
   }
   sqlite3_extended_result_codes(handle_, 1);
   sqlite3_busy_handler(handle_, wait_for_lock, nullptr);
@@ -264,7 +303,12 @@ void Database::close() {
 namespace {
 // One sentence about the file for each class of SQLite error; SQL text never
 // reaches the user, only SQLite's own short reason.
-std::string describe_error(int primary, const char* reason) {
+std::string describe_error(int extended, const std::string& reason) {
+  if (extended == SQLITE_READONLY_ROLLBACK) {
+    return "has a -journal file beside it from a write that did not finish; gpuprof never changes an input: open "
+           "it once with sqlite3, which rolls that write back, or remove the -journal if it is not this file's";
+  }
+  const int primary = extended & 0xff;
   switch (primary) {
     case SQLITE_CORRUPT:
     case SQLITE_NOTADB: return std::string("is damaged or not a SQLite database (") + reason + ")";
@@ -285,9 +329,10 @@ std::string describe_error(int primary, const char* reason) {
 }  // namespace
 
 void Database::fail(std::string_view /*what*/) const {
-  const int primary = sqlite3_extended_errcode(handle_) & 0xff;
+  const int extended = sqlite3_extended_errcode(handle_);
+  const int primary = extended & 0xff;
   // SQLite's reason may quote the file's schema: any bytes, newlines and escapes included.
-  const std::string message = describe_error(primary, printable(sqlite3_errmsg(handle_)).c_str());
+  const std::string message = describe_error(extended, reason_without_file_text(sqlite3_errmsg(handle_)));
   if (immutable_stamp_) {
     // Without locks, "damaged" may only mean a writer checkpointed meanwhile: a
     // reader tries again, and a file damaged for real fails the same way then.

@@ -59,6 +59,10 @@ void remove_temporaries_on_signal() {
   sigaddset(&action.sa_mask, SIGTERM);
   ::sigaction(SIGINT, &action, nullptr);
   ::sigaction(SIGTERM, &action, nullptr);
+  // Past `ulimit -f` a write then fails with EFBIG, and the writer removes its
+  // temporary and says so in one line, where SIGXFSZ's default would kill the
+  // process with the temporary left behind.
+  ::signal(SIGXFSZ, SIG_IGN);
 }
 
 TemporaryName::TemporaryName(const std::string& path, bool folder) {

@@ -31,7 +31,7 @@ void check_output_path(const std::string& path, bool overwrite) {
   refuse_non_regular_output(path);
   std::error_code error;
   const auto status = fs::status(path, error);
-  if (fs::is_directory(status)) throw TraceError::bad_input(path, "is a directory");
+  refuse_folder_output(path);
   if (fs::exists(status) && !overwrite) {
     throw TraceError::bad_input(path, "already exists (use --force to overwrite)");
   }

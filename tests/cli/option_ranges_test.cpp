@@ -66,5 +66,24 @@ TEST_F(OptionRanges, HugeTimesAndBytesNeverSumToNegatives) {
   EXPECT_FALSE(std::regex_search(text.out, std::regex(R"re(-[0-9][0-9.]* (s|ms|us|ns|B|KiB|MiB|GiB|TiB)\b)re"))) << text.out.substr(0, 3000);
 }
 
+// Issue 40: every copy from 0 to INT64_MAX. The sum of the kinds wrapped to
+// "Exposed transfers: -4 ns", the median of two such copies read back as
+// INT64_MIN, and the category total wrapped into Time% 39046020276927.
+TEST_F(OptionRanges, CopiesSpanningTheWholeClockNeverWrap) {
+  run_sql(trace_, "DELETE FROM event_chunks; UPDATE memcpys SET start_ns = 0, end_ns = 9223372036854775807");
+  const auto text = gpuprof({"report", trace_});
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_FALSE(std::regex_search(text.out, std::regex(R"re(-[0-9][0-9.]* (s|ms|us|ns)\b)re"))) << text.out.substr(0, 4000);
+  const auto json = gpuprof({"report", trace_, "--format", "json"});
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  const std::regex percent(R"re("percent":\s*([-0-9.e+]+))re");
+  int percents = 0;
+  for (std::sregex_iterator match(json.out.begin(), json.out.end(), percent), end; match != end; ++match, ++percents) {
+    const double value = std::stod((*match)[1].str());
+    EXPECT_TRUE(value >= 0 && value <= 100.0001) << (*match)[0].str();
+  }
+  EXPECT_GT(percents, 0);
+}
+
 }  // namespace
 }  // namespace gpuprof::testing

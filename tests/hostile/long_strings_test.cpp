@@ -12,6 +12,7 @@
 #include "gpuprof/analysis/step_pattern.hpp"
 #include "gpuprof/analysis/step_windows.hpp"
 #include "gpuprof/trace/input_limits.hpp"
+#include "gpuprof/trace/trace_error.hpp"
 #include "hostile_trace.hpp"
 
 namespace gpuprof::testing {
@@ -62,6 +63,20 @@ TEST(StepPattern, LongNamesAreMatchedInLinearTimeOrNotAtAll) {
   EXPECT_EQ(analysis::StepPattern(R"(^step(\d+)$)").match("step42"), 42);
   EXPECT_FALSE(analysis::bounded_regex_search(std::string(analysis::kMaxRegexSubjectBytes + 1, 'a'),
                                               std::regex("(a|b)+")));
+}
+
+// Issue 40: a 100,000-character pattern overflowed the stack while std::regex compiled it.
+TEST(StepPattern, APatternTooLongToCompileSafelyIsBadInput) {
+  for (const auto& pattern : {std::string(100'000, 'a'), std::string(30'000, '(') + "a" + std::string(30'000, ')')}) {
+    try {
+      analysis::StepPattern step(pattern);
+      ADD_FAILURE() << "a pattern of " << pattern.size() << " characters was compiled";
+    } catch (const TraceError& error) {
+      EXPECT_EQ(error.kind(), TraceError::Kind::bad_input);
+      EXPECT_LT(std::string(error.what()).size(), 200u) << "the error quotes the whole pattern";
+    }
+  }
+  EXPECT_EQ(analysis::StepPattern(std::string(1000, 'x') + R"(^step(\d+)$)").match("step1"), std::nullopt);
 }
 
 }  // namespace

@@ -1,7 +1,13 @@
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <cmath>
+#include <filesystem>
+#include <functional>
 
 #include "gpuprof/predict/nccl_tests_reader.hpp"
 #include "gpuprof/trace/trace_error.hpp"
+#include "temporary_folder.hpp"
 
 namespace gpuprof::predict {
 namespace {
@@ -63,6 +69,86 @@ TEST(NcclTestsReader, ReadsALookUpTableLikeVtrain) {
   ASSERT_EQ(table.points.size(), 1u);
   EXPECT_DOUBLE_EQ(table.points[0].time_ns, 45'100.0);  // the last pair, as vTrain reads it
   EXPECT_THROW(parse_allreduce_lut("size(B),x\n1,2,3,4,5\n", "no_count.csv"), TraceError);
+}
+
+// Bad input, and the message names `source`.
+void expect_refused(const std::function<void()>& read, const std::string& source) {
+  try {
+    read();
+    ADD_FAILURE() << "accepted " << source;
+  } catch (const TraceError& error) {
+    EXPECT_EQ(error.kind(), TraceError::Kind::bad_input) << error.what();
+    EXPECT_EQ(error.path(), source) << error.what();
+  }
+}
+
+// Issue 40: libstdc++'s regex recursed once per character of a comment line and
+// overflowed the stack on 40,000 spaces or a long run of digits after `# Rank`.
+TEST(NcclTestsReader, LongCommentLinesDoNotOverflowTheStack) {
+  for (const auto& line : {"#" + std::string(400'000, ' ') + "x", "#  Rank " + std::string(400'000, '7') + "x"}) {
+    EXPECT_EQ(parse_nccl_tests(line + "\n" + kNewLayout, "long.log").gpus, 4);
+  }
+  std::string spaced = kNewLayout;
+  const auto rank3 = spaced.find("#  Rank  3");
+  spaced.replace(rank3, 10, "#" + std::string(400'000, ' ') + "Rank" + std::string(400'000, '\t') + "3");
+  EXPECT_EQ(parse_nccl_tests(spaced, "spaced.log").gpus, 4);
+}
+
+TEST(NcclTestsReader, AGpuCountInTheNameBeyondAnyMachineIsBadInput) {
+  const std::string rows = "size(B),count,type,time(ns),busbw(GB/s)\n1048576,262144,float,44210,23.72\n";
+  expect_refused([&] { parse_allreduce_lut(rows, "dir/AR_GPU99999999999_1M_LUT"); }, "dir/AR_GPU99999999999_1M_LUT");
+  expect_refused([&] { parse_allreduce_lut(rows, "dir/AR_GPU65537_1M_LUT"); }, "dir/AR_GPU65537_1M_LUT");
+  // Only the file name counts: a folder named GPU2 does not make a table of 2 GPUs.
+  expect_refused([&] { parse_allreduce_lut(rows, "GPU2/AR_LUT"); }, "GPU2/AR_LUT");
+  EXPECT_EQ(parse_allreduce_lut(rows, "GPU9/AR_GPU4_1M_LUT").gpus, 4);
+}
+
+// Values no all-reduce can have: a fit on them predicted 44x on 2 GPUs or a negative step time.
+TEST(NcclTestsReader, ValuesNoMeasurementCanHaveAreRefused) {
+  const std::string header = "size(B),count,type,time(ns),busbw(GB/s)\n";
+  for (const char* row : {"1e300,1,float,44210,1\n", "9223372036854775807,1,float,44210,1\n",
+                          "1048576,1,float,1e-300,1\n", "1048576,1,float,1e300,1\n", "1.5,1,float,10,1\n",
+                          "1099511627776,1,float,1,1\n"}) {
+    expect_refused([&] { parse_allreduce_lut(header + row, "AR_GPU2_LUT"); }, "AR_GPU2_LUT");
+  }
+  std::string tiny_time = kNewLayout;
+  for (auto at = tiny_time.find("40.00"); at != std::string::npos; at = tiny_time.find("40.00")) {
+    tiny_time.replace(at, 5, "1e-30");  // both placements of the 1 MiB row
+  }
+  expect_refused([&] { parse_nccl_tests(tiny_time, "t.log"); }, "t.log");
+}
+
+// Found by fuzz_link_file: two rows of one size made the curve's latency 0/0, and every predicted time NaN.
+TEST(NcclTestsReader, RowsOfOneSizeBecomeOnePointAtTheirMeanTime) {
+  const auto table = parse_allreduce_lut("size(B),count,type,time(ns),busbw(GB/s)\n1048576,1,float,40000,1\n"
+                                         "1048576,1,float,50000,1\n2097152,1,float,80000,1\n",
+                                         "AR_GPU2_LUT");
+  ASSERT_EQ(table.points.size(), 2u);
+  EXPECT_DOUBLE_EQ(table.points[0].time_ns, 45'000.0);
+  const AllReduceCurve curve({table});
+  for (const std::int64_t bytes : {std::int64_t{1}, std::int64_t{1} << 20, std::int64_t{1} << 30}) {
+    EXPECT_TRUE(std::isfinite(curve.time_ns(bytes, 2))) << bytes;
+  }
+  const std::string row = "     1048576        262144     float     sum      -1    40.00   26.21   39.32      0    40.00   26.21   39.32      0\n";
+  EXPECT_EQ(parse_nccl_tests(kNewLayout + row, "repeated_row.log").points.size(), 2u);
+}
+
+TEST(NcclTestsReader, OnlyRegularFilesOfSensibleSizeAreRead) {
+  testing::TemporaryFolder folder;
+  const auto fifo = folder.file("fifo.log");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  expect_refused([&] { read_allreduce_file(fifo); }, fifo);  // used to block forever
+  expect_refused([&] { read_allreduce_file(folder.path().string()); }, folder.path().string());
+  expect_refused([&] { read_allreduce_file(folder.file("absent.log")); }, folder.file("absent.log"));
+  const auto huge = folder.file("huge.log");
+  testing::write_file(huge, kNewLayout + std::string(9 << 20, '\n'));
+  expect_refused([&] { read_allreduce_file(huge); }, huge);
+  const auto long_line = folder.file("long_line.log");
+  testing::write_file(long_line, "#" + std::string(40'000, ' ') + "\n" + kNewLayout);
+  expect_refused([&] { read_allreduce_file(long_line); }, long_line);
+  const auto good = folder.file("good.log");
+  testing::write_file(good, kNewLayout);
+  EXPECT_EQ(read_allreduce_file(good).gpus, 4);
 }
 
 }  // namespace

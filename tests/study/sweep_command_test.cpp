@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "gpuprof_command.hpp"
 #include "process_runner.hpp"
 #include "temporary_folder.hpp"
 
@@ -17,11 +18,6 @@ namespace gpuprof::testing {
 namespace {
 
 namespace fs = std::filesystem;
-
-ProcessResult gpuprof(std::vector<std::string> arguments) {
-  arguments.insert(arguments.begin(), GPUPROF_BINARY);
-  return run_process(arguments);
-}
 
 // Step time 2 ms + 0.1 ms per sample on 1 GPU, 12.7 ms + 0.0589 ms per sample on 2:
 // the GRU case of DESIGN.md, breaking even near batch 260. Batch 128 on 2 GPUs runs out of memory.

@@ -1,8 +1,10 @@
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include "gpuprof/study/sweep_grid.hpp"
 #include "gpuprof/study/sweep_plan.hpp"
 #include "gpuprof/study/workload_summary.hpp"
+#include "temporary_folder.hpp"
 
 namespace gpuprof::study {
 namespace {
@@ -125,6 +127,19 @@ TEST(WorkloadSummary, ReadsTheWorkloadFormat) {
   EXPECT_EQ(summary->validation_accuracy, 0.7);
   EXPECT_EQ(summary->model, "rnn");
   EXPECT_FALSE(parse_workload_summary("not json"));
+}
+
+// Issue 40: the program under study writes the summary; a FIFO in its place blocked the sweep forever.
+TEST(WorkloadSummary, OnlyARegularFileIsRead) {
+  testing::TemporaryFolder folder;
+  const auto fifo = folder.file("summary.json");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  EXPECT_FALSE(read_workload_summary(fifo));
+  EXPECT_FALSE(read_workload_summary(folder.path().string()));
+  const auto file = folder.file("good.json");
+  testing::write_file(file, R"({"format":"gpuprof.workload/1","training_seconds":2.5})");
+  ASSERT_TRUE(read_workload_summary(file));
+  EXPECT_EQ(read_workload_summary(file)->training_seconds, 2.5);
 }
 
 }  // namespace

@@ -5,6 +5,11 @@
 namespace gpuprof::analysis {
 namespace {
 
+// libstdc++ compiles a pattern by recursive descent, a few frames per
+// character: a 100,000-character --step-pattern overflowed the stack (issue 40).
+// Real patterns are a few dozen characters.
+constexpr std::size_t kMaxRegexPatternBytes = 1024;
+
 // The first range inside a bracket expression whose ends are plain characters in
 // the wrong order, or empty. Escaped characters and class escapes (\d) are never
 // range ends here: std::regex judges those itself.
@@ -33,6 +38,11 @@ std::string reversed_range(std::string_view pattern) {
 }  // namespace
 
 std::regex compile_user_regex(const std::string& pattern, std::string_view option, std::regex::flag_type flags) {
+  if (pattern.size() > kMaxRegexPatternBytes) {
+    throw TraceError::bad_input("", std::string(option) + ": a pattern of " + std::to_string(pattern.size()) +
+                                        " characters; at most " + std::to_string(kMaxRegexPatternBytes) +
+                                        " are taken (write a shorter pattern)");
+  }
   const auto invalid = [&](const std::string& why) {
     return TraceError::bad_input("", "invalid " + std::string(option) + " '" + pattern + "': " + why);
   };

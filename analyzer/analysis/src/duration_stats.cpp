@@ -5,6 +5,14 @@
 #include <cmath>
 
 namespace gpuprof::analysis {
+namespace {
+
+// The largest double below 2^63: a time near INT64_MAX read back into int64
+// for display must not round up to 2^63, which does not fit (it came out as
+// INT64_MIN, a negative median).
+constexpr double kLargestTime = 9223372036854774784.0;
+
+}  // namespace
 
 DurationStats duration_stats(std::span<std::int64_t> durations) {
   DurationStats stats;
@@ -29,6 +37,9 @@ DurationStats duration_stats(std::span<std::int64_t> durations) {
     const auto lower = *std::max_element(durations.begin(), middle);
     stats.med_ns = (static_cast<double>(lower) + static_cast<double>(*middle)) / 2.0;
   }
+  stats.avg_ns = std::min(stats.avg_ns, kLargestTime);
+  stats.med_ns = std::min(stats.med_ns, kLargestTime);
+  stats.stddev_ns = std::min(stats.stddev_ns, kLargestTime);
   return stats;
 }
 

@@ -14,9 +14,10 @@ void sort_rows(std::vector<KernelSummaryRow>& rows) {
   });
 }
 
-void set_percent(std::vector<KernelSummaryRow>& rows, std::int64_t total) {
+// `total` in double: the rows' times may each be near INT64_MAX (a hostile file), and an int64 sum of them wrapped.
+void set_percent(std::vector<KernelSummaryRow>& rows, double total) {
   for (auto& row : rows) {
-    row.percent = total > 0 ? 100.0 * static_cast<double>(row.stats.total_ns) / static_cast<double>(total) : 0.0;
+    row.percent = total > 0 ? 100.0 * static_cast<double>(row.stats.total_ns) / total : 0.0;
   }
 }
 
@@ -122,14 +123,14 @@ KernelSummary summarize_kernels(const trace::TraceModel& model, const NameClasse
   }
   std::sort(summary.comm_rules.begin(), summary.comm_rules.end(),
             [](const CommRuleRow& a, const CommRuleRow& b) { return a.name < b.name; });
-  std::int64_t kernel_total = 0;
-  for (const auto& row : summary.kernels) kernel_total += row.stats.total_ns;
+  double kernel_total = 0;
+  for (const auto& row : summary.kernels) kernel_total += static_cast<double>(row.stats.total_ns);
   set_percent(summary.kernels, kernel_total);
   sort_rows(summary.kernels);
   if (top > 0 && summary.kernels.size() > top) summary.kernels.resize(top);
   summary.categories = per_category(model, grouped);
-  std::int64_t all_total = 0;
-  for (const auto& row : summary.categories) all_total += row.stats.total_ns;
+  double all_total = 0;
+  for (const auto& row : summary.categories) all_total += static_cast<double>(row.stats.total_ns);
   set_percent(summary.categories, all_total);
   sort_rows(summary.categories);
   return summary;

@@ -8,6 +8,7 @@
 
 #include "gpuprof/trace/file_publishing.hpp"
 #include "gpuprof/trace/trace_error.hpp"
+#include "gpuprof/trace/output_guard.hpp"
 
 namespace gpuprof::exporters {
 namespace {
@@ -21,7 +22,7 @@ bool ends_with_gz(const std::string& path) { return path.size() > 3 && path.ends
 void check_output(const std::string& output, bool overwrite) {
   std::error_code error;
   const auto status = fs::status(output, error);
-  if (fs::is_directory(status)) throw TraceError::bad_input(output, "is a directory");
+  refuse_folder_output(output);
   if (fs::exists(status) && !overwrite) {
     throw TraceError::bad_input(output, "already exists (use --force to overwrite)");
   }

@@ -50,7 +50,7 @@ void check_output(const std::string& output, bool overwrite) {
   refuse_non_regular_output(output);
   std::error_code error;
   const auto status = fs::status(output, error);
-  if (fs::is_directory(status)) throw TraceError::bad_input(output, "is a directory");
+  refuse_folder_output(output);
   if (fs::exists(status) && !overwrite) {
     throw TraceError::bad_input(output, "already exists (use --force to overwrite)");
   }

@@ -51,16 +51,40 @@ struct Expansion {
     }
   }
 
+  // A rank whose file cannot be a trace (a FIFO, a device, a link to nothing
+  // or a loop of links) fails the command, or is left out and named with
+  // --skip-bad: never dropped without a word.
+  void add_unreadable(const fs::directory_entry& entry) {
+    std::error_code error;
+    const auto target = entry.status(error);
+    const auto path = entry.path().string();
+    const std::string problem = error || !fs::exists(target)
+                                    ? "is a symbolic link to nothing (or a loop of links), not a trace file"
+                                    : "is not a regular file (a FIFO, device or socket), not a trace file";
+    if (!skip_bad) {
+      throw TraceError::bad_input(path, problem + " (gpuprof reads regular files only; --skip-bad leaves it out)");
+    }
+    result.left_out.push_back(path);
+    result.problems.push_back(path + ": " + problem);
+  }
+
   void add_folder(const std::string& folder) {
     std::vector<std::string> files;
+    std::vector<fs::directory_entry> unreadable;
     std::error_code error;
     for (const auto& entry : fs::directory_iterator(folder, error)) {
-      if (entry.is_regular_file() && !is_side_file(entry.path().filename().string())) {
+      if (is_side_file(entry.path().filename().string())) continue;
+      std::error_code kind_error;
+      if (entry.is_regular_file(kind_error)) {
         files.push_back(entry.path().string());
+      } else if (!entry.is_directory(kind_error)) {
+        unreadable.push_back(entry);
       }
     }
     if (error) throw TraceError::bad_input(folder, "cannot list folder: " + error.message());
     std::sort(files.begin(), files.end());
+    std::sort(unreadable.begin(), unreadable.end());
+    for (const auto& entry : unreadable) add_unreadable(entry);
     const auto before = result.paths.size();
     for (const auto& file : files) add_file(file, true);
     if (result.paths.size() == before && result.left_out.empty()) {

@@ -12,7 +12,10 @@ CheckedPrediction check_prediction(const PredictRequest& request, const std::vec
     throw TraceError::bad_input(paths[2],
                                 "predict reads one 1-GPU trace, and optionally a second one at the per-GPU batch");
   auto options = options_of(request);
-  return {std::move(options), job::expand_inputs(paths)};
+  auto inputs = job::expand_inputs(paths);
+  // The user's measurements are inputs too: -o naming one must not replace it.
+  inputs.insert(inputs.end(), request.link_files.begin(), request.link_files.end());
+  return {std::move(options), std::move(inputs)};
 }
 
 trace::TraceModel load_prediction_trace(const std::string& path, const progress::ProgressCallback& progress) {

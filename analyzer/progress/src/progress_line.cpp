@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "gpuprof/units/units.hpp"
+#include "gpuprof/trace/utf8_text.hpp"
 
 namespace gpuprof::progress {
 namespace {
@@ -145,7 +146,7 @@ void ProgressLine::note(std::string_view line) {
   if (stream_ == nullptr) return;
   const std::lock_guard lock(mutex_);
   clear_locked();
-  fmt::print(stream_, "{}\n", line);
+  fmt::print(stream_, "{}\n", printable(line));  // notes quote names and failures from other programs
   std::fflush(stream_);
 }
 

@@ -1,4 +1,5 @@
 #include "gpuprof/report/report_summary.hpp"
+#include "gpuprof/units/units.hpp"
 
 #include <algorithm>
 
@@ -88,7 +89,11 @@ GapsSummary summarize_gaps(const ReportInput& input) {
 }
 
 void add_totals(analysis::TransferTotals& sum, const analysis::TransferTotals& more) {
-  sum.count += more.count, sum.bytes += more.bytes, sum.total_ns += more.total_ns, sum.exposed_ns += more.exposed_ns;
+  // Each total may be near INT64_MAX (copies spanning a hostile file's whole clock): saturate, never wrap.
+  sum.count += more.count;
+  units::add_saturating(sum.bytes, more.bytes);
+  units::add_saturating(sum.total_ns, more.total_ns);
+  units::add_saturating(sum.exposed_ns, more.exposed_ns);
 }
 
 KindExposure& entry_for(std::vector<KindExposure>& kinds, trace::CopyKind kind) {
@@ -104,7 +109,7 @@ TransfersSummary summarize_transfers(const ReportInput& input) {
   for (const auto& rank : input.ranks) {
     for (const auto& kind : rank.transfers.kinds) {
       add_totals(entry_for(summary.kinds, kind.kind).totals, kind.totals);
-      summary.exposed_ns += kind.totals.exposed_ns;
+      units::add_saturating(summary.exposed_ns, kind.totals.exposed_ns);
     }
     for (const auto& pair : rank.transfers.pairs) {
       auto& entry = entry_for(summary.kinds, pair.kind);

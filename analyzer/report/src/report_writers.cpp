@@ -94,6 +94,7 @@ void check_output(Format format, const std::string& output, const WriteOptions& 
   if (output.empty() || output == "-") return;
   if (format == Format::csv && (output.ends_with('/') || fs::is_directory(output))) return;
   refuse_writing_over_inputs({output}, options.inputs);
+  refuse_folder_output(output);
   if (!options.overwrite) refuse_existing({output});
   const fs::path parent = fs::path(output).parent_path();
   std::error_code ignored;

@@ -53,14 +53,31 @@ std::vector<std::string> split_lines(std::string_view text) {
   return lines;
 }
 
-// A run's traces live in the study folder: a stored path that is absolute or
-// climbs out of it (`..`) would make `study` read files anywhere.
+// Whether `path`, with every symbolic link on the way resolved, lies inside `folder`.
+bool resolves_inside(const std::filesystem::path& folder, const std::filesystem::path& path) {
+  std::error_code error;
+  const auto root = std::filesystem::weakly_canonical(folder, error);
+  if (error) return false;
+  const auto target = std::filesystem::weakly_canonical(path, error);
+  if (error) return false;
+  const auto relative = target.lexically_relative(root);
+  return !relative.empty() && *relative.begin() != "..";
+}
+
+// A run's traces live in the study folder: a stored path that is absolute,
+// climbs out of it (`..`) or leads out through a symbolic link would make
+// `study` read files anywhere.
 std::vector<std::string> paths_inside_study(const sqlite::Database& database, std::vector<std::string> paths) {
+  const auto folder = std::filesystem::path(database.path()).parent_path();
   for (const auto& path : paths) {
     const std::filesystem::path relative(path);
     const bool climbs = std::any_of(relative.begin(), relative.end(), [](const auto& part) { return part == ".."; });
     if (relative.is_absolute() || climbs) {
       throw TraceError::bad_input(database.path(), "names a trace outside the study folder (" + path + "); refused");
+    }
+    if (!resolves_inside(folder.empty() ? "." : folder, (folder.empty() ? "." : folder) / relative)) {
+      throw TraceError::bad_input(database.path(), "names a trace that a symbolic link leads out of the study folder (" +
+                                                       path + "); refused: copy the trace into the folder");
     }
   }
   return paths;
@@ -109,6 +126,16 @@ void load_results(sqlite::Database& database, StudyData& data) {
 
 }  // namespace
 
+void refuse_links_out_of_study(const std::string& folder, const std::vector<std::string>& members) {
+  const std::filesystem::path root(folder);
+  for (const auto& member : members) {
+    if (!resolves_inside(root, member)) {
+      throw TraceError::bad_input(member, "leads out of the study folder through a symbolic link; sweep writes only "
+                                          "inside " + folder + ": remove the link, or start the study in a new folder");
+    }
+  }
+}
+
 StudyStore StudyStore::create(const std::string& path, const std::map<std::string, std::string>& meta) {
   StudyStore store(sqlite::Database(path, sqlite::OpenMode::create));
   store.database_.execute("BEGIN");
@@ -128,6 +155,9 @@ StudyStore StudyStore::create(const std::string& path, const std::map<std::strin
 
 StudyStore StudyStore::open(const std::string& path, bool writable) {
   StudyStore store(sqlite::Database(path, writable ? sqlite::OpenMode::read_write : sqlite::OpenMode::read_only));
+  // A study file comes from anywhere, like a trace: code stored in it (a
+  // generated column, a view in place of a table) would run on every read.
+  store.database_.refuse_code({"meta", "configurations", "runs", "results"}, {});
   store.check_format();
   return store;
 }

@@ -175,11 +175,22 @@ std::string csv_line(const std::vector<std::string>& cells) {
   return line + "\n";
 }
 
+// Text and Markdown go to terminals: a failure line or a configuration name
+// from the study file keeps no escape or C1 control (clean_utf8 leaves C1).
+Table printable_table(Table table) {
+  for (auto& header : table.headers) header = printable(header);
+  for (auto& row : table.rows) {
+    for (auto& cell : row) cell = printable(cell);
+  }
+  return table;
+}
+
 }  // namespace
 
 std::string render_study_text(const StudyReport& report, bool wide) {
-  std::string out = report.title + "\n\n";
-  for (const auto& table : study_tables(report)) {
+  std::string out = printable(report.title) + "\n\n";
+  for (const auto& raw : study_tables(report)) {
+    const auto table = printable_table(raw);
     if (wide) {
       out += text_table(table) + "\n";
       continue;
@@ -188,14 +199,14 @@ std::string render_study_text(const StudyReport& report, bool wide) {
       out += text_table(part, kTextWidth) + "\n";
     }
   }
-  for (const auto& notice : report.notices) out += "note: " + notice + "\n";
+  for (const auto& notice : report.notices) out += "note: " + printable(notice) + "\n";
   return out;
 }
 
 std::string render_study_markdown(const StudyReport& report) {
-  std::string out = "# " + report.title + "\n\n";
-  for (const auto& table : study_tables(report)) out += markdown_table(table) + "\n";
-  for (const auto& notice : report.notices) out += "> " + notice + "\n";
+  std::string out = "# " + printable(report.title) + "\n\n";
+  for (const auto& table : study_tables(report)) out += markdown_table(printable_table(table)) + "\n";
+  for (const auto& notice : report.notices) out += "> " + printable(notice) + "\n";
   return out;
 }
 

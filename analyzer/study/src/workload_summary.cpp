@@ -2,8 +2,8 @@
 
 #include <rapidjson/document.h>
 
-#include <fstream>
-#include <sstream>
+#include "gpuprof/trace/input_file.hpp"
+#include "gpuprof/trace/trace_error.hpp"
 
 namespace gpuprof::study {
 namespace {
@@ -72,11 +72,13 @@ std::optional<WorkloadSummary> parse_workload_summary(const std::string& json) {
 }
 
 std::optional<WorkloadSummary> read_workload_summary(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) return std::nullopt;
-  std::ostringstream content;
-  content << file.rdbuf();
-  return parse_workload_summary(content.str());
+  // The program under study writes this file: a FIFO there blocked the sweep, a device fed it without end.
+  constexpr std::size_t kMaxSummaryBytes = std::size_t{16} << 20;
+  try {
+    return parse_workload_summary(read_text_input(path, "workload summary", {kMaxSummaryBytes, kMaxSummaryBytes}));
+  } catch (const TraceError&) {
+    return std::nullopt;  // the run's time then comes from the wall clock, and its time source says so
+  }
 }
 
 }  // namespace gpuprof::study

@@ -21,4 +21,8 @@ void refuse_writing_over_inputs(const std::vector<std::string>& outputs, const s
 // Uses lstat, so the final name itself is judged, never what it points to.
 void refuse_non_regular_output(const std::string& output);
 
+// A writer of one file whose output names an existing folder: bad_input with
+// what to do (--force or not; renaming onto a folder fails, "Is a directory").
+void refuse_folder_output(const std::string& output);
+
 }  // namespace gpuprof

@@ -27,8 +27,9 @@ std::optional<pid_t> temporary_owner(const std::string& file_name);
 void remove_stale_temporaries(const std::string& folder);
 
 // Installs SIGINT and SIGTERM handlers that unlink every registered temporary
-// and then re-raise the signal with its default action. For programs only
-// (the CLI and the app), never for the collector inside a traced program.
+// and then re-raise the signal with its default action, and ignores SIGXFSZ
+// (a write past `ulimit -f` fails instead). For programs only (the CLI and the
+// app), never for the collector inside a traced program.
 void remove_temporaries_on_signal();
 
 // Keeps a temporary's name where the signal handler finds it, for the lifetime

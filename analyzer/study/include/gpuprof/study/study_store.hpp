@@ -3,11 +3,17 @@
 // The study file (STUDY_DIR/study.sqlite): meta, configurations, runs, results.
 
 #include <string>
+#include <vector>
 
 #include "gpuprof/study/study_data.hpp"
 #include "gpuprof/trace/sqlite_database.hpp"
 
 namespace gpuprof::study {
+
+// Throws TraceError::bad_input naming the first of `members` (files and
+// folders of the study folder `folder`) that a symbolic link leads out of it:
+// sweep writes them, and would write through the link to a file anywhere.
+void refuse_links_out_of_study(const std::string& folder, const std::vector<std::string>& members);
 
 class StudyStore {
  public:
