@@ -143,6 +143,10 @@ void expect_gap_host_activity(const trace::TraceModel& model) {
     }
     shortest_with = std::min(shortest_with, length);
     EXPECT_LE(found->second.covered_ns, length);
+    // The thread an interval is judged by launched the work ending it: one of the issuing threads.
+    if (const auto thread = found->second.launched_by_thread) {
+      EXPECT_TRUE(std::find(threads.begin(), threads.end(), *thread) != threads.end()) << *thread;
+    }
     expect_same_activity(found->second, read_whole.during(interval.start_ns, interval.end_ns));
   }
   EXPECT_LE(longest_without, shortest_with);

@@ -67,20 +67,20 @@ TEST_F(CompactJob, ThirtyTwoRanksFitOnAThousandPixelScreen) {
 }
 
 // The ranks `gpuprof report` of these files calls stragglers (the job analysis's list) are marked on their
-// rows, and only they; the late rank among them, with its lateness.
+// rows, and only they. Rank 7 starts 2 ms late but nobody waits for it (one-GPU synthetic ranks have no
+// collective to wait in): lateness alone is no evidence (issue 39), so no rank is a straggler here.
 TEST_F(CompactJob, TheStragglersAndTheSlowestRankAreMarked) {
   const auto& job = session_->job.stragglers.job;
   const std::set<std::int32_t> stragglers(job.stragglers.begin(), job.stragglers.end());
-  EXPECT_TRUE(stragglers.count(kLateRank));
+  EXPECT_TRUE(stragglers.empty());
+  ASSERT_GT(session_->job.stragglers.ranks.size(), static_cast<std::size_t>(kLateRank));
+  EXPECT_GT(session_->job.stragglers.ranks[kLateRank].mean_lateness_ns, 1.9e6);  // still 2 ms late
   for (std::size_t index = 0; index < session_->ranks.size(); ++index) {
     const auto rank = session_->ranks[index]->analysis.rank;
     const auto mark = rank_mark(*session_, index);
     SCOPED_TRACE("rank " + std::to_string(rank) + ": " + mark.text);
     EXPECT_EQ(mark.text.find("straggler") != std::string::npos, stragglers.count(rank) == 1);
     EXPECT_EQ(mark.text.find("slowest") != std::string::npos, rank == job.slowest_rank);
-    if (rank == kLateRank) {
-      EXPECT_NE(mark.text.find("straggler, 2."), std::string::npos);  // about 2 ms late
-    }
   }
 }
 

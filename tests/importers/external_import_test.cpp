@@ -1,6 +1,9 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <limits>
+#include <map>
 #include <set>
 
 #include "gpuprof/trace/sqlite_database.hpp"
@@ -35,6 +38,14 @@ bool has_nccl_kernel(const trace::TraceModel& model) {
     if (model.string(name).starts_with("nccl")) return true;
   }
   return false;
+}
+
+// First kernel start to last kernel end.
+std::int64_t kernel_span(const trace::TraceModel& model) {
+  const auto& kernels = model.kernels;
+  if (kernels.size() == 0) return 0;
+  return *std::max_element(kernels.end_ns.begin(), kernels.end_ns.end()) -
+         *std::min_element(kernels.start_ns.begin(), kernels.start_ns.end());
 }
 
 std::size_t count_kind(const trace::TraceModel& model, trace::CopyKind kind,
@@ -187,6 +198,7 @@ TEST_F(ExternalImport, NvprofHostClockStepIsFittedPiecewise) {
                   "WHERE start > (SELECT (min(start) + max(start)) / 2 FROM CUPTI_ACTIVITY_KIND_RUNTIME)");
   }
   const auto model = import(input);
+  for (const auto& stat : model.stats) EXPECT_NE(stat.name, "import.gpu_clock_move_refused") << stat.detail.value_or("");
   EXPECT_EQ(summary_.clock.segments, 2);
   EXPECT_GT(summary_.clock.violations_constant, 0);
   EXPECT_EQ(summary_.clock.violations_piecewise, 0);
@@ -194,6 +206,51 @@ TEST_F(ExternalImport, NvprofHostClockStepIsFittedPiecewise) {
   const auto original = import(data_ / "nvprof-magma" / "magma-1.6.1_testing_dgetrf_k20c.nvvp");
   EXPECT_EQ(original.meta.at("gpu_clock_segments"), "1");
   EXPECT_EQ(summary_.clock.violations_constant, 0);
+}
+
+// A GPU clock 1000 s ahead of a host clock that steps back 2 ms three times (as in a real 2-rank nvprof job
+// with 29 segments): every segment's offset is negative, so a row moved by its segment's offset lands in an
+// earlier segment's range. Each row must move once: after the fit no work starts before its launch call and
+// the GPU work spans no longer than the host.
+TEST_F(ExternalImport, NvprofHostClockSteppingBackWithNegativeOffsetsMovesEachRowOnce) {
+  const auto input = folder_.file("stepped_back.nvvp");
+  const auto original_path = data_ / "nvprof-magma" / "magma-1.6.1_testing_dgetrf_k20c.nvvp";
+  fs::copy_file(original_path, input);
+  fs::permissions(input, fs::perms::owner_write, fs::perm_options::add);
+  constexpr std::int64_t kAhead = 1'000'000'000'000, kStep = 2'000'000;
+  {
+    sqlite::Database trace(input, sqlite::OpenMode::read_write);
+    for (const char* table : {"CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY"}) {
+      trace.execute(std::string("UPDATE ") + table + " SET start = start + " + std::to_string(kAhead) +
+                    ", \"end\" = \"end\" + " + std::to_string(kAhead));
+    }
+    for (int quarter = 1; quarter <= 3; ++quarter) {
+      trace.execute("UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET start = start - " + std::to_string(kStep) +
+                    ", \"end\" = \"end\" - " + std::to_string(kStep) + " WHERE start > (SELECT min(start) + " +
+                    std::to_string(quarter) + " * (max(start) - min(start)) / 4 FROM CUPTI_ACTIVITY_KIND_RUNTIME)");
+    }
+  }
+  const auto model = import(input);
+  EXPECT_EQ(summary_.clock.segments, 4);
+  EXPECT_EQ(summary_.clock.violations_piecewise, 0);
+  EXPECT_EQ(model.meta.at("gpu_clock_segments"), "4");
+  for (const auto& stat : model.stats) EXPECT_NE(stat.name, "import.gpu_clock_move_refused") << stat.detail.value_or("");
+  std::map<std::int64_t, std::int64_t> launch_start;  // correlation id → launch call start
+  for (std::size_t i = 0; i < model.api_calls.size(); ++i) {
+    launch_start[model.api_calls.correlation_id[i]] = model.api_calls.start_ns[i];
+  }
+  std::int64_t linked = 0;
+  for (std::size_t i = 0; i < model.kernels.size(); ++i) {
+    const auto found = launch_start.find(model.kernels.correlation_id[i]);
+    if (found == launch_start.end()) continue;
+    ++linked;
+    EXPECT_GE(model.kernels.start_ns[i], found->second) << "kernel " << i;
+  }
+  EXPECT_EQ(linked, static_cast<std::int64_t>(model.kernels.size()));
+  const auto original = import(original_path);
+  // The steps add at most 6 ms between the first and the last kernel; a row moved twice adds 1000 s.
+  EXPECT_LE(kernel_span(model), kernel_span(original) + 3 * kStep + 1'000'000);
+  EXPECT_GE(kernel_span(model), kernel_span(original) - 3 * kStep - 1'000'000);
 }
 
 // Real traces share one clock between host and GPU: the time-base check must
@@ -211,6 +268,9 @@ TEST_F(ExternalImport, RealTracesKeepTheirClock) {
   for (const char* name : traces) {
     const auto model = import(data_ / name);
     EXPECT_GT(summary_.clock.linked_launches, 0) << name;
+    ASSERT_TRUE(summary_.clock.median_delay_ns.has_value()) << name;
+    EXPECT_GE(*summary_.clock.median_delay_ns, 0) << name;  // work starts after its launch
+    for (const auto& stat : model.stats) EXPECT_NE(stat.name, "import.gpu_clock_move_refused") << name;
     EXPECT_EQ(summary_.clock.shift_ns, 0) << name << ": " << summary_.clock.reason;
     EXPECT_EQ(model.meta.count("gpu_clock_shift_ns"), 0u) << name;
   }

@@ -171,6 +171,27 @@ TEST(GpuClockCheck, ShiftOutOfRangeIsRefusedAndCounted) {
   EXPECT_TRUE(counted);
 }
 
+// After a move the times are checked: a negative median launch delay, or GPU work stretched past its host
+// and past its own recorded span, is refused (the refused move is rolled back: import.gpu_clock_move_refused).
+TEST(GpuClockCheck, ImplausibleMovesAreNamed) {
+  TemporaryFolder folder;
+  import_kineto(folder, -7 * kSecond);  // moved: the kernel starts 0 ns after its launch
+  sqlite::Database trace(folder.file("shifted.sqlite"), sqlite::OpenMode::read_write);
+  // As moved: the 2 us kernel within its 5 us launch call.
+  EXPECT_EQ(importers::implausible_clock_move(trace, 2000), std::nullopt);
+  // A 10 s kernel outlasts the host's 5 us: plausible only if it lasted that long as recorded.
+  trace.execute("UPDATE kernels SET end_ns = start_ns + 10000000000");
+  EXPECT_EQ(importers::implausible_clock_move(trace, 10 * kSecond), std::nullopt);
+  const auto stretched = importers::implausible_clock_move(trace, 2000);
+  ASSERT_TRUE(stretched.has_value());
+  EXPECT_NE(stretched->find("more than the host's"), std::string::npos) << *stretched;
+  // Work before its launch call.
+  trace.execute("UPDATE kernels SET start_ns = start_ns - 1000000, end_ns = start_ns + 1000");
+  const auto early = importers::implausible_clock_move(trace, 10 * kSecond);
+  ASSERT_TRUE(early.has_value());
+  EXPECT_NE(early->find("median launch delay"), std::string::npos) << *early;
+}
+
 TEST(GpuClockCheck, AgreeingClocksAreLeftAlone) {
   TemporaryFolder nvprof, nsys, kineto;
   expect_untouched(import_nvprof(nvprof, 0));

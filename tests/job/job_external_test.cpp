@@ -25,9 +25,18 @@ TEST(JobExternal, DlrmEightRanksMergeIntoOneJob) {
   // The ranks share one clock: whatever aligned them finds (almost) nothing to correct.
   ASSERT_EQ(job.clocks.offsets.size(), 8U);
   for (const auto& offset : job.clocks.offsets) EXPECT_LE(std::llabs(offset.offset_ns), 50'000) << offset.rank;
+  // The whole world: the all-to-all's SendRecv kernels are matched, and they end within their lengths.
+  EXPECT_EQ(job.clocks.method, ClockMethod::collectives);
+  for (const auto& notice : job.notices) EXPECT_EQ(notice.find("doubtful"), std::string::npos) << notice;
   EXPECT_EQ(job.stragglers.job.ranks, 8);
   EXPECT_GE(job.stragglers.steps.size(), 8U);
   EXPECT_EQ(job.stragglers.ranks.size(), 8U);
+  for (const auto& rank : job.stragglers.ranks) {
+    std::printf("rank %d: caused %lld ns, last at %lld of %lld, lateness %.0f ns, work %.0f ns, step %.0f ns%s\n",
+                rank.rank, static_cast<long long>(rank.caused_wait_ns), static_cast<long long>(rank.last_arrivals),
+                static_cast<long long>(job.stragglers.job.matched_collectives), rank.mean_lateness_ns,
+                rank.mean_work_ns, rank.mean_step_ns, rank.straggler ? " straggler" : "");
+  }
 }
 
 // The idle invariants once partner ranks' lateness is peer_wait (DESIGN.md, "Idle causes"): causes add up
@@ -136,6 +145,17 @@ TEST(JobExternal, HtaSampledRanksPairIntoOneJob) {
   EXPECT_EQ(job.ranks[1].analysis.rank, 1);
   EXPECT_EQ(job.clocks.offsets.size(), 2U);
   EXPECT_EQ(job.stragglers.ranks.size(), 2U);
+  // 2 ranks of a 128-rank job: their SendRecv kernels (ends a median 21 ms apart) are not one collective, so
+  // nobody waits for anybody and the notices say why.
+  for (const auto& rank : job.collective_waits) {
+    for (const auto wait : rank) EXPECT_EQ(wait, 0);
+  }
+  EXPECT_TRUE(job.peer_waits.empty());
+  EXPECT_NE(job.clocks.method, ClockMethod::collectives);
+  const auto said = std::any_of(job.notices.begin(), job.notices.end(), [](const std::string& notice) {
+    return notice.find("point-to-point kernels") != std::string::npos && notice.find("2 of 128") != std::string::npos;
+  });
+  EXPECT_TRUE(said);
   expect_idle_invariants(analyze_job({(data / "hta/sampled_rank-1.json.gz").string(),
                                       (data / "hta/sampled_rank-0.json.gz").string()},
                                      keeping_intervals()));

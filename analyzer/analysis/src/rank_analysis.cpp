@@ -66,7 +66,10 @@ void add_host_activity(const trace::TraceModel& model, const idle::HostCauses& h
       [&](trace::StringId name) { return name < step_names.size() && step_names[name]; },
       host.pageable_copy_calls());
   result.gap_host_activity.reserve(result.gaps.size());
-  for (const auto& gap : result.gaps) result.gap_host_activity.push_back(index.during(gap.start_ns, gap.end_ns));
+  for (const auto& gap : result.gaps) {
+    auto& activity = result.gap_host_activity.emplace_back(index.during(gap.start_ns, gap.end_ns));
+    activity.launched_by_thread = idle::launching_thread(host.device(gap.device), gap.end_ns);
+  }
   const auto& intervals = result.idle_intervals;
   std::vector<std::size_t> longest(intervals.size());
   std::iota(longest.begin(), longest.end(), std::size_t{0});
@@ -80,7 +83,9 @@ void add_host_activity(const trace::TraceModel& model, const idle::HostCauses& h
                     });
   for (std::size_t k = 0; k < kept; ++k) {
     const auto& interval = intervals[longest[k]];
-    result.interval_host_activity.emplace(longest[k], index.during(interval.start_ns, interval.end_ns));
+    auto activity = index.during(interval.start_ns, interval.end_ns);
+    activity.launched_by_thread = idle::launching_thread(host.device(interval.device), interval.end_ns);
+    result.interval_host_activity.emplace(longest[k], std::move(activity));
   }
 }
 

@@ -111,7 +111,7 @@ void add_launches(const trace::GpuColumns& table, const trace::ApiCallTable& api
     if (api_row == CorrelationIndex::kNone) continue;
     threads[table.device[row]].insert(api.thread_id[api_row]);
     if (!holds_host.empty() && holds_host[row]) continue;
-    devices[table.device[row]].launches.emplace_back(table.start_ns[row], api.start_ns[api_row]);
+    devices[table.device[row]].launches.push_back({table.start_ns[row], api.start_ns[api_row], api.thread_id[api_row]});
   }
 }
 
@@ -257,7 +257,28 @@ HostCauses::HostCauses(const trace::TraceModel& model, const CorrelationIndex& c
   all_.launches = merged_launches(devices_);
   all_.threads.assign(issuing.begin(), issuing.end());
   fill_sets(per_thread, all_.threads, data_loading, all_);
+  auto thread_sets = std::make_shared<std::map<std::int64_t, CauseSets>>();
+  for (const auto thread : all_.threads) {
+    DeviceHostCauses one;
+    fill_sets(per_thread, {thread}, data_loading, one);
+    (*thread_sets)[thread] = std::move(one.sets);
+  }
+  for (auto& [device, entry] : devices_) entry.thread_sets = thread_sets;
+  all_.thread_sets = thread_sets;
   none_.sets[kData] = data_loading;
+}
+
+std::optional<std::int64_t> launching_thread(const DeviceHostCauses& host, std::int64_t gpu_start) {
+  const auto found = std::lower_bound(host.launches.begin(), host.launches.end(), gpu_start,
+                                      [](const Launch& launch, std::int64_t time) { return launch.first < time; });
+  if (found == host.launches.end() || found->first != gpu_start) return std::nullopt;
+  return found->thread;
+}
+
+const CauseSets& DeviceHostCauses::of_thread(std::optional<std::int64_t> thread) const {
+  if (!thread || !thread_sets) return sets;
+  const auto found = thread_sets->find(*thread);
+  return found == thread_sets->end() ? sets : found->second;
 }
 
 const DeviceHostCauses& HostCauses::device(std::int32_t device) const {

@@ -40,18 +40,29 @@ IdleAttributor::IdleAttributor(const analysis::DeviceActivity& activity, const D
   for (const auto& set : host.sets) cursors_.emplace_back(set);
 }
 
-std::optional<std::int64_t> IdleAttributor::launch_of(std::int64_t gpu_start) {
+std::optional<Launch> IdleAttributor::launch_of(std::int64_t gpu_start) {
   const auto& launches = host_.launches;
   while (next_launch_ < launches.size() && launches[next_launch_].first < gpu_start) ++next_launch_;
   // Sorted by (GPU start, call start): the first entry at this start is the earliest launch of work starting then.
-  if (next_launch_ < launches.size() && launches[next_launch_].first == gpu_start) return launches[next_launch_].second;
+  if (next_launch_ < launches.size() && launches[next_launch_].first == gpu_start) return launches[next_launch_];
   return std::nullopt;
 }
 
-CauseTimes IdleAttributor::causes_of(std::int64_t start, std::int64_t end, std::optional<std::int64_t> launch) {
+std::vector<analysis::OverlapCursor>& IdleAttributor::cursors_of(std::optional<std::int64_t> thread) {
+  if (!thread) return cursors_;
+  auto [found, added] = thread_cursors_.try_emplace(*thread);
+  if (added) {
+    for (const auto& set : host_.of_thread(thread)) found->second.emplace_back(set);
+  }
+  return found->second;
+}
+
+CauseTimes IdleAttributor::causes_of(std::int64_t start, std::int64_t end, std::optional<std::int64_t> launch,
+                                     std::optional<std::int64_t> thread) {
+  auto& cursors = cursors_of(thread);
   // After the next work's launch call began the GPU only waits for that launch to arrive.
-  return split_causes(start, launch.value_or(end), end, [this](std::size_t cause, std::int64_t from, std::int64_t to) {
-    return cursors_[cause].length_within(from, to);
+  return split_causes(start, launch.value_or(end), end, [&cursors](std::size_t cause, std::int64_t from, std::int64_t to) {
+    return cursors[cause].length_within(from, to);
   });
 }
 
@@ -66,11 +77,13 @@ bool IdleAttributor::peer_work_starts_at(std::int64_t time) const {
   return starts_at(activity_.comm) || starts_at(activity_.peer_copy);
 }
 
-void IdleAttributor::keep_evidence(const IdleInterval& piece, std::int64_t run_end, std::optional<std::int64_t> launch) {
+void IdleAttributor::keep_evidence(const IdleInterval& piece, std::int64_t run_end, std::optional<std::int64_t> launch,
+                                   std::optional<std::int64_t> thread) {
   if (piece.end_ns <= piece.start_ns) return;
   IdleEvidence evidence{piece, run_end, std::clamp(launch.value_or(piece.end_ns), piece.start_ns, piece.end_ns), {}};
+  const auto& sets = host_.of_thread(thread);
   for (std::size_t cause = 0; cause < kHostCauses; ++cause) {
-    evidence.host[cause] = analysis::clip(host_.sets[cause], piece.start_ns, evidence.host_end_ns);
+    evidence.host[cause] = analysis::clip(sets[cause], piece.start_ns, evidence.host_end_ns);
   }
   before_peer_work_->push_back(std::move(evidence));
 }
@@ -86,17 +99,21 @@ void IdleAttributor::window(std::int64_t step, std::int64_t start, std::int64_t 
     if (idle_end > cursor) {
       // The work that ends the idle time: the next busy interval's first piece. Work launched before the
       // GPU went idle was held back by a dependency, not by its launch: the host's activity explains it.
-      auto launch = it != busy.end() ? launch_of(it->start) : std::optional<std::int64_t>{};
+      const auto launched = it != busy.end() ? launch_of(it->start) : std::optional<Launch>{};
+      // Judged by the thread that launched the ending work, even when it launched it early.
+      const auto thread = launched ? std::optional<std::int64_t>(launched->thread) : std::nullopt;
+      auto launch = launched ? std::optional<std::int64_t>(launched->second) : std::nullopt;
       if (launch && *launch < cursor) launch.reset();
       const auto split = std::clamp(tail, cursor, idle_end);
-      const IdleInterval inside{activity_.device, step, false, cursor, split, causes_of(cursor, split, launch)};
-      const IdleInterval after{activity_.device, step, true, split, idle_end, causes_of(split, idle_end, launch)};
+      const IdleInterval inside{activity_.device, step, false, cursor, split, causes_of(cursor, split, launch, thread)};
+      const IdleInterval after{activity_.device, step, true, split, idle_end,
+                               causes_of(split, idle_end, launch, thread)};
       add_piece(inside, in_step, intervals);
       add_piece(after, gap, intervals);
       if (before_peer_work_ != nullptr && it != busy.end() && idle_end == it->start &&
           peer_work_starts_at(it->start)) {
-        keep_evidence(inside, idle_end, launch);
-        keep_evidence(after, idle_end, launch);
+        keep_evidence(inside, idle_end, launch, thread);
+        keep_evidence(after, idle_end, launch, thread);
       }
     }
     if (it == busy.end()) break;

@@ -69,7 +69,7 @@ void set_meta(sqlite::Database& trace, std::string_view key, std::string_view va
 
 void apply_shift(sqlite::Database& trace, const GpuClockCheck& check) {
   const std::string shift = std::to_string(check.shift_ns);
-  trace.execute("BEGIN");
+  trace.execute("SAVEPOINT clock_shift");
   shift_event_times(trace, check.shift_ns, ShiftedRows::gpu_side);
   std::string starts, ends;
   for (const char* table : {"kernels", "memcpys", "memsets", "api_calls", "syncs", "ranges"}) {
@@ -86,10 +86,43 @@ void apply_shift(sqlite::Database& trace, const GpuClockCheck& check) {
   set_meta(trace, "gpu_clock_shift_reason", check.reason);
   insert_stat(trace, "import.gpu_clock_shift_ns", check.shift_ns, "info",
               "GPU timestamps moved onto the host clock: " + check.reason);
-  trace.execute("COMMIT");
+  trace.execute("RELEASE clock_shift");
+}
+
+// Earliest and latest time of the host rows (calls, synchronizations, host ranges); nullopt without any.
+std::optional<std::pair<std::int64_t, std::int64_t>> host_span(sqlite::Database& trace) {
+  std::string starts, ends;
+  for (const std::string table : {"api_calls", "syncs", "ranges"}) {
+    const std::string where = table == "ranges" ? " WHERE on_gpu = 0" : "";
+    starts += std::string(starts.empty() ? "" : " UNION ALL ") + "SELECT min(start_ns) AS t FROM " + table + where;
+    ends += std::string(ends.empty() ? "" : " UNION ALL ") + "SELECT max(end_ns) AS t FROM " + table + where;
+  }
+  const auto first = trace.query_int("SELECT min(t) FROM (" + starts + ")");
+  const auto last = trace.query_int("SELECT max(t) FROM (" + ends + ")");
+  if (!first || !last) return std::nullopt;
+  return std::pair{*first, *last};
 }
 
 }  // namespace
+
+std::optional<std::string> implausible_clock_move(sqlite::Database& trace, std::int64_t recorded_gpu_span_ns) {
+  const auto moved = judge_launch_delays(launch_delays(trace));
+  if (moved.median_delay_ns && *moved.median_delay_ns < 0) {
+    return "the median launch delay would be " + units::format_duration(*moved.median_delay_ns) +
+           " (GPU work before its launch)";
+  }
+  const auto [gpu_low, gpu_high] = gpu_span(trace);
+  const auto host = host_span(trace);
+  if (host && gpu_low <= gpu_high) {
+    const auto span = gpu_high - gpu_low, host_ns = host->second - host->first;
+    if (span > host_ns && span > recorded_gpu_span_ns) {
+      return "the GPU work would span " + units::format_duration(span) + ", more than the host's " +
+             units::format_duration(host_ns) + " and than its own " + units::format_duration(recorded_gpu_span_ns) +
+             " as recorded";
+    }
+  }
+  return std::nullopt;
+}
 
 GpuClockCheck judge_launch_delays(std::vector<std::int64_t> delays) {
   GpuClockCheck check;
@@ -140,19 +173,52 @@ bool fit_piecewise(sqlite::Database& trace, GpuClockCheck& check) {
 
 }  // namespace
 
+namespace {
+
+// Keeps a clock move only when the times it gives are plausible; else rolls it back and says why (warning).
+bool keep_if_plausible(sqlite::Database& trace, const std::string& move, std::int64_t recorded_gpu_span_ns) {
+  const auto why = implausible_clock_move(trace, recorded_gpu_span_ns);
+  if (!why) {
+    trace.execute("RELEASE clock_move");
+    return true;
+  }
+  trace.execute("ROLLBACK TO clock_move");
+  trace.execute("RELEASE clock_move");
+  insert_stat(trace, "import.gpu_clock_move_refused", 1, "warning",
+              "GPU timestamps not moved by " + move + ": " + *why + "; left as recorded");
+  return false;
+}
+
+}  // namespace
+
 GpuClockCheck align_gpu_clock(const std::string& trace_path) {
   sqlite::Database trace(trace_path, sqlite::OpenMode::read_write);
   GpuClockCheck check = check_gpu_clock(trace);
-  if (fit_piecewise(trace, check)) return check;
-  if (check.shift_ns == 0) return check;
+  const auto [gpu_low, gpu_high] = gpu_span(trace);
+  const auto recorded_span = gpu_low <= gpu_high ? gpu_high - gpu_low : 0;
+  trace.execute("SAVEPOINT clock_move");
+  if (fit_piecewise(trace, check)) {
+    if (keep_if_plausible(trace, check.reason, recorded_span)) return check;
+    const auto fitted = check;
+    check = check_gpu_clock(trace);  // the fit is gone: the constant shift is judged afresh
+    check.segments = fitted.segments;
+    check.violations_constant = fitted.violations_constant, check.violations_piecewise = fitted.violations_piecewise;
+    trace.execute("SAVEPOINT clock_move");
+  }
+  if (check.shift_ns == 0) {
+    trace.execute("RELEASE clock_move");
+    return check;
+  }
   if (!shift_fits(trace, check.shift_ns)) {
     insert_stat(trace, "import.gpu_clock_shift_refused", 1, "warning",
                 "host and GPU clocks disagree (" + check.reason + "), but shifting by " +
                     std::to_string(check.shift_ns) + " ns would push GPU times out of range; left as recorded");
     check.shift_ns = 0;
+    trace.execute("RELEASE clock_move");
     return check;
   }
   apply_shift(trace, check);
+  if (!keep_if_plausible(trace, "a constant " + std::to_string(check.shift_ns) + " ns", recorded_span)) check.shift_ns = 0;
   return check;
 }
 

@@ -16,7 +16,7 @@ using trace::CopyKind;
 using trace::MemoryKind;
 
 enum class Category { kernel, memcpy, memset, runtime, driver, sync, cpu_op, user_annotation, gpu_annotation,
-                      skipped, unknown };
+                      python_function, skipped, unknown };
 
 // Current names and the 2021 names (Kernel, Memcpy, Runtime, Operator) side by side.
 Category categorize(std::string_view category) {
@@ -29,10 +29,12 @@ Category categorize(std::string_view category) {
   if (category == "cpu_op" || category == "Operator") return Category::cpu_op;
   if (category == "user_annotation") return Category::user_annotation;
   if (category == "gpu_user_annotation") return Category::gpu_annotation;
+  // Python frames (with_stack=True) are host ranges like the operators: idle under them is the host's doing.
+  if (category == "python_function") return Category::python_function;
   // Flow arrows (correlation is already in args; gpuprof_collective joins a job's collectives across
-  // ranks), the profiler's own span, Python call stacks.
+  // ranks), the profiler's own span.
   if (category == "ac2g" || category == "gpuprof_collective" || category == "async" || category == "fwdbwd" || category == "Trace" ||
-      category == "python_function" || category == "cpu_instant_event" || category == "overhead") {
+      category == "cpu_instant_event" || category == "overhead") {
     return Category::skipped;
   }
   return Category::unknown;
@@ -213,6 +215,9 @@ void KinetoConverter::consume(const KinetoEvent& event) {
     case Category::cpu_op: return add_range(event, *span, cpu_op_domain_, false);
     case Category::user_annotation: return add_range(event, *span, user_annotation_domain_, false);
     case Category::gpu_annotation: return add_range(event, *span, gpu_annotation_domain_, true);
+    case Category::python_function:
+      if (!python_function_domain_) python_function_domain_ = sink_.intern("python_function");
+      return add_range(event, *span, *python_function_domain_, false);
     default: return;
   }
 }

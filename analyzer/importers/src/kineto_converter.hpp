@@ -42,6 +42,8 @@ class KinetoConverter final : public KinetoEventConsumer {
   ImportSink& sink_;
   std::int64_t base_ns_;
   trace::StringId cpu_op_domain_, user_annotation_domain_, gpu_annotation_domain_;
+  // Interned at the first Python frame, so that traces without any keep their string table as it was.
+  std::optional<trace::StringId> python_function_domain_;
   CommShapeLinker comm_shapes_;
   GradientShapes gradient_shapes_;
 };

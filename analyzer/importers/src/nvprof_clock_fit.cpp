@@ -78,22 +78,27 @@ std::vector<ClockBound> clock_bounds(sqlite::Database& trace) {
   return bounds;
 }
 
+// The offset of the segment holding a row's original start, as one SQL expression: both columns of a row
+// are set from the row as it was, so every row moves once, whatever its segment's offset.
+std::string segment_offset_of_start(const ClockFit& fit) {
+  std::string cases = "CASE";
+  for (std::size_t i = fit.segments.size(); i-- > 1;) {
+    cases += " WHEN start_ns >= " + std::to_string(fit.segments[i].gpu_start_ns) + " THEN " +
+             std::to_string(fit.segments[i].offset_ns);
+  }
+  return cases + " ELSE " + std::to_string(fit.segments.front().offset_ns) + " END";
+}
+
 void apply_clock_segments(sqlite::Database& trace, const ClockFit& fit) {
-  trace.execute("BEGIN");
-  // Borders on the original GPU clock: update from the last segment back, so a moved row never lands in
-  // a later segment's range and moves twice.
-  for (std::size_t i = fit.segments.size(); i-- > 0;) {
-    const auto& segment = fit.segments[i];
-    if (segment.offset_ns == 0) continue;
-    const auto from = i == 0 ? std::string("-9223372036854775807") : std::to_string(segment.gpu_start_ns);
-    const auto to = i + 1 < fit.segments.size() ? " AND start_ns < " + std::to_string(fit.segments[i + 1].gpu_start_ns)
-                                                : std::string();
-    const auto shift = std::to_string(segment.offset_ns);
-    for (const std::string table : {"kernels", "memcpys", "memsets", "ranges"}) {
-      const std::string gpu_only = table == "ranges" ? " AND on_gpu = 1" : "";
-      trace.execute("UPDATE " + table + " SET start_ns = start_ns + " + shift + ", end_ns = end_ns + " + shift +
-                    " WHERE start_ns >= " + from + to + gpu_only);
-    }
+  if (fit.segments.empty()) return;
+  trace.execute("SAVEPOINT clock_segments");
+  // One UPDATE per table: segment by segment, a row moved by a negative offset lands in an earlier segment's
+  // range and would move again by that one's.
+  const auto offset = segment_offset_of_start(fit);
+  for (const std::string table : {"kernels", "memcpys", "memsets", "ranges"}) {
+    const std::string gpu_only = table == "ranges" ? " WHERE on_gpu = 1" : "";
+    trace.execute("UPDATE " + table + " SET start_ns = start_ns + (" + offset + "), end_ns = end_ns + (" + offset +
+                  ")" + gpu_only);
   }
   trace::rewrite_event_chunks(trace);
   set_meta(trace, "gpu_clock_segments", std::to_string(fit.segments.size()));
@@ -108,7 +113,7 @@ void apply_clock_segments(sqlite::Database& trace, const ClockFit& fit) {
                       std::to_string(fit.violations_piecewise);
   insert.bind(4, std::string_view(detail));
   insert.step();
-  trace.execute("COMMIT");
+  trace.execute("RELEASE clock_segments");
 }
 
 }  // namespace gpuprof::importers

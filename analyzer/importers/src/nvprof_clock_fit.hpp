@@ -19,7 +19,8 @@ std::vector<ClockBound> clock_bounds(sqlite::Database& trace);
 
 // Moves the GPU rows (kernels, copies, memsets, GPU ranges) of each segment by its offset and records meta
 // gpu_clock_segments, gpu_clock_violations ("constant shift N, piecewise M") and collector_stats
-// import.gpu_clock_segments. Runs in its own transaction; the caller checks the times fit.
+// import.gpu_clock_segments. Runs in its own savepoint (a caller may roll it back); the caller checks the
+// times fit. Each row moves once, by the offset of the segment holding its original start.
 void apply_clock_segments(sqlite::Database& trace, const ClockFit& fit);
 
 }  // namespace gpuprof::importers

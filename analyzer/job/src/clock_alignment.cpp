@@ -5,6 +5,9 @@
 #include <algorithm>
 #include <map>
 
+#include "gpuprof/job/collective_groups.hpp"
+#include "gpuprof/units/units.hpp"
+
 namespace gpuprof::job {
 namespace {
 
@@ -47,11 +50,20 @@ std::optional<ClockAlignment> align_by_calibration(const std::vector<RankSummary
   return result;
 }
 
-// End time of every collective of a rank, keyed by (name, ordinal), on the
-// lowest device that runs that collective: all devices of a process share a clock.
-std::map<std::pair<std::string, std::int64_t>, std::int64_t> collective_ends(const RankSummary& rank) {
-  std::map<std::pair<std::string, std::int64_t>, std::int64_t> ends;
-  for (const auto& collective : rank.collectives) ends.try_emplace({collective.name, collective.ordinal}, collective.end_ns);
+struct End {
+  std::int64_t end_ns = 0, length_ns = 0;
+};
+
+// End time (and length) of every collective of a rank that may be matched across ranks
+// (collective_groups.hpp), keyed by (name, ordinal), on the lowest device that runs that collective: all
+// devices of a process share a clock.
+std::map<std::pair<std::string, std::int64_t>, End> collective_ends(const RankSummary& rank, bool whole_world) {
+  std::map<std::pair<std::string, std::int64_t>, End> ends;
+  for (const auto& collective : rank.collectives) {
+    if (!matchable_across_ranks(collective, whole_world)) continue;
+    ends.try_emplace({collective.name, collective.ordinal},
+                     End{collective.end_ns, collective.end_ns - collective.start_ns});
+  }
   return ends;
 }
 
@@ -59,16 +71,29 @@ ClockAlignment align_by_collectives(const std::vector<RankSummary>& ranks) {
   ClockAlignment result;
   result.method = ClockMethod::collectives;
   result.reference_rank = ranks.front().analysis.rank;
-  const auto reference = collective_ends(ranks.front());
+  const bool whole_world = holds_whole_world(ranks);
+  const auto reference = collective_ends(ranks.front(), whole_world);
   bool any_matched = false;
   for (const auto& rank : ranks) {
     const bool is_reference = rank.analysis.rank == result.reference_rank;
     std::vector<std::int64_t> differences;
-    for (const auto& [key, end] : collective_ends(rank)) {
+    std::int64_t longest = 0;
+    for (const auto& [key, end] : collective_ends(rank, whole_world)) {
       const auto found = reference.find(key);
-      if (found != reference.end()) differences.push_back(found->second - end);
+      if (found == reference.end()) continue;
+      differences.push_back(found->second.end_ns - end.end_ns);
+      longest = std::max({longest, found->second.length_ns, end.length_ns});
     }
     const auto estimate = summarize(differences);
+    // One collective ends at nearly the same instant everywhere: estimates further apart than the kernels
+    // last cannot all come from one collective each.
+    if (!is_reference && estimate.spread_ns > longest) {
+      result.notices.push_back(fmt::format(
+          "rank {}'s clock offset from rank {} varies by {} over its {} matched collectives, more than the "
+          "kernels last ({} at most): they may not be the same collectives, and the offset is doubtful",
+          rank.analysis.rank, result.reference_rank, units::format_duration(estimate.spread_ns), estimate.matched,
+          units::format_duration(longest)));
+    }
     const auto method = estimate.matched > 0 ? ClockMethod::collectives : ClockMethod::none;
     // The reference is on its own clock by definition: only the other ranks can lack a match with it.
     if (!is_reference && method == ClockMethod::none) {

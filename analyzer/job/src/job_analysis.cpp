@@ -60,10 +60,12 @@ JobAnalysis assemble_job(std::vector<RankSummary> ranks) {
   job.clocks = align_clocks(job.ranks);
   job.notices = job.clocks.notices;
   const auto groups = match_collectives(job.ranks, job.clocks);
+  const auto match_notices = collective_match_notices(job.ranks, groups, job.clocks);
+  job.notices.insert(job.notices.end(), match_notices.begin(), match_notices.end());
   job.collective_waits = compute_collective_waits(job.ranks, groups);
   job.peer_waits = apply_peer_waits(job.ranks, groups, job.clocks);
   job.window_sync_wait_ns = window_sync_waits(job.ranks, job.collective_waits);
-  job.stragglers = find_stragglers(job.ranks, job.clocks, job.collective_waits);
+  job.stragglers = find_stragglers(job.ranks, job.clocks, job.collective_waits, groups, job.peer_waits);
   return job;
 }
 

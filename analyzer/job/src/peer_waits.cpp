@@ -31,8 +31,9 @@ std::map<DeviceKey, Arrival> last_arrivals(const std::vector<RankSummary>& ranks
   const auto& summary = ranks[rank];
   const auto offset = clocks.offset_of(summary.analysis.rank);
   const auto& collectives = summary.collectives;
+  const bool whole_world = holds_whole_world(ranks);
   for (std::size_t index = 0; index < collectives.size(); ++index) {
-    const auto* partner = group_of(groups, ranks, rank, index).last_partner(rank, index);
+    const auto* partner = group_of(groups, ranks, rank, index, whole_world).last_partner(rank, index);
     if (partner == nullptr) continue;
     const auto& other = ranks[partner->rank];
     const Arrival arrival{partner->aligned_start_ns - offset, other.analysis.rank,

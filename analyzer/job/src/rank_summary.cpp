@@ -133,6 +133,7 @@ RankSummaryParts summarize_rank_parts(const trace::TraceModel& model, const anal
   for (const auto& device : model.devices) {
     if (device.name && !device.name->empty()) summary.gpu_models.push_back(*device.name);
   }
+  summary.world_size = model.world_size();
   result.categories = std::move(parts.categories);
   result.correlations = std::move(parts.correlations);
   return result;

@@ -108,39 +108,77 @@ double lower_median(std::vector<double> values) {
   return values.empty() ? 0.0 : values[(values.size() - 1) / 2];
 }
 
+// Per rank number: the other ranks' steady peer_wait it caused, and the matched collectives it started last.
+void add_caused_waits(const std::vector<RankSummary>& ranks, const CollectiveGroups& groups,
+                      const std::vector<PeerWaitPiece>& peer_waits, std::vector<RankTiming>& timings,
+                      std::int64_t& matched) {
+  std::map<std::int32_t, RankTiming*> by_rank;
+  for (auto& timing : timings) by_rank[timing.rank] = &timing;
+  for (const auto& piece : peer_waits) {
+    // A rank's devices waiting for each other are not a straggler's doing.
+    if (!piece.steady || piece.waited_for == piece.rank) continue;
+    if (const auto found = by_rank.find(piece.waited_for); found != by_rank.end()) {
+      found->second->caused_wait_ns += piece.peer_wait_ns;
+    }
+  }
+  for (const auto& [key, group] : groups) {
+    if (group.ranks < 2) continue;
+    ++matched;
+    const CollectiveMember* last = nullptr;
+    for (const auto& member : group.members) {
+      if (last == nullptr || member.aligned_start_ns > last->aligned_start_ns) last = &member;
+    }
+    if (const auto found = by_rank.find(ranks[last->rank].analysis.rank); found != by_rank.end()) {
+      ++found->second->last_arrivals;
+    }
+  }
+  for (auto& timing : timings) {
+    if (timing.steps > 0) {
+      timing.mean_caused_wait_ns = static_cast<double>(timing.caused_wait_ns) / static_cast<double>(timing.steps);
+    }
+  }
+}
+
 JobSummary summarize_job(std::vector<RankTiming>& ranks, std::int32_t devices) {
   JobSummary job;
   job.ranks = static_cast<std::int32_t>(ranks.size());
   job.devices = devices;
   if (ranks.empty()) return job;
-  const auto [fastest, slowest] = std::minmax_element(ranks.begin(), ranks.end(), [](const auto& a, const auto& b) {
+  const auto [fastest, most_work] = std::minmax_element(ranks.begin(), ranks.end(), [](const auto& a, const auto& b) {
     return a.mean_work_ns < b.mean_work_ns;
   });
   double steps = 0, work = 0;
-  std::vector<double> step_times, lateness;
+  std::vector<double> step_times;
   for (const auto& rank : ranks) {
     steps += rank.mean_step_ns, work += rank.mean_work_ns;
-    step_times.push_back(rank.mean_step_ns), lateness.push_back(rank.mean_lateness_ns);
+    step_times.push_back(rank.mean_step_ns);
   }
   const auto count = static_cast<double>(ranks.size());
   job.mean_step_ns = steps / count;
-  job.slowest_rank = slowest->rank, job.slowest_work_ns = slowest->mean_work_ns;
+  job.slowest_rank = most_work->rank, job.slowest_work_ns = most_work->mean_work_ns;
   job.fastest_rank = fastest->rank, job.fastest_work_ns = fastest->mean_work_ns;
-  job.imbalance = work > 0 ? job.slowest_work_ns / (work / count) - 1.0 : 0.0;
+  job.imbalance = work > 0 ? most_work->mean_work_ns / (work / count) - 1.0 : 0.0;
   if (ranks.size() < 2) return job;
   const auto limit = kStragglerThreshold * lower_median(step_times);
-  const auto typical_lateness = lower_median(lateness);
+  std::vector<const RankTiming*> named;
   for (auto& rank : ranks) {
-    rank.straggler = limit > 0 && rank.mean_lateness_ns - typical_lateness > limit;
-    if (rank.straggler) job.stragglers.push_back(rank.rank);
+    rank.straggler = limit > 0 && rank.mean_caused_wait_ns > limit;
+    if (rank.straggler) named.push_back(&rank);
   }
+  std::stable_sort(named.begin(), named.end(), [](const RankTiming* a, const RankTiming* b) {
+    return a->caused_wait_ns > b->caused_wait_ns;
+  });
+  for (const auto* rank : named) job.stragglers.push_back(rank->rank);
+  // One answer to "who holds the job back": the rank that costs the others the most waits.
+  if (!named.empty()) job.slowest_rank = named.front()->rank, job.slowest_work_ns = named.front()->mean_work_ns;
   return job;
 }
 
 }  // namespace
 
 StragglerReport find_stragglers(const std::vector<RankSummary>& ranks, const ClockAlignment& clocks,
-                                const CollectiveWaits& waits) {
+                                const CollectiveWaits& waits, const CollectiveGroups& groups,
+                                const std::vector<PeerWaitPiece>& peer_waits) {
   StragglerReport report;
   std::int32_t devices = 0;
   for (std::size_t i = 0; i < ranks.size(); ++i) {
@@ -151,7 +189,10 @@ StragglerReport find_stragglers(const std::vector<RankSummary>& ranks, const Clo
   add_lateness(report.steps);
   add_lateness_causes(ranks, clocks, report.steps);
   for (const auto& rank : ranks) report.ranks.push_back(timing_of(rank.analysis.rank, report.steps));
+  std::int64_t matched = 0;
+  add_caused_waits(ranks, groups, peer_waits, report.ranks, matched);
   report.job = summarize_job(report.ranks, devices);
+  report.job.matched_collectives = matched;
   return report;
 }
 

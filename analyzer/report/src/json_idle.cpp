@@ -124,6 +124,12 @@ void write_host_activity(JsonWriter& w, const idle::HostActivityDuring& activity
   }
   w.EndArray();
   field(w, "groups_left_out", activity.groups_left_out);
+  key(w, "launched_by_thread");
+  if (activity.launched_by_thread) {
+    w.Int64(*activity.launched_by_thread);
+  } else {
+    w.Null();
+  }
   w.EndObject();
 }
 

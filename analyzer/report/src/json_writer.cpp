@@ -359,6 +359,7 @@ void write_job_summary(Writer& w, const job::StragglerReport& report) {
   w.StartArray();
   for (const auto rank : job.stragglers) w.Int(rank);
   w.EndArray();
+  field(w, "matched_collectives", job.matched_collectives);
   key(w, "ranks_timing");
   w.StartArray();
   for (const auto& rank : report.ranks) {
@@ -369,6 +370,8 @@ void write_job_summary(Writer& w, const job::StragglerReport& report) {
     field(w, "mean_lateness_ns", rank.mean_lateness_ns);
     field(w, "mean_collective_wait_ns", rank.mean_collective_wait_ns);
     field(w, "mean_work_ns", rank.mean_work_ns);
+    field(w, "caused_wait_ns", rank.caused_wait_ns);
+    field(w, "last_arrivals", rank.last_arrivals);
     key(w, "straggler"), w.Bool(rank.straggler);
     w.EndObject();
   }
@@ -525,6 +528,7 @@ void write_summary_job(Writer& w, const JobSummaryLines& job) {
     field(w, "cause", idle::to_string(straggler.cause));
     field(w, "before_trace_ns", straggler.before_trace_ns);
     field(w, "peer_wait_caused_ns", straggler.peer_wait_caused_ns);
+    field(w, "last_arrivals", straggler.last_arrivals);
     key(w, "lateness_causes_ns");
     w.StartObject();
     for (std::size_t i = 0; i < straggler.lateness_causes_ns.size(); ++i) {

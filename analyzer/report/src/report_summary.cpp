@@ -133,17 +133,6 @@ RankShare exposed_comm_share(const analysis::RankAnalysis& rank) {
   return {rank.rank, share(sum.exposed_comm_ns, sum.window_ns)};
 }
 
-// Per step of the rank's own means: the other ranks' steady idle time given to peer_wait for this rank (a
-// rank's devices waiting for each other are not a straggler's doing).
-double peer_wait_caused(const std::vector<job::PeerWaitPiece>& pieces, const job::RankTiming& timing) {
-  if (timing.steps == 0) return 0.0;
-  std::int64_t total = 0;
-  for (const auto& piece : pieces) {
-    if (piece.steady && piece.waited_for == timing.rank && piece.rank != timing.rank) total += piece.peer_wait_ns;
-  }
-  return static_cast<double>(total) / static_cast<double>(timing.steps);
-}
-
 JobSummaryLines summarize_job(const ReportInput& input) {
   JobSummaryLines lines;
   const auto& report = input.job->stragglers;
@@ -164,10 +153,12 @@ JobSummaryLines summarize_job(const ReportInput& input) {
                                             : 0.0;
     line.cause = idle::total_of(timing.lateness_causes) > 0 ? idle::judge(timing.lateness_causes).label
                                                            : idle::IdleCause::unrecorded;
-    line.peer_wait_caused_ns = peer_wait_caused(input.job->peer_waits, timing);
+    line.peer_wait_caused_ns = timing.mean_caused_wait_ns;
+    line.last_arrivals = timing.last_arrivals;
   }
-  std::stable_sort(lines.stragglers.begin(), lines.stragglers.end(),
-                   [](const StragglerLine& a, const StragglerLine& b) { return a.mean_lateness_ns > b.mean_lateness_ns; });
+  std::stable_sort(lines.stragglers.begin(), lines.stragglers.end(), [](const StragglerLine& a, const StragglerLine& b) {
+    return a.peer_wait_caused_ns > b.peer_wait_caused_ns;
+  });
   bool first = true;
   for (const auto& rank : input.ranks) {
     const auto exposed = exposed_comm_share(rank);

@@ -54,11 +54,10 @@ std::string holding_part(const JobSummaryLines& job) {
     return a.peer_wait_caused_ns < b.peer_wait_caused_ns;
   });
   if (most != lines.end()) {
-    auto text = fmt::format("rank {} holds the others back: it starts its steps {} late", most->rank,
-                            duration(most->mean_lateness_ns));
-    if (most->peer_wait_caused_ns >= 500) {  // under half a microsecond is rounding
-      text += fmt::format(" and their GPUs idle {} per step waiting for it", duration(most->peer_wait_caused_ns));
-    }
+    // Stragglers are ranked by the waits they cause, so the wait leads; lateness and its cause explain it.
+    auto text = fmt::format("rank {} holds the others back: their GPUs idle {} per step waiting for it; it starts "
+                            "its steps {} late",
+                            most->rank, duration(most->peer_wait_caused_ns), duration(most->mean_lateness_ns));
     // Time before a rank's host trace begins is unrecorded for want of a trace, not of activity.
     if (2 * most->before_trace_ns >= most->mean_lateness_ns) return text + " (mostly before its host trace begins)";
     return text + fmt::format(" (its host was in {} then)", idle::to_string(most->cause));

@@ -192,32 +192,29 @@ std::string lateness_reason(const StragglerLine& straggler) {
 std::vector<SummaryLine> job_lines(const JobSummaryLines& lines) {
   const auto& job = lines.job;
   std::vector<SummaryLine> out;
-  out.push_back({"Most work per step",
-                 fmt::format("rank {}, with {} of its own work per step (step time less collective waits) vs {} on "
-                             "rank {}, the fastest; imbalance {} over the mean of {} ranks",
-                             job.slowest_rank, duration(job.slowest_work_ns), duration(job.fastest_work_ns),
-                             job.fastest_rank, percent(job.imbalance), job.ranks)});
+  const bool holds_back = !job.stragglers.empty() && job.stragglers.front() == job.slowest_rank;
+  out.push_back({"Slowest rank",
+                 fmt::format("rank {}{}, with {} of its own work per step (step time less collective waits) vs {} on "
+                             "rank {}, the fastest; imbalance {} (the most own work) over the mean of {} ranks",
+                             job.slowest_rank, holds_back ? ", the straggler the others wait for most" : "",
+                             duration(job.slowest_work_ns), duration(job.fastest_work_ns), job.fastest_rank,
+                             percent(job.imbalance), job.ranks)});
   std::string stragglers;
   for (const auto& straggler : lines.stragglers) {
-    stragglers += stragglers.empty() ? fmt::format("rank {} starts its steps {} late on average ({} of the mean step): {}",
-                                                   straggler.rank, duration(straggler.mean_lateness_ns),
-                                                   percent(straggler.share_of_step), lateness_reason(straggler))
-                                     : fmt::format("; rank {} {} ({}): {}", straggler.rank,
-                                                   duration(straggler.mean_lateness_ns),
-                                                   percent(straggler.share_of_step), lateness_reason(straggler));
-    if (straggler.peer_wait_caused_ns >= 500) {  // under half a microsecond is rounding
-      stragglers += fmt::format(" (the other ranks' GPUs idled {} per step waiting for it: peer_wait)",
-                                duration(straggler.peer_wait_caused_ns));
-    }
+    stragglers += fmt::format("{}rank {}: the other ranks' GPUs idled {} per step waiting for it (peer_wait; last at "
+                              "{} of {} matched collectives); it starts its steps {} late on average ({} of the "
+                              "mean step): {}",
+                              stragglers.empty() ? "" : "; ", straggler.rank, duration(straggler.peer_wait_caused_ns),
+                              straggler.last_arrivals, job.matched_collectives, duration(straggler.mean_lateness_ns),
+                              percent(straggler.share_of_step), lateness_reason(straggler));
   }
   if (!stragglers.empty()) {
-    stragglers += fmt::format(". Lateness is when a rank's first GPU work of a step starts after the earliest rank's; "
-                              "the slowest rank (above) is the one with the most work inside its steps, so they "
-                              "can differ");
+    stragglers += ". Ranked by the waits each causes; lateness (first GPU work of a step after the earliest rank's) "
+                  "includes the profilers' start skew, so alone it names no straggler";
   }
   if (stragglers.empty()) {
-    stragglers = fmt::format("none (no rank starts its steps later than the typical rank by more than {} of the "
-                             "step)", percent(job::kStragglerThreshold));
+    stragglers = fmt::format("none (no rank costs the others more than {} of the step in peer_wait)",
+                             percent(job::kStragglerThreshold));
   }
   out.push_back({"Stragglers", stragglers});
   const auto least = percent(lines.least_exposed_comm.share), most = percent(lines.most_exposed_comm.share);

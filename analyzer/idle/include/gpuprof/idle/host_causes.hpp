@@ -2,16 +2,19 @@
 
 // What the host was doing, per device, as disjoint sets of time, one per cause
 // (DESIGN.md, "Idle causes"). The threads that issue a device's work (those
-// whose API calls launched any of it) are read; data loading is read from every
-// thread, since loader threads launch nothing. Where several causes hold at
-// once, the one that blocks the host most directly wins: sync_wait,
-// blocking_copy, peer_wait, data_loading, then host_bound (any other host
-// range or API call on those threads, then the time the OS scheduler had them
-// running on a CPU where the trace records it: trace::ThreadStateTable).
+// whose API calls launched any of it) are read, together and one by one: an
+// idle interval is judged by the thread that launched the work ending it, when
+// that is known (another thread's activity does not hold this one back). Data
+// loading is read from every thread, since loader threads launch nothing. Where
+// several causes hold at once, the one that blocks the host most directly wins:
+// sync_wait, blocking_copy, peer_wait, data_loading, then host_bound (any other
+// host range or API call on those threads, then the time the OS scheduler had
+// them running on a CPU where the trace records it: trace::ThreadStateTable).
 
 #include <array>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -24,13 +27,29 @@ namespace gpuprof::idle {
 
 inline constexpr std::size_t kHostCauses = 5;  // sync_wait .. host_bound, in IdleCause order
 
+using CauseSets = std::array<analysis::IntervalSet, kHostCauses>;  // disjoint, indexed by IdleCause
+
+// One launched piece of work: its GPU start, the start of the API call that launched it, and the call's thread.
+struct Launch {
+  std::int64_t first = 0, second = 0;  // GPU start, call start
+  std::int64_t thread = 0;
+  friend auto operator<=>(const Launch&, const Launch&) = default;
+};
+
 // Host activity that explains a device's idle time.
 struct DeviceHostCauses {
-  std::array<analysis::IntervalSet, kHostCauses> sets;  // disjoint, indexed by IdleCause
-  // (GPU start, start of the API call that launched it) of each launched piece of work, by GPU start.
-  std::vector<std::pair<std::int64_t, std::int64_t>> launches;
+  CauseSets sets;  // over every issuing thread
+  std::vector<Launch> launches;  // by GPU start, then call start
   std::vector<std::int64_t> threads;  // the issuing threads read
+  // Each issuing thread's own sets (data loading still from every thread); shared by every device.
+  std::shared_ptr<const std::map<std::int64_t, CauseSets>> thread_sets;
+  // The sets of `thread`, or of every issuing thread when it is not one of them.
+  const CauseSets& of_thread(std::optional<std::int64_t> thread) const;
 };
+
+// The thread of the earliest launch of the work that starts at `gpu_start` on this device; nullopt when
+// no launch of work starting then is known.
+std::optional<std::int64_t> launching_thread(const DeviceHostCauses& host, std::int64_t gpu_start);
 
 class HostCauses {
  public:

@@ -3,9 +3,10 @@
 // Gives every idle interval of a device's windows its causes (DESIGN.md, "Idle
 // causes"). An idle interval runs from the end of GPU work to the start of the
 // next; the part after the next work's launch call began is launch_latency (the
-// GPU waits for a launch already made), the rest is split by what the host
-// threads were doing (HostCauses), and what none of them covers is unrecorded.
-// So the causes of each interval add up to its length exactly.
+// GPU waits for a launch already made), the rest is split by what the thread
+// that launched that work was doing (HostCauses; every issuing thread when the
+// launch is not known), and what it does not cover is unrecorded. So the causes
+// of each interval add up to its length exactly.
 //
 // The idle time just before work that may wait for a partner (communication
 // kernels, peer-to-peer copies) is also kept with its evidence (IdleEvidence):
@@ -14,6 +15,7 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <vector>
 
@@ -62,15 +64,20 @@ class IdleAttributor {
               IdleTally& gap, std::vector<IdleInterval>* intervals);
 
  private:
-  // The start of the launch call of the work that starts at `gpu_start`; nullopt when none is known.
-  std::optional<std::int64_t> launch_of(std::int64_t gpu_start);
-  CauseTimes causes_of(std::int64_t start, std::int64_t end, std::optional<std::int64_t> launch);
+  // The launch of the work that starts at `gpu_start` (the earliest call); nullopt when none is known.
+  std::optional<Launch> launch_of(std::int64_t gpu_start);
+  // The cursors over the sets of `thread` (every issuing thread's when nullopt).
+  std::vector<analysis::OverlapCursor>& cursors_of(std::optional<std::int64_t> thread);
+  CauseTimes causes_of(std::int64_t start, std::int64_t end, std::optional<std::int64_t> launch,
+                       std::optional<std::int64_t> thread);
   bool peer_work_starts_at(std::int64_t time) const;
-  void keep_evidence(const IdleInterval& piece, std::int64_t run_end, std::optional<std::int64_t> launch);
+  void keep_evidence(const IdleInterval& piece, std::int64_t run_end, std::optional<std::int64_t> launch,
+                     std::optional<std::int64_t> thread);
 
   const analysis::DeviceActivity& activity_;
   const DeviceHostCauses& host_;
   std::vector<analysis::OverlapCursor> cursors_;
+  std::map<std::int64_t, std::vector<analysis::OverlapCursor>> thread_cursors_;
   std::size_t next_launch_ = 0;
   std::vector<IdleEvidence>* before_peer_work_ = nullptr;
 };

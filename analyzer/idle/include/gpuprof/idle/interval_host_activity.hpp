@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,9 @@ struct HostActivityDuring {
   // Time of the stretch under any of the events read (step annotations left out) or with an issuing
   // thread running: how much they explain.
   std::int64_t covered_ns = 0;
+  // The thread that launched the work ending the stretch, whose activity its idle causes are judged by
+  // (host_causes.hpp); nullopt when that launch is not known (every issuing thread is then read).
+  std::optional<std::int64_t> launched_by_thread;
 };
 
 // What the host did during many stretches of one model (every batch gap of a report). Host tables are

@@ -45,12 +45,21 @@ GpuClockCheck judge_launch_delays(std::vector<std::int64_t> delays);
 // judge_launch_delays on the first kClockCheckSample linked launches of a gpuprof trace.
 GpuClockCheck check_gpu_clock(sqlite::Database& trace);
 
+// Why GPU times moved onto the host clock cannot be right, nullopt when they can: the median launch delay
+// is negative (most work would start before its launch), or the move stretched the GPU rows to span longer
+// than the host rows (calls, synchronizations, host ranges) that launched and waited for them and than
+// they spanned as recorded (`recorded_gpu_span_ns`, on the GPU's own clock: a real trace's last kernels may
+// run past the host's last recorded call, by 21 ms in a shared MAGMA trace).
+std::optional<std::string> implausible_clock_move(sqlite::Database& trace, std::int64_t recorded_gpu_span_ns);
+
 // check_gpu_clock on a trace being written (an import's staging file), then,
 // when the clocks disagree, moves kernels, copies, memsets and GPU-side ranges
 // by the shift, updates start_ns/end_ns, and records the shift in meta
 // (gpu_clock_shift_ns, gpu_clock_shift_reason) and in collector_stats
 // (import.gpu_clock_shift_ns, info). A shift that would push a time out of
-// range is not applied and is counted as import.gpu_clock_shift_refused (warning).
+// range is not applied and is counted as import.gpu_clock_shift_refused (warning); a move (piecewise or
+// constant) after which implausible_clock_move objects is rolled back and counted as
+// import.gpu_clock_move_refused (warning): a refused piecewise fit falls back to the constant shift.
 GpuClockCheck align_gpu_clock(const std::string& trace_path);
 
 }  // namespace gpuprof::importers

@@ -68,6 +68,7 @@ struct RankSummary {
   std::int64_t step_basis_windows = 0;
   std::vector<StepKernel> step_kernels;
   std::vector<std::string> gpu_models;  // the names of the trace's devices, where it gives them
+  std::optional<std::int32_t> world_size;  // ranks in the whole job, where the trace says
 };
 
 // Runs analyze_rank and collects the extra summaries from the same model.

@@ -2,14 +2,19 @@
 
 // Which ranks hold the job back: per step, how late each rank starts compared
 // with the earliest rank (aligned clocks) and how long it waits inside
-// collectives; per rank, the mean step time; for the job, the slowest rank and
-// the imbalance.
+// collectives; per rank, the mean step time and the waits it causes (the other
+// ranks' peer_wait for it as their last partner to arrive, and the collectives
+// it arrived last at); for the job, the stragglers ranked by the waits they
+// cause, the slowest rank and the imbalance. Start lateness alone is not
+// evidence: profilers start at different instants on each rank.
 
 #include <cstdint>
 #include <vector>
 
 #include "gpuprof/job/clock_alignment.hpp"
+#include "gpuprof/job/collective_groups.hpp"
 #include "gpuprof/job/collective_waits.hpp"
+#include "gpuprof/job/peer_waits.hpp"
 #include "gpuprof/job/rank_summary.hpp"
 #include "gpuprof/idle/idle_cause.hpp"
 
@@ -36,6 +41,10 @@ struct RankTiming {
   double mean_step_ns = 0, mean_lateness_ns = 0, mean_collective_wait_ns = 0;
   // Step time less waiting for peers: the rank's own work, which decides who holds the job back.
   double mean_work_ns = 0;
+  // The other ranks' steady peer_wait given to this rank as the last partner to arrive (job/peer_waits.hpp),
+  // summed over their devices; and the matched collectives of several ranks this rank started last at.
+  std::int64_t caused_wait_ns = 0, last_arrivals = 0;
+  double mean_caused_wait_ns = 0;  // caused_wait_ns per step of this rank's means
   bool straggler = false;
   idle::CauseTimes lateness_causes{};  // summed over the `steps` the means are over
   std::int64_t lateness_before_trace_ns = 0;  // likewise
@@ -44,13 +53,15 @@ struct RankTiming {
 struct JobSummary {
   std::int32_t ranks = 0, devices = 0;
   double mean_step_ns = 0;  // mean over ranks of RankTiming::mean_step_ns
-  // Slowest and fastest by RankTiming::mean_work_ns: in a synchronised job the
-  // ranks that wait longest have the longest steps, so step time alone would
-  // blame the victims.
+  // The slowest rank is the one that holds the others back: the first straggler when there is one (the
+  // most waits caused), else the rank with the most own work (RankTiming::mean_work_ns; in a synchronised
+  // job the ranks that wait longest have the longest steps, so step time alone would blame the victims).
+  // Fastest: the least own work.
   std::int32_t slowest_rank = 0, fastest_rank = 0;
-  double slowest_work_ns = 0, fastest_work_ns = 0;
-  double imbalance = 0;  // slowest work / mean work − 1
-  std::vector<std::int32_t> stragglers;
+  double slowest_work_ns = 0, fastest_work_ns = 0;  // their mean own work per step
+  double imbalance = 0;  // the most own work of any rank / mean work − 1
+  std::vector<std::int32_t> stragglers;  // most waits caused first
+  std::int64_t matched_collectives = 0;  // collectives matched across two ranks or more (last_arrivals' basis)
 };
 
 struct StragglerReport {
@@ -59,11 +70,12 @@ struct StragglerReport {
   JobSummary job;
 };
 
-// A rank is a straggler when its mean start lateness exceeds the (lower)
-// median lateness of all ranks by more than this share of the median step time.
-inline constexpr double kStragglerThreshold = 0.05;
+// A rank is a straggler when the waits it causes per step exceed this share of the (lower) median step
+// time: the other ranks' GPUs idled that long for it.
+inline constexpr double kStragglerThreshold = 0.005;
 
 StragglerReport find_stragglers(const std::vector<RankSummary>& ranks, const ClockAlignment& clocks,
-                                const CollectiveWaits& waits);
+                                const CollectiveWaits& waits, const CollectiveGroups& groups,
+                                const std::vector<PeerWaitPiece>& peer_waits);
 
 }  // namespace gpuprof::job

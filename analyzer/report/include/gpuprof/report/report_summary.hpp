@@ -84,8 +84,10 @@ struct StragglerLine {
   idle::IdleCause cause = idle::IdleCause::unrecorded;  // covering at least half of the lateness, else mixed
   double before_trace_ns = 0;  // of the unrecorded time, the part before the rank's host trace begins
   // Idle time of the other ranks' GPUs, per step, that waited for this rank in their steady windows
-  // (their peer_wait for it, job::PeerWaitPiece), over the same steps as the lateness.
+  // (their peer_wait for it, job::PeerWaitPiece), over the same steps as the lateness: what makes it a
+  // straggler (job::RankTiming::mean_caused_wait_ns).
   double peer_wait_caused_ns = 0;
+  std::int64_t last_arrivals = 0;  // matched collectives it started last at
 };
 
 struct RankShare {
@@ -95,7 +97,7 @@ struct RankShare {
 
 struct JobSummaryLines {
   job::JobSummary job;
-  std::vector<StragglerLine> stragglers;  // the job's stragglers, latest first
+  std::vector<StragglerLine> stragglers;  // the job's stragglers, most waits caused first
   // Exposed communication as a share of each rank's steady windows: lowest and highest rank.
   RankShare least_exposed_comm, most_exposed_comm;
   // Mean wait inside collectives per step: the rank that waits longest.
