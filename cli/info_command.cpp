@@ -6,7 +6,7 @@
 #include <optional>
 
 #include "command.hpp"
-#include "gpuprof/progress/progress_line.hpp"
+#include "progress_line.hpp"
 #include "info_json.hpp"
 #include "gpuprof/analysis/data_loss.hpp"
 #include "gpuprof/analysis/time_base_notice.hpp"
@@ -118,7 +118,7 @@ int run_info(const InfoArguments& arguments, const Invocation& invocation) {
   std::string text;
   std::vector<std::string> objects;
   // A gpuprof file is described from its tables' counts, without loading it; only an import takes long.
-  progress::ProgressLine line(stderr, "info", invocation.quiet);
+  ProgressLine line(stderr, "info", invocation.quiet);
   for (std::size_t index = 0; index < paths.size(); ++index) {
     const auto& path = paths[index];
     const auto trace = as_gpuprof_trace(path, store, line.callback());

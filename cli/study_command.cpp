@@ -5,7 +5,7 @@
 #include <memory>
 
 #include "command.hpp"
-#include "gpuprof/progress/progress_line.hpp"
+#include "progress_line.hpp"
 #include "gpuprof/report/report_writers.hpp"
 #include "gpuprof/study/study_store.hpp"
 #include "gpuprof/study/study_writers.hpp"
@@ -40,7 +40,7 @@ int run_study_command(const StudyArguments& arguments, const Invocation& invocat
   auto store = study::StudyStore::open(path, false);
   const auto data = store.load();
   std::vector<std::string> notices;
-  progress::ProgressLine line(stderr, "study", invocation.quiet);
+  ProgressLine line(stderr, "study", invocation.quiet);
   const auto breakdowns = study::breakdowns_of_study(data, arguments.folder, notices, line.callback());
   line.clear();
   auto report = study::build_study_report(data, breakdowns);
