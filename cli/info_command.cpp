@@ -13,6 +13,7 @@
 #include "gpuprof/importers/foreign_trace.hpp"
 #include "gpuprof/importers/source_format.hpp"
 #include "gpuprof/job/job_inputs.hpp"
+#include "gpuprof/trace/stats_catalogue.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 #include "gpuprof/trace/trace_file.hpp"
 #include "gpuprof/trace/utf8_text.hpp"
@@ -50,8 +51,11 @@ void describe_stats(trace::TraceFile& file, std::string& out) {
   if (stats.empty()) return;
   out += "  collector stats\n";
   for (const auto& stat : stats) {
-    out += fmt::format("    {:<28} {:>14}  {}{}\n", printable(stat.name), stat.value, trace::to_string(stat.severity),
-                       stat.detail ? "  " + printable(*stat.detail) : "");
+    // The row's own detail follows what the stat counts, unless it says the same.
+    const auto description = trace::stat_description(stat.name);
+    const bool detail_adds = stat.detail && *stat.detail != description;
+    out += fmt::format("    {:<28} {:>14}  {}  {}{}\n", printable(stat.name), stat.value,
+                       trace::to_string(stat.severity), description, detail_adds ? ": " + printable(*stat.detail) : "");
   }
   if (const auto loss = analysis::recording_loss(stats); loss.any()) {
     out += fmt::format("  WARNING: data was lost while recording ({}); totals undercount the real activity\n",
