@@ -6,8 +6,8 @@
 
 #include "cli_reference.hpp"
 #include "command.hpp"
-#include "gpuprof/progress/progress_line.hpp"
 #include "gpuprof/report/report_writers.hpp"
+#include "progress_line.hpp"
 #include "gpuprof/comparison/comparison_writers.hpp"
 #include "gpuprof/comparison/run_comparison.hpp"
 #include "gpuprof/job/job_analysis.hpp"
@@ -62,7 +62,7 @@ int run_compare(const CompareArguments& arguments, const Invocation& invocation)
   for (const auto& path : job::expand_inputs(arguments.other)) write_options.inputs.push_back(path);
   report::check_output(format, arguments.output, write_options);
   // Both sides are checked and analysed before anything is written.
-  progress::ProgressLine line(stderr, "compare", invocation.quiet);
+  ProgressLine line(stderr, "compare", invocation.quiet);
   options.progress = line.callback();
   options.ranks = arguments.base_ranks;
   const auto base = job::analyze_job(arguments.base, options);

@@ -4,7 +4,7 @@
 
 #include "command.hpp"
 #include "gpuprof/exporters/chrome_trace_exporter.hpp"
-#include "gpuprof/progress/progress_line.hpp"
+#include "progress_line.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 #include "gpuprof/trace/utf8_text.hpp"
 #include "gpuprof/units/units.hpp"
@@ -28,7 +28,7 @@ std::string what_was_read(const ExportArguments& arguments, const exporters::Chr
 }
 
 int run_export(const ExportArguments& arguments, const Invocation& invocation) {
-  progress::ProgressLine line(stderr, "export", invocation.quiet);
+  ProgressLine line(stderr, "export", invocation.quiet);
   exporters::ChromeTraceOptions options;
   options.inputs = arguments.inputs;
   options.ranks = arguments.ranks;

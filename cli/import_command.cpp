@@ -6,7 +6,7 @@
 
 #include "cli_reference.hpp"
 #include "command.hpp"
-#include "gpuprof/progress/progress_line.hpp"
+#include "progress_line.hpp"
 #include "gpuprof/importers/import_trace.hpp"
 #include "gpuprof/trace/output_guard.hpp"
 #include "gpuprof/trace/trace_error.hpp"
@@ -65,7 +65,7 @@ int run_import(const ImportArguments& arguments, const Invocation& invocation) {
   const auto outputs = output_paths(arguments);
   // Checked for all before the first import: `import x.sqlite y.sqlite -o .` must not replace x by its import.
   refuse_writing_over_inputs(outputs, arguments.inputs);
-  progress::ProgressLine line(stderr, "import", invocation.quiet);
+  ProgressLine line(stderr, "import", invocation.quiet);
   for (std::size_t i = 0; i < arguments.inputs.size(); ++i) {
     importers::ImportOptions options;
     options.input = arguments.inputs[i];

@@ -7,7 +7,7 @@
 
 #include "cli_reference.hpp"
 #include "command.hpp"
-#include "gpuprof/progress/progress_line.hpp"
+#include "progress_line.hpp"
 #include "info_json.hpp"
 #include "gpuprof/analysis/data_loss.hpp"
 #include "gpuprof/analysis/time_base_notice.hpp"
@@ -16,6 +16,7 @@
 #include "gpuprof/job/job_inputs.hpp"
 #include "gpuprof/report/report_model.hpp"
 #include "gpuprof/report/table_rendering.hpp"
+#include "gpuprof/trace/stats_catalogue.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 #include "gpuprof/trace/trace_file.hpp"
 #include "gpuprof/trace/utf8_text.hpp"
@@ -58,10 +59,13 @@ void describe_stats(trace::TraceFile& file, std::string& out) {
   if (stats.empty()) return;
   out += "  collector stats\n";
   for (const auto& stat : stats) {
+    // The row's own detail follows what the stat counts, unless it says the same.
+    const auto description = trace::stat_description(stat.name);
+    const bool detail_adds = stat.detail && *stat.detail != description;
     const auto head = fmt::format("    {:<28} {:>14}  ", printable(stat.name), stat.value);
     out += report::wrap_text(head, std::string(head.size() + 6, ' '),
-                             fmt::format("{:<4}{}", trace::to_string(stat.severity),
-                                         stat.detail ? "  " + printable(*stat.detail) : ""),
+                             fmt::format("{:<4}{}{}", trace::to_string(stat.severity), description,
+                                         detail_adds ? ": " + printable(*stat.detail) : ""),
                              report::kTerminalWidth);
   }
   if (const auto loss = analysis::recording_loss(stats); loss.any()) {
@@ -127,7 +131,7 @@ int run_info(const InfoArguments& arguments, const Invocation& invocation) {
   std::string text;
   std::vector<std::string> objects;
   // A gpuprof file is described from its tables' counts, without loading it; only an import takes long.
-  progress::ProgressLine line(stderr, "info", invocation.quiet);
+  ProgressLine line(stderr, "info", invocation.quiet);
   for (std::size_t index = 0; index < paths.size(); ++index) {
     const auto& path = paths[index];
     const auto trace = as_gpuprof_trace(path, store, line.callback());

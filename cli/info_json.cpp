@@ -7,6 +7,7 @@
 
 #include "gpuprof/analysis/data_loss.hpp"
 #include "gpuprof/analysis/time_base_notice.hpp"
+#include "gpuprof/trace/stats_catalogue.hpp"
 #include "gpuprof/trace/trace_file.hpp"
 #include "gpuprof/trace/utf8_text.hpp"
 
@@ -62,6 +63,10 @@ void stats_and_loss(Writer& json, trace::TraceFile& file) {
     json.Int64(stat.value);
     json.Key("severity");
     json.String(std::string(trace::to_string(stat.severity)).c_str());
+    json.Key("description");
+    string(json, std::string(trace::stat_description(stat.name)));
+    json.Key("known");
+    json.Bool(trace::find_stat(stat.name) != nullptr);
     optional(json, "detail", stat.detail);
     json.EndObject();
   }

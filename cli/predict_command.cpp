@@ -5,9 +5,9 @@
 
 #include "cli_reference.hpp"
 #include "command.hpp"
-#include "gpuprof/progress/progress_line.hpp"
 #include "gpuprof/predict/job_check.hpp"
 #include "gpuprof/predict/link_profile.hpp"
+#include "progress_line.hpp"
 #include "gpuprof/predict/predict_request.hpp"
 #include "gpuprof/predict/prediction.hpp"
 #include "gpuprof/predict/prediction_traces.hpp"
@@ -57,7 +57,7 @@ int run_predict(const PredictArguments& arguments, const Invocation& invocation)
   const bool to_stdout = arguments.output.empty() || arguments.output == "-";
   if (!to_stdout) report::check_output(report::Format::text, arguments.output, write_options);
   std::vector<trace::TraceModel> models;
-  progress::ProgressLine line(stderr, "predict", invocation.quiet);
+  ProgressLine line(stderr, "predict", invocation.quiet);
   for (const auto& path : arguments.traces) models.push_back(predict::load_prediction_trace(path, line.callback()));
   line.clear();
   std::vector<const trace::TraceModel*> pointers;

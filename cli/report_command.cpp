@@ -8,7 +8,7 @@
 
 #include "cli_reference.hpp"
 #include "command.hpp"
-#include "gpuprof/progress/progress_line.hpp"
+#include "progress_line.hpp"
 #include "gpuprof/analysis/rank_analysis.hpp"
 #include "gpuprof/job/job_analysis.hpp"
 #include "gpuprof/job/job_inputs.hpp"
@@ -88,7 +88,7 @@ int run_report(const ReportArguments& arguments, const Invocation& invocation) {
   report::check_output(format, arguments.output, write_options);
   // Ranks are identified and checked before any analysis, and analysed one
   // model at a time per thread: memory is bounded by a rank, not the job.
-  progress::ProgressLine line(stderr, "report", invocation.quiet);
+  ProgressLine line(stderr, "report", invocation.quiet);
   auto job = job::analyze_job(arguments.traces, {.analysis = options,
                                                  .threads = 2,
                                                  .ranks = arguments.ranks,

@@ -7,7 +7,7 @@
 #include "cli_reference.hpp"
 #include "command.hpp"
 #include "gpuprof/predict/link_profile.hpp"
-#include "gpuprof/progress/progress_line.hpp"
+#include "progress_line.hpp"
 #include "gpuprof/report/report_writers.hpp"
 #include "gpuprof/study/study_store.hpp"
 #include "gpuprof/study/study_writers.hpp"
@@ -46,7 +46,7 @@ int run_study_command(const StudyArguments& arguments, const Invocation& invocat
   auto store = study::StudyStore::open(path, false);
   const auto data = store.load();
   std::vector<std::string> notices;
-  progress::ProgressLine line(stderr, "study", invocation.quiet);
+  ProgressLine line(stderr, "study", invocation.quiet);
   const auto breakdowns = study::breakdowns_of_study(data, arguments.folder, notices, line.callback());
   line.clear();
   auto report = study::build_study_report(data, breakdowns);

@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "command.hpp"
-#include "gpuprof/progress/progress_line.hpp"
+#include "progress_line.hpp"
 #include "gpuprof/launcher/collector_location.hpp"
 #include "gpuprof/launcher/gpu_inventory.hpp"
 #include "gpuprof/study/study_store.hpp"
@@ -175,7 +175,7 @@ int run_sweep_command(SweepArguments& arguments, const Invocation& invocation) {
   const auto plan = study::plan_sweep(grid, arguments.settings.repeat, arguments.settings.calibrate,
                                       resuming ? store.load().runs : std::vector<study::RunRecord>{});
   if (resuming) notice(invocation, fmt::format("gpuprof: resuming {}: {} runs left", path, plan.size()));
-  progress::ProgressLine line(stderr, "sweep", invocation.quiet);
+  ProgressLine line(stderr, "sweep", invocation.quiet);
   const auto tally = study::run_sweep(store, arguments.settings, plan,
                                       {folder.string(), self_executable(), workload_binary, line.callback(),
                                        [&line](const std::string& failure) { line.note(failure); }});

@@ -8,6 +8,10 @@
 #include "gpuprof/collector/cupti_kind_mapping.hpp"
 
 namespace gpuprof::collector {
+
+using trace::stat_name;
+using trace::StatId;
+
 namespace {
 
 // Thread ids remembered for syncs are forgotten beyond this many calls; a sync
@@ -93,11 +97,13 @@ void ActivityTranslator::translate(const CUpti_Activity& record) {
     case CUPTI_ACTIVITY_KIND_DEVICE: return device(reinterpret_cast<const CUpti_ActivityDevice5&>(record));
     case CUPTI_ACTIVITY_KIND_OVERHEAD: return overhead(reinterpret_cast<const CUpti_ActivityOverhead3&>(record));
     default:
-      problem("unknown_record_kind", "CUPTI activity kind " + std::to_string(static_cast<int>(record.kind)));
+      problem(StatId::problem_unknown_record_kind,
+              "CUPTI activity kind " + std::to_string(static_cast<int>(record.kind)));
   }
 }
 
-void ActivityTranslator::problem(const std::string& name, const std::string& detail) {
+void ActivityTranslator::problem(trace::StatId id, const std::string& detail) {
+  const auto name = trace::stat_name(id);
   ++counters_.problems[name];
   counters_.problem_details.try_emplace(name, detail);
 }
@@ -106,11 +112,11 @@ void ActivityTranslator::problem(const std::string& name, const std::string& det
 // on a timeline; it is counted and skipped rather than written with made-up times.
 bool ActivityTranslator::check_interval(std::uint64_t start, std::uint64_t end, const char* kind) {
   if (start == 0 || end == 0) {
-    problem("missing_timestamp", std::string(kind) + " record without a start or end time");
+    problem(StatId::problem_missing_timestamp, std::string(kind) + " record without a start or end time");
     return false;
   }
   if (end < start) {
-    problem("end_before_start", std::string(kind) + " record ends before it starts");
+    problem(StatId::problem_end_before_start, std::string(kind) + " record ends before it starts");
     return false;
   }
   return true;
@@ -125,7 +131,7 @@ void ActivityTranslator::kernel(const CUpti_ActivityKernel10& record) {
   if (!check_interval(record.start, record.end, "kernel")) return;
   remember_context(record.contextId, record.deviceId);
   auto row = gpu_row<trace::KernelRow>(record);
-  if (record.name == nullptr) problem("unnamed_kernel", "kernel record without a name");
+  if (record.name == nullptr) problem(StatId::problem_unnamed_kernel, "kernel record without a name");
   const auto name = writer_.intern_kernel_name(record.name != nullptr ? record.name : "(unnamed kernel)");
   row.name = name.name;
   row.mangled_name = name.mangled;
@@ -152,7 +158,7 @@ void ActivityTranslator::memcpy(const CUpti_ActivityMemcpy6& record) {
     return;
   }
   if (row.copy_kind == trace::CopyKind::unknown) {
-    problem("unknown_copy_kind", "memcpy copy kind " + std::to_string(record.copyKind));
+    problem(StatId::problem_unknown_copy_kind, "memcpy copy kind " + std::to_string(record.copyKind));
   }
   // A plain memcpy record names one device: the device side of the copy.
   if (copies_from_device(record.copyKind)) row.src_device = row.device;
@@ -198,16 +204,19 @@ void ActivityTranslator::memory(const CUpti_ActivityMemory4& record) {
     operation = trace::MemoryOperation::free;
   }
   if (!operation) {
-    return problem("memory_unknown_operation", "memory record of operation type " +
-                                                   std::to_string(static_cast<int>(record.memoryOperationType)));
+    return problem(StatId::problem_memory_unknown_operation,
+                   "memory record of operation type " + std::to_string(static_cast<int>(record.memoryOperationType)));
   }
   if (record.timestamp == 0 || as_signed(record.timestamp) < 0) {
-    return problem("missing_timestamp", "memory record without a usable timestamp");
+    return problem(StatId::problem_missing_timestamp, "memory record without a usable timestamp");
   }
   if (record.deviceId > static_cast<std::uint32_t>(INT32_MAX)) {
-    return problem("memory_without_device", "memory record with device id " + std::to_string(record.deviceId));
+    return problem(StatId::problem_memory_without_device,
+                   "memory record with device id " + std::to_string(record.deviceId));
   }
-  if (as_signed(record.bytes) < 0) return problem("memory_size_out_of_range", "memory record of 2^63 bytes or more");
+  if (as_signed(record.bytes) < 0) {
+    return problem(StatId::problem_memory_size_out_of_range, "memory record of 2^63 bytes or more");
+  }
   trace::MemoryEventRow row;
   row.device = static_cast<std::int32_t>(record.deviceId);
   if (record.contextId != CUPTI_INVALID_CONTEXT_ID) row.context = record.contextId;
@@ -256,7 +265,7 @@ void ActivityTranslator::synchronization(const CUpti_ActivitySynchronization2& r
   row.end_ns = as_signed(record.end);
   row.type = to_sync_type(record.type);
   if (row.type == trace::SyncType::unknown) {
-    problem("unknown_sync_type", "synchronization type " + std::to_string(static_cast<int>(record.type)));
+    problem(StatId::problem_unknown_sync_type, "synchronization type " + std::to_string(static_cast<int>(record.type)));
   }
   row.stream = unless_invalid(record.streamId);
   row.event = unless_invalid(record.cudaEventId);
@@ -280,7 +289,7 @@ void ActivityTranslator::marker(const CUpti_ActivityMarker2& record) {
   if (record.name != nullptr) range.name = record.name;
   if (record.domain != nullptr) range.domain = std::string(record.domain);
   if (record.timestamp == 0) {
-    problem("missing_timestamp", "NVTX marker record without a time");
+    problem(StatId::problem_missing_timestamp, "NVTX marker record without a time");
     return;
   }
   if (flags & CUPTI_ACTIVITY_FLAG_MARKER_START) {
@@ -289,15 +298,15 @@ void ActivityTranslator::marker(const CUpti_ActivityMarker2& record) {
   } else if (flags & CUPTI_ACTIVITY_FLAG_MARKER_END) {
     auto closed = ranges_.end(record.id, as_signed(record.timestamp));
     if (!closed) {
-      problem("range_end_without_start", "NVTX range end with id " + std::to_string(record.id));
+      problem(StatId::problem_range_end_without_start, "NVTX range end with id " + std::to_string(record.id));
     } else if (closed->end_ns < closed->start_ns) {
-      problem("end_before_start", "NVTX range ends before it starts");
+      problem(StatId::problem_end_before_start, "NVTX range ends before it starts");
     }
   } else if (flags & CUPTI_ACTIVITY_FLAG_MARKER_INSTANTANEOUS) {
     if (record.name == nullptr) range.name = "(unnamed mark)";
     ranges_.instant(record.id, std::move(range));
   } else {
-    problem("unknown_marker_flags", "NVTX marker flags " + std::to_string(flags));
+    problem(StatId::problem_unknown_marker_flags, "NVTX marker flags " + std::to_string(flags));
   }
 }
 
@@ -308,7 +317,7 @@ void ActivityTranslator::marker_data(const CUpti_ActivityMarkerData2& record) {
 
 void ActivityTranslator::name(const CUpti_ActivityName& record) {
   if (record.name == nullptr) {
-    problem("name_record_without_name", "NAME record without a name");
+    problem(StatId::problem_name_record_without_name, "NAME record without a name");
     return;
   }
   const auto& id = record.objectId;
@@ -326,8 +335,8 @@ void ActivityTranslator::name(const CUpti_ActivityName& record) {
       key = "stream_name." + std::to_string(id.dcs.deviceId) + "." + std::to_string(id.dcs.streamId);
       break;
     default:
-      problem("name_record_unknown_object", "NAME record for object kind " +
-                                                std::to_string(static_cast<int>(record.objectKind)));
+      problem(StatId::problem_name_record_unknown_object,
+              "NAME record for object kind " + std::to_string(static_cast<int>(record.objectKind)));
       return;
   }
   writer_.set_meta(key, record.name);
@@ -421,7 +430,7 @@ void ActivityTranslator::write_pending_peer_copies(bool final) {
       still_waiting.push_back(pending);
       continue;
     }
-    problem("peer_copy_without_devices",
+    problem(StatId::problem_peer_copy_without_devices,
             "a peer-to-peer copy came only as a plain memcpy record, which names neither its source nor its "
             "destination device");
     writer_.add(pending.row);
@@ -444,8 +453,9 @@ void ActivityTranslator::finish() {
   write_pending_peer_copies(true);
   const auto unclosed = static_cast<std::int64_t>(ranges_.open_count() + ranges_.replaced_count());
   if (unclosed > 0) {
-    counters_.problems["unclosed_ranges"] = unclosed;
-    counters_.problem_details.try_emplace("unclosed_ranges", "NVTX ranges started but never ended");
+    const auto name = stat_name(StatId::problem_unclosed_ranges);
+    counters_.problems[name] = unclosed;
+    counters_.problem_details.try_emplace(name, "NVTX ranges started but never ended");
   }
   write_counters();
   write_kernels_lost_at_exit();
@@ -455,14 +465,15 @@ void ActivityTranslator::finish() {
 void ActivityTranslator::write_kernels_lost_at_exit() {
   const auto missing = launches_.kernels_missing();
   if (!missing) {
-    writer_.set_stat({"dropped.in_flight_at_exit_unchecked", 0, trace::Severity::info, launches_.why_unchecked()});
+    writer_.set_stat(
+        {stat_name(StatId::in_flight_at_exit_unchecked), 0, trace::Severity::info, launches_.why_unchecked()});
     return;
   }
   if (*missing == 0) {
-    writer_.set_stat({"dropped.in_flight_at_exit", 0, trace::Severity::info, std::nullopt});
+    writer_.set_stat({stat_name(StatId::in_flight_at_exit), 0, trace::Severity::info, std::nullopt});
     return;
   }
-  writer_.set_stat({"dropped.in_flight_at_exit", *missing, trace::Severity::warning,
+  writer_.set_stat({stat_name(StatId::in_flight_at_exit), *missing, trace::Severity::warning,
                     "kernels launched without a kernel record: the program exited with GPU work in flight, "
                     "which CUPTI's final flush does not wait for"});
 }
@@ -475,21 +486,22 @@ void ActivityTranslator::write_counters() {
     counters_.records_per_kind[activity_kind_name(static_cast<CUpti_ActivityKind>(kind))] += records_by_kind_[kind];
   }
   for (const auto& [kind, count] : counters_.records_per_kind) {
-    writer_.set_stat({"records_" + kind, count, trace::Severity::info, std::nullopt});
+    writer_.set_stat({stat_name(StatId::records_per_kind, kind), count, trace::Severity::info, std::nullopt});
   }
   for (const auto& [name, count] : counters_.problems) {
-    writer_.set_stat({"problem_" + name, count, trace::Severity::warning, counters_.problem_details[name]});
+    writer_.set_stat({name, count, trace::Severity::warning, counters_.problem_details[name]});
   }
   if (counters_.sync_queries_left_out > 0) {
-    writer_.set_stat({"sync_queries_left_out", counters_.sync_queries_left_out, trace::Severity::info,
+    writer_.set_stat({stat_name(StatId::sync_queries_left_out), counters_.sync_queries_left_out, trace::Severity::info,
                       "event and stream queries CUPTI reported as synchronization; a query is not a wait"});
   }
   if (counters_.peer_copies_reported_twice > 0) {
-    writer_.set_stat({"peer_copies_reported_twice", counters_.peer_copies_reported_twice, trace::Severity::info,
+    writer_.set_stat({stat_name(StatId::peer_copies_reported_twice), counters_.peer_copies_reported_twice,
+                      trace::Severity::info,
                       "peer copies CUPTI reported as a peer and as a plain memcpy record; written once"});
   }
   if (counters_.overhead_records > 0) {
-    writer_.set_stat({"cupti_overhead_ns", counters_.overhead_ns, trace::Severity::info,
+    writer_.set_stat({stat_name(StatId::cupti_overhead_ns), counters_.overhead_ns, trace::Severity::info,
                       std::to_string(counters_.overhead_records) + " overhead records"});
   }
 }

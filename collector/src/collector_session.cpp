@@ -15,6 +15,10 @@
 #include "termination_signals.hpp"
 
 namespace gpuprof::collector {
+
+using trace::stat_name;
+using trace::StatId;
+
 namespace {
 
 std::optional<std::string> environment_variable(const std::string& name) {
@@ -137,7 +141,8 @@ void CollectorSession::record_cupti_failure(const std::string& what, CUptiResult
   const std::string message = what + " failed: " + cupti_result_text(result);
   log_error_once("CUPTI could not be initialised, the program runs without recording: " + message);
   try {
-    writer_->set_stat({"cupti_initialization", static_cast<std::int64_t>(result), trace::Severity::error, message});
+    writer_->set_stat(
+        {stat_name(StatId::cupti_initialization), static_cast<std::int64_t>(result), trace::Severity::error, message});
     writer_->flush();
   } catch (...) {
     // The trace is best effort here; the program must run anyway.
@@ -168,7 +173,7 @@ bool CollectorSession::enable_cupti() {
   }
   // Written by the writer thread with its first batch: from here on it owns the writer.
   for (const auto& [name, message] : failure.warnings) {
-    startup_warnings_.push_back({"cupti_warning_" + name, 1, trace::Severity::warning, message});
+    startup_warnings_.push_back({stat_name(StatId::cupti_warning, name), 1, trace::Severity::warning, message});
   }
   return true;
 }
@@ -241,7 +246,7 @@ void CollectorSession::probe_driver_once() {
   for (const auto& device : facts.devices) translator_->merge_device(device);
   for (const auto& link : facts.links) writer_->add(link);
   if (!facts.problem.empty()) {
-    writer_->set_stat({"driver_probe", 0, trace::Severity::warning, facts.problem});
+    writer_->set_stat({stat_name(StatId::driver_probe), 0, trace::Severity::warning, facts.problem});
   }
 }
 
@@ -249,31 +254,32 @@ void CollectorSession::write_runtime_stats() {
   for (const auto& warning : startup_warnings_) writer_->set_stat(warning);
   startup_warnings_.clear();
   const auto dropped = static_cast<std::int64_t>(dropped_records_.load());
-  writer_->set_stat({"dropped_records", dropped, dropped > 0 ? trace::Severity::warning : trace::Severity::info,
-                     dropped > 0 ? std::optional<std::string>("CUPTI dropped records: buffers were full")
-                                 : std::nullopt});
+  writer_->set_stat(
+      {stat_name(StatId::dropped_records), dropped, dropped > 0 ? trace::Severity::warning : trace::Severity::info,
+       dropped > 0 ? std::optional<std::string>("CUPTI dropped records: buffers were full") : std::nullopt});
   if (pool_) {
-    writer_->set_stat({"buffers_used", static_cast<std::int64_t>(pool_->buffers_handed_out()),
+    writer_->set_stat({stat_name(StatId::buffers_used), static_cast<std::int64_t>(pool_->buffers_handed_out()),
                        trace::Severity::info, std::nullopt});
     const auto refused = static_cast<std::int64_t>(pool_->requests_refused());
-    writer_->set_stat({"buffer_requests_refused", refused,
+    writer_->set_stat({stat_name(StatId::buffer_requests_refused), refused,
                        refused > 0 ? trace::Severity::warning : trace::Severity::info,
                        refused > 0 ? std::optional<std::string>("every activity buffer was in use; raise "
                                                                 "--buffer-size or GPUPROF_BUFFER_COUNT")
                                    : std::nullopt});
   }
   if (const auto after_stop = static_cast<std::int64_t>(dropped_after_stop_.load()); after_stop > 0) {
-    writer_->set_stat({"records_dropped_after_stop", after_stop, trace::Severity::warning,
+    writer_->set_stat({stat_name(StatId::records_dropped_after_stop), after_stop, trace::Severity::warning,
                        "records CUPTI made after the recording stopped (the program went on using CUDA, or work "
                        "still running at the stop ended): not in the trace"});
   }
   if (const auto late = pool_ ? static_cast<std::int64_t>(pool_->requests_after_close()) : 0; late > 0) {
-    writer_->set_stat({"buffer_requests_after_stop", late, trace::Severity::warning,
+    writer_->set_stat({stat_name(StatId::buffer_requests_after_stop), late, trace::Severity::warning,
                        "the program went on using CUDA after the recording ended (a signal or its exit): what it "
                        "did then is not in the trace"});
   }
   if (const auto invalid = static_cast<std::int64_t>(invalid_buffers_.load()); invalid > 0) {
-    writer_->set_stat({"invalid_buffers", invalid, trace::Severity::warning, "buffers whose records could not be read"});
+    writer_->set_stat({stat_name(StatId::invalid_buffers), invalid, trace::Severity::warning,
+                       "buffers whose records could not be read"});
   }
 }
 
@@ -341,7 +347,8 @@ void CollectorSession::read_dropped_records() {
 void CollectorSession::write_loss_checks() {
   const auto outstanding = pool_ ? pool_->buffers_outstanding() : 0;
   if (outstanding > 0) {
-    writer_->set_stat({"buffers_not_returned", static_cast<std::int64_t>(outstanding), trace::Severity::warning,
+    writer_->set_stat({stat_name(StatId::buffers_not_returned), static_cast<std::int64_t>(outstanding),
+                       trace::Severity::warning,
                        "activity buffers CUPTI had not handed back when the trace was finished; their records "
                        "are lost"});
   }
@@ -352,9 +359,9 @@ void CollectorSession::write_loss_checks() {
   const bool lost_elsewhere =
       dropped_records_ == 0 && outstanding == 0 &&
       (!pool_ || (pool_->requests_refused() == 0 && pool_->requests_after_close() == 0));
-  writer_->set_stat({"launches_seen_by_callback", seen, trace::Severity::info, std::nullopt});
+  writer_->set_stat({stat_name(StatId::launches_seen_by_callback), seen, trace::Severity::info, std::nullopt});
   if (seen > recorded && lost_elsewhere) {
-    writer_->set_stat({"activity_buffers_taken", seen - recorded, trace::Severity::error,
+    writer_->set_stat({stat_name(StatId::activity_buffers_taken), seen - recorded, trace::Severity::error,
                        "kernel launches without an API record although CUPTI dropped nothing: another CUPTI "
                        "client in the program (e.g. torch.profiler) took the activity buffers or disabled "
                        "activity kinds; the trace is incomplete from then on"});

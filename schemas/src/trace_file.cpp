@@ -14,6 +14,7 @@
 #include "gpuprof/trace/input_file.hpp"
 #include "gpuprof/trace/input_limits.hpp"
 #include "gpuprof/trace/schema_version.hpp"
+#include "gpuprof/trace/stats_catalogue.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 #include "row_rules.hpp"
 
@@ -109,7 +110,7 @@ std::optional<std::string> TraceFile::meta_value(const std::string& key) {
 
 void record_left_out(const LeftOutRows& left_out, std::vector<StatRow>& stats) {
   for (const auto& [column, entry] : left_out) {
-    stats.push_back({"load.invalid." + column, entry.rows, Severity::error,
+    stats.push_back({stat_name(StatId::load_invalid, column), entry.rows, Severity::error,
                      "rows left out when loading: " + entry.reason});
   }
 }

@@ -9,6 +9,7 @@
 
 #include "gpuprof/trace/chunk_guards.hpp"
 #include "gpuprof/trace/stage_timings.hpp"
+#include "gpuprof/trace/stats_catalogue.hpp"
 #include "gpuprof/trace/trace_file.hpp"
 #include "gpuprof/trace/trace_model.hpp"
 #include "gpuprof/trace/trace_sorting.hpp"
@@ -253,7 +254,7 @@ void read_table(sqlite::Database& database, const char* table_name, std::span<co
   // Prepared first even when the chunks serve: a file whose table lacks a column read here is refused either way.
   sqlite::Statement statement(database, "SELECT " + select_list(present, columns) + " FROM " + table_name);
   if (checks.chunks_allowed && !in_schema_order(present, columns)) {
-    checks.problems.push_back({std::string("load.chunks.") + table_name, 1, Severity::warning,
+    checks.problems.push_back({stat_name(StatId::load_chunks, table_name), 1, Severity::warning,
                                "column chunks not used, rows read instead: the table's columns are in another order"});
   } else if (checks.chunks_allowed) {
     const LeftOutRows left_out_before = checks.left_out;
@@ -262,7 +263,7 @@ void read_table(sqlite::Database& database, const char* table_name, std::span<co
     if (chunked.used && chunked.problem.empty()) return report();
     if (chunked.used) {
       table = Table{}, first = true, checks.left_out = left_out_before;
-      checks.problems.push_back({std::string("load.chunks.") + table_name, 1, Severity::warning,
+      checks.problems.push_back({stat_name(StatId::load_chunks, table_name), 1, Severity::warning,
                                  "column chunks not used, rows read instead: " + chunked.problem});
     }
   }

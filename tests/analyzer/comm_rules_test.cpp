@@ -118,9 +118,14 @@ TEST(DataLoss, EveryWarningOrErrorStatisticIsReported) {
                  {"dropped_records_other", 0, trace::Severity::info, std::nullopt}};
   const auto rank = analyze_rank(model, AnalysisOptions{});
   ASSERT_EQ(rank.warnings.size(), 3U);
-  EXPECT_EQ(rank.warnings[0], "invalid_buffers = 2 [warning]: totals may undercount");
-  EXPECT_EQ(rank.warnings[1], "import.malformed.events = 5 (bad ts) [error]: totals may undercount");
-  EXPECT_EQ(rank.warnings[2], "dropped_records = 3 [warning]: totals may undercount");
+  EXPECT_EQ(rank.warnings[0],
+            "invalid_buffers = 2 [warning]: buffers whose records could not be read; totals may undercount");
+  EXPECT_EQ(rank.warnings[1],
+            "import.malformed.events = 5 (bad ts) [error]: events of a category left out as malformed; totals may "
+            "undercount");
+  EXPECT_EQ(rank.warnings[2],
+            "dropped_records = 3 [warning]: activity records CUPTI dropped because its buffers were full; totals "
+            "may undercount");
 }
 
 }  // namespace

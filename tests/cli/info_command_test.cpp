@@ -156,5 +156,38 @@ TEST(InfoCommand, AJobFolderInTextAndJson) {
   EXPECT_EQ(gpuprof({"info", folder.path().string(), "--format", "xml"}).exit_code, 2);
 }
 
+// Each stat is shown with what it counts, from the catalogue; a name this version does not know (a newer
+// gpuprof's, another tool's) is shown too, said to be unknown, and still counts as lost when it says "dropped".
+TEST(InfoCommand, DescribesEachStatAndKeepsUnknownOnes) {
+  TemporaryFolder folder;
+  const auto path = folder.file("t.sqlite");
+  {
+    trace::TraceWriter writer({.path = path});
+    writer.add(trace::KernelRow{.start_ns = 1'000, .end_ns = 3'000, .name = writer.intern("gemm")});
+    writer.set_stat({.name = "dropped_records", .value = 0, .severity = trace::Severity::info});
+    writer.set_stat({.name = "future.samples_dropped", .value = 7, .severity = trace::Severity::info});
+    writer.finish();
+  }
+  const auto text = gpuprof({"info", path});
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("info  activity records CUPTI dropped because its buffers were full"), std::string::npos)
+      << text.out;
+  EXPECT_NE(text.out.find("future.samples_dropped"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("not in this gpuprof's catalogue of stats"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("WARNING: data was lost while recording (7 dropped records)"), std::string::npos)
+      << text.out;
+  const auto json = gpuprof({"info", path, "--format", "json"});
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  EXPECT_NE(json.out.find("\"severity\":\"info\",\"description\":\"activity records CUPTI dropped because its "
+                          "buffers were full\",\"known\":true"),
+            std::string::npos)
+      << json.out;
+  EXPECT_NE(json.out.find("\"name\":\"future.samples_dropped\",\"value\":7,\"severity\":\"info\",\"description\":"
+                          "\"not in this gpuprof's catalogue"),
+            std::string::npos)
+      << json.out;
+  EXPECT_NE(json.out.find("\"known\":false"), std::string::npos) << json.out;
+}
+
 }  // namespace
 }  // namespace gpuprof::testing

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "cupti_record_builders.hpp"
+#include "gpuprof/trace/stats_catalogue.hpp"
 #include "gpuprof/trace/trace_file.hpp"
 #include "gpuprof/trace/trace_model.hpp"
 #include "temporary_folder.hpp"
@@ -51,7 +52,11 @@ class TranslatorTest : public ::testing::Test {
 
   std::map<std::string, trace::StatRow> stats() {
     std::map<std::string, trace::StatRow> by_name;
-    for (auto& stat : trace::TraceFile(path_).stats()) by_name[stat.name] = stat;
+    for (auto& stat : trace::TraceFile(path_).stats()) {
+      // Every name the collector writes is declared in the catalogue, so it is described and judged.
+      EXPECT_NE(trace::find_stat(stat.name), nullptr) << stat.name;
+      by_name[stat.name] = stat;
+    }
     return by_name;
   }
 

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "gpuprof/trace/sqlite_database.hpp"
+#include "gpuprof/trace/stats_catalogue.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 #include "gpuprof/trace/trace_model.hpp"
 #include "import_test_support.hpp"
@@ -26,7 +27,10 @@ class ExternalImport : public ::testing::Test {
   trace::TraceModel import(const fs::path& input) {
     const std::string output = folder_.file(input.filename().string() + ".sqlite");
     summary_ = testing::import_file(input.string(), output);
-    return trace::load_trace_model(output);
+    auto model = trace::load_trace_model(output);
+    // Every stat an importer writes on a real trace is declared in the catalogue, so it is described and judged.
+    for (const auto& stat : model.stats) EXPECT_NE(trace::find_stat(stat.name), nullptr) << stat.name;
+    return model;
   }
   fs::path data_;
   testing::TemporaryFolder folder_;

@@ -1,19 +1,24 @@
 #include "gpuprof/analysis/data_loss.hpp"
 
 #include <algorithm>
+#include <optional>
+
+#include "gpuprof/trace/stats_catalogue.hpp"
 
 namespace gpuprof::analysis {
 
 std::vector<std::string> data_loss_warnings(const trace::TraceModel& model) {
   std::vector<std::string> warnings;
   for (const auto& stat : model.stats) {
-    const bool dropped = stat.name.find("dropped") != std::string::npos && stat.value > 0;
+    const bool dropped = trace::reports_data_loss(stat);
     const bool flagged = stat.severity == trace::Severity::warning || stat.severity == trace::Severity::error;
     if (!dropped && !flagged) continue;
     const auto severity = flagged ? std::string(trace::to_string(stat.severity)) : std::string("warning");
+    const auto description = trace::stat_description(stat.name);
     auto line = stat.name + " = " + std::to_string(stat.value);
-    if (stat.detail && !stat.detail->empty()) line += " (" + *stat.detail + ")";
-    warnings.push_back(line + " [" + severity + "]: totals may undercount");
+    if (stat.detail && !stat.detail->empty() && *stat.detail != description) line += " (" + *stat.detail + ")";
+    line += " [" + severity + "]: " + std::string(description);
+    warnings.push_back(line + "; totals may undercount");
   }
   return warnings;
 }
@@ -22,15 +27,18 @@ RecordingLoss recording_loss(const std::vector<trace::StatRow>& stats) {
   RecordingLoss loss;
   for (const auto& stat : stats) {
     const auto value = std::max<std::int64_t>(stat.value, 0);
-    if (stat.name == "buffer_requests_refused") {
+    const auto* info = trace::find_stat(stat.name);
+    const auto id = info != nullptr ? std::optional(info->id) : std::nullopt;
+    if (id == trace::StatId::buffer_requests_refused) {
       loss.refused_buffer_requests += value;
-    } else if (stat.name == "buffers_not_returned") {
+    } else if (id == trace::StatId::buffers_not_returned) {
       loss.buffers_not_returned += value;
-    } else if (stat.name == "activity_buffers_taken") {
+    } else if (id == trace::StatId::activity_buffers_taken) {
       loss.records_taken += value;
-    } else if (stat.name == "records_dropped_after_stop") {
+    } else if (id == trace::StatId::records_dropped_after_stop) {
       loss.records_after_stop += value;
-    } else if (stat.name.find("dropped") != std::string::npos) {
+    } else if (trace::reports_data_loss(stat)) {
+      // Every other data-loss stat, and an unknown one whose name says "dropped", is lost records.
       loss.dropped_records += value;
     }
   }

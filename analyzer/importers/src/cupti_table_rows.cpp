@@ -91,9 +91,9 @@ bool has_valid_times(const ForeignRow& row) {
   return start > 0 && end >= start;
 }
 
-bool keep_valid_times(const ForeignRow& row, ImportSink& sink, std::string_view stat) {
+bool keep_valid_times(const ForeignRow& row, ImportSink& sink, StatId stat) {
   if (has_valid_times(row)) return true;
-  sink.count(std::string(stat), trace::Severity::warning, 1,
+  sink.count(stat, trace::Severity::warning, 1,
              "rows whose start or end is 0 or missing, or whose end precedes the start");
   return false;
 }

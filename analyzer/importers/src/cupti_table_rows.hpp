@@ -45,6 +45,6 @@ trace::MemsetRow memset_from_row(const ForeignRow& row);
 // as real stretches the trace back to 1970.
 bool has_valid_times(const ForeignRow& row);
 // has_valid_times, counting a row without them under `stat` (a warning): such rows are left out.
-bool keep_valid_times(const ForeignRow& row, ImportSink& sink, std::string_view stat);
+bool keep_valid_times(const ForeignRow& row, ImportSink& sink, StatId stat);
 
 }  // namespace gpuprof::importers

@@ -20,7 +20,7 @@ std::optional<std::string> ForeignStrings::text(std::int64_t foreign_id) {
       value = std::string(lookup_.column_text(0));
     } else {
       // Left out like a missing string: the rows naming it are counted where they are read.
-      sink_.count("import.string_too_long", trace::Severity::warning, 1,
+      sink_.count(StatId::import_string_too_long, trace::Severity::warning, 1,
                   "strings longer than " + std::to_string(kMaxStringBytes >> 20) + " MiB left out");
     }
   }

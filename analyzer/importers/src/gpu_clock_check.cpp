@@ -6,6 +6,7 @@
 
 #include "event_time_shift.hpp"
 #include "nvprof_clock_fit.hpp"
+#include "gpuprof/trace/stats_catalogue.hpp"
 #include "gpuprof/units/units.hpp"
 
 namespace gpuprof::importers {
@@ -50,10 +51,10 @@ bool shift_fits(sqlite::Database& trace, std::int64_t shift) {
   return high <= std::numeric_limits<std::int64_t>::max() - shift;
 }
 
-void insert_stat(sqlite::Database& trace, const std::string& name, std::int64_t value, const char* severity,
+void insert_stat(sqlite::Database& trace, trace::StatId stat, std::int64_t value, const char* severity,
                  const std::string& detail) {
   sqlite::Statement insert(trace, "INSERT INTO collector_stats (name, value, severity, detail) VALUES (?, ?, ?, ?)");
-  insert.bind(1, std::string_view(name));
+  insert.bind(1, std::string_view(trace::stat_info(stat).name));
   insert.bind(2, value);
   insert.bind(3, std::string_view(severity));
   insert.bind(4, std::string_view(detail));
@@ -84,7 +85,7 @@ void apply_shift(sqlite::Database& trace, const GpuClockCheck& check) {
   }
   set_meta(trace, "gpu_clock_shift_ns", shift);
   set_meta(trace, "gpu_clock_shift_reason", check.reason);
-  insert_stat(trace, "import.gpu_clock_shift_ns", check.shift_ns, "info",
+  insert_stat(trace, trace::StatId::import_gpu_clock_shift_ns, check.shift_ns, "info",
               "GPU timestamps moved onto the host clock: " + check.reason);
   trace.execute("RELEASE clock_shift");
 }
@@ -210,7 +211,7 @@ GpuClockCheck align_gpu_clock(const std::string& trace_path) {
     return check;
   }
   if (!shift_fits(trace, check.shift_ns)) {
-    insert_stat(trace, "import.gpu_clock_shift_refused", 1, "warning",
+    insert_stat(trace, trace::StatId::import_gpu_clock_shift_refused, 1, "warning",
                 "host and GPU clocks disagree (" + check.reason + "), but shifting by " +
                     std::to_string(check.shift_ns) + " ns would push GPU times out of range; left as recorded");
     check.shift_ns = 0;

@@ -72,9 +72,9 @@ void ImportSink::add(const trace::ThreadStateRow& row) {
   ++counts_.thread_states;
 }
 
-void ImportSink::count(const std::string& name, trace::Severity severity, std::int64_t count,
+void ImportSink::count(const trace::StatName& name, trace::Severity severity, std::int64_t count,
                        std::string_view detail) {
-  auto [found, inserted] = stats_.try_emplace(name);
+  auto [found, inserted] = stats_.try_emplace(name.text());
   Stat& stat = found->second;
   if (inserted) stat.severity = severity;
   if (stat.detail.empty()) stat.detail = std::string(detail);
@@ -89,22 +89,27 @@ void ImportSink::write_summary(std::int64_t time_offset_ns) {
     if (!stat.detail.empty()) row.detail = stat.detail;
     writer_->set_stat(row);
   }
-  const std::pair<const char*, std::int64_t> tables[] = {
-      {"import.rows.kernels", counts_.kernels},     {"import.rows.memcpys", counts_.memcpys},
-      {"import.rows.memsets", counts_.memsets},     {"import.rows.api_calls", counts_.api_calls},
-      {"import.rows.syncs", counts_.syncs},         {"import.rows.ranges", counts_.ranges}};
-  for (const auto& [name, value] : tables) writer_->set_stat({name, value, trace::Severity::info, std::nullopt});
+  const std::pair<trace::StatId, std::int64_t> tables[] = {
+      {StatId::import_rows_kernels, counts_.kernels},   {StatId::import_rows_memcpys, counts_.memcpys},
+      {StatId::import_rows_memsets, counts_.memsets},   {StatId::import_rows_api_calls, counts_.api_calls},
+      {StatId::import_rows_syncs, counts_.syncs},       {StatId::import_rows_ranges, counts_.ranges}};
+  for (const auto& [id, value] : tables) {
+    writer_->set_stat({trace::stat_name(id), value, trace::Severity::info, std::nullopt});
+  }
   // Only sources that carry collective metadata (Kineto) have this table filled.
   if (counts_.collectives > 0) {
-    writer_->set_stat({"import.rows.collectives", counts_.collectives, trace::Severity::info, std::nullopt});
+    writer_->set_stat(
+        {trace::stat_name(StatId::import_rows_collectives), counts_.collectives, trace::Severity::info, std::nullopt});
   }
   // Only sources that record allocations (Kineto with profile_memory, nsys with --cuda-memory-usage) fill it.
   if (counts_.memory_events > 0) {
-    writer_->set_stat({"import.rows.memory_events", counts_.memory_events, trace::Severity::info, std::nullopt});
+    writer_->set_stat(
+        {trace::stat_name(StatId::import_rows_memory_events), counts_.memory_events, trace::Severity::info, {}});
   }
   // Only sources that record the OS scheduler (nsys) fill it.
   if (counts_.thread_states > 0) {
-    writer_->set_stat({"import.rows.thread_states", counts_.thread_states, trace::Severity::info, std::nullopt});
+    writer_->set_stat(
+        {trace::stat_name(StatId::import_rows_thread_states), counts_.thread_states, trace::Severity::info, {}});
   }
   if (first_ns_ && last_ns_) {
     writer_->set_meta("start_ns", std::to_string(*first_ns_ + time_offset_ns));

@@ -28,7 +28,7 @@ std::optional<std::int64_t> count_arg(const KinetoEvent& event, std::string_view
                                       ImportSink& sink) {
   const auto value = arg_number(event, key);
   if (!value || *value >= minimum) return value;
-  sink.count("import.kineto.collective_bad_value", trace::Severity::warning, 1, kBadValue);
+  sink.count(StatId::import_kineto_collective_bad_value, trace::Severity::warning, 1, kBadValue);
   return std::nullopt;
 }
 
@@ -62,7 +62,7 @@ std::optional<std::int64_t> scalar_type_bytes(std::string_view dtype) {
 void add_collective(const KinetoEvent& event, const trace::KernelRow& kernel, ImportSink& sink) {
   const KinetoArg* name = event.arg("Collective name");
   if (!kernel.correlation_id) {
-    sink.count("import.kineto.collective_without_correlation", trace::Severity::warning, 1,
+    sink.count(StatId::import_kineto_collective_without_correlation, trace::Severity::warning, 1,
                "kernels with collective args but no correlation id to link them by (args left out)");
     return;
   }
@@ -78,7 +78,7 @@ void add_collective(const KinetoEvent& event, const trace::KernelRow& kernel, Im
     row.dtype = sink.intern(dtype->value.text);
     element_bytes = scalar_type_bytes(dtype->value.text);
     if (!element_bytes) {
-      sink.count("import.kineto.collective_unknown_dtype." + dtype->value.text, trace::Severity::warning, 1,
+      sink.count({StatId::import_kineto_collective_unknown_dtype, dtype->value.text}, trace::Severity::warning, 1,
                  "collectives whose dtype has no known element size (bytes stored as unknown)");
     }
   }

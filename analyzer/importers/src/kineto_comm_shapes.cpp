@@ -53,7 +53,7 @@ void CommShapeLinker::annotation(const KinetoEvent& event, std::int64_t thread, 
     std::int64_t input_bytes = 0;
     if (!count || !size || __builtin_mul_overflow(*count, *size, &input_bytes) ||
         __builtin_add_overflow(bytes, input_bytes, &bytes) || __builtin_add_overflow(elements, *count, &elements)) {
-      sink.count("import.kineto.collective_shape_unreadable", trace::Severity::warning, 1,
+      sink.count(StatId::import_kineto_collective_shape_unreadable, trace::Severity::warning, 1,
                  "nccl annotations whose Input Dims or Input type give no size (left unsized)");
       return;
     }
@@ -96,7 +96,7 @@ void CommShapeLinker::finish(ImportSink& sink) {
     const Annotation* annotation =
         launch == launches_.end() ? nullptr : innermost(launch->second.thread, launch->second.start_ns);
     if (annotation == nullptr) {
-      sink.count("import.kineto.collective_kernel_unsized", trace::Severity::info, 1,
+      sink.count(StatId::import_kineto_collective_kernel_unsized, trace::Severity::info, 1,
                  "NCCL kernels with no collective args and no sized nccl: annotation around their launch");
       continue;
     }

@@ -128,12 +128,12 @@ KinetoConverter::KinetoConverter(ImportSink& sink, std::int64_t base_ns)
       gpu_annotation_domain_(sink.intern("gpu_user_annotation")) {}
 
 void KinetoConverter::malformed_element() {
-  sink_.count("import.malformed.not_an_object", trace::Severity::warning, 1,
+  sink_.count({StatId::import_malformed, "not_an_object"}, trace::Severity::warning, 1,
               "traceEvents elements that are not JSON objects");
 }
 
 void KinetoConverter::malformed(const KinetoEvent& event, const char* why) {
-  sink_.count("import.malformed." + (event.cat.empty() ? std::string("no_category") : event.cat),
+  sink_.count({StatId::import_malformed, event.cat.empty() ? std::string("no_category") : event.cat},
               trace::Severity::warning, 1, why);
 }
 
@@ -161,7 +161,7 @@ std::optional<std::int64_t> KinetoConverter::instant_time(const KinetoEvent& eve
 void KinetoConverter::add_memory(const KinetoEvent& event) {
   const auto time_ns = event.ph == "i" || event.ph == "I" ? instant_time(event) : std::nullopt;
   if (!time_ns) {
-    sink_.count("import.kineto.memory_bad_event.ts", trace::Severity::warning, 1,
+    sink_.count({StatId::import_kineto_memory_bad_event, "ts"}, trace::Severity::warning, 1,
                 "[memory] events that are not instant ('i') events with a valid ts, left out");
     return;
   }
@@ -173,14 +173,14 @@ void KinetoConverter::consume(const KinetoEvent& event) {
   if (event.name == kKinetoMemoryEventName) return add_memory(event);
   if (event.ph == "C") {
     // Counters (gpuprof's batch-gap counter, memory counters) carry values, not activity.
-    sink_.count("import.skipped.counter", trace::Severity::info);
+    sink_.count({StatId::import_skipped, "counter"}, trace::Severity::info);
     return;
   }
   if (event.cat.empty()) {
     // Metadata (process and thread names) and global instants carry no activity.
     const std::string kind = event.ph == "M" ? "metadata" : event.ph == "i" || event.ph == "I" ? "instant" : "";
     if (!kind.empty()) {
-      sink_.count("import.skipped." + kind, trace::Severity::info);
+      sink_.count({StatId::import_skipped, kind}, trace::Severity::info);
     } else {
       malformed(event, "events without a category");
     }
@@ -188,11 +188,11 @@ void KinetoConverter::consume(const KinetoEvent& event) {
   }
   const Category category = categorize(event.cat);
   if (category == Category::skipped) {
-    sink_.count("import.skipped." + event.cat, trace::Severity::info);
+    sink_.count({StatId::import_skipped, event.cat}, trace::Severity::info);
     return;
   }
   if (category == Category::unknown) {
-    sink_.count("import.unknown_category." + event.cat, trace::Severity::warning, 1,
+    sink_.count({StatId::import_unknown_category, event.cat}, trace::Severity::warning, 1,
                 "events of a Kineto category gpuprof does not import");
     return;
   }
@@ -269,7 +269,7 @@ void KinetoConverter::add_memcpy(const KinetoEvent& event, Span span) {
   if (kind_arg != nullptr && kind_arg->value.is_string) kind = trace::copy_kind_from_string(kind_arg->value.text);
   if (!kind) kind = copy_kind_from_name(event.name);
   row.copy_kind = kind.value_or(CopyKind::unknown);
-  if (!kind) sink_.count("import.kineto.unknown_copy_kind", trace::Severity::warning, 1, "copies whose direction "
+  if (!kind) sink_.count(StatId::import_kineto_unknown_copy_kind, trace::Severity::warning, 1, "copies whose direction "
                          "neither args nor the event name give");
   const auto [source_kind, destination_kind] = memory_kinds_from_name(event.name);
   row.src_memory_kind = source_kind;

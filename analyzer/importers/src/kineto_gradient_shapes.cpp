@@ -43,7 +43,7 @@ void GradientShapes::range(const KinetoEvent& event, std::int64_t start_ns, std:
     if (const auto bytes = shaped_bytes(event)) {
       gradients_.push_back({start_ns, *bytes});
     } else {
-      sink.count("import.kineto.gradient_shape_unreadable", trace::Severity::info, 1,
+      sink.count(StatId::import_kineto_gradient_shape_unreadable, trace::Severity::info, 1,
                  "AccumulateGrad ops whose Input Dims or Input type give no size (left out of gradient_bytes)");
     }
   }

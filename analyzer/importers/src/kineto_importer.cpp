@@ -27,10 +27,10 @@ void write_meta(const KinetoHeader& header, ImportSink& sink, ImportResult& resu
   if (result.rank) sink.set_meta("rank", std::to_string(*result.rank));
   if (result.world_size) sink.set_meta("world_size", std::to_string(*result.world_size));
   if (!header.saw_distributed_info) {
-    sink.count("import.kineto.no_distributed_info", trace::Severity::info, 1,
+    sink.count(StatId::import_kineto_no_distributed_info, trace::Severity::info, 1,
                "no distributedInfo: rank and world size unknown (single-process trace?)");
   } else if (!result.rank) {
-    sink.count("import.kineto.no_rank", trace::Severity::warning, 1, "distributedInfo without a valid rank");
+    sink.count(StatId::import_kineto_no_rank, trace::Severity::warning, 1, "distributedInfo without a valid rank");
   }
 }
 

@@ -15,7 +15,7 @@ constexpr std::int64_t kCpu = 0;
 constexpr std::int64_t kCuda = 1;
 
 void count_bad(ImportSink& sink, const char* what) {
-  sink.count(std::string("import.kineto.memory_bad_event.") + what, trace::Severity::warning, 1,
+  sink.count({StatId::import_kineto_memory_bad_event, what}, trace::Severity::warning, 1,
              "[memory] events left out: the field is missing or out of range");
 }
 
@@ -32,12 +32,13 @@ void add_memory_event(const KinetoEvent& event, std::int64_t time_ns, ImportSink
   const auto device_type = arg_number(event, "Device Type");
   if (!device_type) return count_bad(sink, "device_type");
   if (*device_type == kCpu) {
-    sink.count("import.kineto.memory_host_events", trace::Severity::info, 1,
+    sink.count(StatId::import_kineto_memory_host_events, trace::Severity::info, 1,
                "[memory] events of the host (CPU) allocator, not stored: the memory_events table holds GPU memory");
     return;
   }
   if (*device_type != kCuda) {
-    sink.count("import.kineto.memory_other_device_type." + std::to_string(*device_type), trace::Severity::warning, 1,
+    sink.count({StatId::import_kineto_memory_other_device_type, std::to_string(*device_type)},
+               trace::Severity::warning, 1,
                "[memory] events of a device type that is neither CPU nor CUDA, not stored");
     return;
   }
@@ -58,7 +59,7 @@ void add_memory_event(const KinetoEvent& event, std::int64_t time_ns, ImportSink
   row.address = arg_number(event, "Addr");
   row.allocated_after = signed_arg(event, "Total Allocated");
   if (row.allocated_after && *row.allocated_after < 0) {
-    sink.count("import.kineto.memory_bad_total", trace::Severity::warning, 1,
+    sink.count(StatId::import_kineto_memory_bad_total, trace::Severity::warning, 1,
                "[memory] events with a negative \"Total Allocated\" (stored as unknown)");
     row.allocated_after.reset();
   }

@@ -90,7 +90,7 @@ class NsysReader {
       sqlite3_stmt* row = query.raw();
       if (column_int(row, 9) == 0) {
         ignored += (ignored.empty() ? "" : ", ") + column_optional_text(row, 1).value_or("unnamed");
-        sink_.count("import.nsys.non_cuda_adapters", Severity::info, 1);
+        sink_.count(StatId::import_nsys_non_cuda_adapters, Severity::info, 1);
         continue;
       }
       trace::DeviceRow device;
@@ -105,12 +105,12 @@ class NsysReader {
       device.memory_bandwidth_bps = column_optional(row, 8);
       sink_.add(device);
     }
-    if (!ignored.empty()) sink_.count("import.nsys.non_cuda_adapters", Severity::info, 0, ignored);
+    if (!ignored.empty()) sink_.count(StatId::import_nsys_non_cuda_adapters, Severity::info, 0, ignored);
   }
 
   trace::StringId name_or_placeholder(std::int64_t foreign_id) {
     if (auto found = strings_.find(foreign_id)) return *found;
-    sink_.count("import.nsys.missing_string", Severity::warning, 1, "rows naming a StringIds id that is absent");
+    sink_.count(StatId::import_nsys_missing_string, Severity::warning, 1, "rows naming a StringIds id that is absent");
     return sink_.intern("<unknown>");
   }
 
@@ -123,7 +123,7 @@ class NsysReader {
     ForeignRow row;
     while (query.step()) {
       row.fetch(query.raw());
-      if (!keep_valid_times(row, sink_, "import.nsys.invalid_times.kernels")) continue;
+      if (!keep_valid_times(row, sink_, StatId::import_nsys_invalid_times_kernels)) continue;
       trace::KernelRow kernel = kernel_from_row(row);
       const auto demangled_id = row.integer(6);
       const auto mangled_id = row.optional(17);
@@ -140,7 +140,7 @@ class NsysReader {
     ForeignRow row;
     while (query.step()) {
       row.fetch(query.raw());
-      if (!keep_valid_times(row, sink_, "import.nsys.invalid_times.memcpys")) continue;
+      if (!keep_valid_times(row, sink_, StatId::import_nsys_invalid_times_memcpys)) continue;
       sink_.add(memcpy_from_row(row, memory_kind_from_nsys, PeerDeviceColumns::peer_copies));
     }
   }
@@ -150,7 +150,7 @@ class NsysReader {
     ForeignRow row;
     while (query.step()) {
       row.fetch(query.raw());
-      if (!keep_valid_times(row, sink_, "import.nsys.invalid_times.memsets")) continue;
+      if (!keep_valid_times(row, sink_, StatId::import_nsys_invalid_times_memsets)) continue;
       sink_.add(memset_from_row(row));
     }
   }
@@ -173,10 +173,10 @@ class NsysReader {
     ForeignRow row;
     while (query.step()) {
       row.fetch(query.raw());
-      if (!keep_valid_times(row, sink_, "import.nsys.invalid_times.api_calls")) continue;
+      if (!keep_valid_times(row, sink_, StatId::import_nsys_invalid_times_api_calls)) continue;
       const std::int64_t event_class = row.integer(2);
       if (event_class != 0 && event_class != 1) {
-        sink_.count("import.nsys.skipped_event_class." + std::to_string(event_class), Severity::info);
+        sink_.count({StatId::import_nsys_skipped_event_class, std::to_string(event_class)}, Severity::info);
         continue;
       }
       call.start_ns = row.integer(0);
@@ -200,7 +200,7 @@ class NsysReader {
     ForeignRow row;
     while (query.step()) {
       row.fetch(query.raw());
-      if (!keep_valid_times(row, sink_, "import.nsys.invalid_times.syncs")) continue;
+      if (!keep_valid_times(row, sink_, StatId::import_nsys_invalid_times_syncs)) continue;
       sync.start_ns = row.integer(0);
       sync.end_ns = row.integer(1);
       sync.device = row.optional32(2);
@@ -229,7 +229,7 @@ class NsysReader {
     while (query.step()) {
       sqlite3_stmt* row = query.raw();
       if (sqlite3_column_type(row, 1) == SQLITE_NULL) {
-        sink_.count("import.nsys.unclosed_nvtx_ranges", Severity::warning, 1, "NVTX ranges without an end");
+        sink_.count(StatId::import_nsys_unclosed_nvtx_ranges, Severity::warning, 1, "NVTX ranges without an end");
         continue;
       }
       range.start_ns = column_int(row, 0);

@@ -27,7 +27,7 @@ bool has_every_column(sqlite::Database& database) {
 }
 
 void count_bad(ImportSink& sink, const char* column) {
-  sink.count(std::string("import.nsys.memory_bad_row.") + column, Severity::warning, 1,
+  sink.count({StatId::import_nsys_memory_bad_row, column}, Severity::warning, 1,
              "CUDA_GPU_MEMORY_USAGE_EVENTS rows left out: the column is NULL or out of range");
 }
 
@@ -56,7 +56,7 @@ trace::MemoryEventRow memory_event_from_row(const ForeignRow& row, ImportSink& s
   if (const auto kind = row.optional(5)) {
     event.memory_kind = memory_kind_from_nsys(*kind);
     if (!event.memory_kind && *kind != kUnknownKind) {
-      sink.count("import.nsys.memory_unknown_kind", Severity::warning, 1,
+      sink.count(StatId::import_nsys_memory_unknown_kind, Severity::warning, 1,
                  "CUDA_GPU_MEMORY_USAGE_EVENTS rows with a memKind outside ENUM_CUDA_MEM_KIND (stored as unknown)");
     }
   }
@@ -69,7 +69,7 @@ trace::MemoryEventRow memory_event_from_row(const ForeignRow& row, ImportSink& s
 
 void read_nsys_memory_events(sqlite::Database& database, ImportSink& sink) {
   if (!has_every_column(database)) {
-    sink.count("import.nsys.memory_table_unreadable", Severity::warning, 1,
+    sink.count(StatId::import_nsys_memory_table_unreadable, Severity::warning, 1,
                "CUDA_GPU_MEMORY_USAGE_EVENTS lacks a column gpuprof reads; no memory event imported");
     return;
   }

@@ -25,7 +25,7 @@ struct Switch {
 // export's own "Unknown" says nothing, so it is stored as unknown (NULL).
 class EnumNames {
  public:
-  EnumNames(sqlite::Database& database, const std::string& table, const char* unknown_stat) : unknown_stat_(unknown_stat) {
+  EnumNames(sqlite::Database& database, const std::string& table, StatId unknown_stat) : unknown_stat_(unknown_stat) {
     if (!database.has_table(table) || !has_column(database, table, "id") || !has_column(database, table, "name")) return;
     sqlite::Statement query(database, "SELECT id, name FROM " + table + " WHERE id IS NOT NULL AND name IS NOT NULL");
     while (query.step()) names_[query.column_int(0)] = query.column_text(1);
@@ -45,13 +45,13 @@ class EnumNames {
   }
 
  private:
-  const char* unknown_stat_;
+  StatId unknown_stat_;
   std::map<std::int64_t, std::string> names_;
   std::map<std::int64_t, trace::StringId> ids_;
 };
 
 void count_bad(ImportSink& sink, const char* column) {
-  sink.count(std::string("import.nsys.sched_bad_row.") + column, Severity::warning, 1,
+  sink.count({StatId::import_nsys_sched_bad_row, column}, Severity::warning, 1,
              "SCHED_EVENTS rows left out: the column is NULL or out of range");
 }
 
@@ -93,7 +93,7 @@ void sort_by_thread_time(std::vector<Switch>& switches, ImportSink& sink) {
     found->second = std::max(found->second, entry.time_ns);
   }
   if (out_of_order > 0) {
-    sink.count("import.nsys.sched_out_of_order", Severity::info, out_of_order,
+    sink.count(StatId::import_nsys_sched_out_of_order, Severity::info, out_of_order,
                "SCHED_EVENTS rows earlier than a previous switch of their thread: sorted by time, none lost");
   }
   std::stable_sort(switches.begin(), switches.end(), [](const Switch& a, const Switch& b) {
@@ -106,21 +106,21 @@ void sort_by_thread_time(std::vector<Switch>& switches, ImportSink& sink) {
 void read_nsys_thread_states(sqlite::Database& database, ImportSink& sink) {
   for (const char* column : {"start", "isSchedIn", "globalTid"}) {
     if (!has_column(database, kNsysSchedTable, column)) {
-      sink.count("import.nsys.sched_table_unreadable", Severity::warning, 1,
+      sink.count(StatId::import_nsys_sched_table_unreadable, Severity::warning, 1,
                  "SCHED_EVENTS lacks a column gpuprof reads; no thread state imported");
       return;
     }
   }
   auto switches = read_switches(database, sink);
   sort_by_thread_time(switches, sink);
-  EnumNames os_states(database, "ENUM_SAMPLING_THREAD_STATE", "import.nsys.sched_unknown_state");
-  EnumNames block_reasons(database, "ENUM_SCHEDULING_THREAD_BLOCK", "import.nsys.sched_unknown_block_reason");
+  EnumNames os_states(database, "ENUM_SAMPLING_THREAD_STATE", StatId::import_nsys_sched_unknown_state);
+  EnumNames block_reasons(database, "ENUM_SCHEDULING_THREAD_BLOCK", StatId::import_nsys_sched_unknown_block_reason);
   for (std::size_t i = 0; i + 1 < switches.size(); ++i) {
     const auto& from = switches[i];
     const auto& to = switches[i + 1];
     if (to.global_tid != from.global_tid || to.time_ns == from.time_ns) continue;
     if (to.in == from.in) {
-      sink.count("import.nsys.sched_unpaired", Severity::warning, 1,
+      sink.count(StatId::import_nsys_sched_unpaired, Severity::warning, 1,
                  "two switches of a thread in a row the same way (one missing): its state between them is unknown");
       continue;
     }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "gpuprof/trace/stats_catalogue.hpp"
 #include "gpuprof/trace/trace_writer.hpp"
 
 namespace gpuprof::importers {
@@ -105,7 +106,7 @@ void apply_clock_segments(sqlite::Database& trace, const ClockFit& fit) {
   set_meta(trace, "gpu_clock_violations", "constant shift " + std::to_string(fit.violations_constant) +
                                               ", piecewise " + std::to_string(fit.violations_piecewise));
   sqlite::Statement insert(trace, "INSERT INTO collector_stats (name, value, severity, detail) VALUES (?, ?, ?, ?)");
-  insert.bind(1, std::string_view("import.gpu_clock_segments"));
+  insert.bind(1, trace::stat_info(trace::StatId::import_gpu_clock_segments).name);
   insert.bind(2, static_cast<std::int64_t>(fit.segments.size()));
   insert.bind(3, std::string_view("info"));
   const auto detail = "host-to-GPU offset fitted piecewise; bounds broken by one constant shift: " +

@@ -69,7 +69,7 @@ class NvprofReader {
       found = cache.emplace(callback_id, ApiName{id, !name.empty()}).first;
     }
     if (!found->second.known) {
-      sink_.count("import.nvprof.unknown_callback_ids", Severity::warning, 1,
+      sink_.count(StatId::import_nvprof_unknown_callback_ids, Severity::warning, 1,
                   "API calls whose callback id is not in the CUPTI headers the importer was built with");
     }
     return found->second.id;
@@ -77,7 +77,8 @@ class NvprofReader {
 
   trace::StringId name_of(std::int64_t foreign_id) {
     if (auto found = strings_.find(foreign_id)) return *found;
-    sink_.count("import.nvprof.missing_string", Severity::warning, 1, "rows naming a StringTable id that is absent");
+    sink_.count(StatId::import_nvprof_missing_string, Severity::warning, 1,
+                "rows naming a StringTable id that is absent");
     return sink_.intern("<unknown>");
   }
 
@@ -104,7 +105,7 @@ class NvprofReader {
   // nvprof stores the mangled name as CUPTI gives it; the sink demangles it.
   void read_kernels(const std::string& table) {
     sqlite::Statement query(database_, kernel_select("name", "NULL", table));
-    const std::string stat = "import.nvprof.invalid_times.kernels";
+    const auto stat = StatId::import_nvprof_invalid_times_kernels;
     ForeignRow row;
     while (query.step()) {
       row.fetch(query.raw());
@@ -121,7 +122,7 @@ class NvprofReader {
   void read_memcpys(const std::string& table, bool peer) {
     sqlite::Statement query(database_, memcpy_select(peer ? "srcDeviceId, dstDeviceId" : "NULL, NULL", table));
     const auto peer_devices = peer ? PeerDeviceColumns::every_row : PeerDeviceColumns::none;
-    const std::string stat = "import.nvprof.invalid_times.memcpys";
+    const auto stat = StatId::import_nvprof_invalid_times_memcpys;
     ForeignRow row;
     while (query.step()) {
       row.fetch(query.raw());
@@ -132,7 +133,7 @@ class NvprofReader {
 
   void read_memsets() {
     sqlite::Statement query(database_, memset_select("CUPTI_ACTIVITY_KIND_MEMSET"));
-    const std::string stat = "import.nvprof.invalid_times.memsets";
+    const auto stat = StatId::import_nvprof_invalid_times_memsets;
     ForeignRow row;
     while (query.step()) {
       row.fetch(query.raw());
@@ -145,7 +146,7 @@ class NvprofReader {
                             "SELECT start, end, processId, threadId, correlationId, cbid, returnValue FROM " + table);
     trace::ApiCallRow call;
     call.kind = kind;
-    const std::string stat = "import.nvprof.invalid_times.api_calls";
+    const auto stat = StatId::import_nvprof_invalid_times_api_calls;
     ForeignRow row;
     while (query.step()) {
       row.fetch(query.raw());
@@ -166,7 +167,7 @@ class NvprofReader {
                             "SELECT start, end, type, streamId, cudaEventId, correlationId "
                             "FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION");
     trace::SyncRow sync;
-    const std::string stat = "import.nvprof.invalid_times.syncs";
+    const auto stat = StatId::import_nvprof_invalid_times_syncs;
     ForeignRow row;
     while (query.step()) {
       row.fetch(query.raw());

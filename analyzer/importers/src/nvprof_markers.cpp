@@ -59,7 +59,8 @@ class MarkerPairing {
                                            " FROM CUPTI_ACTIVITY_KIND_MARKER ORDER BY timestamp, _id_");
     while (query.step()) take(query.raw());
     if (!open_.empty()) {
-      sink_.count("import.nvprof.unclosed_nvtx_ranges", Severity::warning, static_cast<std::int64_t>(open_.size()),
+      sink_.count(StatId::import_nvprof_unclosed_nvtx_ranges, Severity::warning,
+                  static_cast<std::int64_t>(open_.size()),
                   "NVTX ranges started but never ended");
     }
   }
@@ -80,22 +81,22 @@ class MarkerPairing {
     const std::int64_t flags = column_int(row, 0);
     const auto timestamp = column_optional(row, 1);
     if (!timestamp || *timestamp <= 0) {
-      sink_.count("import.nvprof.invalid_times.nvtx_markers", Severity::warning, 1,
+      sink_.count(StatId::import_nvprof_invalid_times_nvtx_markers, Severity::warning, 1,
                   "NVTX marker records without a timestamp");
       return;
     }
     if (flags & kSynchronisation) {
-      sink_.count("import.nvprof.nvtx_sync_markers", Severity::info, 1,
+      sink_.count(StatId::import_nvprof_nvtx_sync_markers, Severity::info, 1,
                   "NVTX synchronisation markers (not ranges; not imported)");
     } else if (flags & kStart) {
       start(row, *timestamp);
     } else if (flags & kEnd) {
       end(column_int(row, 2), owner_of(row, 3, 4), *timestamp);
     } else if (flags & kInstantaneous) {
-      sink_.count("import.nvprof.nvtx_marks", Severity::info, 1,
+      sink_.count(StatId::import_nvprof_nvtx_marks, Severity::info, 1,
                   "instantaneous NVTX marks (points, not ranges; not imported)");
     } else {
-      sink_.count("import.nvprof.unknown_marker_flags", Severity::warning, 1,
+      sink_.count(StatId::import_nvprof_unknown_marker_flags, Severity::warning, 1,
                   "marker records with no start, end or mark flag");
     }
   }
@@ -113,7 +114,7 @@ class MarkerPairing {
       range.row.category = found->second;
     }
     if (!open_.emplace(id, range).second) {
-      sink_.count("import.nvprof.duplicate_nvtx_ids", Severity::warning, 1,
+      sink_.count(StatId::import_nvprof_duplicate_nvtx_ids, Severity::warning, 1,
                   "NVTX range starts reusing the id of a range still open (the later one is dropped)");
       return;
     }
@@ -127,7 +128,8 @@ class MarkerPairing {
       if (stack != stacks_.end() && !stack->second.empty()) found = open_.find(stack->second.back());
     }
     if (found == open_.end()) {
-      sink_.count("import.nvprof.unmatched_nvtx_ends", Severity::warning, 1, "NVTX range ends that close no range");
+      sink_.count(StatId::import_nvprof_unmatched_nvtx_ends, Severity::warning, 1,
+                  "NVTX range ends that close no range");
       return;
     }
     OpenRange range = std::move(found->second);
@@ -144,7 +146,8 @@ class MarkerPairing {
   trace::StringId name_of(std::int64_t foreign_id) {
     if (foreign_id != 0) {
       if (const auto found = strings_.find(foreign_id)) return *found;
-      sink_.count("import.nvprof.missing_string", Severity::warning, 1, "rows naming a StringTable id that is absent");
+      sink_.count(StatId::import_nvprof_missing_string, Severity::warning, 1,
+                  "rows naming a StringTable id that is absent");
     }
     return sink_.intern("<unnamed>");
   }

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "gpuprof/trace/trace_error.hpp"
+#include "gpuprof/trace/stats_catalogue.hpp"
 #include "gpuprof/trace/trace_writer.hpp"
 #include "training_timeline.hpp"
 
@@ -147,8 +148,9 @@ SynthSummary write_synthetic_trace(const std::string& path, const SynthOptions& 
   }
   writer.set_meta("start_ns", std::to_string(summary.start_ns));
   writer.set_meta("end_ns", std::to_string(summary.end_ns));
-  writer.set_stat({"records_written", summary.events, trace::Severity::info, "rows written by gpuprof synth"});
-  writer.set_stat({"dropped_records", 0, trace::Severity::info, std::nullopt});
+  writer.set_stat({trace::stat_name(trace::StatId::records_written), summary.events, trace::Severity::info,
+                   "rows written by gpuprof synth"});
+  writer.set_stat({trace::stat_name(trace::StatId::dropped_records), 0, trace::Severity::info, std::nullopt});
   writer.finish();
   return summary;
 }

@@ -17,6 +17,7 @@
 #include "gpuprof/collector/launch_accounting.hpp"
 #include "gpuprof/collector/range_pairing.hpp"
 #include "gpuprof/trace/records.hpp"
+#include "gpuprof/trace/stats_catalogue.hpp"
 #include "gpuprof/trace/trace_writer.hpp"
 
 namespace gpuprof::collector {
@@ -27,7 +28,7 @@ using ApiNameResolver = std::function<std::string(trace::ApiKind kind, std::uint
 
 struct TranslationCounters {
   std::map<std::string, std::int64_t> records_per_kind;  // "kernel" -> 12 (filled by write_counters)
-  std::map<std::string, std::int64_t> problems;          // "end_before_start" -> 1
+  std::map<std::string, std::int64_t> problems;          // "problem_end_before_start" -> 1
   std::map<std::string, std::string> problem_details;    // first example of each problem
   std::int64_t overhead_ns = 0;
   std::int64_t overhead_records = 0;
@@ -78,7 +79,7 @@ class ActivityTranslator {
   void overhead(const CUpti_ActivityOverhead3& record);
 
   bool check_interval(std::uint64_t start, std::uint64_t end, const char* kind);
-  void problem(const std::string& name, const std::string& detail);
+  void problem(trace::StatId id, const std::string& detail);
   void remember_context(std::uint32_t context, std::uint32_t device);
   void write_pending_syncs();
   void write_pending_peer_copies(bool final);

@@ -12,8 +12,9 @@
 
 namespace gpuprof::analysis {
 
-// One line per statistic of severity warning or error, and per non-zero
-// "dropped" count whatever its severity (older files wrote those as info).
+// One line per statistic of severity warning or error, and per non-zero count
+// of a data-loss stat whatever its severity (older files wrote those as info),
+// with the stat's description from the catalogue (trace/stats_catalogue.hpp).
 std::vector<std::string> data_loss_warnings(const trace::TraceModel& model);
 
 // What a recording lost, in the collector's words: records CUPTI dropped, buffer

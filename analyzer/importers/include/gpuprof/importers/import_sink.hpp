@@ -7,10 +7,14 @@
 #include <string_view>
 
 #include "gpuprof/trace/records.hpp"
+#include "gpuprof/trace/stats_catalogue.hpp"
 #include "gpuprof/progress/stage_counter.hpp"
 #include "gpuprof/trace/trace_writer.hpp"
 
 namespace gpuprof::importers {
+
+// Every importer names its stats from the catalogue.
+using trace::StatId;
 
 // Rows written per table and the problems met, for the one-line summary.
 struct ImportCounts {
@@ -48,8 +52,9 @@ class ImportSink {
   // Not part of the trace's time span: the scheduler is recorded before and after the GPU work.
   void add(const trace::ThreadStateRow& row);
 
-  // Adds `count` to the stat `name`; the first non-empty detail given is kept.
-  void count(const std::string& name, trace::Severity severity, std::int64_t count = 1,
+  // Adds `count` to the stat `name` (a catalogue id, with its key for a keyed
+  // stat); the first non-empty detail given is kept.
+  void count(const trace::StatName& name, trace::Severity severity, std::int64_t count = 1,
              std::string_view detail = {});
 
   // Writes the accumulated stats, per-table row counts and start_ns/end_ns

@@ -2,7 +2,7 @@
 
 // What long work (loading, importing, exporting, a sweep) reports while it
 // runs. The analyzer only calls a ProgressCallback; it never prints. The CLI
-// draws the updates with ProgressLine, and passes no callback at all when
+// draws the updates with its ProgressLine (cli/progress_line.hpp), and passes no callback at all when
 // nothing would be drawn, so the work then costs nothing extra.
 
 #include <cstdint>

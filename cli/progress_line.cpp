@@ -1,4 +1,4 @@
-#include "gpuprof/progress/progress_line.hpp"
+#include "progress_line.hpp"
 
 #include <fmt/format.h>
 #include <sys/ioctl.h>
@@ -11,7 +11,7 @@
 #include "gpuprof/units/units.hpp"
 #include "gpuprof/trace/utf8_text.hpp"
 
-namespace gpuprof::progress {
+namespace gpuprof::cli {
 namespace {
 
 // At most ten drawings a second: a person cannot read more, and a terminal
@@ -88,12 +88,12 @@ ProgressLine::ProgressLine(std::FILE* stream, std::string command, bool quiet, T
 
 ProgressLine::~ProgressLine() { clear(); }
 
-ProgressCallback ProgressLine::callback() {
+progress::ProgressCallback ProgressLine::callback() {
   if (!active_) return {};
-  return [this](const ProgressUpdate& update) { this->update(update); };
+  return [this](const progress::ProgressUpdate& update) { this->update(update); };
 }
 
-std::string ProgressLine::text_of(const ProgressUpdate& update, double now) {
+std::string ProgressLine::text_of(const progress::ProgressUpdate& update, double now) {
   std::string text = command_ + ": " + std::string(update.stage);
   if (update.total > 0) {
     const double share = std::clamp(static_cast<double>(update.done) / static_cast<double>(update.total), 0.0, 1.0);
@@ -111,7 +111,7 @@ std::string ProgressLine::text_of(const ProgressUpdate& update, double now) {
   return text;
 }
 
-void ProgressLine::update(const ProgressUpdate& update) {
+void ProgressLine::update(const progress::ProgressUpdate& update) {
   if (!active_) return;
   const std::lock_guard lock(mutex_);
   const double now = clock_();
@@ -150,4 +150,4 @@ void ProgressLine::note(std::string_view line) {
   std::fflush(stream_);
 }
 
-}  // namespace gpuprof::progress
+}  // namespace gpuprof::cli

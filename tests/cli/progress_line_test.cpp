@@ -1,7 +1,7 @@
 // The progress renderer on a fake terminal: a temporary file it is told is a
 // terminal, and a clock the test moves by hand.
 
-#include "gpuprof/progress/progress_line.hpp"
+#include "progress_line.hpp"
 
 #include <gtest/gtest.h>
 
@@ -9,7 +9,7 @@
 #include <cstdio>
 #include <string>
 
-namespace gpuprof::progress {
+namespace gpuprof::cli {
 namespace {
 
 constexpr const char* kRewind = "\r\033[K";
@@ -153,4 +153,4 @@ TEST(ProgressFormats, CountsAndDurations) {
 }
 
 }  // namespace
-}  // namespace gpuprof::progress
+}  // namespace gpuprof::cli

@@ -1,6 +1,6 @@
 #pragma once
 
-// The one progress renderer: a single line on stderr, rewritten in place, e.g.
+// The one progress renderer, the CLI's own: a single line on stderr, rewritten in place, e.g.
 //   export: write 43 % 2.1 M events, 1.3 M events/s, about 2s left
 // drawn at most ten times a second and cleared at the end. Nothing at all is
 // written when the stream is not a terminal (a log, a pipe, CI) or with --quiet:
@@ -15,7 +15,7 @@
 
 #include "gpuprof/progress/progress.hpp"
 
-namespace gpuprof::progress {
+namespace gpuprof::cli {
 
 // What the renderer needs to know of its stream; read from the stream itself
 // (isatty, TIOCGWINSZ) except in tests, which hand a file they call a terminal.
@@ -39,8 +39,8 @@ class ProgressLine {
 
   bool active() const { return active_; }
   // A callback drawing on this line; empty when inactive, so the work skips its counting.
-  ProgressCallback callback();
-  void update(const ProgressUpdate& update);  // thread-safe
+  progress::ProgressCallback callback();
+  void update(const progress::ProgressUpdate& update);  // thread-safe
   // A line that must stay (a failed run of a sweep): printed even when the line
   // is inactive, after clearing the line when one is drawn.
   void note(std::string_view line);
@@ -48,7 +48,7 @@ class ProgressLine {
   void clear();
 
  private:
-  std::string text_of(const ProgressUpdate& update, double now);
+  std::string text_of(const progress::ProgressUpdate& update, double now);
   void draw(const std::string& text);
   void clear_locked();
 
@@ -70,4 +70,4 @@ std::string format_duration(double seconds);
 // "950", "12.3 k", "2.1 M", "1.2 G".
 std::string format_count(std::int64_t count);
 
-}  // namespace gpuprof::progress
+}  // namespace gpuprof::cli
