@@ -36,7 +36,7 @@ int run_check(const PredictArguments& arguments, const Invocation& invocation) {
   const report::WriteOptions write_options{.overwrite = arguments.force, .inputs = arguments.traces};
   const bool to_stdout = arguments.output.empty() || arguments.output == "-";
   if (!to_stdout) report::check_output(report::Format::text, arguments.output, write_options);
-  progress::ProgressLine line(stderr, "predict", invocation.quiet);
+  ProgressLine line(stderr, "predict", invocation.quiet);
   const auto check = predict::check_job(arguments.traces, arguments.request.link, arguments.request.link_files,
                                         analysis, line.callback());
   line.clear();
