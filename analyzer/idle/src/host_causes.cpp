@@ -125,9 +125,7 @@ std::map<std::int32_t, std::size_t> rows_per_device(const trace::TraceModel& mod
 }
 
 // Every device's launches (each device's sorted) merged into one sorted list, written once.
-std::vector<std::pair<std::int64_t, std::int64_t>> merged_launches(
-    const std::map<std::int32_t, DeviceHostCauses>& devices) {
-  using Launch = std::pair<std::int64_t, std::int64_t>;
+std::vector<Launch> merged_launches(const std::map<std::int32_t, DeviceHostCauses>& devices) {
   std::vector<std::pair<const Launch*, const Launch*>> heads;
   std::size_t total = 0;
   for (const auto& [device, entry] : devices) {

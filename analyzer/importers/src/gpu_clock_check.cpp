@@ -185,7 +185,7 @@ bool keep_if_plausible(sqlite::Database& trace, const std::string& move, std::in
   }
   trace.execute("ROLLBACK TO clock_move");
   trace.execute("RELEASE clock_move");
-  insert_stat(trace, "import.gpu_clock_move_refused", 1, "warning",
+  insert_stat(trace, trace::StatId::import_gpu_clock_move_refused, 1, "warning",
               "GPU timestamps not moved by " + move + ": " + *why + "; left as recorded");
   return false;
 }

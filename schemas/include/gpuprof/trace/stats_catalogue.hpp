@@ -103,6 +103,8 @@ namespace gpuprof::trace {
     "shift applied to GPU times to put them on the host clock")                                                        \
   X(import_gpu_clock_shift_refused, "import.gpu_clock_shift_refused", false, warning, false,                           \
     "GPU times that looked off the host clock but could not be shifted safely")                                        \
+  X(import_gpu_clock_move_refused, "import.gpu_clock_move_refused", false, warning, false,                             \
+    "a GPU clock move left undone: it gave negative launch delays or a GPU span beyond the host's")                   \
   X(import_gpu_clock_segments, "import.gpu_clock_segments", false, info, false,                                        \
     "segments of the piecewise fit from GPU to host clock")                                                            \
   /* Importers: Kineto (PyTorch profiler JSON). */                                                                     \
