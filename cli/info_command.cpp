@@ -64,7 +64,7 @@ void describe_stats(trace::TraceFile& file, std::string& out) {
     const bool detail_adds = stat.detail && *stat.detail != description;
     const auto head = fmt::format("    {:<28} {:>14}  ", printable(stat.name), stat.value);
     out += report::wrap_text(head, std::string(head.size() + 6, ' '),
-                             fmt::format("{:<4}{}{}", trace::to_string(stat.severity), description,
+                             fmt::format("{:<4}  {}{}", trace::to_string(stat.severity), description,
                                          detail_adds ? ": " + printable(*stat.detail) : ""),
                              report::kTerminalWidth);
   }

@@ -78,7 +78,7 @@ TEST(CliReference, BashOffersTheValuesOfAnOptionNotFileNames) {
   EXPECT_EQ(bash_replies("gpuprof report --format j", 3), "json\n");
   EXPECT_EQ(bash_replies("gpuprof report --sections summary,de", 3), "summary,devices\n");
   EXPECT_EQ(bash_replies("gpuprof report --sections me", 3), "memory\n");
-  EXPECT_EQ(bash_replies("gpuprof predict T.sqlite --link nvlink", 4), "nvlink2\nnvlink3\nnvlink4\n");
+  EXPECT_EQ(bash_replies("gpuprof predict T.sqlite --link nvlink", 4), "nvlink2\nnvlink3\nnvlink4\nnvlink5\n");
   EXPECT_EQ(bash_replies("gpuprof study s/ --predict-link pcie", 4), "pcie3\npcie4\npcie5\n");
   // A number has nothing to complete; a path option gets file names.
   TemporaryFolder folder;

@@ -170,7 +170,7 @@ TEST(InfoCommand, DescribesEachStatAndKeepsUnknownOnes) {
   }
   const auto text = gpuprof({"info", path});
   ASSERT_EQ(text.exit_code, 0) << text.err;
-  EXPECT_NE(text.out.find("info  activity records CUPTI dropped because its buffers were full"), std::string::npos)
+  EXPECT_NE(text.out.find("info activity records CUPTI dropped because its buffers were full"), std::string::npos)
       << text.out;
   EXPECT_NE(text.out.find("future.samples_dropped"), std::string::npos) << text.out;
   EXPECT_NE(text.out.find("not in this gpuprof's catalogue of stats"), std::string::npos) << text.out;
