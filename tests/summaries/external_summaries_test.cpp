@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "gpuprof/analysis/correlation_index.hpp"
+#include "gpuprof/analysis/launch_stats.hpp"
 #include "gpuprof/importers/import_trace.hpp"
 #include "gpuprof/summaries/host_summaries.hpp"
 #include "gpuprof/summaries/launch_queue.hpp"
@@ -28,6 +29,14 @@ std::int64_t instances(const std::vector<NamedDurations>& rows) {
     EXPECT_NEAR(percent, 100.0, 1e-6);
   }
   return total;
+}
+
+// From the first launch call to the last kernel start: every wait lies inside it.
+std::int64_t launch_span(const trace::TraceModel& model) {
+  if (model.kernels.size() == 0 || model.api_calls.size() == 0) return 0;
+  const auto& calls = model.api_calls.start_ns;
+  const auto& starts = model.kernels.start_ns;
+  return *std::max_element(starts.begin(), starts.end()) - *std::min_element(calls.begin(), calls.end());
 }
 
 void expect_invariants(const trace::TraceModel& model) {
@@ -60,7 +69,15 @@ void expect_invariants(const trace::TraceModel& model) {
   }
   EXPECT_EQ(instances(latency), queued);
   EXPECT_LE(queued, static_cast<std::int64_t>(model.kernels.size()));
-  for (const auto& row : latency) EXPECT_GE(row.stats.min_ns, 0);
+  // One definition of a launch: the per-device table counts what the per-kernel table and the queue count.
+  std::int64_t per_device = 0;
+  for (const auto& device : analysis::analyze_launches(model, index)) per_device += device.delay.instances;
+  EXPECT_EQ(per_device, queued);
+  const auto span = launch_span(model);
+  for (const auto& row : latency) {
+    EXPECT_GE(row.stats.min_ns, 0);
+    EXPECT_LE(row.stats.total_ns, span) << row.name;  // a total a reader can add up within the trace
+  }
 }
 
 TEST(ExternalSummaries, HoldOnEveryRealTrace) {

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "gpuprof/analysis/correlation_index.hpp"
+#include "gpuprof/analysis/launch_stats.hpp"
 #include "gpuprof/summaries/host_summaries.hpp"
 #include "gpuprof/summaries/launch_queue.hpp"
 #include "model_builder.hpp"
@@ -71,6 +72,43 @@ TEST(LaunchQueue, LatencyPerKernelAndTheQueueOverTime) {
   EXPECT_EQ(queues[0].series[1].time_ns, 10);
   EXPECT_EQ(queues[0].series[1].depth, 2);
   EXPECT_EQ(queues[0].series.back().depth, 0);
+}
+
+// Ten gemm kernels launched 1 ns apart wait in one queue: call i at i, kernel i from 1000 + 100 i to
+// 1100 + 100 i. Their waits sum to 14455 ns in a 2000 ns trace; their union, [0, 1900], is the total.
+TEST(LaunchQueue, APerKernelTotalIsTheUnionOfOverlappingWaits) {
+  ModelBuilder builder;
+  for (std::int64_t i = 0; i < 10; ++i) {
+    builder.api_call(1, i, i + 1, i + 1).kernel(0, 7, 1000 + 100 * i, 1100 + 100 * i, "gemm", i + 1);
+  }
+  const auto model = builder.build();
+  const auto latency = launch_latency_by_kernel(model, analysis::CorrelationIndex(model.api_calls));
+  ASSERT_EQ(latency.size(), 1u);
+  EXPECT_EQ(latency[0].stats.instances, 10);
+  EXPECT_EQ(latency[0].stats.total_ns, 1900);
+  EXPECT_LE(latency[0].stats.total_ns, 2000);  // the trace's span
+  EXPECT_DOUBLE_EQ(latency[0].stats.avg_ns, 1445.5);  // the mean latency is still of each launch
+}
+
+// A kernel that starts before its call (clocks disagree) is left out of the per-device table, the
+// per-kernel table and the queue alike, and counted as a problem.
+TEST(LaunchQueue, AKernelStartingBeforeItsCallIsCountedTheSameInEveryTable) {
+  ModelBuilder builder;
+  builder.api_call(1, 0, 5, 1).api_call(1, 10, 15, 2).api_call(1, 500, 505, 3);
+  builder.kernel(0, 7, 100, 150, "gemm", 1).kernel(0, 7, 200, 250, "gemm", 2).kernel(0, 7, 300, 350, "gemm", 3);
+  const auto model = builder.build();
+  const analysis::CorrelationIndex index(model.api_calls);
+  const auto devices = analysis::analyze_launches(model, index);
+  ASSERT_EQ(devices.size(), 1u);
+  EXPECT_EQ(devices[0].delay.instances, 2);
+  EXPECT_EQ(devices[0].starts_before_call, 1);
+  EXPECT_EQ(devices[0].delay.min_ns, 100);
+  const auto latency = launch_latency_by_kernel(model, index);
+  ASSERT_EQ(latency.size(), 1u);
+  EXPECT_EQ(latency[0].stats.instances, devices[0].delay.instances);
+  const auto queues = launch_queues(model, index);
+  ASSERT_EQ(queues.size(), 1u);
+  EXPECT_EQ(queues[0].kernels, devices[0].delay.instances);
 }
 
 // A series thinned to a few points keeps every peak: the deepest point of each slice.

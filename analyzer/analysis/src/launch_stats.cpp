@@ -4,13 +4,14 @@
 #include <limits>
 #include <map>
 
+#include "gpuprof/analysis/kernel_launch.hpp"
+
 namespace gpuprof::analysis {
 
 std::vector<LaunchStats> analyze_launches(const trace::TraceModel& model, const CorrelationIndex& correlations) {
-  const auto& kernels = model.kernels;
-  const auto& api = model.api_calls;
   std::map<std::int32_t, std::vector<std::int64_t>> delays;
   std::map<std::int32_t, std::pair<std::int64_t, std::int64_t>> call_span;
+  std::map<std::int32_t, std::int64_t> before_call;
   std::map<std::int32_t, std::size_t> device_kernels;
   for (const auto& slice : model.kernel_streams) device_kernels[slice.device] += slice.end - slice.begin;
   for (const auto& [device, count] : device_kernels) delays[device].reserve(count);
@@ -20,19 +21,21 @@ std::vector<LaunchStats> analyze_launches(const trace::TraceModel& model, const 
     auto& span = call_span.try_emplace(slice.device, std::numeric_limits<std::int64_t>::max(),
                                        std::numeric_limits<std::int64_t>::min()).first->second;
     for (std::size_t row = slice.begin; row < slice.end; ++row) {
-      const auto api_row = correlations.api_row(kernels.correlation_id[row]);
-      if (api_row == CorrelationIndex::kNone) continue;
-      const auto call_start = api.start_ns[api_row];
-      device_delays.push_back(kernels.start_ns[row] - call_start);
+      const auto launch = kernel_launch(model, correlations, row);
+      if (launch.status == LaunchStatus::starts_before_call) ++before_call[slice.device];
+      if (launch.status != LaunchStatus::counted) continue;
+      const auto call_start = launch.call_start_ns;
+      device_delays.push_back(launch.latency_ns);
       span.first = std::min(span.first, call_start);
       span.second = std::max(span.second, call_start);
     }
   }
   std::vector<LaunchStats> result;
   for (auto& [device, values] : delays) {
-    if (values.empty()) continue;
+    if (values.empty() && before_call[device] == 0) continue;
     LaunchStats stats;
     stats.device = device;
+    stats.starts_before_call = before_call[device];
     stats.delay = duration_stats(values);
     const auto [first, last] = call_span[device];
     if (values.size() > 1 && last > first) {

@@ -32,9 +32,10 @@ namespace {
 using RowsOf = const std::vector<summaries::NamedDurations>& (*)(const analysis::RankAnalysis&);
 
 Table named_table(const ReportInput& input, const TableView& view, Section section, std::string id,
-                  const std::string& title, const std::string& name_column, RowsOf rows_of) {
+                  const std::string& title, const std::string& name_column, RowsOf rows_of,
+                  const std::string& total_column = "Total") {
   Table table{section, std::move(id), title, {"Rank"}, {}};
-  for (const auto& column : stats_columns(view.wide)) table.columns.push_back(column);
+  for (const auto& column : stats_columns(view.wide)) table.columns.push_back(column == "Total" ? total_column : column);
   table.columns.push_back(name_column);
   std::size_t hidden = 0;
   for (const auto& rank : input.ranks) {
@@ -73,7 +74,8 @@ void add_launch_detail_tables(const ReportInput& input, const TableView& view, s
   tables.push_back(named_table(
       input, view, Section::launches, "launch_latency",
       "Launch latency per kernel (API call to kernel start)", "Kernel",
-      [](const analysis::RankAnalysis& rank) -> const auto& { return rank.host.launch_latency; }));
+      [](const analysis::RankAnalysis& rank) -> const auto& { return rank.host.launch_latency; },
+      "Waited (union)"));
   Table queues{Section::launches, "launch_queues",
                "Launch queue per device (kernels launched, not yet started)",
                {"Rank", "Device", "Kernels", "Max queue", "Mean queue", "Empty%"}, {}};

@@ -6,8 +6,10 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <utility>
 
 #include "gpuprof/analysis/grouped_values.hpp"
+#include "gpuprof/analysis/kernel_launch.hpp"
 #include "gpuprof/analysis/kernel_names.hpp"
 #include "gpuprof/analysis/run_sort.hpp"
 #include "gpuprof/analysis/thinned_series.hpp"
@@ -15,13 +17,18 @@
 namespace gpuprof::summaries {
 namespace {
 
-// The API row of kernel `row` when its call is known and started no later than the kernel.
-std::optional<std::size_t> launching_call(const trace::TraceModel& model, const analysis::CorrelationIndex& index,
-                                          std::size_t row) {
-  const auto api = index.api_row(model.kernels.correlation_id[row]);
-  if (api == analysis::CorrelationIndex::kNone) return std::nullopt;
-  if (model.api_calls.start_ns[api] > model.kernels.start_ns[row]) return std::nullopt;  // clocks disagree
-  return api;
+// The time a group's kernels spent waiting to start, overlaps counted once: the waits of one kernel
+// name overlap (a queue of them launched back to back), and their sum could exceed the trace.
+std::int64_t union_of_waits(std::vector<std::pair<std::int64_t, std::int64_t>>& waits) {
+  std::sort(waits.begin(), waits.end());
+  std::int64_t total = 0;
+  std::int64_t covered_to = std::numeric_limits<std::int64_t>::min();
+  for (const auto& [from, to] : waits) {
+    const auto start = std::max(from, covered_to);
+    if (to > start) total += to - start;
+    covered_to = std::max(covered_to, to);
+  }
+  return total;
 }
 
 // `launches` and `starts` sorted, neither empty. The series is thinned as it is
@@ -78,8 +85,7 @@ std::vector<NamedDurations> launch_latency_by_kernel(const trace::TraceModel& mo
   std::map<std::string, std::uint32_t> group_of_short_name;
   std::vector<std::uint32_t> group(kernels.size(), kNone);
   for (std::size_t row = 0; row < kernels.size(); ++row) {
-    const auto api = launching_call(model, correlations, row);
-    if (!api) continue;
+    if (analysis::kernel_launch(model, correlations, row).status != analysis::LaunchStatus::counted) continue;
     auto [found, added] = group_of_name.try_emplace(kernels.name[row], 0);
     if (added) {
       const auto short_name = analysis::short_kernel_name(model.string(kernels.name[row]));
@@ -88,12 +94,23 @@ std::vector<NamedDurations> launch_latency_by_kernel(const trace::TraceModel& mo
     }
     group[row] = found->second;
   }
+  // Rows grouped, then each group's latencies and waits: the total is the union of the waits.
   auto grouped = analysis::group_values(
       kernels.size(), group_of_short_name.size(), [&](std::size_t row) -> std::size_t { return group[row]; },
-      [&](std::size_t row) { return kernels.start_ns[row] - model.api_calls.start_ns[*launching_call(model, correlations, row)]; });
+      [](std::size_t row) { return static_cast<std::int64_t>(row); });
   std::vector<NamedDurations> rows;
+  std::vector<std::int64_t> latencies;
+  std::vector<std::pair<std::int64_t, std::int64_t>> waits;
   for (const auto& [name, index] : group_of_short_name) {
-    rows.push_back({name, analysis::duration_stats(grouped.group(index)), 0});
+    latencies.clear(), waits.clear();
+    for (const auto row : grouped.group(index)) {
+      const auto launch = analysis::kernel_launch(model, correlations, static_cast<std::size_t>(row));
+      latencies.push_back(launch.latency_ns);
+      waits.emplace_back(launch.call_start_ns, launch.call_start_ns + launch.latency_ns);
+    }
+    auto stats = analysis::duration_stats(latencies);
+    stats.total_ns = union_of_waits(waits);
+    rows.push_back({name, stats, 0});
   }
   finish_named_rows(rows);
   return rows;
@@ -115,9 +132,9 @@ std::vector<LaunchQueue> launch_queues(const trace::TraceModel& model, const ana
     launches.reserve(device_kernels), starts.reserve(device_kernels);
     for (const auto* slice : device_slices) {
       for (std::size_t row = slice->begin; row < slice->end; ++row) {
-        const auto api = launching_call(model, correlations, row);
-        if (!api) continue;
-        launches.push_back(model.api_calls.start_ns[*api]);
+        const auto launch = analysis::kernel_launch(model, correlations, row);
+        if (launch.status != analysis::LaunchStatus::counted) continue;
+        launches.push_back(launch.call_start_ns);
         starts.push_back(model.kernels.start_ns[row]);
       }
     }

@@ -14,7 +14,8 @@ namespace gpuprof::analysis {
 
 struct LaunchStats {
   std::int32_t device = 0;
-  DurationStats delay;  // kernel start − API call start, per launch with a known API call
+  DurationStats delay;  // kernel start − API call start, per launch (kernel_launch.hpp)
+  std::int64_t starts_before_call = 0;  // kernels left out: they start before their call (clocks disagree)
   double launches_per_second = 0;  // launches over the span of their API call starts; 0 for fewer than 2
 };
 

@@ -15,7 +15,9 @@
 
 namespace gpuprof::summaries {
 
-// Per kernel short name, over kernels whose launching call is known; rows by total latency.
+// Per kernel short name, over the launches of kernel_launch.hpp; rows by total. The total (stats.total_ns)
+// is the union of the kernels' waits (call start to kernel start), not their sum: waits overlap, and a sum
+// could exceed the trace. The other statistics are of the latencies themselves.
 std::vector<NamedDurations> launch_latency_by_kernel(const trace::TraceModel& model,
                                                      const analysis::CorrelationIndex& correlations);
 

@@ -1,0 +1,35 @@
+#pragma once
+
+// The one definition of a launch that every launch table uses (the `launches`
+// section's per-device and per-kernel tables and the launch queue): a kernel
+// whose launching API call is in the trace, with latency kernel start − call
+// start. A kernel that starts before its call can only come from clocks that
+// disagree; it is not a launch but a counted problem, so no table mixes it in.
+
+#include <cstddef>
+#include <cstdint>
+
+#include "gpuprof/analysis/correlation_index.hpp"
+#include "gpuprof/trace/trace_model.hpp"
+
+namespace gpuprof::analysis {
+
+enum class LaunchStatus { counted, no_call, starts_before_call };
+
+struct KernelLaunch {
+  LaunchStatus status = LaunchStatus::no_call;
+  std::int64_t call_start_ns = 0;  // when counted
+  std::int64_t latency_ns = 0;     // kernel start − call start, never negative when counted
+};
+
+inline KernelLaunch kernel_launch(const trace::TraceModel& model, const CorrelationIndex& correlations,
+                                  std::size_t kernel_row) {
+  const auto api_row = correlations.api_row(model.kernels.correlation_id[kernel_row]);
+  if (api_row == CorrelationIndex::kNone) return {};
+  const auto call_start = model.api_calls.start_ns[api_row];
+  const auto latency = model.kernels.start_ns[kernel_row] - call_start;
+  if (latency < 0) return {LaunchStatus::starts_before_call, call_start, latency};
+  return {LaunchStatus::counted, call_start, latency};
+}
+
+}  // namespace gpuprof::analysis
