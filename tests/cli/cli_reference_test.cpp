@@ -179,13 +179,16 @@ TEST(CliReference, CompareTakesTheStepAndCommPatternsOfReport) {
   EXPECT_EQ(gpuprof({"compare", trace, trace, "--step-pattern", "^step (\\d+)$"}).exit_code, 0);
 }
 
-// The text of info, report and compare on the samples fits 120 columns too (a recorded command line is wrapped).
+// The text of info, report, compare and predict on the samples fits 120 columns too (a recorded command line,
+// predict's notes and verdicts are wrapped).
 TEST(CliReference, TextOutputsFit120Columns) {
   const std::string samples = std::string(GPUPROF_SOURCE_DIR) + "/samples/";
   const std::vector<std::vector<std::string>> commands{
       {"info", samples + "gru.sqlite"},
       {"report", samples + "resnet.sqlite", "--full-names"},
-      {"compare", samples + "gru.sqlite", samples + "lstm.sqlite"}};
+      {"compare", samples + "gru.sqlite", samples + "lstm.sqlite"},
+      {"predict", samples + "gru.sqlite", "--gpus", "2,8"},
+      {"predict", samples + "resnet.sqlite", "--gpus", "2", "--scaling", "strong"}};
   for (const auto& command : commands) {
     const auto result = gpuprof(command);
     EXPECT_EQ(result.exit_code, 0) << command[0] << ": " << result.err;

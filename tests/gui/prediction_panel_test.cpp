@@ -24,6 +24,7 @@
 #include "gpuprof/predict/prediction_writers.hpp"
 #include "gpuprof/synthetic/synthetic_trace.hpp"
 #include "gui_fixtures.hpp"
+#include "wrapped_text.hpp"
 #include "process_runner.hpp"
 #include "temporary_folder.hpp"
 
@@ -71,8 +72,10 @@ void predict_with(PredictionPanel& panel, const predict::PredictRequest& request
                               kPredictTimeoutMs));
 }
 
-// Every line the panel shows is a line of the text output.
-void expect_lines_of(const QString& shown, const std::string& text) {
+// Every line the panel shows is a line of the text output, read with its wrapped lines joined (the CLI
+// continues prose past 120 columns on lines indented by four spaces).
+void expect_lines_of(const QString& shown, const std::string& wrapped_text) {
+  const auto text = gpuprof::testing::joined_wrapped_lines(wrapped_text);
   for (const auto& line : shown.split(QLatin1Char('\n'))) {
     const auto line_text = line.toStdString();
     EXPECT_NE(text.find(line_text), std::string::npos) << "shown but not in gpuprof predict: " << line_text;
@@ -191,7 +194,8 @@ TEST_F(PredictionPanelTest, ShowsTheFiguresOfGpuprofPredictWithTheSecondTraceAnd
     EXPECT_NE(text.out.find("\n" + headline + "\n"), std::string::npos) << headline;
     for (const auto* figure : {&figures.step, &figures.band, &figures.speedup, &figures.efficiency})
       EXPECT_NE(headline.find(*figure), std::string::npos) << *figure;
-    EXPECT_NE(text.out.find("  " + row.verdict + "\n"), std::string::npos) << row.verdict;
+    EXPECT_NE(gpuprof::testing::joined_wrapped_lines(text.out).find("  " + row.verdict + "\n"), std::string::npos)
+        << row.verdict;
   }
   // The charts show the first GPU count until another row is selected; then that one's.
   EXPECT_EQ(panel.selected_row(), 0u);

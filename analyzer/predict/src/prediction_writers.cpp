@@ -5,6 +5,7 @@
 #include <rapidjson/writer.h>
 
 #include "gpuprof/report/cells.hpp"
+#include "gpuprof/report/report_model.hpp"
 #include "gpuprof/report/table_rendering.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 #include "gpuprof/units/units.hpp"
@@ -17,19 +18,24 @@ std::string duration(double ns) {
   return ns < 0 ? "-" + text : text;
 }
 
+// Prose within the terminal's 120 columns, continued on lines indented by four spaces, as the report does.
+std::string wrapped(std::string_view first, std::string_view text) {
+  return report::wrap_text(first, "    ", text, report::kTerminalWidth);
+}
+
 std::string render_text(const Prediction& p) {
-  std::string out = fmt::format("gpuprof predict\n\n{}\n", p.trace);
-  for (const auto& line : prediction_context(p)) out += line + "\n";
+  std::string out = "gpuprof predict\n\n" + wrapped("", p.trace);
+  for (const auto& line : prediction_context(p)) out += wrapped("", line);
   out += "\n";
-  for (const auto& row : p.rows) out += "  " + row.verdict + "\n";
+  for (const auto& row : p.rows) out += wrapped("  ", row.verdict);
   for (const auto& row : p.rows) {
-    out += "\n" + row_headline(row) + "\n";
+    out += "\n" + wrapped("", row_headline(row));
     out += fmt::format("  {:<58} {:>12}\n", "term (predicted - measured 1-GPU step)", "per step");
     for (const auto& term : row.terms) out += fmt::format("  {:<58} {:>12}\n", term.name, duration(term.ns));
   }
   out += "\n";
-  for (const auto& note : p.notes) out += fmt::format("note: {}\n", note);
-  return out + "warning: " + host_warning(p) + "\n";
+  for (const auto& note : p.notes) out += wrapped("note: ", note);
+  return out + wrapped("warning: ", host_warning(p));
 }
 
 std::string render_json(const Prediction& p) {
