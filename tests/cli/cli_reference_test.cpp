@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cli_test_support.hpp"
+#include "report_width.hpp"
 #include "temporary_folder.hpp"
 
 namespace gpuprof::testing {
@@ -135,15 +136,6 @@ TEST(CliReference, RunShInstallsTheManPageAndCompletion) {
   EXPECT_EQ(man.out, prefix.file("share/man/man1/gpuprof.1") + "\n") << man.err;
 }
 
-// The first line of `text` wider than 120 columns (bytes: the outputs checked are ASCII), or "".
-std::string line_over_120_columns(const std::string& text) {
-  for (std::size_t begin = 0; begin < text.size();) {
-    const auto end = std::min(text.find('\n', begin), text.size());
-    if (end - begin > 120) return text.substr(begin, end - begin);
-    begin = end + 1;
-  }
-  return {};
-}
 
 // Every subcommand's help fits a terminal of 120 columns.
 TEST(CliReference, EveryHelpFits120Columns) {
@@ -156,7 +148,7 @@ TEST(CliReference, EveryHelpFits120Columns) {
     auto arguments = command.empty() ? std::vector<std::string>{"--help"} : std::vector<std::string>{command, "--help"};
     const auto help = gpuprof(arguments);
     EXPECT_EQ(help.exit_code, 0) << command;
-    EXPECT_EQ(line_over_120_columns(help.out), "") << command;
+    EXPECT_EQ(gpuprof::testing::first_line_wider_than(help.out, 120), "") << command;
   }
   EXPECT_NE(gpuprof({"gui", "--help"}).out.find("nvprof"), std::string::npos);
   // The app's own help says it opens job folders too (built beside gpuprof when Qt is there).
@@ -192,7 +184,7 @@ TEST(CliReference, TextOutputsFit120Columns) {
   for (const auto& command : commands) {
     const auto result = gpuprof(command);
     EXPECT_EQ(result.exit_code, 0) << command[0] << ": " << result.err;
-    EXPECT_EQ(line_over_120_columns(result.out), "") << command[0];
+    EXPECT_EQ(gpuprof::testing::first_line_wider_than(result.out, 120), "") << command[0];
   }
 }
 
