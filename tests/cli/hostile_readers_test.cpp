@@ -165,7 +165,7 @@ TEST_F(HostileReaders, AJobFolderNeverSilentlyLosesARank) {
   const auto fifo = runs + "/rank1.sqlite", dangling = runs + "/rank2.sqlite";
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
   fs::create_symlink(folder_.file("gone.sqlite"), dangling);
-  expect_bad_input(gpuprof({"report", runs}), fifo, "is not a regular file");
+  expect_bad_input(gpuprof({"report", runs}), fifo, "is a FIFO, not a trace file");
   fs::remove(fifo);
   expect_bad_input(gpuprof({"report", runs}), dangling, "link to nothing");
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);

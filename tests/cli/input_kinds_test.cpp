@@ -50,6 +50,14 @@ TEST_F(InputKinds, AFifoIsRefusedByEveryCommandWithoutBlocking) {
   }
 }
 
+TEST_F(InputKinds, AFifoInAJobFolderIsNamedAsAFifo) {
+  const auto job = folder_.file("job");
+  ASSERT_EQ(::mkdir(job.c_str(), 0700), 0);
+  const auto rank = job + "/rank1.sqlite";
+  ASSERT_EQ(::mkfifo(rank.c_str(), 0600), 0);
+  expect_bad_input(gpuprof_within({"report", job}), rank, "is a FIFO, not a trace file");
+}
+
 TEST_F(InputKinds, ADeviceIsRefused) {
   const auto device = folder_.file("zero");
   if (::mknod(device.c_str(), S_IFCHR | 0666, makedev(1, 5)) != 0) GTEST_SKIP() << "mknod needs root";

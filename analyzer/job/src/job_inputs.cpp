@@ -1,5 +1,7 @@
 #include "gpuprof/job/job_inputs.hpp"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <array>
 #include <filesystem>
@@ -55,12 +57,12 @@ struct Expansion {
   // or a loop of links) fails the command, or is left out and named with
   // --skip-bad: never dropped without a word.
   void add_unreadable(const fs::directory_entry& entry) {
-    std::error_code error;
-    const auto target = entry.status(error);
     const auto path = entry.path().string();
-    const std::string problem = error || !fs::exists(target)
+    struct stat target {};
+    // stat() follows links: a link that ends nowhere fails here, a link to a FIFO is a FIFO.
+    const std::string problem = ::stat(path.c_str(), &target) != 0
                                     ? "is a symbolic link to nothing (or a loop of links), not a trace file"
-                                    : "is not a regular file (a FIFO, device or socket), not a trace file";
+                                    : std::string("is ") + kind_of_file(target.st_mode) + ", not a trace file";
     if (!skip_bad) {
       throw TraceError::bad_input(path, problem + " (gpuprof reads regular files only; --skip-bad leaves it out)");
     }
