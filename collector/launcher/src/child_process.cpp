@@ -48,6 +48,26 @@ class SignalForwarding {
   struct sigaction previous_terminate_ {};
 };
 
+// Blocks SIGINT and SIGTERM while alive, restoring the mask it found; release()
+// restores it early. Blocked signals stay pending, none is lost.
+class HeldSignals {
+ public:
+  HeldSignals() {
+    sigset_t both;
+    sigemptyset(&both);
+    sigaddset(&both, SIGINT);
+    sigaddset(&both, SIGTERM);
+    ::sigprocmask(SIG_BLOCK, &both, &previous_);
+  }
+  ~HeldSignals() { release(); }
+  void release() const { ::sigprocmask(SIG_SETMASK, &previous_, nullptr); }
+  HeldSignals(const HeldSignals&) = delete;
+  HeldSignals& operator=(const HeldSignals&) = delete;
+
+ private:
+  sigset_t previous_{};
+};
+
 // Built before fork, so the child only calls async-signal-safe functions before exec.
 std::vector<std::string> child_environment(const std::map<std::string, std::string>& overrides) {
   std::vector<std::string> entries;
@@ -109,8 +129,12 @@ ChildResult run_child(const std::vector<std::string>& command,
   const auto environment_entries = child_environment(environment_overrides);
   const auto environment = pointers_to(environment_entries);
   const auto arguments = pointers_to(command);
-  // Installed before fork so that a signal arriving right after fork is not lost.
+  // Installed before fork, and the two signals held back until running_child is
+  // set: one sent after fork but before the parent stored the pid was dropped
+  // (seen on a loaded 2-core machine: the program started, the launcher was sent
+  // SIGTERM, and it ran to its end).
   SignalForwarding forwarding;
+  const HeldSignals held;
   const pid_t launcher = ::getpid();
   const pid_t child = ::fork();
   if (child == 0) {
@@ -123,6 +147,7 @@ ChildResult run_child(const std::vector<std::string>& command,
     // The child starts with the default dispositions the program expects.
     ::signal(SIGINT, SIG_DFL);
     ::signal(SIGTERM, SIG_DFL);
+    held.release();
     exec_child(arguments.data(), environment.data(), error_pipe[1]);
   }
   ::close(error_pipe[1]);
@@ -132,6 +157,7 @@ ChildResult run_child(const std::vector<std::string>& command,
     return result;
   }
   running_child = child;
+  held.release();  // a signal that came meanwhile is delivered now, and forwarded
   const int exec_error = read_exec_error(error_pipe[0]);
   ::close(error_pipe[0]);
   const int status = wait_for(child);
