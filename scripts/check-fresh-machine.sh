@@ -159,6 +159,12 @@ run_mode() {
     if [[ -e $root/home/user/gpuprof/build-release/$line ]]; then check "$mode" "built $line" ok
     else check "$mode" "built $line" "missing"; fi
   done
+  # Issue 39: `man gpuprof` and completion work right after the README's commands, with no install step.
+  if in_root "$root" "man -w gpuprof" >/dev/null 2>&1; then check "$mode" "man gpuprof finds the page" ok
+  else check "$mode" "man gpuprof" "man -w gpuprof finds no page after scripts/run.sh"; fi
+  if in_root "$root" "source /usr/share/bash-completion/bash_completion && __load_completion gpuprof && complete -p gpuprof" \
+    >/dev/null 2>&1; then check "$mode" "bash completion for gpuprof loads" ok
+  else check "$mode" "bash completion" "bash-completion does not load a completion for gpuprof"; fi
   # test.sh runs ctest twice (the CPU suite, then the fuzz regression): every run must pass.
   local summaries counts
   summaries=$(grep -E '^[0-9]+% tests passed' "$log-test.log" || true)
