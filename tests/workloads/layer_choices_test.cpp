@@ -34,6 +34,22 @@ TEST(LayerChoices, TheOldPathsAreSelectable) {
   EXPECT_STREQ(name_of(choices.batch_norm), "legacy");
 }
 
+// The graph API is a third choice beside the two, named as given in the run's note and summary.
+TEST(LayerChoices, TheGraphApiIsAThirdConvolutionChoice) {
+  const ParsedCommandLine parsed = parse({"resnet", "--conv-algo", "graph"});
+  ASSERT_TRUE(parsed.options.has_value()) << parsed.error;
+  const LayerChoices choices = layer_choices(*parsed.options);
+  EXPECT_EQ(choices.convolution, ConvolutionSearch::graph);
+  EXPECT_STREQ(name_of(choices.convolution), "graph");
+  EXPECT_STREQ(name_of(ConvolutionSearch::measured), "measured");
+  RunSummary summary;
+  summary.options = *parsed.options;
+  rapidjson::Document document;
+  document.Parse(summary_to_json(summary).c_str());
+  ASSERT_FALSE(document.HasParseError());
+  EXPECT_STREQ(document["configuration"]["conv_algo"].GetString(), "graph");
+}
+
 TEST(LayerChoices, AnUnknownValueIsBadInputNamingTheOption) {
   const ParsedCommandLine parsed = parse({"resnet", "--batch-norm", "fast"});
   EXPECT_FALSE(parsed.options.has_value());

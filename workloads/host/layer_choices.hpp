@@ -11,6 +11,7 @@ namespace gpuprof::workloads {
 enum class ConvolutionSearch {
   heuristic,  // the first algorithm of cuDNN's _v7 heuristics whose workspace fits (never timed)
   measured,   // every candidate timed once per shape with cuDNN's find, the fastest that fits kept
+  graph,      // cuDNN's graph API: a few engines of its heuristics timed once per shape, measured where refused
 };
 
 enum class BatchNormImplementation {
