@@ -59,6 +59,8 @@ class Conv2dLayer {
 
   const ImageShape& output_shape() const { return output_; }  // at the largest batch
   ImageShape output_shape(int batch) const;
+  // Whether the passes run cuDNN graph API plans (--conv-algo graph, not refused).
+  bool runs_graph_plans() const { return graph_ != nullptr; }
   // The most workspace any of the three passes needs at the largest batch.
   std::size_t workspace_bytes() const { return workspace_bytes_; }
 
