@@ -25,6 +25,15 @@ LayerChoices layer_choices(const WorkloadOptions& options) {
   return choices;
 }
 
+bool resnet_channels_last(const WorkloadOptions& options) {
+  if (options.layout == "nhwc") return true;
+  if (options.layout == "nchw") return false;
+  if (options.layout != "auto") {
+    throw WorkloadError(fmt::format("--layout must be auto, nhwc or nchw, got {}", options.layout), exit_bad_input);
+  }
+  return options.precision != "fp32";
+}
+
 const char* name_of(ConvolutionSearch search) {
   switch (search) {
     case ConvolutionSearch::heuristic: return "heuristic";

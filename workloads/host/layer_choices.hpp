@@ -27,6 +27,11 @@ struct LayerChoices {
 // From the option strings (already checked by the parser); throws WorkloadError naming the option otherwise.
 LayerChoices layer_choices(const WorkloadOptions& options);
 
+// The resnet model's layout (--layout): auto is channels-last with tensor cores (tf32, bf16),
+// where cuDNN's kernels read it directly, and NCHW in fp32; nhwc and nchw force one, so an
+// A/B run can tell whether fp32's NCHW tensors cost cuDNN transposes (nchwToNhwcKernel).
+bool resnet_channels_last(const WorkloadOptions& options);
+
 const char* name_of(ConvolutionSearch search);
 const char* name_of(BatchNormImplementation implementation);
 

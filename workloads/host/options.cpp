@@ -28,6 +28,8 @@ void add_model_options(CLI::App& app, WorkloadOptions& options) {
       ->check(CLI::IsMember({"measured", "heuristic", "graph"}));
   app.add_option("--batch-norm", options.batch_norm, "resnet: batch norm through the fused ...Ex calls, or the "
                  "legacy calls")->check(CLI::IsMember({"fused", "legacy"}));
+  app.add_option("--layout", options.layout, "resnet: tensor layout; auto is channels-last (NHWC) with tf32 and bf16, "
+                 "NCHW with fp32")->check(CLI::IsMember({"auto", "nhwc", "nchw"}));
   app.add_option("--dropout", options.dropout, "Dropout between recurrent layers, in [0, 1)");
 }
 

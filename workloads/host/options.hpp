@@ -36,6 +36,7 @@ struct WorkloadOptions {
   int image_size = 224;
   std::string conv_algo = "measured";  // measured | heuristic | graph (resnet convolutions; see README)
   std::string batch_norm = "fused";    // fused | legacy (resnet batch norm; see README)
+  std::string layout = "auto";         // auto | nhwc | nchw (resnet tensors; auto: NHWC but in fp32)
 
   // data
   int train_samples = 8192;
