@@ -110,8 +110,8 @@ bool Conv2dLayer::choose_graph(cudnnHandle_t handle, std::size_t limit) {
     const GraphMeasurement measurement = graph_plan_cache().find_or_measure(
         key(), [&] { return graph->measure(handle, requested_math_, limit, graph_engines_per_pass); });
     if (!graph->choose(handle, measurement, requested_math_, limit)) {
-      note_once(fmt::format("no cuDNN graph plan that keeps the precision fits {} MiB of workspace for some "
-                            "convolutions; those use --conv-algo measured", limit >> 20));
+      note_once(fmt::format("no timed cuDNN graph plan that keeps the precision fits {} MiB of workspace (or "
+                            "builds again) for some convolutions; those use --conv-algo measured", limit >> 20));
       return false;
     }
     graph_ = std::move(graph);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string>
 #include <utility>
 
 #include <fmt/format.h>
@@ -152,14 +153,29 @@ void offer(GraphPass& pass, cudnnBackendHeurMode_t mode) {
                "cudnnBackendGetAttribute of the heuristics results");
   configurations.erase(configurations.begin() + std::clamp<std::int64_t>(returned, 0, count), configurations.end());
   for (auto& configuration : configurations) {
-    pass.engines.push_back(describe_engine(configuration));
+    try {
+      pass.engines.push_back(describe_engine(configuration));
+    } catch (const WorkloadError&) {
+      continue;  // an engine cuDNN cannot describe is one we cannot check the numerics of: left out
+    }
     pass.configurations.push_back(std::move(configuration));
   }
 }
 
+// Mode A's engines, then the fallback list's; either may be refused where the other is not,
+// and only both refusing (no engine at all) refuses the pass.
 void offer_engines(GraphPass& pass) {
-  offer(pass, CUDNN_HEUR_MODE_A);
-  offer(pass, CUDNN_HEUR_MODE_FALLBACK);
+  std::string first_refusal;
+  for (const cudnnBackendHeurMode_t mode : {CUDNN_HEUR_MODE_A, CUDNN_HEUR_MODE_FALLBACK}) {
+    try {
+      offer(pass, mode);
+    } catch (const WorkloadError& error) {
+      if (first_refusal.empty()) first_refusal = error.what();
+    }
+  }
+  if (pass.engines.empty()) {
+    throw WorkloadError(first_refusal.empty() ? std::string("cuDNN's heuristics offered no engine") : first_refusal);
+  }
 }
 
 // The finalized plan of a configuration and its workspace, or nullopt where cuDNN refuses it.
