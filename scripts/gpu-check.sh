@@ -6,6 +6,7 @@
 #   scripts/gpu-check.sh runs                      the runs and their phases' budgets
 #   scripts/gpu-check.sh PHASE OUT_DIR             one phase
 #   PHASE: inventory | gpu-tests | tests | workloads | overhead | pytorch
+#        | bn-recording | conv-ab | ab | layer-tests   (issue 36: scripts/lib/gpu-ab.sh)
 #        | throughput MODEL [PRECISION]   (MODEL: gru | lstm | towers | mlp | resnet)
 #        | all                            (every phase and model; far longer than one device call)
 #   scripts/gpu-check.sh --print-env      (the library path each kind of process gets; no GPU needed)
@@ -49,7 +50,7 @@ gpu_environment_init "$carry/lib"
 # files stay within 8 per run. The CPU tests are not among them: they pass on the
 # development machine and in CI, and the default pack leaves them out.
 gpu_runs=(
-  "bn-recording:110 ab:150 layer-tests:70"
+  "bn-recording:90 conv-ab:100 ab:80 layer-tests:60"
   "throughput/gru:50 throughput/lstm:50 throughput/towers:40 throughput/mlp:40 throughput/resnet:150"
   "inventory:40 workloads:200 gpu-tests:240"
   "pytorch:150 overhead:120"
@@ -537,7 +538,7 @@ pytorch() {
 # Every phase, each with its own budget.
 all_phases() {
   local step model
-  for step in inventory run_tests workloads overhead pytorch bn_recording ab_runs layer_tests; do
+  for step in inventory run_tests workloads overhead pytorch bn_recording conv_ab_runs ab_runs layer_tests; do
     gpu_phase_start "$phase_seconds"
     "$step"
   done
@@ -577,6 +578,7 @@ case $phase in
   pytorch) pytorch ;;
   throughput) throughput ;;
   bn-recording) bn_recording ;;
+  conv-ab) conv_ab_runs ;;
   ab) ab_runs ;;
   layer-tests) layer_tests ;;
   all) all_phases ;;

@@ -8,6 +8,8 @@
 #                (--batch-norm legacy --conv-algo heuristic) and the new defaults; kernel time per
 #                step by kernel family (scripts/gpu/kernel_time_per_step.py --families), which
 #                confirms or refutes batch norm as the cause of tf32's 203 ms against fp32's 85 ms;
+#  conv-ab       --conv-algo heuristic, measured and graph on ResNet-50 in tf32, bf16 and fp32, and
+#                fp32 NCHW against NHWC, interleaved;
 #  ab            old against new paths on one binary, interleaved, medians of 3;
 #  layer-tests   the GPU tests of the layers issue 36 changes.
 
@@ -49,37 +51,59 @@ bn_recording() {
   done
 }
 
-# One A/B row: LABEL OLD_NAME NEW_NAME COMMON_ARGS... -- OLD_FLAGS... -- NEW_FLAGS...; the
-# old and new runs alternate ab_repeats times, and the row gives each side's median samples/s.
+# One A/B row of any number of sides: REPEATS LABEL COMMON_ARGS... -- NAME FLAGS... [-- NAME FLAGS...]...;
+# the sides run in turn, REPEATS rounds, and the row gives each side's median samples/s.
+ab_compare() {
+  local repeats=$1 label=$2; shift 2
+  local -a common=() names=() flags=()
+  while [[ $# -gt 0 && $1 != -- ]]; do common+=("$1"); shift; done
+  while [[ $# -gt 0 ]]; do
+    shift  # the --
+    names+=("$1"); shift
+    local side_flags=""
+    while [[ $# -gt 0 && $1 != -- ]]; do side_flags+="${side_flags:+ }$1"; shift; done
+    flags+=("$side_flags")
+  done
+  local sides=${#names[@]}
+  local -a values=() side_args=()  # values[side * repeats + repeat - 1]: one run's samples/s or FAILED
+  local repeat side status
+  for ((repeat = 1; repeat <= repeats; repeat++)); do
+    for ((side = 0; side < sides; side++)); do
+      read -ra side_args <<< "${flags[$side]}"
+      gpu_run_ours 40 "$workload" "${common[@]}" "${side_args[@]}" --steps $((ab_warmup + 15)) \
+        --warmup-steps "$ab_warmup" --quiet --summary "$logs/ab.json" \
+        > "$logs/ab-$label-${names[$side]}-$repeat.log" 2>&1
+      status=$?
+      values[side * repeats + repeat - 1]=$(samples_per_second "$logs/ab.json" "$status")
+      rm -f "$logs/ab.json"
+    done
+  done
+  local joined="" runs="" median_value all_numbers=yes
+  for ((side = 0; side < sides; side++)); do
+    local -a mine=("${values[@]:side * repeats:repeats}")
+    median_value=$(median_of_numbers "${mine[@]}")
+    numbers "$median_value" || all_numbers=""
+    joined+="${joined:+, }${names[$side]} ${median_value#FAILED: }"
+    runs+="${runs:+ / }${mine[*]}"
+  done
+  local rounds="medians of $repeats"
+  ((repeats == 1)) && rounds="1 run each"
+  if [[ -n $all_numbers ]]; then
+    note "A/B $label" "$joined samples/s ($rounds)"
+  else
+    note "A/B $label" "FAILED: $joined (runs: $runs)"
+  fi
+}
+
+# One old-against-new row: LABEL OLD_NAME NEW_NAME COMMON_ARGS... -- OLD_FLAGS... -- NEW_FLAGS...
 ab_pair() {
   local label=$1 old_name=$2 new_name=$3; shift 3
-  local -a common=() old=() new=()
+  local -a common=() old=()
   while [[ $# -gt 0 && $1 != -- ]]; do common+=("$1"); shift; done
   shift
   while [[ $# -gt 0 && $1 != -- ]]; do old+=("$1"); shift; done
   shift
-  new=("$@")
-  local -a old_values=() new_values=()
-  local repeat side value status
-  for ((repeat = 1; repeat <= ab_repeats; repeat++)); do
-    for side in old new; do
-      local -n flags=$side
-      gpu_run_ours 40 "$workload" "${common[@]}" "${flags[@]}" --steps $((ab_warmup + 15)) \
-        --warmup-steps "$ab_warmup" --quiet --summary "$logs/ab.json" > "$logs/ab-$label-$side-$repeat.log" 2>&1
-      status=$?
-      value=$(samples_per_second "$logs/ab.json" "$status")
-      rm -f "$logs/ab.json"
-      if [[ $side == old ]]; then old_values+=("$value"); else new_values+=("$value"); fi
-    done
-  done
-  local old_median new_median
-  old_median=$(median_of_numbers "${old_values[@]}")
-  new_median=$(median_of_numbers "${new_values[@]}")
-  if numbers "$old_median" "$new_median"; then
-    note "A/B $label" "$old_name $old_median, $new_name $new_median samples/s (medians of $ab_repeats)"
-  else
-    note "A/B $label" "FAILED: $old_name ${old_median#FAILED: }, $new_name ${new_median#FAILED: } (runs: ${old_values[*]} / ${new_values[*]})"
-  fi
+  ab_compare "$ab_repeats" "$label" "${common[@]}" -- "$old_name" "${old[@]}" -- "$new_name" "$@"
 }
 
 # Cheapest and most telling first: should the phase's time run out (a measured convolution search
@@ -93,8 +117,24 @@ ab_runs() {
   ab_pair "resnet50 tf32 input pipeline" "inline pageable synchronous" "pool pinned prefetch 2" \
     "${resnet50[@]}" --precision tf32 -- --loader inline --host-memory pageable --prefetch 0 -- \
     --loader pool --host-memory pinned --prefetch 2
-  ab_pair "resnet50 tf32 convolutions" heuristic measured "${resnet50[@]}" --precision tf32 -- \
-    --conv-algo heuristic -- --conv-algo measured
+}
+
+# Convolution algorithms three ways on one binary (issue 36 item 2): cuDNN's untimed heuristics,
+# its find (measured) and graph API plans (graph). tf32 first, as the issue's headline, with medians
+# of 3; then bf16 and fp32 one run a side; last, fp32 in NHWC through graph plans: whether the
+# nchwToNhwcKernel transposes of fp32's NCHW tensors cost more than NHWC saves. Each process
+# pays its own searches in its warm-up steps; should the phase's time run out, the last rows
+# say `not run, the phase's time was spent`.
+conv_ab_runs() {
+  remarks="convolution algorithms of one binary, ${ab_warmup} warm-up steps untimed (the searches fall in them), 15 timed"
+  local precision repeats=$ab_repeats
+  for precision in tf32 bf16 fp32; do
+    ab_compare "$repeats" "resnet50 $precision convolutions" "${resnet50[@]}" --precision "$precision" \
+      -- heuristic --conv-algo heuristic -- measured --conv-algo measured -- graph --conv-algo graph
+    repeats=1
+  done
+  ab_compare 1 "resnet50 fp32 layout, graph convolutions" "${resnet50[@]}" --precision fp32 --conv-algo graph \
+    -- nchw --layout nchw -- nhwc --layout nhwc
 }
 
 # The GPU tests of the layers issue 36 changes: recurrent, convolution, batch norm, ResNet, training.

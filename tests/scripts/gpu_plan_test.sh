@@ -5,7 +5,7 @@
 #  - scripts/gpu/torch_reference_models.py's parts that need no torch (a stand-in module);
 #  - the throughput phase: medians of 3 interleaved runs a side, ours started by PyTorch with our
 #    path, the kernel time per step of both sides, the input pipeline said;
-#  - the phases bn-recording, ab and layer-tests of run 1.
+#  - the phases bn-recording, conv-ab, ab and layer-tests of run 1.
 #   gpu_plan_test.sh REPOSITORY
 # The fake programs are written in single quotes on purpose: they expand when they run.
 # shellcheck disable=SC2016
@@ -138,11 +138,28 @@ FAKE_PATH=$(fake_path "$work/compare-bin") REAL_PYTHON=$real_python gpu_check ab
 check "ab: each pair's medians" \
   "0 A/B gru fp32 batch 256 rnn algorithm standard 1234.6, auto 1234.6 samples/s (medians of 3)
 A/B resnet50 tf32 batch norm legacy 1234.6, fused 1234.6 samples/s (medians of 3)
-A/B resnet50 tf32 input pipeline inline pageable synchronous 1234.6, pool pinned prefetch 2 1234.6 samples/s (medians of 3)
-A/B resnet50 tf32 convolutions heuristic 1234.6, measured 1234.6 samples/s (medians of 3)" \
+A/B resnet50 tf32 input pipeline inline pageable synchronous 1234.6, pool pinned prefetch 2 1234.6 samples/s (medians of 3)" \
   "$? $(table "$work/ab" ab)"
 check "ab: old and new alternate, 3 each" "--rnn-algo standard --rnn-algo auto --rnn-algo standard --rnn-algo auto --rnn-algo standard --rnn-algo auto" \
   "$(grep -o -- '--rnn-algo [a-z]*' "$calls.workload" | tr '\n' ' ' | sed 's/ $//')"
+# A workload whose samples/s tell the sides apart: heuristic 100, measured 200, graph 300 (NHWC +5),
+# and the third graph run of tf32 slower, so a median is taken and not a mean or the last run.
+script "$build/workloads/gpuprof-workload" 'echo "$*" >> "$FAKE_CALLS.workload"' \
+  'value=0; layout=0; summary=""' \
+  'while [ $# -gt 0 ]; do case "$1" in --conv-algo) case "$2" in heuristic) value=100 ;; measured) value=200 ;; graph) value=300 ;; esac ;; --layout) [ "$2" = nhwc ] && layout=5 ;; --summary) summary=$2 ;; esac; shift; done' \
+  'runs=$(grep -c -- "--conv-algo graph" "$FAKE_CALLS.workload"); [ "$runs" = 3 ] && [ "$value" = 300 ] && value=30' \
+  'echo "{\"samples_per_second\": $((value + layout))}" > "$summary"'
+rm -f "$calls.workload"
+FAKE_PATH=$(fake_path "$work/compare-bin") REAL_PYTHON=$real_python gpu_check conv-ab "$work/conv-ab" > /dev/null 2>&1
+check "conv-ab: heuristic, measured and graph per precision, tf32 with medians, then fp32 NCHW against NHWC" \
+  "0 A/B resnet50 tf32 convolutions heuristic 100.0, measured 200.0, graph 300.0 samples/s (medians of 3)
+A/B resnet50 bf16 convolutions heuristic 100.0, measured 200.0, graph 300.0 samples/s (1 run each)
+A/B resnet50 fp32 convolutions heuristic 100.0, measured 200.0, graph 300.0 samples/s (1 run each)
+A/B resnet50 fp32 layout, graph convolutions nchw 300.0, nhwc 305.0 samples/s (1 run each)" \
+  "$? $(table "$work/conv-ab" conv-ab)"
+check "conv-ab: the sides take turns, tf32 first, each a ResNet-50 at batch 64" \
+  "tf32 heuristic,tf32 measured,tf32 graph,tf32 heuristic,tf32 measured,tf32 graph,tf32 heuristic,tf32 measured,tf32 graph,bf16 heuristic,bf16 measured,bf16 graph,fp32 heuristic,fp32 measured,fp32 graph,fp32 graph,fp32 graph 17" \
+  "$(sed -E 's/.*--precision ([a-z0-9]+).*--conv-algo ([a-z]+).*/\1 \2/' "$calls.workload" | paste -sd, -) $(grep -c -- 'resnet --depth 50 --batch 64' "$calls.workload")"
 script "$build/workloads/gpuprof-workload" 'exit 4'
 FAKE_PATH=$(fake_path "$work/compare-bin") REAL_PYTHON=$real_python gpu_check ab "$work/ab-fail" > /dev/null 2>&1
 check "ab: runs that fail make FAILED rows" "1 A/B gru fp32 batch 256 rnn algorithm FAILED: standard exit 4, auto exit 4 (runs: FAILED: exit 4 FAILED: exit 4 FAILED: exit 4 / FAILED: exit 4 FAILED: exit 4 FAILED: exit 4)" \

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include "layer_choices.hpp"
 #include "workload_data.hpp"
 #include "workload_error.hpp"
 

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "convolution_algorithm.hpp"
+#include "convolution_graph.hpp"
 #include "convolution_measurement.hpp"
 #include "cuda_check.hpp"
 #include "element_type.hpp"
@@ -19,6 +20,9 @@ namespace {
 
 // Enough for every heuristic's fast algorithms on the layers of a ResNet at batch 256.
 constexpr std::size_t default_workspace_limit = std::size_t{1} << 30;
+// Graph plans timed per pass: the heuristics' order is good, so the best is nearly always
+// among the first few, and each timing costs two runs of the pass in the first step.
+constexpr std::size_t graph_engines_per_pass = 4;
 
 template <typename Choice>
 Choice required(const std::optional<Choice>& choice, const char* pass, std::size_t limit) {
@@ -49,6 +53,8 @@ Conv2dLayer::Conv2dLayer(const DeviceContext& context, const Conv2dConfig& confi
   output_ = output_shape(config.input.batch);
   prepare(context, config.input.batch, default_workspace_limit);
 }
+
+Conv2dLayer::~Conv2dLayer() = default;
 
 std::size_t Conv2dLayer::parameter_count() const {
   return static_cast<std::size_t>(config_.outputs) * config_.kernel * config_.kernel * config_.input.channels;
@@ -83,10 +89,41 @@ ConvolutionKey Conv2dLayer::key() const {
 
 // Each pass is asked about with the math type the precision allows; the chosen
 // algorithm's math type stays on its own descriptor, with cuDNN's workspace figure.
+// --conv-algo graph steps down to measured, measured to the heuristics, each with a note.
 void Conv2dLayer::choose_algorithms(const DeviceContext& context, std::size_t limit) {
-  const bool measured = config_.search == ConvolutionSearch::measured && choose_measured(context.cudnn(), limit);
-  if (!measured) choose_heuristic(context.cudnn(), limit);
+  const ConvolutionSearch search = config_.search;
+  bool chosen = search == ConvolutionSearch::graph && choose_graph(context.cudnn(), limit);
+  if (!chosen && search != ConvolutionSearch::heuristic) chosen = choose_measured(context.cudnn(), limit);
+  if (!chosen) choose_heuristic(context.cudnn(), limit);
   workspace_bytes_ = std::max({forward_workspace_, data_workspace_, filter_workspace_});
+}
+
+// False (after a note) where the graph API refuses this convolution or no timed plan fits:
+// the caller then takes the measured path. Graphs hold the batch, so a new batch builds anew.
+bool Conv2dLayer::choose_graph(cudnnHandle_t handle, std::size_t limit) {
+  graph_.reset();
+  ImageShape input = config_.input;
+  input.batch = batch_;
+  const ConvolutionGeometry geometry{input, output_shape(batch_), config_.kernel, config_.stride, config_.padding};
+  try {
+    auto graph = std::make_unique<ConvolutionGraph>(handle, geometry);
+    const GraphMeasurement measurement = graph_plan_cache().find_or_measure(
+        key(), [&] { return graph->measure(handle, requested_math_, limit, graph_engines_per_pass); });
+    if (!graph->choose(handle, measurement, requested_math_, limit)) {
+      note_once(fmt::format("no timed cuDNN graph plan that keeps the precision fits {} MiB of workspace (or "
+                            "builds again) for some convolutions; those use --conv-algo measured", limit >> 20));
+      return false;
+    }
+    graph_ = std::move(graph);
+  } catch (const WorkloadError& error) {
+    note_once(fmt::format("cuDNN's graph API refused a convolution ({}); those use --conv-algo measured",
+                          error.what()));
+    return false;
+  }
+  forward_workspace_ = graph_->workspace_bytes(ConvolutionPass::forward);
+  data_workspace_ = graph_->workspace_bytes(ConvolutionPass::data);
+  filter_workspace_ = graph_->workspace_bytes(ConvolutionPass::filter);
+  return true;
 }
 
 // False (after a note) where the find fails or no measured candidate fits: the caller
@@ -243,6 +280,10 @@ void Conv2dLayer::require_workspace(const ConvolutionWorkspace& workspace) const
 void Conv2dLayer::forward(const DeviceContext& context, const void* input, void* output,
                           const ConvolutionWorkspace& workspace) const {
   require_workspace(workspace);
+  if (graph_) {
+    graph_->forward(context.cudnn(), input, filters(), output, workspace.data);
+    return;
+  }
   const float one = 1.0F;
   const float zero = 0.0F;
   GPUPROF_CHECK(cudnnConvolutionForward(context.cudnn(), &one, input_descriptor_.get(), input,
@@ -258,15 +299,23 @@ void Conv2dLayer::backward(const DeviceContext& context, const void* input, cons
   const float zero = 0.0F;
   // bf16 runs write a bf16 filter gradient and widen it into the fp32 gradients.
   void* filter_gradient = bf16() ? parameters_.bf16_gradients : static_cast<void*>(parameters_.gradients);
-  GPUPROF_CHECK(cudnnConvolutionBackwardFilter(context.cudnn(), &one, input_descriptor_.get(), input,
+  if (graph_) {
+    graph_->backward_filter(context.cudnn(), input, output_gradient, filter_gradient, workspace.data);
+  } else {
+    GPUPROF_CHECK(cudnnConvolutionBackwardFilter(context.cudnn(), &one, input_descriptor_.get(), input,
                                                output_descriptor_.get(), output_gradient,
                                                filter_convolution_.get(), filter_algorithm_, workspace.data,
                                                workspace.bytes, &zero, filter_descriptor_.get(), filter_gradient));
+  }
   if (bf16()) {
     launch_widen_from_bf16(parameters_.bf16_gradients, parameters_.gradients,
                            static_cast<long long>(parameter_count()), context.compute_stream());
   }
   if (input_gradient == nullptr) return;
+  if (graph_) {
+    graph_->backward_data(context.cudnn(), filters(), output_gradient, input_gradient, accumulate, workspace.data);
+    return;
+  }
   GPUPROF_CHECK(cudnnConvolutionBackwardData(context.cudnn(), &one, filter_descriptor_.get(), filters(),
                                              output_descriptor_.get(), output_gradient,
                                              data_convolution_.get(), data_algorithm_, workspace.data,

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <string>
 #include <span>
@@ -23,8 +24,12 @@ struct Conv2dConfig {
   ConvolutionSearch search = ConvolutionSearch::measured;
 };
 
+class ConvolutionGraph;
+
 // A 2-D convolution without bias (batch normalisation follows it) on cuDNN, in either
-// layout. Each pass's algorithm is, with ConvolutionSearch::measured, the fastest of the
+// layout. With ConvolutionSearch::graph each pass runs the fastest of a few plans of cuDNN's
+// graph API timed for this shape (convolution_graph.hpp; where the graph API refuses, the
+// measured path below). Each pass's algorithm is, with ConvolutionSearch::measured, the fastest of the
 // candidates cuDNN's find timed for this shape (timed once per shape, layout, precision and
 // GPU model in the process, see convolution_cache.hpp) whose workspace fits; with
 // ConvolutionSearch::heuristic (or where the find fails) the first of cuDNN's _v7
@@ -43,6 +48,9 @@ struct ConvolutionWorkspace {
 class Conv2dLayer {
  public:
   Conv2dLayer(const DeviceContext& context, const Conv2dConfig& config);
+  ~Conv2dLayer();
+  Conv2dLayer(const Conv2dLayer&) = delete;
+  Conv2dLayer& operator=(const Conv2dLayer&) = delete;
 
   std::size_t parameter_count() const;
   void bind(ParameterSlice slice) { parameters_ = slice; }
@@ -51,6 +59,8 @@ class Conv2dLayer {
 
   const ImageShape& output_shape() const { return output_; }  // at the largest batch
   ImageShape output_shape(int batch) const;
+  // Whether the passes run cuDNN graph API plans (--conv-algo graph, not refused).
+  bool runs_graph_plans() const { return graph_ != nullptr; }
   // The most workspace any of the three passes needs at the largest batch.
   std::size_t workspace_bytes() const { return workspace_bytes_; }
 
@@ -67,6 +77,7 @@ class Conv2dLayer {
 
  private:
   void choose_algorithms(const DeviceContext& context, std::size_t workspace_limit);
+  bool choose_graph(cudnnHandle_t handle, std::size_t workspace_limit);
   bool choose_measured(cudnnHandle_t handle, std::size_t workspace_limit);
   void choose_heuristic(cudnnHandle_t handle, std::size_t workspace_limit);
   ConvolutionMeasurement measure(cudnnHandle_t handle);
@@ -105,6 +116,7 @@ class Conv2dLayer {
   std::size_t data_workspace_ = 0;
   std::size_t filter_workspace_ = 0;
   std::size_t workspace_bytes_ = 0;
+  std::unique_ptr<ConvolutionGraph> graph_;  // set while the passes run through the graph API
 };
 
 }  // namespace gpuprof::workloads

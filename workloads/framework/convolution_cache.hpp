@@ -1,14 +1,12 @@
 #pragma once
 
 #include <compare>
-#include <functional>
-#include <map>
-#include <mutex>
 #include <string>
 #include <vector>
 
 #include "convolution_measurement.hpp"
 #include "element_type.hpp"
+#include "measurement_cache.hpp"
 
 namespace gpuprof::workloads {
 
@@ -39,18 +37,8 @@ struct ConvolutionMeasurement {
   std::vector<MeasuredCandidate<cudnnConvolutionBwdFilterAlgo_t>> filter;
 };
 
-// Measurements by key, measured at most once each. Thread-safe: a second caller with the
-// same key waits for the first measurement rather than timing the GPU again.
-class ConvolutionCache {
- public:
-  ConvolutionMeasurement find_or_measure(const ConvolutionKey& key,
-                                         const std::function<ConvolutionMeasurement()>& measure);
-  std::size_t size() const;
-
- private:
-  mutable std::mutex mutex_;
-  std::map<ConvolutionKey, ConvolutionMeasurement> measurements_;
-};
+// Find measurements by key, shared by every layer and replica with that key.
+using ConvolutionCache = MeasurementCache<ConvolutionKey, ConvolutionMeasurement>;
 
 // The process's cache, shared by every layer and replica.
 ConvolutionCache& convolution_cache();

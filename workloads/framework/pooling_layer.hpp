@@ -26,6 +26,9 @@ class PoolingLayer {
   // Writes dL/dinput; max pooling needs the forward input and output.
   void backward(const DeviceContext& context, const void* input, const void* output, const void* output_gradient,
                 void* input_gradient) const;
+  // The prepared descriptors (their layout is checked on CPU).
+  const TensorDescriptor& input_descriptor() const { return input_descriptor_; }
+  const TensorDescriptor& output_descriptor() const { return output_descriptor_; }
 
  private:
   PoolingConfig config_;

@@ -11,6 +11,7 @@ namespace gpuprof::workloads {
 enum class ConvolutionSearch {
   heuristic,  // the first algorithm of cuDNN's _v7 heuristics whose workspace fits (never timed)
   measured,   // every candidate timed once per shape with cuDNN's find, the fastest that fits kept
+  graph,      // cuDNN's graph API: a few engines of its heuristics timed once per shape, measured where refused
 };
 
 enum class BatchNormImplementation {
@@ -25,6 +26,11 @@ struct LayerChoices {
 
 // From the option strings (already checked by the parser); throws WorkloadError naming the option otherwise.
 LayerChoices layer_choices(const WorkloadOptions& options);
+
+// The resnet model's layout (--layout): auto is channels-last with tensor cores (tf32, bf16),
+// where cuDNN's kernels read it directly, and NCHW in fp32; nhwc and nchw force one, so an
+// A/B run can tell whether fp32's NCHW tensors cost cuDNN transposes (nchwToNhwcKernel).
+bool resnet_channels_last(const WorkloadOptions& options);
 
 const char* name_of(ConvolutionSearch search);
 const char* name_of(BatchNormImplementation implementation);

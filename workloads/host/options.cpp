@@ -23,10 +23,13 @@ void add_model_options(CLI::App& app, WorkloadOptions& options) {
   app.add_option("--classes", options.classes, "Output classes (rnn: 4, resnet: 285)");
   app.add_option("--depth", options.depth, "resnet: 18, 34 or 50 layers");
   app.add_option("--image-size", options.image_size, "resnet: image height and width in pixels");
-  app.add_option("--conv-algo", options.conv_algo, "resnet: convolution algorithms timed once per shape, or "
-                 "cuDNN's untimed heuristics")->check(CLI::IsMember({"measured", "heuristic"}));
+  app.add_option("--conv-algo", options.conv_algo, "resnet: convolution algorithms timed once per shape (measured: "
+                 "cuDNN's find; graph: plans of cuDNN's graph API), or cuDNN's untimed heuristics")
+      ->check(CLI::IsMember({"measured", "heuristic", "graph"}));
   app.add_option("--batch-norm", options.batch_norm, "resnet: batch norm through the fused ...Ex calls, or the "
                  "legacy calls")->check(CLI::IsMember({"fused", "legacy"}));
+  app.add_option("--layout", options.layout, "resnet: tensor layout; auto is channels-last (NHWC) with tf32 and bf16, "
+                 "NCHW with fp32")->check(CLI::IsMember({"auto", "nhwc", "nchw"}));
   app.add_option("--dropout", options.dropout, "Dropout between recurrent layers, in [0, 1)");
 }
 

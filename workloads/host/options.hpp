@@ -34,8 +34,9 @@ struct WorkloadOptions {
   // resnet model (--classes defaults to 285 for it)
   int depth = 50;  // 18 | 34 | 50
   int image_size = 224;
-  std::string conv_algo = "measured";  // measured | heuristic (resnet convolutions; see README)
+  std::string conv_algo = "measured";  // measured | heuristic | graph (resnet convolutions; see README)
   std::string batch_norm = "fused";    // fused | legacy (resnet batch norm; see README)
+  std::string layout = "auto";         // auto | nhwc | nchw (resnet tensors; auto: NHWC but in fp32)
 
   // data
   int train_samples = 8192;

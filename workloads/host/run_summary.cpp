@@ -61,6 +61,7 @@ void write_configuration(JsonWriter& writer, const WorkloadOptions& o, const Tra
   write_int(writer, "image_size", o.image_size);
   write_string(writer, "conv_algo", o.conv_algo);
   write_string(writer, "batch_norm", o.batch_norm);
+  write_string(writer, "layout", o.layout);
   write_int(writer, "train_samples", o.train_samples);
   write_int(writer, "validation_samples", o.validation_samples);
   write_int(writer, "batch", o.batch);

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "layer_choices.hpp"
 #include "workload_error.hpp"
 
 namespace gpuprof::workloads {

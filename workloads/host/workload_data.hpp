@@ -30,10 +30,6 @@ class WorkloadData {
   std::unique_ptr<SampleSource> validation_;
 };
 
-// The resnet model's layout: channels-last where cuDNN is faster, i.e. with tensor cores (tf32,
-// bf16); fp32 runs FMA kernels, which are at home in NCHW.
-inline bool resnet_channels_last(const WorkloadOptions& options) { return options.precision != "fp32"; }
-
 // The mlp model's input width (its first layer's fan-in).
 inline constexpr int mlp_features = 8000;
 

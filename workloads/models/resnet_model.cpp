@@ -5,6 +5,7 @@
 
 #include "deterministic_random.hpp"
 #include "convolution_cache.hpp"
+#include "graph_engine_choice.hpp"
 #include "layer_kernels.hpp"
 #include "layer_notice.hpp"
 #include "loss_functions.hpp"
@@ -65,8 +66,9 @@ ResnetModel::ResnetModel(const DeviceContext& context, const ResnetConfig& confi
   logits_gradient_ = DeviceArray<float>(batch * config.classes, "logit gradients");
   create_parameters();
   // The run's output says which implementations an A/B run compared (refusals add their own note).
-  note_once(fmt::format("resnet layers: --conv-algo {} ({} convolution shapes timed), --batch-norm {} (stem: {})",
-                        name_of(config.choices.convolution), convolution_cache().size(),
+  note_once(fmt::format("resnet layers: {}, --conv-algo {} ({} convolution shapes timed), --batch-norm {} (stem: {})",
+                        config.channels_last ? "NHWC" : "NCHW", name_of(config.choices.convolution),
+                        convolution_cache().size() + graph_plan_cache().size(),
                         name_of(config.choices.batch_norm), describe(stem_->batch_norm_path())));
   stem_->reset_statistics(context);
   for (const auto& block : blocks_) block->reset_statistics(context);

@@ -19,7 +19,7 @@ struct ResnetConfig {
   int image_size = 224;
   int classes = 285;
   int max_batch = 0;
-  bool channels_last = true;  // resnet_channels_last(options): NHWC with tensor cores, NCHW with fp32
+  bool channels_last = true;  // resnet_channels_last(options): --layout, by default NHWC but in fp32
   LayerChoices choices;       // --conv-algo, --batch-norm
 };
 
