@@ -19,9 +19,7 @@ constexpr const char* kCifarFile = "/rossum-keras-multi-gpu/experiments/keras_te
                                    "cifar10_7gforce_results.csv";
 // measurements.md gives the model as 1.25M parameters: fp32 gradients.
 constexpr double kCifarParameters = 1.25e6;
-// The machine's links (cuda_samples/results/7gforce): GPU-to-GPU copies 0.73-0.82 GB/s one way; the pcie3
-// preset's measured staged GPU-to-GPU copies run at 5.71 GB/s. Its all-reduce curve is rescaled by the ratio.
-constexpr double kGpuToGpuGbps = 0.8, kPcie3StagedGbps = 5.71;
+constexpr const char* kTopology7gforce = "/rossum-keras-multi-gpu/experiments/topology/7gforce.txt";
 
 struct CifarRow {
   std::string gpus_list;
@@ -54,20 +52,6 @@ bool first_gpus(const CifarRow& row) {
   return row.gpus_list == expected;
 }
 
-LinkProfile sevengforce_link() {
-  auto link = link_preset("pcie3");
-  const double scale = kGpuToGpuGbps / kPcie3StagedGbps;
-  for (auto& table : link.tables) {
-    const double alpha = table.points.front().time_ns;
-    for (auto& point : table.points) point.time_ns = alpha + (point.time_ns - alpha) / scale;
-  }
-  link.name = "7gforce";
-  link.source += fmt::format(", rescaled x{:.3f} to 7gforce's measured GPU-to-GPU copies ({} GB/s one way)", scale,
-                             kGpuToGpuGbps);
-  link.host_gbps = 0.8, link.peer_gbps = kGpuToGpuGbps;
-  return link;
-}
-
 }  // namespace
 
 std::vector<CaseResult> run_rossum_cases(const std::string& dir, const std::string& work) {
@@ -75,7 +59,12 @@ std::vector<CaseResult> run_rossum_cases(const std::string& dir, const std::stri
   std::map<std::int64_t, std::pair<double, int>> one_gpu;  // batch -> (sum, count)
   for (const auto& row : rows)
     if (row.gpus == 1) one_gpu[row.batch].first += row.throughput, ++one_gpu[row.batch].second;
-  const auto link = sevengforce_link();
+  // The machine as its own files give it: the links from its bandwidth tests (the pcie3-x1 preset; no figure
+  // of these runs is used), the topology from `nvidia-smi topo -m`. avolkov1's make_parallel keeps the
+  // variables on GPU 0 and broadcasts them from there (keras-tensorflow.md: the CIFAR-10 timeline runs with
+  // PS=GPU; NCCL only broadcasts), so every other GPU's gradients and parameters pass GPU 0's link: ps-gpu.
+  const auto link = link_preset("pcie3-x1");
+  const auto topology = read_topology_file(dir + kTopology7gforce);
   std::vector<CaseResult> results;
   std::uint64_t seed = 700;
   for (const auto& row : rows) {
@@ -87,6 +76,8 @@ std::vector<CaseResult> run_rossum_cases(const std::string& dir, const std::stri
     options.gpus = {row.gpus};
     options.schedule = AllReduceSchedule::after_backward;  // Keras 2.0 / TF 1.3: no bucketing
     options.link = link;
+    options.sync = SyncStrategy::ps_gpu;
+    options.topology = topology;
     options.gradient_bytes = static_cast<std::int64_t>(kCifarParameters * 4);
     const auto prediction = predict_files(trace, std::nullopt, options);
     const auto& p = prediction.rows.front();

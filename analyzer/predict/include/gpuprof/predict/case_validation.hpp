@@ -57,6 +57,10 @@ std::vector<CaseResult> run_published_cases(const std::string& scaling_dir, cons
 // The hard cases (issue 37): avolkov1's Keras CIFAR-10 CNN on Rossum's 7gforce, 2 to 6 GTX 1070s on PCIe x1,
 // weak scaling with NCCL, where N GPUs are often slower than one (../shared/data/scaling/rossum-keras-multi-gpu).
 std::vector<CaseResult> run_rossum_cases(const std::string& scaling_dir, const std::string& work_dir);
+// Rossum's Keras InceptionV3 / ResNet50 runs (kuza55's and avolkov1's make_parallel, the parameter server on the
+// CPU or a GPU, batch 32 split over 2 to 6 GPUs) on 7gforce and Azure's 2x M60: strong scaling, the sync as each
+// run's log names it, the link preset measured on the machine's own bandwidth tests.
+std::vector<CaseResult> run_rossum_keras_cases(const std::string& scaling_dir, const std::string& work_dir);
 
 // The replica loss that the cases' bands need for `coverage` of them (`calibrate_replica_loss`).
 double calibrate_on(const std::vector<CaseResult>& cases, double coverage);
