@@ -186,6 +186,8 @@ void print_cases(const std::string& dir) {
   auto hard = gpuprof::predict::run_rossum_cases(dir, work.string());
   const auto keras = gpuprof::predict::run_rossum_keras_cases(dir, work.string());
   hard.insert(hard.end(), keras.begin(), keras.end());
+  const auto tf_cnn = gpuprof::predict::run_rossum_tf_cnn_cases(dir, work.string());
+  hard.insert(hard.end(), tf_cnn.begin(), tf_cnn.end());
   auto pool = hard;
   pool.insert(pool.end(), published.begin(), published.end());
   fmt::print("\n{:<62} {:>9} {:>9} {:>8} band, baselines' errors, verdict predicted / measured\n", "Rossum run",

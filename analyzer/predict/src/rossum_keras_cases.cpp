@@ -1,6 +1,5 @@
 #include <fmt/format.h>
 
-#include <fstream>
 #include <map>
 #include <optional>
 #include <tuple>
@@ -8,7 +7,7 @@
 #include "case_band.hpp"
 #include "case_traces.hpp"
 #include "gpuprof/predict/case_validation.hpp"
-#include "gpuprof/trace/trace_error.hpp"
+#include "rossum_logs.hpp"
 
 namespace gpuprof::predict {
 namespace {
@@ -27,41 +26,6 @@ constexpr Machine kMachines[] = {
     {"az-2x-m60", "benchmark_inception3_resnet50_results_az-2x-m60.txt", "az-2x-m60.txt", "pcie3-m60"},
 };
 constexpr const char* kRoot = "/rossum-keras-multi-gpu/experiments/";
-
-// One run of the log: the settings it prints before training and its last `Samples/sec` line.
-struct KerasRun {
-  std::string architecture, server, method;
-  std::int32_t gpus = 0;
-  std::int64_t batch = 0, parameters = 0;
-  std::optional<double> throughput;  // none: the run failed
-};
-
-std::optional<std::string> value_after(const std::string& line, std::string_view key) {
-  if (!line.starts_with(key)) return std::nullopt;
-  return line.substr(key.size());
-}
-
-std::vector<KerasRun> read_keras_log(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw TraceError::bad_input(path, "cannot read the Rossum Keras benchmark log");
-  std::vector<KerasRun> runs;
-  for (std::string line; std::getline(in, line);) {
-    if (const auto v = value_after(line, "architecture: ")) runs.push_back({*v, "", "", 0, 0, 0, std::nullopt});
-    if (runs.empty()) continue;
-    auto& run = runs.back();
-    try {
-      if (const auto v = value_after(line, "number of GPUs: ")) run.gpus = std::stoi(*v);
-      if (const auto v = value_after(line, "parameter server: ")) run.server = *v;
-      if (const auto v = value_after(line, "parallelization method: ")) run.method = *v;
-      if (const auto v = value_after(line, "batch_size: ")) run.batch = std::stoll(*v);
-      if (const auto v = value_after(line, "Number of parameters: ")) run.parameters = std::stoll(*v);
-      if (const auto v = value_after(line, "Samples/sec: ")) run.throughput = std::stod(*v);
-    } catch (const std::exception&) {
-      throw TraceError::bad_input(path, fmt::format("unreadable value in '{}'", line));
-    }
-  }
-  return runs;
-}
 
 CaseResult predict_run(const KerasRun& run, double single, const Machine& machine, const PredictOptions& base,
                        const std::string& work, std::uint64_t seed) {

@@ -61,6 +61,10 @@ std::vector<CaseResult> run_rossum_cases(const std::string& scaling_dir, const s
 // CPU or a GPU, batch 32 split over 2 to 6 GPUs) on 7gforce and Azure's 2x M60: strong scaling, the sync as each
 // run's log names it, the link preset measured on the machine's own bandwidth tests.
 std::vector<CaseResult> run_rossum_keras_cases(const std::string& scaling_dir, const std::string& work_dir);
+// Rossum's tf_cnn_benchmarks runs on Azure's M60s (CIFAR-10 models and InceptionV3 on 2 GPUs, InceptionV3 on 2 to
+// 4): weak scaling, each run's variable mode as its synchronisation; independent runs and models whose parameter
+// count the data does not give are left out.
+std::vector<CaseResult> run_rossum_tf_cnn_cases(const std::string& scaling_dir, const std::string& work_dir);
 
 // The replica loss that the cases' bands need for `coverage` of them (`calibrate_replica_loss`).
 double calibrate_on(const std::vector<CaseResult>& cases, double coverage);
