@@ -187,6 +187,8 @@ void print_cases(const std::string& dir) {
   const auto keras = gpuprof::predict::run_rossum_keras_cases(dir, work.string());
   hard.insert(hard.end(), keras.begin(), keras.end());
   const auto tf_cnn = gpuprof::predict::run_rossum_tf_cnn_cases(dir, work.string());
+  const auto mlp = gpuprof::predict::run_rossum_mlp_cases(dir, work.string());
+  hard.insert(hard.end(), mlp.begin(), mlp.end());
   hard.insert(hard.end(), tf_cnn.begin(), tf_cnn.end());
   auto pool = hard;
   pool.insert(pool.end(), published.begin(), published.end());

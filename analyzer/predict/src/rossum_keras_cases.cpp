@@ -1,5 +1,6 @@
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <tuple>
@@ -7,6 +8,7 @@
 #include "case_band.hpp"
 #include "case_traces.hpp"
 #include "gpuprof/predict/case_validation.hpp"
+#include "gpuprof/trace/trace_error.hpp"
 #include "rossum_logs.hpp"
 
 namespace gpuprof::predict {
@@ -53,7 +55,60 @@ CaseResult predict_run(const KerasRun& run, double single, const Machine& machin
   return result;
 }
 
+// kuza55's MLP example on az-2x-m60: 131,072 samples an epoch at 2048 per GPU (README of rossum-keras-multi-gpu/).
+constexpr const char* kMlpLog = "keras_tensorflow/kuza55/original_examples/az-2x-m60.txt";
+constexpr double kMlpSamples = 131'072.0;
+constexpr std::int64_t kMlpBatchPerGpu = 2048;
+constexpr std::int64_t kMlpParameters = 41'157'101;  // the log's own "Total params"
+
+// A run's epoch time: the median of the epochs after the first (which includes TensorFlow's warm-up).
+double steady_epoch(const EpochRun& run) {
+  std::vector<double> later(run.epoch_seconds.begin() + 1, run.epoch_seconds.end());
+  std::sort(later.begin(), later.end());
+  return later[later.size() / 2];
+}
+
 }  // namespace
+
+std::vector<CaseResult> run_rossum_mlp_cases(const std::string& dir, const std::string& work) {
+  std::vector<EpochRun> complete;  // the runs that finished their 5 epochs; two were stopped after 2
+  for (const auto& run : read_epoch_log(dir + kRoot + kMlpLog))
+    if (run.epoch_seconds.size() == 5 && run.gpus >= 1) complete.push_back(run);
+  double one_gpu_sum = 0;
+  int one_gpu_runs = 0;
+  for (const auto& run : complete)
+    if (run.gpus == 1) one_gpu_sum += kMlpSamples / steady_epoch(run), ++one_gpu_runs;
+  if (one_gpu_runs == 0) throw TraceError::bad_input(dir + kRoot + kMlpLog, "no complete 1-GPU run");
+  const double single = one_gpu_sum / one_gpu_runs;  // samples/s
+  // The log does not say where each run kept its parameters: no --sync, so the centre is a ring all-reduce and the
+  // band's slow end covers both parameter servers (pcie3-m60 has no peer access).
+  PredictOptions options;
+  options.schedule = AllReduceSchedule::after_backward;
+  options.link = link_preset("pcie3-m60");
+  options.topology = read_topology_file(dir + kRoot + "topology/az-2x-m60.txt");
+  options.gradient_bytes = kMlpParameters * 4;
+  std::vector<CaseResult> results;
+  std::uint64_t seed = 850;
+  for (const auto& run : complete) {
+    if (run.gpus < 2) continue;
+    const auto trace = fmt::format("{}/rossum_mlp_{}.sqlite", work, seed);
+    write_step_trace(trace, static_cast<double>(kMlpBatchPerGpu) / single * 1e9, seed++);
+    options.gpus = {run.gpus};
+    const auto prediction = predict_files(trace, std::nullopt, options);
+    const auto& p = prediction.rows.front();
+    const double per_step = run.gpus * single * prediction.measured_step_ns;  // weak scaling
+    const double measured = kMlpSamples / steady_epoch(run);
+    CaseResult result{"rossum", fmt::format("Rossum az-2x-m60 Keras kuza55 MLP b2048/GPU, {} GPUs, PS not logged",
+                                            run.gpus),
+                      per_step / p.step_ns, measured, per_step / p.high_ns, per_step / p.low_ns, "samples/s"};
+    set_step_band(result, p, per_step / measured);
+    result.source = std::string("rossumai/keras-multi-gpu ") + kMlpLog;
+    result.one_gpu = single, result.gpus = run.gpus;
+    result.verdict_right = (result.predicted > single) == (measured > single);
+    results.push_back(result);
+  }
+  return results;
+}
 
 std::vector<CaseResult> run_rossum_keras_cases(const std::string& dir, const std::string& work) {
   std::vector<CaseResult> results;

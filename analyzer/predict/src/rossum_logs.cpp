@@ -82,6 +82,28 @@ std::vector<TfCnnRun> read_tf_cnn_log(const std::string& path) {
   return runs;
 }
 
+std::vector<EpochRun> read_epoch_log(const std::string& path) {
+  std::vector<EpochRun> runs;
+  each_line(path, [&](const std::string& line) {
+    if (line.starts_with("Using TensorFlow backend.")) runs.emplace_back();
+    if (runs.empty()) return;
+    if (line.starts_with("name: ")) ++runs.back().gpus;  // one line per device TensorFlow found
+    // A finished epoch: the progress bar's last state, "131072/131072 [====] - 18s - loss: ...".
+    const auto last = line.substr(line.rfind('\r') == std::string::npos ? 0 : line.rfind('\r') + 1);
+    const auto first = last.find_first_not_of(' ');
+    const auto slash = last.find('/');
+    const auto bar = last.find("] - ");
+    if (first == std::string::npos || last[first] < '0' || last[first] > '9' || slash == std::string::npos ||
+        bar == std::string::npos || last.find("ETA") != std::string::npos)
+      return;
+    if (std::stoll(last.substr(0, slash)) != std::stoll(last.substr(slash + 1))) return;
+    const auto seconds = last.substr(bar + 4);
+    if (const auto unit = seconds.find('s'); unit != std::string::npos)
+      runs.back().epoch_seconds.push_back(std::stod(seconds.substr(0, unit)));
+  });
+  return runs;
+}
+
 std::map<std::string, std::int64_t> read_parameter_table(const std::string& path) {
   std::map<std::string, std::int64_t> parameters;
   auto in = open_log(path);

@@ -31,6 +31,13 @@ struct TfCnnRun {
 };
 std::vector<TfCnnRun> read_tf_cnn_log(const std::string& path);
 
+// One run of kuza55's MLP example log (Keras epochs): the GPUs TensorFlow found and each epoch's seconds.
+struct EpochRun {
+  std::int32_t gpus = 0;
+  std::vector<double> epoch_seconds;
+};
+std::vector<EpochRun> read_epoch_log(const std::string& path);
+
 // measurements.md's CIFAR-10 table: model name -> number of parameters.
 std::map<std::string, std::int64_t> read_parameter_table(const std::string& path);
 

@@ -61,6 +61,9 @@ std::vector<CaseResult> run_rossum_cases(const std::string& scaling_dir, const s
 // CPU or a GPU, batch 32 split over 2 to 6 GPUs) on 7gforce and Azure's 2x M60: strong scaling, the sync as each
 // run's log names it, the link preset measured on the machine's own bandwidth tests.
 std::vector<CaseResult> run_rossum_keras_cases(const std::string& scaling_dir, const std::string& work_dir);
+// kuza55's MLP (41 M parameters, 2048 samples per GPU) on Azure's 2x M60: the complete runs of its log, with
+// no --sync (the log does not name each run's parameter server), so the band covers the strategies.
+std::vector<CaseResult> run_rossum_mlp_cases(const std::string& scaling_dir, const std::string& work_dir);
 // Rossum's tf_cnn_benchmarks runs on Azure's M60s (CIFAR-10 models and InceptionV3 on 2 GPUs, InceptionV3 on 2 to
 // 4): weak scaling, each run's variable mode as its synchronisation; independent runs and models whose parameter
 // count the data does not give are left out.
