@@ -96,8 +96,8 @@ void add_predict_command(CLI::App& app, Action& action) {
       ->add_option("--scaling", arguments->request.scaling, "weak (same per-GPU batch) or strong (global batch split)")
       ->capture_default_str();
   command->add_option("--link", arguments->request.link,
-                      "Link preset: pcie3, pcie4, pcie5, pcie3-x1, pcie3-m60, pcie3-p2p, nvlink2, nvlink3, nvlink4, h800, nvlink5, "
-                      "xgmi (default: chosen from the "
+                      "Link preset: pcie3, pcie4, pcie5, pcie3-x1, pcie3-m60, pcie3-p2p, nvlink2, nvlink3, nvlink4, "
+                      "h800, nvlink5, xgmi (default: chosen from the "
                       "trace's GPU, and said so)");
   command->add_option("--link-file", arguments->request.link_files,
                       "Your own all_reduce_perf output (one file per GPU count), replacing the preset's table");

@@ -6,6 +6,7 @@
 
 #include "gpuprof/predict/gpu_topology.hpp"
 #include "gpuprof/trace/trace_error.hpp"
+#include "expect_bad_input.hpp"
 #include "temporary_folder.hpp"
 
 namespace gpuprof::predict {
@@ -48,16 +49,7 @@ TEST(GpuTopology, ReadsOldSocketNamesNvlinkAndNicColumns) {
   EXPECT_EQ(topology.farthest(3), PathKind::sys);
 }
 
-// Bad input: TraceError::bad_input naming the file.
-void expect_refused(const std::function<void()>& read, const std::string& source) {
-  try {
-    read();
-    ADD_FAILURE() << "accepted " << source;
-  } catch (const TraceError& error) {
-    EXPECT_EQ(error.kind(), TraceError::Kind::bad_input) << error.what();
-    EXPECT_EQ(error.path(), source) << error.what();
-  }
-}
+using gpuprof::testing::expect_bad_input;
 
 TEST(GpuTopology, RefusesHostileMatrices) {
   const std::string header = "GPU0\tGPU1\n";
@@ -75,19 +67,19 @@ TEST(GpuTopology, RefusesHostileMatrices) {
            {header + "GPU0 X NV99999\nGPU1 NV99999 X\n", "an NVLink count no machine has"},
            {"GPU0 GPU99999999999\n", "an index beyond any integer"},
        })
-    expect_refused([&, text = text] { parse_topology(text, "topo.txt"); }, "topo.txt"), (void)why;
+    expect_bad_input([&, text = text] { parse_topology(text, "topo.txt"); }, "topo.txt"), (void)why;
 }
 
 TEST(GpuTopology, RefusesFilesThatAreNotSmallRegularFiles) {
   gpuprof::testing::TemporaryFolder folder;
-  expect_refused([&] { read_topology_file(folder.file("missing.txt")); }, folder.file("missing.txt"));
-  expect_refused([&] { read_topology_file(folder.path().string()); }, folder.path().string());
+  expect_bad_input([&] { read_topology_file(folder.file("missing.txt")); }, folder.file("missing.txt"));
+  expect_bad_input([&] { read_topology_file(folder.path().string()); }, folder.path().string());
   const auto fifo = folder.file("fifo");
   ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
-  expect_refused([&] { read_topology_file(fifo); }, fifo);
+  expect_bad_input([&] { read_topology_file(fifo); }, fifo);
   const auto big = folder.file("big.txt");
   gpuprof::testing::write_file(big, std::string(2 << 20, 'x'));
-  expect_refused([&] { read_topology_file(big); }, big);
+  expect_bad_input([&] { read_topology_file(big); }, big);
   const auto good = folder.file("good.txt");
   gpuprof::testing::write_file(good, kTwoSwitches);
   EXPECT_EQ(read_topology_file(good).gpus(), 5);

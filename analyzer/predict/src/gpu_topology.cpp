@@ -112,7 +112,8 @@ GpuTopology parse_topology(std::string_view text, const std::string& name) {
       refuse(name, number, fmt::format("expected the row of GPU{}, got '{}'",
                                        std::find(seen.begin(), seen.end(), false) - seen.begin(), words.front()));
     }
-    if (*row >= columns) refuse(name, number, fmt::format("GPU{} is not in the header (GPU0 to GPU{})", *row, columns - 1));
+    if (*row >= columns)
+      refuse(name, number, fmt::format("GPU{} is not in the header (GPU0 to GPU{})", *row, columns - 1));
     if (seen[*row]) refuse(name, number, fmt::format("a second row for GPU{}", *row));
     if (static_cast<std::int32_t>(words.size()) < columns + 1)
       refuse(name, number, fmt::format("GPU{}'s row has {} of its {} cells", *row, words.size() - 1, columns));

@@ -74,8 +74,8 @@ std::vector<CaseResult> run_rossum_tf_cnn_cases(const std::string& dir, const st
   // Parameters: measurements.md's CIFAR-10 table; InceptionV3's from the Keras benchmark's own count (the same
   // architecture in tf_cnn_benchmarks, an assumption: its log does not print it).
   auto parameters = read_parameter_table(dir + kRoot + "blog/docs/measurements.md");
-  for (const auto& run : read_keras_log(dir + kRoot +
-                                        "experiments/keras_tensorflow/benchmark_inception3_resnet50_results_az-2x-m60.txt"))
+  const auto keras_log = "experiments/keras_tensorflow/benchmark_inception3_resnet50_results_az-2x-m60.txt";
+  for (const auto& run : read_keras_log(dir + kRoot + keras_log))
     if (run.architecture == "inception3" && run.parameters > 0) parameters["inception3"] = run.parameters;
   const Source sources[] = {
       {"az-2x-m60", std::string(kResults) + "benchmark_batch_results_cifar10_az-2xm-60.txt", "az-2x-m60.txt"},
