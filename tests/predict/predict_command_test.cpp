@@ -82,6 +82,11 @@ TEST_F(PredictCommand, SyncAndTopologyAreCheckedAndSaid) {
   ASSERT_EQ(chosen.exit_code, 0) << chosen.err;
   EXPECT_NE(chosen.out.find("parameter-server exchange (ps-gpu) over pcie3-x1"), std::string::npos) << chosen.out;
   EXPECT_NE(chosen.out.find("synchronisation ps-gpu (--sync)"), std::string::npos) << chosen.out;
+  const auto json = run({"--gpus", "2", "--link", "pcie3-x1", "--sync", "ps-cpu", "--topology", two_gpus, "--format",
+                         "json"});
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  EXPECT_NE(json.out.find("\"sync\":\"ps-cpu\""), std::string::npos) << json.out;
+  EXPECT_NE(json.out.find("\"topology\":\"" + two_gpus + "\""), std::string::npos) << json.out;
   // Without --sync on a link without peer access the band covers the parameter servers, and says so.
   const auto unknown = run({"--gpus", "2", "--link", "pcie3-x1"});
   ASSERT_EQ(unknown.exit_code, 0) << unknown.err;

@@ -327,6 +327,9 @@ Prediction predict_resolved(const Inputs& inputs, const std::vector<const trace:
   if (inputs.second_trace) prediction.per_gpu_trace = models[1]->path;
   prediction.strategy = options.strategy, prediction.scaling = options.scaling;
   prediction.link_name = options.link.name, prediction.link_source = options.link.source;
+  if (options.strategy == Strategy::data_parallel)
+    prediction.sync = options.sync ? std::string(to_string(*options.sync)) : "ring-allreduce (assumed)";
+  if (options.topology) prediction.topology = options.topology->source;
   const auto gradients = gradient_size(*models.front(), inputs.graph, options);
   prediction.gradient_bytes = gradients.bytes, prediction.gradient_source = gradients.source;
   check_bytes_fit(*models.front(), inputs.graph, prediction.gradient_bytes,

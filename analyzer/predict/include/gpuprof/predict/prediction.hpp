@@ -65,6 +65,9 @@ struct Prediction {
   Strategy strategy = Strategy::data_parallel;
   Scaling scaling = Scaling::weak;
   std::string link_name, link_source;
+  // data-parallel: the synchronisation at the centre ("ps-gpu"; "ring-allreduce (assumed)" without --sync);
+  // the topology file, if any.
+  std::string sync, topology;
   std::int64_t gradient_bytes = 0;
   std::string gradient_source;
   double measured_step_ns = 0, replayed_step_ns = 0;
