@@ -87,6 +87,10 @@ TEST_F(PredictCommand, SyncAndTopologyAreCheckedAndSaid) {
   ASSERT_EQ(json.exit_code, 0) << json.err;
   EXPECT_NE(json.out.find("\"sync\":\"ps-cpu\""), std::string::npos) << json.out;
   EXPECT_NE(json.out.find("\"topology\":\"" + two_gpus + "\""), std::string::npos) << json.out;
+  // The topology file is an input: -o never writes over it.
+  const auto over = run({"--gpus", "2", "--topology", two_gpus, "-o", two_gpus, "--force"});
+  EXPECT_EQ(over.exit_code, 2) << over.err;
+  EXPECT_EQ(gpuprof::testing::read_file(two_gpus).substr(0, 5), "\tGPU0");
   // Without --sync on a link without peer access the band covers the parameter servers, and says so.
   const auto unknown = run({"--gpus", "2", "--link", "pcie3-x1"});
   ASSERT_EQ(unknown.exit_code, 0) << unknown.err;
