@@ -14,6 +14,8 @@ namespace {
 
 // Two PCIe switches joined through the host bridge, as `nvidia-smi topo -m` prints Rossum's 7gforce
 // (the header underlined with ANSI escapes, as a terminal shows it, and the legend after the matrix).
+using gpuprof::testing::expect_bad_input;
+
 constexpr const char* kTwoSwitches =
     "\t\x1b[4mGPU0\tGPU1\tGPU2\tGPU3\tGPU4\tCPU Affinity\x1b[0m\n"
     "GPU0\t X \tPIX\tPIX\tPHB\tPHB\t0-19\n"
@@ -34,6 +36,17 @@ TEST(GpuTopology, ReadsSwitchesAndTheHostBridge) {
   EXPECT_TRUE(beyond_one_switch(topology.farthest(4)));
 }
 
+TEST(GpuTopology, AJobSeesOnlyItsVisibleGpus) {
+  const auto topology = parse_topology(kTwoSwitches, "7gforce.txt");
+  const auto other_switch = topology.visible({3, 4});
+  ASSERT_EQ(other_switch.gpus(), 2);
+  EXPECT_EQ(other_switch.farthest(2), PathKind::pix);
+  EXPECT_EQ(topology.visible({4, 0}).farthest(2), PathKind::phb);
+  expect_bad_input([&] { (void)topology.visible({0, 5}); }, "7gforce.txt");
+  expect_bad_input([&] { (void)topology.visible({1, 1}); }, "7gforce.txt");
+  expect_bad_input([&] { (void)topology.visible({-1}); }, "7gforce.txt");
+}
+
 TEST(GpuTopology, ReadsOldSocketNamesNvlinkAndNicColumns) {
   const auto topology = parse_topology(
       "        GPU0    GPU1    GPU2    NIC0    CPU Affinity\n"
@@ -48,8 +61,6 @@ TEST(GpuTopology, ReadsOldSocketNamesNvlinkAndNicColumns) {
   EXPECT_EQ(topology.farthest(2), PathKind::nvlink);
   EXPECT_EQ(topology.farthest(3), PathKind::sys);
 }
-
-using gpuprof::testing::expect_bad_input;
 
 TEST(GpuTopology, RefusesHostileMatrices) {
   const std::string header = "GPU0\tGPU1\n";

@@ -87,6 +87,22 @@ PathKind GpuTopology::farthest(std::int32_t count) const {
   return worst;
 }
 
+GpuTopology GpuTopology::visible(const std::vector<std::int32_t>& gpus) const {
+  GpuTopology seen;
+  seen.source = source;
+  std::vector<bool> taken(path.size(), false);
+  for (const auto gpu : gpus) {
+    if (gpu < 0 || gpu >= this->gpus() || taken[gpu])
+      throw TraceError::bad_input(source, fmt::format("GPU{} is not a GPU of this topology, or is given twice", gpu));
+    taken[gpu] = true;
+  }
+  for (const auto a : gpus) {
+    seen.path.emplace_back();
+    for (const auto b : gpus) seen.path.back().push_back(path[a][b]);
+  }
+  return seen;
+}
+
 GpuTopology parse_topology(std::string_view text, const std::string& name) {
   GpuTopology topology;
   topology.source = name;

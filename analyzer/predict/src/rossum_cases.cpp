@@ -45,11 +45,12 @@ std::vector<CifarRow> read_cifar(const std::string& path) {
   return rows;
 }
 
-// The runs measurements.md tabulates: GPUs 0 to N-1 with NCCL, against the mean of the 1-GPU rows.
-bool first_gpus(const CifarRow& row) {
-  std::string expected;
-  for (std::int32_t g = 0; g < row.gpus; ++g) expected += (g ? "," : "") + std::to_string(g);
-  return row.gpus_list == expected;
+// "0,1,2" -> {0, 1, 2}: the GPUs a run used (CUDA_VISIBLE_DEVICES).
+std::vector<std::int32_t> gpu_list(const CifarRow& row) {
+  std::vector<std::int32_t> gpus;
+  std::stringstream items(row.gpus_list);
+  for (std::string item; std::getline(items, item, ',');) gpus.push_back(std::stoi(item));
+  return gpus;
 }
 
 }  // namespace
@@ -68,7 +69,10 @@ std::vector<CaseResult> run_rossum_cases(const std::string& dir, const std::stri
   std::vector<CaseResult> results;
   std::uint64_t seed = 700;
   for (const auto& row : rows) {
-    if (row.gpus < 2 || !row.nccl || !first_gpus(row) || !one_gpu.contains(row.batch)) continue;
+    // Every multi-GPU row, with NCCL or without (then avolkov1's implicit copies from GPU 0: the same ps-gpu
+    // bytes), on the GPUs it names; measurements.md tabulates only the NCCL rows on GPUs 0 to N-1.
+    const auto gpus = gpu_list(row);
+    if (row.gpus < 2 || static_cast<std::int32_t>(gpus.size()) != row.gpus || !one_gpu.contains(row.batch)) continue;
     const double single = one_gpu[row.batch].first / one_gpu[row.batch].second;
     const auto trace = fmt::format("{}/rossum_{}.sqlite", work, seed);
     write_step_trace(trace, static_cast<double>(row.batch) / single * 1e9, seed++);
@@ -77,13 +81,14 @@ std::vector<CaseResult> run_rossum_cases(const std::string& dir, const std::stri
     options.schedule = AllReduceSchedule::after_backward;  // Keras 2.0 / TF 1.3: no bucketing
     options.link = link;
     options.sync = SyncStrategy::ps_gpu;
-    options.topology = topology;
+    options.topology = topology.visible(gpus);
     options.gradient_bytes = static_cast<std::int64_t>(kCifarParameters * 4);
     const auto prediction = predict_files(trace, std::nullopt, options);
     const auto& p = prediction.rows.front();
     const double per_step = row.gpus * single * prediction.measured_step_ns;  // weak scaling: batch per GPU
     CaseResult result{"rossum",
-                      fmt::format("Rossum 7gforce CIFAR-10 CNN, {} GPUs, b{}/GPU, NCCL", row.gpus, row.batch),
+                      fmt::format("Rossum 7gforce CIFAR-10 CNN, GPUs {}, b{}/GPU{}", row.gpus_list, row.batch,
+                                  row.nccl ? ", NCCL" : ""),
                       per_step / p.step_ns,
                       row.throughput,
                       per_step / p.high_ns,

@@ -54,8 +54,9 @@ CaseResult run_towers_case(const std::string& scaling_dir, const std::string& wo
 std::vector<CaseResult> run_published_cases(const std::string& scaling_dir, const std::string& work_dir,
                                             std::int32_t gpus = 8);
 
-// The hard cases (issue 37): avolkov1's Keras CIFAR-10 CNN on Rossum's 7gforce, 2 to 6 GTX 1070s on PCIe x1,
-// weak scaling with NCCL, where N GPUs are often slower than one (../shared/data/scaling/rossum-keras-multi-gpu).
+// The hard cases (issue 37): avolkov1's Keras CIFAR-10 CNN on Rossum's 7gforce, 2 to 6 GTX 1070s on PCIe x1
+// (every multi-GPU row, with and without NCCL, on the GPUs it names), weak scaling, where N GPUs are often slower
+// than one (../shared/data/scaling/rossum-keras-multi-gpu).
 std::vector<CaseResult> run_rossum_cases(const std::string& scaling_dir, const std::string& work_dir);
 // Rossum's Keras InceptionV3 / ResNet50 runs (kuza55's and avolkov1's make_parallel, the parameter server on the
 // CPU or a GPU, batch 32 split over 2 to 6 GPUs) on 7gforce and Azure's 2x M60: strong scaling, the sync as each

@@ -21,6 +21,9 @@ struct GpuTopology {
   std::int32_t gpus() const { return static_cast<std::int32_t>(path.size()); }
   // The farthest path between any two of GPUs 0 to `count` - 1 (the GPUs a job on `count` GPUs gets).
   PathKind farthest(std::int32_t count) const;
+  // The machine as a job that sees only `gpus` (CUDA_VISIBLE_DEVICES) finds it: those GPUs, renumbered from 0.
+  // Throws TraceError::bad_input naming the source for a GPU it does not have or one given twice.
+  GpuTopology visible(const std::vector<std::int32_t>& gpus) const;
 };
 
 inline constexpr std::int32_t kMaxTopologyGpus = 1024;
