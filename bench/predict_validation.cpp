@@ -81,6 +81,19 @@ void print_case(const gpuprof::predict::CaseResult& c) {
              100 * c.error(), c.low, c.high, c.in_band() ? "in" : "OUT", c.note);
 }
 
+// A hard case with the two no-skill guesses beside it (the constant efficiency fitted on the other sources of
+// `pool`) and the verdict: N GPUs faster than one, predicted and measured.
+void print_hard_case(const gpuprof::predict::CaseResult& c, const std::vector<gpuprof::predict::CaseResult>& pool) {
+  const double linear = c.gpus * c.one_gpu;
+  const double constant = linear * gpuprof::predict::fitted_efficiency(pool, c.source);
+  fmt::print("{:<62} {:>9.4g} {:>9.4g} {:>+7.1f}% [{:.4g}, {:.4g}] {:<3} linear {:>+7.1f}% constant {:>+7.1f}% "
+             "1 GPU {:.4g}: {} / {} {}\n",
+             c.name, c.predicted, c.measured, 100 * c.error(), c.low, c.high, c.in_band() ? "in" : "OUT",
+             100 * (linear / c.measured - 1), 100 * (constant / c.measured - 1), c.one_gpu,
+             c.predicted > c.one_gpu ? "faster" : "no faster", c.measured > c.one_gpu ? "faster" : "no faster",
+             c.verdict_right ? "right" : "WRONG");
+}
+
 void print_coverage(const std::string& what, const gpuprof::predict::HeldOutCoverage& coverage) {
   fmt::print("  {:<58} {:>3} of {:<3} ({:.0f} %)\n", what, coverage.inside, coverage.cases, 100 * coverage.share());
 }
@@ -171,11 +184,27 @@ void print_cases(const std::string& dir) {
   // The hard cases: every Rossum run beside the published ones, so the constant efficiency of a Rossum row is
   // fitted on the published rows (another source), and the verdict on the "no faster" runs is scored.
   auto hard = gpuprof::predict::run_rossum_cases(dir, work.string());
-  for (const auto& row : hard) print_case(row);
+  const auto keras = gpuprof::predict::run_rossum_keras_cases(dir, work.string());
+  hard.insert(hard.end(), keras.begin(), keras.end());
+  const auto tf_cnn = gpuprof::predict::run_rossum_tf_cnn_cases(dir, work.string());
+  const auto mlp = gpuprof::predict::run_rossum_mlp_cases(dir, work.string());
+  hard.insert(hard.end(), mlp.begin(), mlp.end());
+  hard.insert(hard.end(), tf_cnn.begin(), tf_cnn.end());
+  auto pool = hard;
+  pool.insert(pool.end(), published.begin(), published.end());
+  fmt::print("\n{:<62} {:>9} {:>9} {:>8} band, baselines' errors, verdict predicted / measured\n", "Rossum run",
+             "predicted", "measured", "error");
+  for (const auto& row : hard) print_hard_case(row, pool);
   const auto right = std::count_if(hard.begin(), hard.end(), [](const auto& r) { return r.verdict_right; });
-  fmt::print("Rossum 7gforce: verdict (N GPUs faster or not) right on {} of {} runs\n", right, hard.size());
+  const auto no_faster = std::count_if(hard.begin(), hard.end(), [](const auto& r) { return r.measured <= r.one_gpu; });
+  const auto no_faster_right = std::count_if(hard.begin(), hard.end(), [](const auto& r) {
+    return r.measured <= r.one_gpu && r.verdict_right;
+  });
+  fmt::print("Rossum: verdict (N GPUs faster or not) right on {} of {} runs; on {} of the {} runs no faster than one\n",
+             right, hard.size(), no_faster_right, no_faster);
+  print_baselines("Rossum runs alone", hard);
   hard.insert(hard.end(), published.begin(), published.end());
-  print_baselines("Rossum 7gforce CIFAR-10 runs with the published 8-GPU runs", hard);
+  print_baselines("Rossum runs with the published 8-GPU runs", hard);
   for (const std::int32_t gpus : {2, 4})
     print_baselines(fmt::format("published {}-GPU runs", gpus),
                     gpuprof::predict::run_published_cases(dir, work.string(), gpus));

@@ -96,10 +96,16 @@ void add_predict_command(CLI::App& app, Action& action) {
       ->add_option("--scaling", arguments->request.scaling, "weak (same per-GPU batch) or strong (global batch split)")
       ->capture_default_str();
   command->add_option("--link", arguments->request.link,
-                      "Link preset: pcie3, pcie4, pcie5, nvlink2, nvlink3, nvlink4, h800, nvlink5, xgmi (default: chosen from the "
+                      "Link preset: pcie3, pcie4, pcie5, pcie3-x1, pcie3-m60, pcie3-p2p, nvlink2, nvlink3, nvlink4, "
+                      "h800, nvlink5, xgmi (default: chosen from the "
                       "trace's GPU, and said so)");
   command->add_option("--link-file", arguments->request.link_files,
                       "Your own all_reduce_perf output (one file per GPU count), replacing the preset's table");
+  command->add_option("--sync", arguments->request.sync,
+                      "data-parallel: ring-allreduce, ps-cpu or ps-gpu (default: ring all-reduce; without peer access "
+                      "the band covers the parameter servers)");
+  command->add_option("--topology", arguments->request.topology,
+                      "The machine's `nvidia-smi topo -m` output: a job on N GPUs uses GPUs 0 to N-1");
   command->add_option("--grad-bytes", arguments->request.grad_bytes,
                       "Gradient bytes per step, when the trace does not say");
   command->add_option("--split-bytes", arguments->request.split_bytes,
@@ -114,6 +120,7 @@ void add_predict_command(CLI::App& app, Action& action) {
       ->capture_default_str();
   command->add_flag("-f,--force", arguments->force, "Overwrite an existing output file");
   offer_values(command->get_option("--link"), predict::link_preset_names());
+  offer_values(command->get_option("--sync"), predict::sync_names());
   command->callback(
       [arguments, &action] { action = [arguments](const Invocation& invocation) { return run_predict(*arguments, invocation); }; });
 }

@@ -7,6 +7,7 @@
 #include "cli_reference.hpp"
 #include "command.hpp"
 #include "gpuprof/predict/link_profile.hpp"
+#include "gpuprof/predict/sync_model.hpp"
 #include "progress_line.hpp"
 #include "gpuprof/report/report_writers.hpp"
 #include "gpuprof/study/study_store.hpp"
@@ -82,11 +83,17 @@ void add_study_command(CLI::App& app, Action& action) {
                       "GPU counts to predict, e.g. 2,4,8 (default: the sweep's counts above 1, else 2)");
   command->add_option("--predict-grad-bytes", arguments->predict.gradient_bytes,
                       "Gradient bytes per step when the traces do not state them");
+  command->add_option("--predict-sync", arguments->predict.sync,
+                      "data-parallel: ring-allreduce, ps-cpu or ps-gpu (see gpuprof predict --sync)");
+  command->add_option("--predict-topology", arguments->predict.topology,
+                      "The machine's `nvidia-smi topo -m` output (see gpuprof predict --topology)");
   command->add_flag("--wide", arguments->wide, "Text: every column, one line per row (otherwise 120 columns)");
   offer_values(command->get_option("--predict-link"), predict::link_preset_names());
+  offer_values(command->get_option("--predict-sync"), predict::sync_names());
   command->callback([arguments, command, &action] {
     // Any --predict-* option asks for the predictions.
-    for (const char* option : {"--predict-link", "--predict-strategy", "--predict-gpus", "--predict-grad-bytes"})
+    for (const char* option : {"--predict-link", "--predict-strategy", "--predict-gpus", "--predict-grad-bytes",
+                               "--predict-sync", "--predict-topology"})
       arguments->predict.enabled = arguments->predict.enabled || command->count(option) > 0;
     action = [arguments](const Invocation& invocation) { return run_study_command(*arguments, invocation); };
   });

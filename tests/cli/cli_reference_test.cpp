@@ -80,7 +80,9 @@ TEST(CliReference, BashOffersTheValuesOfAnOptionNotFileNames) {
   EXPECT_EQ(bash_replies("gpuprof report --sections summary,de", 3), "summary,devices\n");
   EXPECT_EQ(bash_replies("gpuprof report --sections me", 3), "memory\n");
   EXPECT_EQ(bash_replies("gpuprof predict T.sqlite --link nvlink", 4), "nvlink2\nnvlink3\nnvlink4\nnvlink5\n");
-  EXPECT_EQ(bash_replies("gpuprof study s/ --predict-link pcie", 4), "pcie3\npcie4\npcie5\n");
+  EXPECT_EQ(bash_replies("gpuprof study s/ --predict-link pcie", 4),
+            "pcie3\npcie4\npcie5\npcie3-x1\npcie3-m60\npcie3-p2p\n");
+  EXPECT_EQ(bash_replies("gpuprof predict T.sqlite --sync ps", 4), "ps-cpu\nps-gpu\n");
   // A number has nothing to complete; a path option gets file names.
   TemporaryFolder folder;
   write_file(folder.file("run.sqlite"), "");

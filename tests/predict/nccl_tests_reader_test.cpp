@@ -7,6 +7,7 @@
 
 #include "gpuprof/predict/nccl_tests_reader.hpp"
 #include "gpuprof/trace/trace_error.hpp"
+#include "expect_bad_input.hpp"
 #include "temporary_folder.hpp"
 
 namespace gpuprof::predict {
@@ -71,16 +72,7 @@ TEST(NcclTestsReader, ReadsALookUpTableLikeVtrain) {
   EXPECT_THROW(parse_allreduce_lut("size(B),x\n1,2,3,4,5\n", "no_count.csv"), TraceError);
 }
 
-// Bad input, and the message names `source`.
-void expect_refused(const std::function<void()>& read, const std::string& source) {
-  try {
-    read();
-    ADD_FAILURE() << "accepted " << source;
-  } catch (const TraceError& error) {
-    EXPECT_EQ(error.kind(), TraceError::Kind::bad_input) << error.what();
-    EXPECT_EQ(error.path(), source) << error.what();
-  }
-}
+using gpuprof::testing::expect_bad_input;
 
 // Issue 40: libstdc++'s regex recursed once per character of a comment line and
 // overflowed the stack on 40,000 spaces or a long run of digits after `# Rank`.
@@ -96,10 +88,10 @@ TEST(NcclTestsReader, LongCommentLinesDoNotOverflowTheStack) {
 
 TEST(NcclTestsReader, AGpuCountInTheNameBeyondAnyMachineIsBadInput) {
   const std::string rows = "size(B),count,type,time(ns),busbw(GB/s)\n1048576,262144,float,44210,23.72\n";
-  expect_refused([&] { parse_allreduce_lut(rows, "dir/AR_GPU99999999999_1M_LUT"); }, "dir/AR_GPU99999999999_1M_LUT");
-  expect_refused([&] { parse_allreduce_lut(rows, "dir/AR_GPU65537_1M_LUT"); }, "dir/AR_GPU65537_1M_LUT");
+  expect_bad_input([&] { parse_allreduce_lut(rows, "dir/AR_GPU99999999999_1M_LUT"); }, "dir/AR_GPU99999999999_1M_LUT");
+  expect_bad_input([&] { parse_allreduce_lut(rows, "dir/AR_GPU65537_1M_LUT"); }, "dir/AR_GPU65537_1M_LUT");
   // Only the file name counts: a folder named GPU2 does not make a table of 2 GPUs.
-  expect_refused([&] { parse_allreduce_lut(rows, "GPU2/AR_LUT"); }, "GPU2/AR_LUT");
+  expect_bad_input([&] { parse_allreduce_lut(rows, "GPU2/AR_LUT"); }, "GPU2/AR_LUT");
   EXPECT_EQ(parse_allreduce_lut(rows, "GPU9/AR_GPU4_1M_LUT").gpus, 4);
 }
 
@@ -109,13 +101,13 @@ TEST(NcclTestsReader, ValuesNoMeasurementCanHaveAreRefused) {
   for (const char* row : {"1e300,1,float,44210,1\n", "9223372036854775807,1,float,44210,1\n",
                           "1048576,1,float,1e-300,1\n", "1048576,1,float,1e300,1\n", "1.5,1,float,10,1\n",
                           "1099511627776,1,float,1,1\n"}) {
-    expect_refused([&] { parse_allreduce_lut(header + row, "AR_GPU2_LUT"); }, "AR_GPU2_LUT");
+    expect_bad_input([&] { parse_allreduce_lut(header + row, "AR_GPU2_LUT"); }, "AR_GPU2_LUT");
   }
   std::string tiny_time = kNewLayout;
   for (auto at = tiny_time.find("40.00"); at != std::string::npos; at = tiny_time.find("40.00")) {
     tiny_time.replace(at, 5, "1e-30");  // both placements of the 1 MiB row
   }
-  expect_refused([&] { parse_nccl_tests(tiny_time, "t.log"); }, "t.log");
+  expect_bad_input([&] { parse_nccl_tests(tiny_time, "t.log"); }, "t.log");
 }
 
 // Found by fuzz_link_file: two rows of one size made the curve's latency 0/0, and every predicted time NaN.
@@ -137,15 +129,15 @@ TEST(NcclTestsReader, OnlyRegularFilesOfSensibleSizeAreRead) {
   testing::TemporaryFolder folder;
   const auto fifo = folder.file("fifo.log");
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
-  expect_refused([&] { read_allreduce_file(fifo); }, fifo);  // used to block forever
-  expect_refused([&] { read_allreduce_file(folder.path().string()); }, folder.path().string());
-  expect_refused([&] { read_allreduce_file(folder.file("absent.log")); }, folder.file("absent.log"));
+  expect_bad_input([&] { read_allreduce_file(fifo); }, fifo);  // used to block forever
+  expect_bad_input([&] { read_allreduce_file(folder.path().string()); }, folder.path().string());
+  expect_bad_input([&] { read_allreduce_file(folder.file("absent.log")); }, folder.file("absent.log"));
   const auto huge = folder.file("huge.log");
   testing::write_file(huge, kNewLayout + std::string(9 << 20, '\n'));
-  expect_refused([&] { read_allreduce_file(huge); }, huge);
+  expect_bad_input([&] { read_allreduce_file(huge); }, huge);
   const auto long_line = folder.file("long_line.log");
   testing::write_file(long_line, "#" + std::string(40'000, ' ') + "\n" + kNewLayout);
-  expect_refused([&] { read_allreduce_file(long_line); }, long_line);
+  expect_bad_input([&] { read_allreduce_file(long_line); }, long_line);
   const auto good = folder.file("good.log");
   testing::write_file(good, kNewLayout);
   EXPECT_EQ(read_allreduce_file(good).gpus, 4);

@@ -53,6 +53,50 @@ TEST_F(PredictCommand, WritesHtmlWithEscapedNames) {
   EXPECT_NE(page.find("</html>"), std::string::npos);
 }
 
+// --sync and --topology (issue 37): checked as every input is, and said in the output.
+TEST_F(PredictCommand, SyncAndTopologyAreCheckedAndSaid) {
+  const auto two_gpus = folder_.file("topo.txt");
+  gpuprof::testing::write_file(two_gpus, "\tGPU0\tGPU1\tCPU Affinity\nGPU0\t X \tPHB\t0-9\nGPU1\tPHB\t X \t0-9\n");
+  const auto broken = folder_.file("broken.txt");
+  gpuprof::testing::write_file(broken, "\tGPU0\tGPU1\nGPU0\t X \tPHB\nGPU1\tPIX\t X \n");  // asymmetric
+  const std::vector<std::string> base{GPUPROF_BINARY, "predict", trace_, "--grad-bytes", "1000000"};
+  const auto run = [&](std::vector<std::string> extra) {
+    auto arguments = base;
+    arguments.insert(arguments.end(), extra.begin(), extra.end());
+    return run_process(arguments);
+  };
+  for (const auto& [extra, named] : std::vector<std::pair<std::vector<std::string>, std::string>>{
+           {{"--gpus", "2", "--sync", "ps-tpu"}, "--sync"},
+           {{"--gpus", "2", "--topology", broken}, broken},
+           {{"--gpus", "2", "--topology", folder_.file("missing.txt")}, folder_.file("missing.txt")},
+           {{"--gpus", "4", "--topology", two_gpus}, two_gpus},
+           {{"--gpus", "2", "--strategy", "host-staged", "--sync", "ps-gpu"}, "--sync"},
+       }) {
+    const auto result = run(extra);
+    EXPECT_EQ(result.exit_code, 2) << extra.back();
+    EXPECT_TRUE(result.out.empty());
+    EXPECT_EQ(std::count(result.err.begin(), result.err.end(), '\n'), 1) << result.err;
+    EXPECT_NE(result.err.find(named), std::string::npos) << result.err;
+  }
+  const auto chosen = run({"--gpus", "2", "--link", "pcie3-x1", "--sync", "ps-gpu", "--topology", two_gpus});
+  ASSERT_EQ(chosen.exit_code, 0) << chosen.err;
+  EXPECT_NE(chosen.out.find("parameter-server exchange (ps-gpu) over pcie3-x1"), std::string::npos) << chosen.out;
+  EXPECT_NE(chosen.out.find("synchronisation ps-gpu (--sync)"), std::string::npos) << chosen.out;
+  const auto json = run({"--gpus", "2", "--link", "pcie3-x1", "--sync", "ps-cpu", "--topology", two_gpus, "--format",
+                         "json"});
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  EXPECT_NE(json.out.find("\"sync\":\"ps-cpu\""), std::string::npos) << json.out;
+  EXPECT_NE(json.out.find("\"topology\":\"" + two_gpus + "\""), std::string::npos) << json.out;
+  // The topology file is an input: -o never writes over it.
+  const auto over = run({"--gpus", "2", "--topology", two_gpus, "-o", two_gpus, "--force"});
+  EXPECT_EQ(over.exit_code, 2) << over.err;
+  EXPECT_EQ(gpuprof::testing::read_file(two_gpus).substr(0, 5), "\tGPU0");
+  // Without --sync on a link without peer access the band covers the parameter servers, and says so.
+  const auto unknown = run({"--gpus", "2", "--link", "pcie3-x1"});
+  ASSERT_EQ(unknown.exit_code, 0) << unknown.err;
+  EXPECT_NE(unknown.out.find("the high end covers ps-cpu"), std::string::npos) << unknown.out;
+}
+
 TEST_F(PredictCommand, BadInputIsOneLineAndExitTwo) {
   const std::vector<std::vector<std::string>> cases = {
       {"--gpus", "2"},                                                      // no gradient size

@@ -133,6 +133,7 @@ TEST(LinkChoice, PresetsFromDriverNames) {
   EXPECT_EQ(preset_for_gpu_name("NVIDIA H200"), "nvlink4");
   EXPECT_EQ(preset_for_gpu_name("NVIDIA H800"), "h800");
   EXPECT_EQ(preset_for_gpu_name("NVIDIA GeForce GTX 1080 Ti"), "pcie3");
+  EXPECT_EQ(preset_for_gpu_name("Tesla M60"), "pcie3-m60");  // measured on Azure's M60 machines
   EXPECT_EQ(preset_for_gpu_name("NVIDIA GeForce RTX 4090"), "pcie4");
   EXPECT_EQ(preset_for_gpu_name("NVIDIA A10"), "pcie4");
   EXPECT_EQ(preset_for_gpu_name("NVIDIA B200"), "nvlink5");

@@ -46,6 +46,7 @@ const std::vector<Rule>& rules() {
       {{"rtx 30"}, "", "pcie4"},
       {{"geforce"}, "", "pcie3"},
       {{"titan"}, "", "pcie3"},
+      {{"tesla m60"}, "", "pcie3-m60"},  // measured on Azure's M60 machines
       {{"tesla m"}, "", "pcie3"},
       {{"tesla p"}, "", "pcie3"},
       {{"tesla k"}, "", "pcie3"},

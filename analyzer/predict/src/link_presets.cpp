@@ -147,6 +147,67 @@ LinkProfile xgmi() {
   return link;
 }
 
+// The pcie3 curve's transfer part rescaled to a machine's measured GPU-to-GPU copies (the curve was measured
+// over copies of 5.71 GB/s, staged through the host without peer access).
+constexpr double kPcie3StagedGbps = 5.71;
+
+constexpr const char* kRossumCudaSamples =
+    "rossumai/keras-multi-gpu:experiments/gpu_bandwidth/cuda_samples/results (copy: "
+    "../shared/data/scaling/rossum-keras-multi-gpu)";
+
+// One machine's measured copies: to and from the host, between two GPUs (staged through host memory without
+// peer access), one latency for both, and the band's spread from its other measurements.
+struct MachineCopies {
+  double host_gbps, peer_gbps, latency_ns;
+  bool peer_access;
+  double faster, slower;
+};
+
+LinkProfile pcie_machine(const char* name, const std::string& description, const std::string& measured,
+                         const MachineCopies& copies) {
+  const double scale = copies.peer_gbps / kPcie3StagedGbps;
+  const std::string source = fmt::format("{}: {}; all-reduce: {} rescaled x{:.3f} to those copies", kRossumCudaSamples,
+                                         measured, kPcie3Source, scale);
+  LinkProfile link{name, description, source, tables_of(kRtx2080TiPcie3, source, scale)};
+  link.hop_latency_ns = kPciHopNs;
+  link.host_gbps = copies.host_gbps, link.host_latency_ns = copies.latency_ns;
+  link.peer_gbps = copies.peer_gbps, link.peer_latency_ns = copies.latency_ns, link.peer_access = copies.peer_access;
+  link.faster = copies.faster, link.slower = copies.slower;
+  return link;
+}
+
+// 7gforce: GTX 1070s on x1 risers behind two PCIe switches. bandwidthTest pinned 762.8-767.8 MB/s host to
+// device, 798.9-805.3 back; p2pBandwidthLatencyTest with P2P disabled (staged through the host) 0.76-0.77 GB/s
+// one way, 15.2-15.7 us. Faster source: 0.82 GB/s with P2P on within a switch; slower: parallel_forall's
+// bandwidthtest, 16 MB copies on GPUs 2 and 3, 0.39-0.44 GB/s.
+LinkProfile pcie3_x1() {
+  return pcie_machine("pcie3-x1", "consumer PCIe box on x1 risers, no peer access (Rossum 7gforce, GTX 1070)",
+                      "7gforce bandwidthTest 0.78 GB/s host, p2pBandwidthLatencyTest P2P=Disabled 0.76 GB/s, 15.5 us "
+                      "(measured)",
+                      {0.78, 0.76, 15'500.0, false, 0.82 / 0.76, 0.41 / 0.78});
+}
+
+// Azure NV12 / NV24 (Tesla M60, PCIe 3.0 x8 per GPU, SOC between every pair): bandwidthTest 6,066-6,071.7 MB/s
+// host to device, 6,531.7-6,536.2 back; no peer access, copies between GPUs 5.26-5.30 GB/s one way for the 2x
+// machine and two pairs of the 4x, 5.86-5.88 for the other pairs; 20-23 us.
+LinkProfile pcie3_m60() {
+  return pcie_machine("pcie3-m60", "PCIe server without peer access (Azure NV12/NV24, Tesla M60)",
+                      "az-2x-m60 and az-4x-m60 bandwidthTest 6.07 GB/s host, p2pBandwidthLatencyTest 5.26 GB/s, "
+                      "21.5 us (measured)",
+                      {6.07, 5.26, 21'500.0, false, 5.88 / 5.26, 0.8});
+}
+
+// 7gforce-v2's GTX 1080 Ti pairs with peer access (1-2, 5-6): 8.96-11.55 GB/s one way with P2P, bandwidthTest
+// 11,719.1-11,819.3 MB/s host to device. A workstation, not a server: the nearest measured PCIe box with peer
+// access in the data; the centre is the range's middle, the band its ends; P2P latency 5.97-8.74 us for those
+// pairs: 7 us.
+LinkProfile pcie3_p2p() {
+  return pcie_machine("pcie3-p2p", "PCIe 3.0 box with peer access (Rossum 7gforce-v2, GTX 1080 Ti pairs)",
+                      "7gforce-v2 bandwidthTest 11.77 GB/s host, p2pBandwidthLatencyTest P2P=Enabled 8.96-11.55 GB/s "
+                      "(measured)",
+                      {11.77, 10.26, 7'000.0, true, 11.55 / 10.26, 8.96 / 10.26});
+}
+
 struct Preset {
   const char* name;
   std::function<LinkProfile()> make;
@@ -157,6 +218,9 @@ const std::vector<Preset>& presets() {
       {"pcie3", [] { return pcie("pcie3", 1.0, ""); }},
       {"pcie4", [] { return pcie("pcie4", 2.0, ", rescaled x2 by NCCL's PCI Gen4/Gen3 model (24/12 GB/s)"); }},
       {"pcie5", [] { return pcie("pcie5", 4.0, ", rescaled x4 by PCIe 5.0/3.0 peak (64/16 GB/s)"); }},
+      {"pcie3-x1", pcie3_x1},
+      {"pcie3-m60", pcie3_m60},
+      {"pcie3-p2p", pcie3_p2p},
       {"nvlink2", nvlink2},
       {"nvlink3", nvlink3},
       {"nvlink4", nvlink4},

@@ -56,6 +56,8 @@ PredictOptions options_of(const PredictRequest& request) {
   } else {
     options.link = with_link_files(link_preset(request.link), request.link_files);
   }
+  if (!request.sync.empty()) options.sync = parse_sync(request.sync, option("sync"));
+  if (!request.topology.empty()) options.topology = read_topology_file(request.topology);
   options.accept_multi_gpu_trace = request.accept_multi_gpu_trace;
   for (const auto& [value, name] : {std::pair{request.grad_bytes, "grad-bytes"}, {request.split_bytes, "split-bytes"}})
     if (value && *value < 1) throw TraceError::bad_input("", fmt::format("{} must be at least 1", option(name)));

@@ -66,9 +66,41 @@ std::string inserted_label(Strategy strategy) {
   return "inserted";
 }
 
+// How one replay synchronises the replicas: the strategy, the farthest path between the N GPUs, and whether a
+// parameter server on the CPU takes the GPUs one after another (the band's slow end).
+struct SyncChoice {
+  SyncStrategy strategy = SyncStrategy::ring_allreduce;
+  PathKind path = PathKind::pix;
+  bool one_after_another = false;
+};
+
+// The links' copy bandwidths times `factor` (the band's faster or slower source).
+LinkProfile copies_scaled(const LinkProfile& link, double factor) {
+  LinkProfile scaled;
+  scaled.host_gbps = link.host_gbps * factor, scaled.host_latency_ns = link.host_latency_ns;
+  scaled.peer_gbps = link.peer_gbps * factor, scaled.peer_latency_ns = link.peer_latency_ns;
+  scaled.far_peer_gbps = link.far_peer_gbps * factor, scaled.peer_access = link.peer_access;
+  return scaled;
+}
+
+void add_synchronisation(ReplayGraph& graph, const std::vector<StepShape>& shapes, const PredictOptions& options,
+                         std::int32_t gpus, std::int64_t bytes, TransferScale scale, AllReduceSchedule schedule,
+                         const SyncChoice& sync) {
+  if (gpus <= 1) return;
+  if (sync.strategy == SyncStrategy::ring_allreduce) {
+    scale.bandwidth *= ring_bandwidth_share(options.link, sync.path);  // the ring is as fast as its slowest hop
+    add_all_reduces(graph, shapes, options.link.curve(), gpus, bytes, schedule, scale);
+    return;
+  }
+  const auto link = copies_scaled(options.link, scale.bandwidth);
+  add_sync_transfer(graph, shapes, parameter_server_ns(sync.strategy, link, gpus, bytes, sync.path,
+                                                       sync.one_after_another));
+}
+
 // `timeline`, when given, receives the first steady step of the last replay.
 Stages replay_stages(const Inputs& inputs, const PredictOptions& options, std::int32_t gpus, std::int64_t bytes,
-                     const TransferScale& scale, AllReduceSchedule schedule, StepTimeline* timeline = nullptr) {
+                     const TransferScale& scale, AllReduceSchedule schedule, const SyncChoice& sync,
+                     StepTimeline* timeline = nullptr) {
   auto graph = inputs.per_gpu;
   const bool split_batch =
       options.scaling == Scaling::strong && !inputs.second_trace && options.strategy != Strategy::placement;
@@ -76,8 +108,8 @@ Stages replay_stages(const Inputs& inputs, const PredictOptions& options, std::i
   Stages stages;
   stages.work = steady_step_period(graph, replay(graph)).mean_ns;
   const auto shapes = step_shapes(graph);
-  if (options.strategy == Strategy::data_parallel && gpus > 1)
-    add_all_reduces(graph, shapes, options.link.curve(), gpus, bytes, schedule, scale);
+  if (options.strategy == Strategy::data_parallel)
+    add_synchronisation(graph, shapes, options, gpus, bytes, scale, schedule, sync);
   stages.collectives = steady_step_period(graph, replay(graph)).mean_ns;
   if (options.strategy == Strategy::host_staged) add_host_staging(graph, shapes, options.link, gpus, bytes, scale);
   if (options.strategy == Strategy::placement)
@@ -86,6 +118,24 @@ Stages replay_stages(const Inputs& inputs, const PredictOptions& options, std::i
   stages.copies = steady_step_period(graph, times).mean_ns;
   if (timeline) *timeline = step_timeline(graph, times, inserted_label(options.strategy));
   return stages;
+}
+
+// The synchronisation at the centre and at the band's slow end. Without --topology the centre assumes the N GPUs
+// behind one switch and the slow end the farthest path; without --sync the centre is a ring all-reduce and, on
+// links without peer access (where frameworks of the parameter-server kind are common and the trace cannot tell),
+// the slow end is the slowest of the strategies.
+SyncChoice centre_sync(const PredictOptions& options, std::int32_t gpus) {
+  return {options.sync.value_or(SyncStrategy::ring_allreduce),
+          options.topology ? options.topology->farthest(gpus) : PathKind::pix, false};
+}
+
+std::vector<SyncChoice> slow_end_syncs(const PredictOptions& options, std::int32_t gpus) {
+  const auto path = options.topology ? options.topology->farthest(gpus) : PathKind::sys;
+  if (options.sync) return {{*options.sync, path, true}};
+  if (options.strategy != Strategy::data_parallel || options.link.peer_access)
+    return {{SyncStrategy::ring_allreduce, path, true}};
+  return {{SyncStrategy::ring_allreduce, path, true}, {SyncStrategy::ps_cpu, path, true},
+          {SyncStrategy::ps_gpu, path, true}};
 }
 
 std::string verdict(const GpuCountPrediction& row, const Prediction& prediction) {
@@ -123,7 +173,7 @@ GpuCountPrediction predict_count(const Inputs& inputs, const PredictOptions& opt
                                  std::int32_t gpus) {
   GpuCountPrediction row;
   const auto nominal = replay_stages(inputs, options, gpus, prediction.gradient_bytes, {}, options.schedule,
-                                     options.step_timelines ? &row.replayed_step : nullptr);
+                                     centre_sync(options, gpus), options.step_timelines ? &row.replayed_step : nullptr);
   // A split model has no replicas to wait for.
   const bool replicas = options.strategy != Strategy::placement;
   const double sync = gpus > 1 && replicas ? step_spread_ns(inputs.graph) * std::sqrt(2.0 * std::log(gpus)) : 0.0;
@@ -137,7 +187,11 @@ GpuCountPrediction predict_count(const Inputs& inputs, const PredictOptions& opt
                 nominal.work - prediction.measured_step_ns}};
   // Each strategy shows the terms it can have; the sum stays exact since the others are 0.
   if (options.strategy == Strategy::data_parallel)
-    row.terms.push_back({"exposed all-reduce over " + options.link.name, nominal.collectives - nominal.work});
+    row.terms.push_back({centre_sync(options, gpus).strategy == SyncStrategy::ring_allreduce
+                             ? "exposed all-reduce over " + options.link.name
+                             : fmt::format("parameter-server exchange ({}) over {}", to_string(*options.sync),
+                                           options.link.name),
+                         nominal.collectives - nominal.work});
   else
     row.terms.push_back({copy_name, nominal.copies - nominal.collectives});
   row.terms.push_back({"synchronization (waiting for the slowest replica)", sync});
@@ -148,12 +202,17 @@ GpuCountPrediction predict_count(const Inputs& inputs, const PredictOptions& opt
   // Low: the link's faster source, no contention, host copies of the GPUs at once, and replicas whose
   // jitter is correlated (identical work in lockstep), so none waits for a slower one.
   const auto low = replay_stages(inputs, options, gpus, prediction.gradient_bytes,
-                                 {options.link.faster, 1.0, true}, options.schedule);
+                                 {options.link.faster, 1.0, true}, options.schedule, centre_sync(options, gpus));
   // High: the slower source, contention on overlapped all-reduces, and no overlap at all: a 1-GPU trace does
   // not show when each gradient is ready, and the bucketed schedule assumes they come in proportion to the
   // backward work (large late parameters, fusion cycles and older strategies reduce after backward).
-  const auto high = replay_stages(inputs, options, gpus, prediction.gradient_bytes, {options.link.slower, kContention},
-                                  AllReduceSchedule::after_backward);
+  // Each synchronisation the trace cannot rule out, the slowest of them.
+  Stages high;
+  for (const auto& choice : slow_end_syncs(options, gpus)) {
+    const auto end = replay_stages(inputs, options, gpus, prediction.gradient_bytes,
+                                   {options.link.slower, kContention}, AllReduceSchedule::after_backward, choice);
+    if (end.copies > high.copies) high = end;
+  }
   row.low_ns = std::min(row.step_ns, low.copies);
   // Beyond the measured spread, N replicas lose what one GPU does not show; published runs give its size.
   const double loss_unit = gpus > 1 && replicas ? std::sqrt(2.0 * std::log(gpus)) * nominal.copies : 0.0;
@@ -193,6 +252,26 @@ std::string band_note(const PredictOptions& options) {
   return fmt::format("band: low end {}; high end {}", low, high);
 }
 
+// Which synchronisation the centre assumes and what the band covers (data-parallel only).
+std::string sync_note(const PredictOptions& options) {
+  const auto topology = options.topology
+                            ? fmt::format("topology {} (GPUs 0 to N-1)", options.topology->source)
+                            : std::string("no --topology: the centre assumes the N GPUs behind one switch, the high "
+                                          "end the farthest path");
+  if (options.sync)
+    return fmt::format("synchronisation {} (--sync); {}{}", to_string(*options.sync), topology,
+                       *options.sync == SyncStrategy::ps_cpu ? "; high end: the GPUs' host copies one after another"
+                                                             : "");
+  if (options.link.peer_access)
+    return fmt::format("synchronisation: ring all-reduce assumed (NCCL: PyTorch DDP, Horovod); the trace cannot tell "
+                       "the framework's strategy: give --sync if it uses a parameter server; {}",
+                       topology);
+  return fmt::format("synchronisation: ring all-reduce at the centre; the trace cannot tell the framework's strategy, "
+                     "and without peer access parameter servers are common, so the high end covers ps-cpu (host "
+                     "copies one after another) and ps-gpu (every GPU through GPU 0's link): give --sync to choose; {}",
+                     topology);
+}
+
 // The prediction once the inputs are checked and the link is known.
 Prediction predict_resolved(const Inputs& inputs, const std::vector<const trace::TraceModel*>& models,
                             const PredictOptions& options, const std::vector<std::string>& link_notes);
@@ -208,6 +287,15 @@ Prediction predict(const std::vector<const trace::TraceModel*>& models, const Pr
     throw TraceError::bad_input(models.front()->path, fmt::format("placement needs --{}split-bytes (bytes crossing "
                                                                   "each split point)",
                                                                   options.option_prefix));
+  if (options.sync && options.strategy != Strategy::data_parallel)
+    throw TraceError::bad_input("", fmt::format("--{}sync applies to --{}strategy data-parallel", options.option_prefix,
+                                                options.option_prefix));
+  if (options.topology)
+    for (const auto gpus : options.gpus)
+      if (gpus > options.topology->gpus())
+        throw TraceError::bad_input(options.topology->source,
+                                    fmt::format("the topology has {} GPUs: it cannot hold a job on {}",
+                                                options.topology->gpus(), gpus));
   if (models.size() > 1 && options.scaling == Scaling::weak)
     throw TraceError::bad_input(models[1]->path, "a second trace is the per-GPU batch of strong scaling: give "
                                                  "--scaling strong, or leave it out for weak scaling");
@@ -239,6 +327,9 @@ Prediction predict_resolved(const Inputs& inputs, const std::vector<const trace:
   if (inputs.second_trace) prediction.per_gpu_trace = models[1]->path;
   prediction.strategy = options.strategy, prediction.scaling = options.scaling;
   prediction.link_name = options.link.name, prediction.link_source = options.link.source;
+  if (options.strategy == Strategy::data_parallel)
+    prediction.sync = options.sync ? std::string(to_string(*options.sync)) : "ring-allreduce (assumed)";
+  if (options.topology) prediction.topology = options.topology->source;
   const auto gradients = gradient_size(*models.front(), inputs.graph, options);
   prediction.gradient_bytes = gradients.bytes, prediction.gradient_source = gradients.source;
   check_bytes_fit(*models.front(), inputs.graph, prediction.gradient_bytes,
@@ -265,6 +356,7 @@ Prediction predict_resolved(const Inputs& inputs, const std::vector<const trace:
         "no range named like 'backward': the last two thirds of each step's computation are "
         "taken as backward");
   prediction.notes.push_back(band_note(options));
+  if (options.strategy == Strategy::data_parallel) prediction.notes.push_back(sync_note(options));
   for (const auto gpus : options.gpus) prediction.rows.push_back(predict_count(inputs, options, prediction, gpus));
   return prediction;
 }

@@ -15,6 +15,7 @@ CheckedPrediction check_prediction(const PredictRequest& request, const std::vec
   auto inputs = job::expand_inputs(paths);
   // The user's measurements are inputs too: -o naming one must not replace it.
   inputs.insert(inputs.end(), request.link_files.begin(), request.link_files.end());
+  if (!request.topology.empty()) inputs.push_back(request.topology);
   return {std::move(options), std::move(inputs)};
 }
 

@@ -50,6 +50,8 @@ std::string render_json(const Prediction& p) {
   string("scaling", std::string(to_string(p.scaling)));
   string("link", p.link_name);
   string("link_source", p.link_source);
+  string("sync", p.sync);
+  string("topology", p.topology);
   w.Key("gradient_bytes"), w.Int64(p.gradient_bytes);
   string("gradient_source", p.gradient_source);
   w.Key("measured_step_ns"), w.Double(p.measured_step_ns);

@@ -19,9 +19,7 @@ constexpr const char* kCifarFile = "/rossum-keras-multi-gpu/experiments/keras_te
                                    "cifar10_7gforce_results.csv";
 // measurements.md gives the model as 1.25M parameters: fp32 gradients.
 constexpr double kCifarParameters = 1.25e6;
-// The machine's links (cuda_samples/results/7gforce): GPU-to-GPU copies 0.73-0.82 GB/s one way; the pcie3
-// preset's measured staged GPU-to-GPU copies run at 5.71 GB/s. Its all-reduce curve is rescaled by the ratio.
-constexpr double kGpuToGpuGbps = 0.8, kPcie3StagedGbps = 5.71;
+constexpr const char* kTopology7gforce = "/rossum-keras-multi-gpu/experiments/topology/7gforce.txt";
 
 struct CifarRow {
   std::string gpus_list;
@@ -47,25 +45,12 @@ std::vector<CifarRow> read_cifar(const std::string& path) {
   return rows;
 }
 
-// The runs measurements.md tabulates: GPUs 0 to N-1 with NCCL, against the mean of the 1-GPU rows.
-bool first_gpus(const CifarRow& row) {
-  std::string expected;
-  for (std::int32_t g = 0; g < row.gpus; ++g) expected += (g ? "," : "") + std::to_string(g);
-  return row.gpus_list == expected;
-}
-
-LinkProfile sevengforce_link() {
-  auto link = link_preset("pcie3");
-  const double scale = kGpuToGpuGbps / kPcie3StagedGbps;
-  for (auto& table : link.tables) {
-    const double alpha = table.points.front().time_ns;
-    for (auto& point : table.points) point.time_ns = alpha + (point.time_ns - alpha) / scale;
-  }
-  link.name = "7gforce";
-  link.source += fmt::format(", rescaled x{:.3f} to 7gforce's measured GPU-to-GPU copies ({} GB/s one way)", scale,
-                             kGpuToGpuGbps);
-  link.host_gbps = 0.8, link.peer_gbps = kGpuToGpuGbps;
-  return link;
+// "0,1,2" -> {0, 1, 2}: the GPUs a run used (CUDA_VISIBLE_DEVICES).
+std::vector<std::int32_t> gpu_list(const CifarRow& row) {
+  std::vector<std::int32_t> gpus;
+  std::stringstream items(row.gpus_list);
+  for (std::string item; std::getline(items, item, ',');) gpus.push_back(std::stoi(item));
+  return gpus;
 }
 
 }  // namespace
@@ -75,11 +60,19 @@ std::vector<CaseResult> run_rossum_cases(const std::string& dir, const std::stri
   std::map<std::int64_t, std::pair<double, int>> one_gpu;  // batch -> (sum, count)
   for (const auto& row : rows)
     if (row.gpus == 1) one_gpu[row.batch].first += row.throughput, ++one_gpu[row.batch].second;
-  const auto link = sevengforce_link();
+  // The machine as its own files give it: the links from its bandwidth tests (the pcie3-x1 preset; no figure
+  // of these runs is used), the topology from `nvidia-smi topo -m`. avolkov1's make_parallel keeps the
+  // variables on GPU 0 and broadcasts them from there (keras-tensorflow.md: the CIFAR-10 timeline runs with
+  // PS=GPU; NCCL only broadcasts), so every other GPU's gradients and parameters pass GPU 0's link: ps-gpu.
+  const auto link = link_preset("pcie3-x1");
+  const auto topology = read_topology_file(dir + kTopology7gforce);
   std::vector<CaseResult> results;
   std::uint64_t seed = 700;
   for (const auto& row : rows) {
-    if (row.gpus < 2 || !row.nccl || !first_gpus(row) || !one_gpu.contains(row.batch)) continue;
+    // Every multi-GPU row, with NCCL or without (then avolkov1's implicit copies from GPU 0: the same ps-gpu
+    // bytes), on the GPUs it names; measurements.md tabulates only the NCCL rows on GPUs 0 to N-1.
+    const auto gpus = gpu_list(row);
+    if (row.gpus < 2 || static_cast<std::int32_t>(gpus.size()) != row.gpus || !one_gpu.contains(row.batch)) continue;
     const double single = one_gpu[row.batch].first / one_gpu[row.batch].second;
     const auto trace = fmt::format("{}/rossum_{}.sqlite", work, seed);
     write_step_trace(trace, static_cast<double>(row.batch) / single * 1e9, seed++);
@@ -87,12 +80,15 @@ std::vector<CaseResult> run_rossum_cases(const std::string& dir, const std::stri
     options.gpus = {row.gpus};
     options.schedule = AllReduceSchedule::after_backward;  // Keras 2.0 / TF 1.3: no bucketing
     options.link = link;
+    options.sync = SyncStrategy::ps_gpu;
+    options.topology = topology.visible(gpus);
     options.gradient_bytes = static_cast<std::int64_t>(kCifarParameters * 4);
     const auto prediction = predict_files(trace, std::nullopt, options);
     const auto& p = prediction.rows.front();
     const double per_step = row.gpus * single * prediction.measured_step_ns;  // weak scaling: batch per GPU
     CaseResult result{"rossum",
-                      fmt::format("Rossum 7gforce CIFAR-10 CNN, {} GPUs, b{}/GPU, NCCL", row.gpus, row.batch),
+                      fmt::format("Rossum 7gforce CIFAR-10 CNN, GPUs {}, b{}/GPU{}", row.gpus_list, row.batch,
+                                  row.nccl ? ", NCCL" : ""),
                       per_step / p.step_ns,
                       row.throughput,
                       per_step / p.high_ns,

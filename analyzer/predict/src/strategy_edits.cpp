@@ -154,6 +154,15 @@ void add_host_staging(ReplayGraph& graph, const std::vector<StepShape>& shapes, 
   }
 }
 
+void add_sync_transfer(ReplayGraph& graph, const std::vector<StepShape>& shapes, double time_ns) {
+  if (time_ns <= 0) return;
+  const auto stream = graph.add_stream();
+  for (const auto& shape : shapes) {
+    if (shape.backward.empty()) continue;
+    make_wait(graph, shape.consumer, insert_after(graph, stream, {shape.backward.back()}, time_ns));
+  }
+}
+
 void add_split_copies(ReplayGraph& graph, const std::vector<StepShape>& shapes, const LinkProfile& link,
                       std::int32_t gpus, std::int64_t split_bytes, const TransferScale& scale) {
   if (gpus <= 1) return;

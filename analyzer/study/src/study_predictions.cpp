@@ -48,6 +48,7 @@ predict::PredictOptions options_of(const PredictionSettings& settings, std::int6
   request.scaling = "strong";  // a study's batch is the global batch
   request.link = settings.link;
   request.grad_bytes = settings.gradient_bytes;
+  request.sync = settings.sync, request.topology = settings.topology;
   request.option_prefix = "predict-";
   return predict::options_of(request);
 }

@@ -54,9 +54,21 @@ CaseResult run_towers_case(const std::string& scaling_dir, const std::string& wo
 std::vector<CaseResult> run_published_cases(const std::string& scaling_dir, const std::string& work_dir,
                                             std::int32_t gpus = 8);
 
-// The hard cases (issue 37): avolkov1's Keras CIFAR-10 CNN on Rossum's 7gforce, 2 to 6 GTX 1070s on PCIe x1,
-// weak scaling with NCCL, where N GPUs are often slower than one (../shared/data/scaling/rossum-keras-multi-gpu).
+// The hard cases (issue 37): avolkov1's Keras CIFAR-10 CNN on Rossum's 7gforce, 2 to 6 GTX 1070s on PCIe x1
+// (every multi-GPU row, with and without NCCL, on the GPUs it names), weak scaling, where N GPUs are often slower
+// than one (../shared/data/scaling/rossum-keras-multi-gpu).
 std::vector<CaseResult> run_rossum_cases(const std::string& scaling_dir, const std::string& work_dir);
+// Rossum's Keras InceptionV3 / ResNet50 runs (kuza55's and avolkov1's make_parallel, the parameter server on the
+// CPU or a GPU, batch 32 split over 2 to 6 GPUs) on 7gforce and Azure's 2x M60: strong scaling, the sync as each
+// run's log names it, the link preset measured on the machine's own bandwidth tests.
+std::vector<CaseResult> run_rossum_keras_cases(const std::string& scaling_dir, const std::string& work_dir);
+// kuza55's MLP (41 M parameters, 2048 samples per GPU) on Azure's 2x M60: the complete runs of its log, with
+// no --sync (the log does not name each run's parameter server), so the band covers the strategies.
+std::vector<CaseResult> run_rossum_mlp_cases(const std::string& scaling_dir, const std::string& work_dir);
+// Rossum's tf_cnn_benchmarks runs on Azure's M60s (CIFAR-10 models and InceptionV3 on 2 GPUs, InceptionV3 on 2 to
+// 4): weak scaling, each run's variable mode as its synchronisation; independent runs and models whose parameter
+// count the data does not give are left out.
+std::vector<CaseResult> run_rossum_tf_cnn_cases(const std::string& scaling_dir, const std::string& work_dir);
 
 // The replica loss that the cases' bands need for `coverage` of them (`calibrate_replica_loss`).
 double calibrate_on(const std::vector<CaseResult>& cases, double coverage);

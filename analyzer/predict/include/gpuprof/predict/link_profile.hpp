@@ -23,6 +23,8 @@ struct LinkProfile {
   double host_gbps = 12.0, host_latency_ns = 10'000.0;
   double peer_gbps = 5.0, peer_latency_ns = 15'000.0;
   bool peer_access = false;  // false: peer copies are staged through host memory
+  // GPU <-> GPU copies across switches, the host bridge or sockets where measured apart (0: as peer_gbps).
+  double far_peer_gbps = 0.0;
   // Bandwidth multipliers for the band's ends: the other sources for the same link
   // measured this much faster (low end of the time) or slower (high end).
   double faster = 1.1, slower = 0.8;

@@ -18,6 +18,8 @@ struct PredictRequest {
   std::string strategy = "data-parallel", allreduce = "bucketed", scaling = "weak";
   std::string link;  // empty: chosen from the trace's device name, and said so (never a silent default)
   std::vector<std::string> link_files;
+  std::string sync;      // empty: ring all-reduce, the band covering the others where the link has no peer access
+  std::string topology;  // `nvidia-smi topo -m` output file; empty: none
   std::optional<std::int64_t> grad_bytes, split_bytes;
   std::string step_pattern;  // empty: the analysis' default
   std::int64_t warmup_steps = 1;

@@ -11,9 +11,11 @@
 #include <vector>
 
 #include "gpuprof/predict/band_high.hpp"
+#include "gpuprof/predict/gpu_topology.hpp"
 #include "gpuprof/predict/link_profile.hpp"
 #include "gpuprof/predict/step_timeline.hpp"
 #include "gpuprof/predict/strategy_edits.hpp"
+#include "gpuprof/predict/sync_model.hpp"
 #include "gpuprof/trace/trace_model.hpp"
 
 namespace gpuprof::predict {
@@ -29,6 +31,11 @@ struct PredictOptions {
   std::vector<std::string> link_files;  // with the link chosen from the device: replace its all-reduce tables
   std::optional<std::int64_t> gradient_bytes;  // --grad-bytes: used when the trace does not say
   std::optional<std::int64_t> split_bytes;     // placement: bytes crossing each split point per step
+  // --sync (data-parallel): how the replicas exchange gradients. Without it: a ring all-reduce, and on links
+  // without peer access the band's slow end covers the parameter servers too (a 1-GPU trace cannot tell).
+  std::optional<SyncStrategy> sync;
+  // --topology: the machine's `nvidia-smi topo -m`; a job on N GPUs gets GPUs 0 to N-1 of it.
+  std::optional<GpuTopology> topology;
   analysis::AnalysisOptions analysis;
   // The 1-GPU trace has collectives or several GPUs and the user says that is intended (its communication
   // stays in the replay); otherwise such a trace is refused.
@@ -58,6 +65,9 @@ struct Prediction {
   Strategy strategy = Strategy::data_parallel;
   Scaling scaling = Scaling::weak;
   std::string link_name, link_source;
+  // data-parallel: the synchronisation at the centre ("ps-gpu"; "ring-allreduce (assumed)" without --sync);
+  // the topology file, if any.
+  std::string sync, topology;
   std::int64_t gradient_bytes = 0;
   std::string gradient_source;
   double measured_step_ns = 0, replayed_step_ns = 0;

@@ -49,6 +49,9 @@ void add_all_reduces(ReplayGraph& graph, const std::vector<StepShape>& shapes, c
 // updated weights back up, one GPU after another (or all at once, `scale.parallel_host_copies`), after backward.
 void add_host_staging(ReplayGraph& graph, const std::vector<StepShape>& shapes, const LinkProfile& link,
                       std::int32_t gpus, std::int64_t gradient_bytes, const TransferScale& scale);
+// A synchronisation of `time_ns` per step after backward (a parameter-server exchange, sync_model.hpp)
+// that the gradients' consumer waits for.
+void add_sync_transfer(ReplayGraph& graph, const std::vector<StepShape>& shapes, double time_ns);
 // Placement: N-1 split points; at each, the activations forward and their gradients backward cross
 // between GPUs (peer-to-peer, or staged through the host), and the next work waits for them.
 void add_split_copies(ReplayGraph& graph, const std::vector<StepShape>& shapes, const LinkProfile& link,

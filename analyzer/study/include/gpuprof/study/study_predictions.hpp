@@ -26,6 +26,7 @@ struct PredictionSettings {
   std::string strategy = "data-parallel";    // data-parallel or host-staged
   std::string gpus;                          // as typed ("2,4,8"); empty: the sweep's GPU counts above 1, else 2
   std::optional<std::int64_t> gradient_bytes;  // when the traces do not state it
+  std::string sync, topology;                  // --predict-sync, --predict-topology; empty: predict's defaults
 };
 
 struct PredictedRow {

@@ -1,0 +1,68 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "gpuprof/predict/baselines.hpp"
+#include "gpuprof/predict/case_validation.hpp"
+#include "temporary_folder.hpp"
+
+// The hard machines of issue 37 (../shared/data/scaling/rossum-keras-multi-gpu; skips without it): every run
+// on Rossum's 7gforce and Azure's 2x M60 predicted from a synthetic 1-GPU trace of its measured 1-GPU step, with
+// the machine's link preset (its own bandwidth tests: no figure of these runs is used) and topology, and the
+// synchronisation its log names. The verdict "N GPUs faster than one" must be right on every run that was no
+// faster; before the topology and sync model, 4 of the 5 CIFAR-10 runs at batch 32 were called faster.
+
+namespace gpuprof::predict {
+namespace {
+
+class RossumCases : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!std::filesystem::exists(dir_ + "/rossum-keras-multi-gpu")) GTEST_SKIP() << "no rossum-keras-multi-gpu";
+    cases_ = run_rossum_cases(dir_, work_.path().string());
+    const auto keras = run_rossum_keras_cases(dir_, work_.path().string());
+    cases_.insert(cases_.end(), keras.begin(), keras.end());
+    const auto tf_cnn = run_rossum_tf_cnn_cases(dir_, work_.path().string());
+    const auto mlp = run_rossum_mlp_cases(dir_, work_.path().string());
+    cases_.insert(cases_.end(), mlp.begin(), mlp.end());
+    cases_.insert(cases_.end(), tf_cnn.begin(), tf_cnn.end());
+  }
+  std::string dir_ = GPUPROF_SCALING_DATA_DIR;
+  gpuprof::testing::TemporaryFolder work_;
+  std::vector<CaseResult> cases_;
+};
+
+// The one run no faster than one that the model calls faster: GPUs 4 and 5 at 4096 per GPU without NCCL,
+// measured 0.98x while the same GPUs with NCCL (the same bytes through GPU 0's link) give 1.82x and GPUs 0 and 1
+// without NCCL 1.85x: nothing a link or topology model can see (docs/predict.md).
+constexpr const char* kUnexplained = "Rossum 7gforce CIFAR-10 CNN, GPUs 4,5, b4096/GPU";
+
+TEST_F(RossumCases, VerdictRightOnEveryRunNoFasterThanOne) {
+  std::size_t no_faster = 0;
+  for (const auto& c : cases_) {
+    if (c.measured > c.one_gpu) continue;
+    ++no_faster;
+    EXPECT_EQ(c.verdict_right, c.name != kUnexplained)
+        << c.name << ": predicted " << c.predicted << ", measured " << c.measured << ", 1 GPU " << c.one_gpu;
+  }
+  // CIFAR-10 at batch 32 on 2-6 GPUs, with NCCL and without, on GPUs 0-N-1 and on 4,5 and 4,5,6 (14) and the
+  // anomaly above; InceptionV3 and ResNet50 with the parameter server on a GPU at 4 and 6 GPUs (6); avolkov1's
+  // ResNet50 with it on the CPU at 2 GPUs.
+  EXPECT_EQ(no_faster, 22u);
+}
+
+TEST_F(RossumCases, PredictBeatsBothBaselinesOnTheseRuns) {
+  ASSERT_EQ(cases_.size(), 112u);  // CIFAR-10 42, Keras 28, tf_cnn_benchmarks 39, kuza55 MLP 3
+  const auto c = compare_with_baselines(cases_);
+  EXPECT_LT(c.all.predict.median_error, c.all.linear.median_error);
+  EXPECT_LT(c.all.predict.median_error, c.all.constant.median_error);
+  EXPECT_GT(c.all.predict.within_10, std::max(c.all.linear.within_10, c.all.constant.within_10));
+  EXPECT_GT(c.all.predict.verdict_right, std::max(c.all.linear.verdict_right, c.all.constant.verdict_right));
+  // Two verdicts are wrong today: kUnexplained, and avolkov1's ResNet50 on 2 GPUs with the parameter server on a
+  // GPU, measured 1.15x, predicted 0.98x (docs/predict.md).
+  EXPECT_GE(c.all.predict.verdict_right, 110u);
+}
+
+}  // namespace
+}  // namespace gpuprof::predict
