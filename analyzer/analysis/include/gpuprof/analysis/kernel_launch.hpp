@@ -5,6 +5,10 @@
 // whose launching API call is in the trace, with latency kernel start − call
 // start. A kernel that starts before its call can only come from clocks that
 // disagree; it is not a launch but a counted problem, so no table mixes it in.
+// A kernel that a CUDA graph ran (graph node id known) is not a launch either: its
+// call is the graph's launch (cudaGraphLaunch, cuGraphLaunch), shared by every node, so
+// "call start to kernel start" would be the time spent behind the graph's earlier nodes.
+// Such kernels are counted apart; the graph launch calls themselves are in the API table.
 
 #include <cstddef>
 #include <cstdint>
@@ -14,7 +18,7 @@
 
 namespace gpuprof::analysis {
 
-enum class LaunchStatus { counted, no_call, starts_before_call };
+enum class LaunchStatus { counted, no_call, starts_before_call, graph_node };
 
 struct KernelLaunch {
   LaunchStatus status = LaunchStatus::no_call;
@@ -27,6 +31,7 @@ inline KernelLaunch kernel_launch(const trace::TraceModel& model, const Correlat
   const auto api_row = correlations.api_row(model.kernels.correlation_id[kernel_row]);
   if (api_row == CorrelationIndex::kNone) return {};
   const auto call_start = model.api_calls.start_ns[api_row];
+  if (model.kernels.graph_node_id[kernel_row] != trace::kUnknown) return {LaunchStatus::graph_node, call_start, 0};
   const auto latency = model.kernels.start_ns[kernel_row] - call_start;
   if (latency < 0) return {LaunchStatus::starts_before_call, call_start, latency};
   return {LaunchStatus::counted, call_start, latency};
