@@ -5,13 +5,15 @@
 // whose launching API call is in the trace, with latency kernel start − call
 // start. A kernel that starts before its call can only come from clocks that
 // disagree; it is not a launch but a counted problem, so no table mixes it in.
-// A kernel that a CUDA graph ran (graph node id known) is not a launch either: its
-// call is the graph's launch (cudaGraphLaunch, cuGraphLaunch), shared by every node, so
-// "call start to kernel start" would be the time spent behind the graph's earlier nodes.
+// A kernel that a CUDA graph ran is not a launch either: its call is the graph's launch
+// (cudaGraphLaunch, cuGraphLaunch), shared by every node, so "call start to kernel start"
+// would be the time spent behind the graph's earlier nodes. It is known by that call's name,
+// not by the kernel's graph node id, which a report's loading leaves out and imports lack.
 // Such kernels are counted apart; the graph launch calls themselves are in the API table.
 
 #include <cstddef>
 #include <cstdint>
+#include <string_view>
 
 #include "gpuprof/analysis/correlation_index.hpp"
 #include "gpuprof/trace/trace_model.hpp"
@@ -26,12 +28,16 @@ struct KernelLaunch {
   std::int64_t latency_ns = 0;     // kernel start − call start, never negative when counted
 };
 
+inline bool is_graph_launch(std::string_view call) {
+  return call.starts_with("cudaGraphLaunch") || call.starts_with("cuGraphLaunch");
+}
+
 inline KernelLaunch kernel_launch(const trace::TraceModel& model, const CorrelationIndex& correlations,
                                   std::size_t kernel_row) {
   const auto api_row = correlations.api_row(model.kernels.correlation_id[kernel_row]);
   if (api_row == CorrelationIndex::kNone) return {};
   const auto call_start = model.api_calls.start_ns[api_row];
-  if (model.kernels.graph_node_id[kernel_row] != trace::kUnknown) return {LaunchStatus::graph_node, call_start, 0};
+  if (is_graph_launch(model.string(model.api_calls.name[api_row]))) return {LaunchStatus::graph_node, call_start, 0};
   const auto latency = model.kernels.start_ns[kernel_row] - call_start;
   if (latency < 0) return {LaunchStatus::starts_before_call, call_start, latency};
   return {LaunchStatus::counted, call_start, latency};
