@@ -41,7 +41,8 @@ DeviceOptimizer::DeviceOptimizer(OptimizerConfig config, std::size_t parameter_c
 void DeviceOptimizer::step(float* parameters, const float* gradients, cudaStream_t stream) {
   cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
   GPUPROF_CHECK(cudaStreamIsCapturing(stream, &capture));
-  const bool capturing = capture == cudaStreamCaptureStatusActive;
+  // An invalidated capture counts too: its launch fails, and the eager step that follows counts the step.
+  const bool capturing = capture != cudaStreamCaptureStatusNone;
   const std::int64_t step_number = steps_taken_ + 1;
   if (!capturing) steps_taken_ = step_number;
   const auto count = static_cast<long long>(parameter_count_);
