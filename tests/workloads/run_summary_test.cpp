@@ -83,13 +83,13 @@ TEST(RunSummary, StatesTheInputPipelineAndTheCudaGraphDecision) {
             "input pipeline: batches assembled by a pool of 4 loader threads, in pinned host memory, copied 2 ahead "
             "on a copy stream\ncuda graphs: on (--cuda-graphs on)");
   summary.options.loader = "inline";
-  summary.options.loader_threads = 1;
+  summary.options.loader_threads = 2;
   summary.options.host_memory = "pageable";
   summary.options.prefetch = 0;
   summary.options.cuda_graphs = "auto";
   EXPECT_EQ(format_input_pipeline(summary.options),
-            "batches assembled inline on the training thread (1 threads share a batch), in pageable host memory, "
-            "copied synchronously on the compute stream");
+            "batches assembled inline on the training thread, each batch's rows shared by 2 threads, in pageable "
+            "host memory, copied synchronously on the compute stream");
   rapidjson::Document document;
   document.Parse(summary_to_json(summary).c_str());
   ASSERT_FALSE(document.HasParseError());

@@ -125,8 +125,8 @@ std::string format_throughput_line(const RunSummary& s) {
 
 std::string format_input_pipeline(const WorkloadOptions& o) {
   const std::string loader = o.loader == "pool" ? fmt::format("by a pool of {} loader threads", o.loader_threads)
-                                                : fmt::format("inline on the training thread ({} threads share a "
-                                                              "batch)",
+                                                : fmt::format("inline on the training thread, each batch's rows "
+                                                              "shared by {} threads",
                                                               o.loader_threads);
   const std::string copies = o.prefetch == 0 ? "copied synchronously on the compute stream"
                                              : fmt::format("copied {} ahead on a copy stream", o.prefetch);
