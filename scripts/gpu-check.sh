@@ -6,7 +6,7 @@
 #   scripts/gpu-check.sh runs                      the runs and their phases' budgets
 #   scripts/gpu-check.sh PHASE OUT_DIR             one phase
 #   PHASE: inventory | gpu-tests | tests | workloads | overhead | pytorch
-#        | bn-recording | conv-ab | ab | layer-tests   (issue 36: scripts/lib/gpu-ab.sh)
+#        | bn-recording | conv-ab | ab | layer-tests | graphs   (issue 36: scripts/lib/gpu-ab.sh, gpu-graphs.sh)
 #        | throughput MODEL [PRECISION]   (MODEL: gru | lstm | towers | mlp | resnet)
 #        | all                            (every phase and model; far longer than one device call)
 #   scripts/gpu-check.sh --print-env      (the library path each kind of process gets; no GPU needed)
@@ -40,6 +40,8 @@ source "$repo/scripts/lib/gpu-limits.sh"
 source "$repo/scripts/lib/gpu-throughput.sh"
 # shellcheck source=lib/gpu-ab.sh
 source "$repo/scripts/lib/gpu-ab.sh"
+# shellcheck source=lib/gpu-graphs.sh
+source "$repo/scripts/lib/gpu-graphs.sh"
 gpu_environment_init "$carry/lib"
 
 # The device calls, in the order to make them (most needed first: a session is lent
@@ -51,7 +53,7 @@ gpu_environment_init "$carry/lib"
 # development machine and in CI, and the default pack leaves them out.
 gpu_runs=(
   "bn-recording:90 conv-ab:100 ab:80 layer-tests:60"
-  "throughput/gru:50 throughput/lstm:50 throughput/towers:40 throughput/mlp:40 throughput/resnet:150"
+  "throughput/gru:50 throughput/lstm:50 throughput/towers:40 throughput/mlp:40 throughput/resnet:150 graphs:60"
   "inventory:40 workloads:200 gpu-tests:240"
   "pytorch:150 overhead:120"
 )
@@ -538,7 +540,7 @@ pytorch() {
 # Every phase, each with its own budget.
 all_phases() {
   local step model
-  for step in inventory run_tests workloads overhead pytorch bn_recording conv_ab_runs ab_runs layer_tests; do
+  for step in inventory run_tests workloads overhead pytorch bn_recording conv_ab_runs ab_runs layer_tests graphs_runs; do
     gpu_phase_start "$phase_seconds"
     "$step"
   done
@@ -581,6 +583,7 @@ case $phase in
   conv-ab) conv_ab_runs ;;
   ab) ab_runs ;;
   layer-tests) layer_tests ;;
+  graphs) graphs_runs ;;
   all) all_phases ;;
   *) echo "gpu-check.sh: unknown phase '$phase'" >&2; exit 2 ;;
 esac

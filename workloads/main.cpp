@@ -34,6 +34,7 @@ int run(const workloads::WorkloadOptions& options) {
   workloads::make_placement_plan(workloads::model_graph(options.model), plan.strategy, plan.gpu_count);
   const workloads::TrainingResult result = workloads::train_workload(options, plan, &std::cout);
   std::cout << workloads::format_throughput_line(result.summary) << '\n';
+  std::cout << workloads::format_run_conditions(result.summary) << '\n';
   if (!options.summary_path.empty()) workloads::write_summary_file(result.summary, options.summary_path);
   return workloads::exit_success;
 }

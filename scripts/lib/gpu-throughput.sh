@@ -109,8 +109,9 @@ compare_precision() {
   local -a args ours_command
   read -r -a args <<< "$run"
   args+=(--precision "$precision")
+  # Our pipeline named, not left to the defaults: the PyTorch side is told the same (--input, --prefetch).
   ours_command=(env LD_LIBRARY_PATH="$gpu_our_library_path" "$workload" "${args[@]}"
-    --steps $((steps + throughput_warmup)) --warmup-steps "$throughput_warmup" --quiet --summary "$logs/$name.json")
+    --loader pool --host-memory pinned --prefetch 2 --steps $((steps + throughput_warmup)) --warmup-steps "$throughput_warmup" --quiet --summary "$logs/$name.json")
   gpu_run_original "$limit" python3 "$repo/scripts/gpu/torch_reference_models.py" "${args[@]}" --steps "$steps" \
     --warmup-steps "$throughput_warmup" --repeats "$throughput_repeats" --input pinned-prefetch --prefetch 2 \
     --profile "$logs/$name.pt.json" --profile-steps 10 --ours-summary "$logs/$name.json" -- "${ours_command[@]}" \

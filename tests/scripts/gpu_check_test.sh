@@ -436,7 +436,7 @@ check "runs 1 and 2 fit a session's 15 device minutes with 2 minutes of machine 
 check "each run's budgets add up to under 570 s" "" \
   "$(sed -n 's/^run \([0-9]*\) (\([0-9]*\) s).*/\1 \2/p' <<< "$runs" | awk '$2 >= 570 { print "run " $1 ": " $2 " s" }')"
 check "issue 36's plan first, then every phase but the CPU tests, and every model, is in a run" \
-  "bn-recording conv-ab ab layer-tests throughput/gru throughput/lstm throughput/towers throughput/mlp throughput/resnet inventory workloads gpu-tests pytorch overhead" \
+  "bn-recording conv-ab ab layer-tests throughput/gru throughput/lstm throughput/towers throughput/mlp throughput/resnet graphs inventory workloads gpu-tests pytorch overhead" \
   "$(awk '{ for (i = 5; i <= NF; i++) { sub(/:.*/, "", $i); printf "%s%s", separator, $i; separator = " " } }' <<< "$runs")"
 notes=$repo/docs/gpu-notes.md
 check "docs/gpu-notes.md lists the runs as gpu-check.sh prints them" "" \
@@ -453,15 +453,15 @@ check "there is no run 5" "2" "$?"
 FAKE_PATH=$work/no-ctest gpu_check run 4 "$work/run4" soon > /dev/null 2>&1
 check "SECONDS must be a number" "2" "$?"
 FAKE_PATH=$(fake_path "$work/fail-bin") REAL_PYTHON=$real_python gpu_check run 2 "$work/run2" 9000 > "$work/run2.out" 2>&1
-check "SECONDS above the run's budgets leave them as they are" "50 50 40 40 150" \
+check "SECONDS above the run's budgets leave them as they are" "50 50 40 40 150 60" \
   "$(sed -n 's/^=== gpu-check.sh .*, \([0-9]*\) s$/\1/p' "$work/run2.out" | tr '\n' ' ' | sed 's/ $//')"
-FAKE_PATH=$(fake_path "$work/fail-bin") REAL_PYTHON=$real_python gpu_check run 2 "$work/run2-half" 165 \
+FAKE_PATH=$(fake_path "$work/fail-bin") REAL_PYTHON=$real_python gpu_check run 2 "$work/run2-half" 195 \
   > "$work/run2-half.out" 2>&1
-check "run 2: fails (every run of the fakes fails), one table per model, budgets scaled to 165 s" \
-  "1 throughput-gru throughput-lstm throughput-towers throughput-mlp throughput-resnet 25 25 20 20 75" \
+check "run 2: fails (every run of the fakes fails), one table per model and graphs, budgets scaled to 195 s" \
+  "1 throughput-gru throughput-lstm throughput-towers throughput-mlp throughput-resnet graphs 25 25 20 20 75 30" \
   "$? $(sed -n 's/^== \([a-z-]*\).*/\1/p' "$work/run2-half/results.txt" | tr '\n' ' ')$(sed -n 's/^=== gpu-check.sh .*, \([0-9]*\) s$/\1/p' "$work/run2-half.out" | tr '\n' ' ' | sed 's/ $//')"
-check "run 2 ends listing 6 files, within the limits" "yes no" \
-  "$(tail -3 "$work/run2-half.out" | grep -q '^  6 files' && echo yes) $(grep -q 'LIMIT BROKEN' "$work/run2-half.out" && echo yes || echo no)"
+check "run 2 ends listing 7 files, within the limits" "yes no" \
+  "$(tail -3 "$work/run2-half.out" | grep -q '^  7 files' && echo yes) $(grep -q 'LIMIT BROKEN' "$work/run2-half.out" && echo yes || echo no)"
 
 echo "--- 10. the pack"
 check "glibc, the C++ runtime and CUDA's libraries stay; the rest travels" \

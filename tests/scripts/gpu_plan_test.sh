@@ -119,6 +119,8 @@ check "ours ran 3 times for samples/s and once recorded, each with our path, war
   "$(grep -c "LD=$expected_ours " "$calls.workload") $(grep -c -- '--warmup-steps 10 ' "$calls.workload") $(grep -c -- '--precision bf16' "$calls.workload")"
 check "the table says which input pipeline both sides had" "yes" \
   "$(grep -q '^== throughput-gru-bf16 (pinned host batches copied 2 steps ahead on both sides' "$work/tp-good/results.txt" && echo yes)"
+check "ours' timed runs name the pipeline PyTorch is given, not the defaults" "3" \
+  "$(grep -c -- '--loader pool --host-memory pinned --prefetch 2 ' "$calls.workload")"
 
 # Issue 36's first run: the recordings by kernel family, the A/B pairs and the layers' tests.
 rm -f "$calls.workload"

@@ -111,6 +111,32 @@ TEST(LaunchQueue, AKernelStartingBeforeItsCallIsCountedTheSameInEveryTable) {
   EXPECT_EQ(queues[0].kernels, devices[0].delay.instances);
 }
 
+// One cudaGraphLaunch (call 2, at 10) runs three graph kernels back to back, a driver cuGraphLaunch one more;
+// a kernel launched on its own (call 1) is the only launch. The graph's kernels share the call, so their "latency" would be the time spent
+// behind the earlier nodes (290, 490, 690 ns) and the launch rate three launches for one call: they are left
+// out of the per-device table, the per-kernel table and the queue alike, and counted apart.
+TEST(LaunchQueue, KernelsOfAGraphLaunchAreNotLaunchesInAnyTable) {
+  ModelBuilder builder;
+  builder.api_call(1, 0, 5, 1).api_call(1, 10, 15, 2, "cudaGraphLaunch");
+  builder.kernel(0, 7, 100, 200, "gemm", 1);
+  builder.kernel(0, 7, 300, 400, "node_a", 2).kernel(0, 7, 500, 600, "node_b", 2).kernel(0, 7, 700, 800, "node_c", 2);
+  builder.api_call(1, 900, 905, 3, "cuGraphLaunch_ptsz").kernel(0, 7, 1000, 1100, "node_d", 3);
+  const auto model = builder.build();  // no graph node ids, as a report loads a trace and imports give them
+  const analysis::CorrelationIndex index(model.api_calls);
+  const auto devices = analysis::analyze_launches(model, index);
+  ASSERT_EQ(devices.size(), 1u);
+  EXPECT_EQ(devices[0].delay.instances, 1);
+  EXPECT_EQ(devices[0].delay.max_ns, 100);
+  EXPECT_EQ(devices[0].graph_kernels, 4);
+  const auto latency = launch_latency_by_kernel(model, index);
+  ASSERT_EQ(latency.size(), 1u);
+  EXPECT_EQ(latency[0].name, "gemm");
+  const auto queues = launch_queues(model, index);
+  ASSERT_EQ(queues.size(), 1u);
+  EXPECT_EQ(queues[0].kernels, 1);
+  EXPECT_EQ(queues[0].max_depth, 1);
+}
+
 // A series thinned to a few points keeps every peak: the deepest point of each slice.
 TEST(LaunchQueue, AThinnedSeriesKeepsThePeaks) {
   ModelBuilder builder;

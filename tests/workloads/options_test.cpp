@@ -231,6 +231,19 @@ TEST(Options, TheNewPathsAreTheDefaultsAndTheOldOnesAFlagAway) {
   EXPECT_EQ(parse({"rnn", "--loader", "threads"}).exit_code, exit_bad_input);
 }
 
+// --cuda-graphs is off until a GPU shows it helps; on and auto are asked for, anything else refused.
+TEST(Options, CudaGraphsAreOffByDefaultAndAskedForByName) {
+  const auto defaults = parse({"rnn"});
+  ASSERT_TRUE(defaults.options) << defaults.error;
+  EXPECT_EQ(defaults.options->cuda_graphs, "off");
+  for (const char* mode : {"on", "auto", "off"}) {
+    const auto parsed = parse({"rnn", "--cuda-graphs", mode});
+    ASSERT_TRUE(parsed.options) << parsed.error;
+    EXPECT_EQ(parsed.options->cuda_graphs, mode);
+  }
+  EXPECT_EQ(parse({"rnn", "--cuda-graphs", "yes"}).exit_code, exit_bad_input);
+}
+
 TEST(Options, AWarmupThatLeavesNoTimedStepIsRefusedInOneLine) {
   const auto parsed = parse({"rnn", "--steps", "10", "--warmup-steps", "10"});
   ASSERT_TRUE(parsed.options) << parsed.error;

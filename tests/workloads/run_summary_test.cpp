@@ -75,5 +75,28 @@ TEST(RunSummary, ThroughputCoversTheTimedStepsAndSaysSo) {
   EXPECT_TRUE(document["epochs"][0]["samples_per_second"].IsNull()) << "an epoch of warm-up only has no figure";
 }
 
+// Issue 36 item 6: the summary says which input pipeline fed the timed steps and whether they were graphed.
+TEST(RunSummary, StatesTheInputPipelineAndTheCudaGraphDecision) {
+  RunSummary summary;
+  summary.cuda_graphs = "on (--cuda-graphs on)";
+  EXPECT_EQ(format_run_conditions(summary),
+            "input pipeline: batches assembled by a pool of 4 loader threads, in pinned host memory, copied 2 ahead "
+            "on a copy stream\ncuda graphs: on (--cuda-graphs on)");
+  summary.options.loader = "inline";
+  summary.options.loader_threads = 2;
+  summary.options.host_memory = "pageable";
+  summary.options.prefetch = 0;
+  summary.options.cuda_graphs = "auto";
+  EXPECT_EQ(format_input_pipeline(summary.options),
+            "batches assembled inline on the training thread, each batch's rows shared by 2 threads, in pageable "
+            "host memory, copied synchronously on the compute stream");
+  rapidjson::Document document;
+  document.Parse(summary_to_json(summary).c_str());
+  ASSERT_FALSE(document.HasParseError());
+  EXPECT_EQ(std::string(document["input_pipeline"].GetString()), format_input_pipeline(summary.options));
+  EXPECT_STREQ(document["cuda_graphs"].GetString(), "on (--cuda-graphs on)");
+  EXPECT_STREQ(document["configuration"]["cuda_graphs"].GetString(), "auto");
+}
+
 }  // namespace
 }  // namespace gpuprof::workloads

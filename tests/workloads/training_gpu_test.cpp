@@ -177,5 +177,31 @@ TEST_F(TrainingGpuTest, AutomaticAndStandardRnnAlgorithmsAgree) {
   }
 }
 
+// --cuda-graphs: the captured step replays the kernels the eager step launched, with the same
+// arguments but Adam's step factors, which are set before each replay: the same weights, bit for bit,
+// for GRU and LSTM, Adam and SGD. auto decides from its warm-up measurement, either way the same weights.
+TEST_F(TrainingGpuTest, CudaGraphsTrainToTheSameWeightsAsLaunchedSteps) {
+  for (const char* cell : {"gru", "lstm"}) {
+    for (const char* optimizer : {"adam", "sgd"}) {
+      WorkloadOptions eager = small_run();
+      eager.cell = cell;
+      eager.optimizer = optimizer;
+      eager.warmup_steps = 10;
+      WorkloadOptions graphed = eager;
+      graphed.cuda_graphs = "on";
+      const TrainingResult reference = train(eager);
+      const TrainingResult result = train(graphed);
+      EXPECT_EQ(reference.summary.cuda_graphs, "off (--cuda-graphs off)");
+      EXPECT_EQ(result.summary.cuda_graphs, "on (--cuda-graphs on)") << cell << " " << optimizer;
+      EXPECT_EQ(result.final_parameters, reference.final_parameters) << cell << " " << optimizer;
+      graphed.cuda_graphs = "auto";
+      const TrainingResult automatic = train(graphed);
+      EXPECT_TRUE(automatic.summary.cuda_graphs.find("(auto: warm-up steps 1-8") != std::string::npos)
+          << automatic.summary.cuda_graphs;
+      EXPECT_EQ(automatic.final_parameters, reference.final_parameters) << cell << " " << optimizer << " auto";
+    }
+  }
+}
+
 }  // namespace
 }  // namespace gpuprof::workloads

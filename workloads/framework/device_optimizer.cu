@@ -1,5 +1,10 @@
 #include "device_optimizer.hpp"
 
+#include <string>
+
+#include "cuda_check.hpp"
+#include "workload_error.hpp"
+
 namespace gpuprof::workloads {
 namespace {
 
@@ -34,7 +39,12 @@ DeviceOptimizer::DeviceOptimizer(OptimizerConfig config, std::size_t parameter_c
 }
 
 void DeviceOptimizer::step(float* parameters, const float* gradients, cudaStream_t stream) {
-  ++steps_taken_;
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  GPUPROF_CHECK(cudaStreamIsCapturing(stream, &capture));
+  // An invalidated capture counts too: its launch fails, and the eager step that follows counts the step.
+  const bool capturing = capture != cudaStreamCaptureStatusNone;
+  const std::int64_t step_number = steps_taken_ + 1;
+  if (!capturing) steps_taken_ = step_number;
   const auto count = static_cast<long long>(parameter_count_);
   const auto blocks = static_cast<unsigned>((count + block_size - 1) / block_size);
   if (count == 0) return;
@@ -46,8 +56,43 @@ void DeviceOptimizer::step(float* parameters, const float* gradients, cudaStream
   }
   adam_kernel<<<blocks, block_size, 0, stream>>>(parameters, first_state_.data(), second_state_.data(),
                                                  gradients, count, config_.beta1, config_.beta2,
-                                                 config_.epsilon, adam_step_factors(config_, steps_taken_));
+                                                 config_.epsilon, adam_step_factors(config_, step_number));
   check_last_launch("adam_kernel");
+  if (!capturing) return;
+  // The node just captured is what the stream's next work would depend on.
+  const cudaGraphNode_t* dependencies = nullptr;
+  std::size_t dependency_count = 0;
+  GPUPROF_CHECK(cudaStreamGetCaptureInfo(stream, &capture, nullptr, nullptr, &dependencies, nullptr,
+                                         &dependency_count));
+  if (dependency_count != 1) {
+    throw WorkloadError("the captured Adam update has " + std::to_string(dependency_count) +
+                        " graph nodes after it, not 1");
+  }
+  captured_node_ = dependencies[0];
+  captured_parameters_ = parameters;
+  captured_gradients_ = gradients;
+}
+
+void DeviceOptimizer::before_replay(cudaGraphExec_t exec) {
+  ++steps_taken_;
+  if (config_.kind != OptimizerKind::adam || parameter_count_ == 0) return;
+  if (captured_node_ == nullptr) throw WorkloadError("a graph replay without a captured Adam update");
+  float* parameters = captured_parameters_;
+  float* first = first_state_.data();
+  float* second = second_state_.data();
+  const float* gradients = captured_gradients_;
+  auto count = static_cast<long long>(parameter_count_);
+  float beta1 = config_.beta1;
+  float beta2 = config_.beta2;
+  float epsilon = config_.epsilon;
+  AdamStepFactors factors = adam_step_factors(config_, steps_taken_);
+  void* arguments[] = {&parameters, &first, &second, &gradients, &count, &beta1, &beta2, &epsilon, &factors};
+  cudaKernelNodeParams params{};
+  params.func = reinterpret_cast<void*>(&adam_kernel);
+  params.gridDim = dim3(static_cast<unsigned>((count + block_size - 1) / block_size));
+  params.blockDim = dim3(block_size);
+  params.kernelParams = arguments;
+  GPUPROF_CHECK(cudaGraphExecKernelNodeSetParams(exec, captured_node_, &params));
 }
 
 }  // namespace gpuprof::workloads

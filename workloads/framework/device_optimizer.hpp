@@ -15,7 +15,11 @@ class DeviceOptimizer {
  public:
   DeviceOptimizer(OptimizerConfig config, std::size_t parameter_count);
 
+  // Launched on a capturing stream, the update is recorded for the step it will first run as
+  // (steps_taken() + 1) and not counted; before_replay() counts each replay and gives its kernel
+  // node that step's Adam factors, which are arguments and so would otherwise stay those captured.
   void step(float* parameters, const float* gradients, cudaStream_t stream);
+  void before_replay(cudaGraphExec_t exec);
   std::int64_t steps_taken() const { return steps_taken_; }
 
  private:
@@ -24,6 +28,9 @@ class DeviceOptimizer {
   DeviceArray<float> first_state_;
   DeviceArray<float> second_state_;
   std::int64_t steps_taken_ = 0;
+  cudaGraphNode_t captured_node_ = nullptr;  // the Adam update's node in the captured step
+  float* captured_parameters_ = nullptr;
+  const float* captured_gradients_ = nullptr;
 };
 
 }  // namespace gpuprof::workloads

@@ -7,6 +7,7 @@
 
 #include <cudnn.h>
 
+#include "cuda_graph_plan.hpp"
 #include "deterministic_random.hpp"
 #include "device_array.hpp"
 #include "device_context.hpp"
@@ -72,6 +73,11 @@ class RecurrentLayer {
   RecurrentAlgorithm algorithm() const { return algorithm_; }
   // The algorithm chosen and why, then any fallback to standard: for the run's output.
   const std::vector<std::string>& notes() const { return notes_; }
+  // The temporary spaces a captured step reads and writes: a fallback to standard may reallocate them.
+  std::vector<GraphBinding> graph_bindings() const {
+    return {{"RNN workspace", workspace_.data(), workspace_.bytes()},
+            {"RNN reserve space", reserve_.data(), reserve_.bytes()}};
+  }
 
  private:
   // A persistent algorithm cuDNN would not run: where it said NOT_SUPPORTED.

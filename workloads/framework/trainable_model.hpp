@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "cuda_graph_plan.hpp"
 #include "device_batch.hpp"
 #include "device_context.hpp"
 #include "loss_functions.hpp"
@@ -45,6 +46,9 @@ class TrainableModel {
   virtual const DeviceContext& loss_context() const = 0;
   // Lines worth telling the user once (e.g. peer-to-peer copies that go through the host).
   virtual std::vector<std::string> notes() const { return {}; }
+  // Buffers a captured training step bakes in that the model may replace later (a workspace
+  // reallocated by a fallback): if one moves, the step's CUDA graph is captured again.
+  virtual std::vector<GraphBinding> graph_bindings() const { return {}; }
 
   virtual void zero_gradients() = 0;
   // Forward pass and loss; also fills the loss gradient, scaled by `loss_scale`.

@@ -60,6 +60,10 @@ void add_run_options(CLI::App& app, WorkloadOptions& options) {
       ->check(CLI::IsMember({"fp32", "tf32", "bf16"}));
   app.add_option("--rnn-algo", options.rnn_algo, "rnn: cuDNN algorithm: standard, or auto (persistent where it fits)")
       ->check(CLI::IsMember({"standard", "auto"}));
+  app.add_option("--cuda-graphs", options.cuda_graphs,
+                 "rnn, one GPU: capture the training step once after warm-up and replay it: off, on, or auto "
+                 "(on when the warm-up measures launch-bound GPU idle); default off")
+      ->check(CLI::IsMember({"off", "on", "auto"}));
   app.add_option("--summary", options.summary_path, "Write a JSON summary to this file");
   app.add_flag("--quiet", options.quiet, "Print no per-epoch lines");
 }

@@ -59,6 +59,8 @@ struct WorkloadOptions {
   std::string precision = "fp32";  // fp32 | tf32 | bf16 (mixed, fp32 master weights)
 
   std::string rnn_algo = "auto";  // standard | auto (persistent where cuDNN and the shape allow)
+  // off | on | auto (on when the warm-up measures the GPU idling for launches); rnn, one GPU
+  std::string cuda_graphs = "off";
 
   // input pipeline (the old behaviour: --loader inline --host-memory pageable --prefetch 0)
   std::string loader = "pool";         // pool: batches assembled off the training thread | inline

@@ -74,6 +74,7 @@ void write_configuration(JsonWriter& writer, const WorkloadOptions& o, const Tra
   write_double(writer, "learning_rate", o.learning_rate);
   write_string(writer, "precision", o.precision);
   write_string(writer, "rnn_algo", o.rnn_algo);
+  write_string(writer, "cuda_graphs", o.cuda_graphs);
   write_string(writer, "loader", o.loader);
   write_string(writer, "host_memory", o.host_memory);
   write_int(writer, "prefetch", o.prefetch);
@@ -123,6 +124,20 @@ std::string format_throughput_line(const RunSummary& s) {
                      s.samples_per_second, s.timed_steps, s.timed_seconds, s.warmup_steps);
 }
 
+std::string format_input_pipeline(const WorkloadOptions& o) {
+  const std::string loader = o.loader == "pool" ? fmt::format("by a pool of {} loader threads", o.loader_threads)
+                                                : fmt::format("inline on the training thread, each batch's rows "
+                                                              "shared by {} threads",
+                                                              o.loader_threads);
+  const std::string copies = o.prefetch == 0 ? "copied synchronously on the compute stream"
+                                             : fmt::format("copied {} ahead on a copy stream", o.prefetch);
+  return fmt::format("batches assembled {}, in {} host memory, {}", loader, o.host_memory, copies);
+}
+
+std::string format_run_conditions(const RunSummary& s) {
+  return fmt::format("input pipeline: {}\ncuda graphs: {}", format_input_pipeline(s.options), s.cuda_graphs);
+}
+
 std::string summary_to_json(const RunSummary& summary) {
   rapidjson::StringBuffer buffer;
   JsonWriter writer(buffer);
@@ -144,6 +159,8 @@ std::string summary_to_json(const RunSummary& summary) {
   write_int(writer, "warmup_steps", summary.warmup_steps);
   write_int(writer, "timed_steps", summary.timed_steps);
   write_double(writer, "timed_seconds", summary.timed_seconds);
+  write_string(writer, "input_pipeline", format_input_pipeline(summary.options));
+  write_string(writer, "cuda_graphs", summary.cuda_graphs);
   write_key(writer, "final");
   if (summary.epochs.empty()) {
     writer.Null();

@@ -33,6 +33,7 @@ struct RunSummary {
   int warmup_steps = 0;
   int timed_steps = 0;
   double timed_seconds = 0.0;
+  std::string cuda_graphs = "off (--cuda-graphs off)";  // whether the step was graphed, and why
 };
 
 // One human-readable line per epoch, stable enough to grep.
@@ -40,6 +41,10 @@ std::string format_epoch_line(const EpochRecord& record);
 
 // The run's throughput and what it covers: timed steps, warm-up steps left out.
 std::string format_throughput_line(const RunSummary& summary);
+
+// How the run fed and launched its steps: the input pipeline and the CUDA graph decision.
+std::string format_input_pipeline(const WorkloadOptions& options);
+std::string format_run_conditions(const RunSummary& summary);
 
 // The --summary file, format "gpuprof.workload/1" (see workloads/README.md).
 std::string summary_to_json(const RunSummary& summary);

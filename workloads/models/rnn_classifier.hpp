@@ -32,6 +32,7 @@ class RnnClassifier : public TrainableModel {
   std::vector<const DeviceContext*> input_contexts() const override { return {&context_}; }
   const DeviceContext& loss_context() const override { return context_; }
   std::vector<std::string> notes() const override { return recurrent_.notes(); }
+  std::vector<GraphBinding> graph_bindings() const override { return recurrent_.graph_bindings(); }
   void zero_gradients() override { zero_gradients(context_); }
   void forward_loss(const std::vector<DeviceBatch>& batches, bool training, float loss_scale,
                     LossMetrics metrics) override;

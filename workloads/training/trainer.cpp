@@ -10,6 +10,7 @@
 #include "cuda_check.hpp"
 #include "flat_parameters.hpp"
 #include "gradient_allreduce.hpp"
+#include "graphed_steps.hpp"
 #include "host_array.hpp"
 #include "host_optimizer.hpp"
 #include "model_factory.hpp"
@@ -39,6 +40,7 @@ class Trainer {
     for (int r = 0; r < plan_.replicas; ++r) create_replica(r);
     if (plan.strategy == Strategy::data_parallel) create_allreduce();
     if (plan.strategy == Strategy::host_staged) create_host_master();
+    create_graphed_steps();
     print_new_notes(log);
   }
 
@@ -48,8 +50,10 @@ class Trainer {
   void create_replica(int index);
   void create_allreduce();
   void create_host_master();
+  void create_graphed_steps();
   void train_step(int step);
-  void forward_backward(int step);
+  void forward_backward(const std::vector<std::vector<DeviceBatch>>& batches);
+  void enqueue_single_step(const std::vector<DeviceBatch>& batches);
   void apply_device_optimizers();
   void apply_host_optimizer();
   EpochTotals take_training_totals();
@@ -71,7 +75,10 @@ class Trainer {
   HostArray<float> master_;
   std::vector<HostArray<float>> host_gradients_;
   std::unique_ptr<HostOptimizer> host_optimizer_;
+  std::unique_ptr<GraphedSteps> graphed_;  // --cuda-graphs on or auto, where the run can capture
+  std::string cuda_graphs_decision_;      // where it cannot, or --cuda-graphs off
   std::size_t notes_printed_ = 0;
+  std::size_t graph_notes_printed_ = 0;
 };
 
 void upload_parameters(const std::vector<ParameterGroup>& groups, const std::vector<float>& values) {
@@ -143,12 +150,27 @@ void Trainer::create_host_master() {
   host_optimizer_ = std::make_unique<HostOptimizer>(optimizer_config_, count);
 }
 
-void Trainer::forward_backward(int step) {
-  const float loss_scale = 1.0F / static_cast<float>(plan_.global_batch);
-  std::vector<std::vector<DeviceBatch>> batches(replicas_.size());
-  for (std::size_t r = 0; r < replicas_.size(); ++r) {
-    for (auto& pipeline : replicas_[r].pipelines) batches[r].push_back(pipeline->acquire(step));
+void Trainer::create_graphed_steps() {
+  const CudaGraphMode mode = parse_cuda_graph_mode(options_.cuda_graphs);
+  const CudaGraphSchedule schedule = plan_cuda_graph_steps(mode, cuda_graph_ineligibility(options_, plan_),
+                                                           plan_.warmup_steps, plan_.total_steps);
+  if (schedule.capture_step < 0) {
+    cuda_graphs_decision_ = decide_cuda_graphs(mode, schedule, {}).reason;
+    return;
   }
+  graphed_ = std::make_unique<GraphedSteps>(
+      mode, schedule, replicas_.front(), data_.train().shape(), plan_.per_gpu_batch,
+      [this](const std::vector<DeviceBatch>& batches) { enqueue_single_step(batches); });
+}
+
+// The whole step of a single replica on its batch: what a CUDA graph captures.
+void Trainer::enqueue_single_step(const std::vector<DeviceBatch>& batches) {
+  forward_backward({batches});
+  apply_device_optimizers();
+}
+
+void Trainer::forward_backward(const std::vector<std::vector<DeviceBatch>>& batches) {
+  const float loss_scale = 1.0F / static_cast<float>(plan_.global_batch);
   {
     NvtxRange range("forward");
     for (std::size_t r = 0; r < replicas_.size(); ++r) {
@@ -221,7 +243,15 @@ void Trainer::train_step(int step) {
     NvtxRange range("h2d");
     for (Replica& replica : replicas_) copy_master_to(replica, master_);
   }
-  forward_backward(step);
+  if (graphed_) {
+    graphed_->run_step(step);
+    return;
+  }
+  std::vector<std::vector<DeviceBatch>> batches(replicas_.size());
+  for (std::size_t r = 0; r < replicas_.size(); ++r) {
+    for (auto& pipeline : replicas_[r].pipelines) batches[r].push_back(pipeline->acquire(step));
+  }
+  forward_backward(batches);
   if (allreduce_) {
     NvtxRange range("allreduce");
     TrainableModel& first = *replicas_.front().model;
@@ -248,6 +278,10 @@ void Trainer::print_new_notes(std::ostream* log) {
   const std::vector<std::string> notes = replicas_.front().model->notes();
   for (; notes_printed_ < notes.size(); ++notes_printed_) {
     if (log != nullptr) *log << notes[notes_printed_] << std::endl;
+  }
+  if (!graphed_) return;
+  for (; graph_notes_printed_ < graphed_->notes().size(); ++graph_notes_printed_) {
+    if (log != nullptr) *log << graphed_->notes()[graph_notes_printed_] << std::endl;
   }
 }
 
@@ -403,6 +437,7 @@ TrainingResult Trainer::run(std::ostream* log) {
   summary.warmup_steps = meter.warmup_steps();
   summary.timed_steps = meter.timed_steps();
   summary.timed_seconds = meter.timed_seconds();
+  summary.cuda_graphs = graphed_ ? graphed_->decision() : cuda_graphs_decision_;
   result.final_parameters = final_parameters();
   return result;
 }

@@ -296,9 +296,11 @@ void add_launches(const ReportInput& input, std::vector<Table>& tables) {
   Table table{Section::launches, "launches", "Kernel launches (API call start to kernel start)",
               {"Rank", "Device", "Launches", "Launches/s", "Avg delay", "Med delay", "Min delay", "Max delay"}, {}};
   std::int64_t before_call = 0;
+  std::int64_t graph_kernels = 0;
   for (const auto& rank : input.ranks) {
     for (const auto& launch : rank.launches) {
       before_call += launch.starts_before_call;
+      graph_kernels += launch.graph_kernels;
       const auto& d = launch.delay;
       table.rows.push_back({integer(rank.rank), integer(launch.device), integer(d.instances),
                             number(launch.launches_per_second, 0), duration(d.avg_ns), duration(d.med_ns),
@@ -308,6 +310,10 @@ void add_launches(const ReportInput& input, std::vector<Table>& tables) {
   if (before_call > 0) {
     table.title += fmt::format(" ({} kernels left out of every launch table: they start before their call, "
                                "clocks disagree)", before_call);
+  }
+  if (graph_kernels > 0) {
+    table.title += fmt::format(" ({} kernels run by CUDA graph launches left out of every launch table: one "
+                               "graph launch call runs them all)", graph_kernels);
   }
   tables.push_back(std::move(table));
 }

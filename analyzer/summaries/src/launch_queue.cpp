@@ -84,8 +84,10 @@ std::vector<NamedDurations> launch_latency_by_kernel(const trace::TraceModel& mo
   std::unordered_map<trace::StringId, std::uint32_t> group_of_name;
   std::map<std::string, std::uint32_t> group_of_short_name;
   std::vector<std::uint32_t> group(kernels.size(), kNone);
+  const analysis::GraphLaunchNames graph_launches(model);
   for (std::size_t row = 0; row < kernels.size(); ++row) {
-    if (analysis::kernel_launch(model, correlations, row).status != analysis::LaunchStatus::counted) continue;
+    const auto status = analysis::kernel_launch(model, correlations, graph_launches, row).status;
+    if (status != analysis::LaunchStatus::counted) continue;
     auto [found, added] = group_of_name.try_emplace(kernels.name[row], 0);
     if (added) {
       const auto short_name = analysis::short_kernel_name(model.string(kernels.name[row]));
@@ -104,7 +106,7 @@ std::vector<NamedDurations> launch_latency_by_kernel(const trace::TraceModel& mo
   for (const auto& [name, index] : group_of_short_name) {
     latencies.clear(), waits.clear();
     for (const auto row : grouped.group(index)) {
-      const auto launch = analysis::kernel_launch(model, correlations, static_cast<std::size_t>(row));
+      const auto launch = analysis::kernel_launch(model, correlations, graph_launches, static_cast<std::size_t>(row));
       latencies.push_back(launch.latency_ns);
       waits.emplace_back(launch.call_start_ns, launch.call_start_ns + launch.latency_ns);
     }
@@ -125,6 +127,7 @@ std::vector<LaunchQueue> launch_queues(const trace::TraceModel& model, const ana
   for (const auto& slice : model.kernel_streams) slices[slice.device].push_back(&slice);
   std::vector<LaunchQueue> queues;
   std::vector<std::int64_t> launches, starts;
+  const analysis::GraphLaunchNames graph_launches(model);
   for (const auto& [device, device_slices] : slices) {
     launches.clear(), starts.clear();
     std::size_t device_kernels = 0;
@@ -132,7 +135,7 @@ std::vector<LaunchQueue> launch_queues(const trace::TraceModel& model, const ana
     launches.reserve(device_kernels), starts.reserve(device_kernels);
     for (const auto* slice : device_slices) {
       for (std::size_t row = slice->begin; row < slice->end; ++row) {
-        const auto launch = analysis::kernel_launch(model, correlations, row);
+        const auto launch = analysis::kernel_launch(model, correlations, graph_launches, row);
         if (launch.status != analysis::LaunchStatus::counted) continue;
         launches.push_back(launch.call_start_ns);
         starts.push_back(model.kernels.start_ns[row]);

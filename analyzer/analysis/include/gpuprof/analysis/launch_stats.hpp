@@ -16,6 +16,7 @@ struct LaunchStats {
   std::int32_t device = 0;
   DurationStats delay;  // kernel start − API call start, per launch (kernel_launch.hpp)
   std::int64_t starts_before_call = 0;  // kernels left out: they start before their call (clocks disagree)
+  std::int64_t graph_kernels = 0;  // kernels left out: a CUDA graph launch ran them (kernel_launch.hpp)
   double launches_per_second = 0;  // launches over the span of their API call starts; 0 for fewer than 2
 };
 
