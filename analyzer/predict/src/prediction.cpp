@@ -212,7 +212,7 @@ std::optional<std::string> centre_note(const PredictOptions& options) {
     added += fmt::format("{}a replica loss of {:.2f} % of the step × √(2 ln N) where it exceeds the measured spread",
                          added.empty() ? "" : " and ", 100 * loss.replica_loss);
   if (added.empty()) return std::nullopt;
-  return fmt::format("centre: the replay plus {}, as published 8-GPU runs lose them beyond the replay "
+  return fmt::format("centre: the replay plus {}, fitted to what published 8-GPU runs lose beyond the replay "
                      "(docs/predict.md, \"Centre\")",
                      added);
 }
