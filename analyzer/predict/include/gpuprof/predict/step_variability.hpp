@@ -5,6 +5,7 @@
 // the validation's published rows, whose 1-GPU step is only a published throughput (issue 37: the
 // synthetic trace's random jitter is not a measurement).
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
