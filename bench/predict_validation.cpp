@@ -1,7 +1,7 @@
 // Prints every validation case of `gpuprof predict` (docs/predict.md) with what
 // was predicted, what was measured and the error. Figures, not timings: the
 // tests in tests/predict assert the bounds on the same files.
-//   gpuprof_predict_validation [SCALING_DIR [EXTERNAL_DIR]]
+//   gpuprof_predict_validation [SCALING_DIR [EXTERNAL_DIR [SAMPLES_DIR]]]
 
 #include <fmt/format.h>
 
@@ -17,6 +17,7 @@
 #include "gpuprof/predict/case_validation.hpp"
 #include "gpuprof/predict/collective_validation.hpp"
 #include "gpuprof/predict/comm_validation.hpp"
+#include "gpuprof/predict/step_variability.hpp"
 
 namespace {
 
@@ -98,45 +99,56 @@ void print_coverage(const std::string& what, const gpuprof::predict::HeldOutCove
   fmt::print("  {:<58} {:>3} of {:<3} ({:.0f} %)\n", what, coverage.inside, coverage.cases, 100 * coverage.share());
 }
 
-// The band's one published figure, the replica loss: calibrated on the 8-GPU rows above, then checked on
-// runs it did not see (docs/predict.md, "Band").
-void print_calibration(const std::string& dir, const std::string& work,
-                       const std::vector<gpuprof::predict::CaseResult>& published) {
+// The stated 1-GPU variability the published rows are predicted with (step_variability.hpp).
+double print_variability(const std::string& external, const std::string& samples) {
+  const auto stated =
+      gpuprof::predict::measure_step_variability(gpuprof::predict::variability_sources(external, samples));
+  fmt::print("\n1-GPU step-to-step variability (robust sigma / mean of the steady step periods) of the real "
+             "single-GPU traces:\n");
+  for (const auto& t : stated.traces)
+    fmt::print("  {:<58} {:>4} periods  {:>6.2f} %\n", t.trace, t.periods, 100 * t.share);
+  fmt::print("stated variability (their median): {:.2f} % of the step, over {} traces\n", 100 * stated.median_share,
+             stated.traces.size());
+  return stated.median_share;
+}
+
+// The band's replica loss, calibrated leave one source out on the 8-GPU rows and checked on every row
+// (docs/predict.md, "Band").
+void print_band(const std::vector<gpuprof::predict::CaseResult>& eight,
+                const std::vector<std::vector<gpuprof::predict::CaseResult>>& held_gpus) {
   namespace p = gpuprof::predict;
   constexpr double kCoverage = 0.8;
-  fmt::print("\nreplica loss: calibrated {:.4f} on the {} published 8-GPU runs at {:.0f} % (shipped {:.4f})\n",
-             p::calibrate_on(published, kCoverage), published.size(), 100 * kCoverage, p::kPublishedReplicaLoss);
+  const auto shipped_centre = p::with_centre_loss(eight, p::kPublishedCentreLoss);
+  fmt::print("\nband: replica loss calibrated by source {:.4f} on the {} published 8-GPU runs at {:.0f} % (shipped "
+             "{:.4f}; calibrated by row it would be {:.4f})\n",
+             p::calibrate_by_source(shipped_centre, kCoverage), eight.size(), 100 * kCoverage,
+             p::kPublishedReplicaLoss, p::calibrate_on(shipped_centre, kCoverage));
+  std::vector<double> widths;
+  for (const auto& c : eight) widths.push_back((c.high - c.low) / c.predicted);
+  fmt::print("  band width (fast end - slow end, over the centre), median over the 8-GPU rows: {:.1f} %\n",
+             100 * median(widths));
+  print_coverage("leave one source out, published 8-GPU runs", p::band_left_out(eight, eight, kCoverage));
+  for (const auto& rows : held_gpus)
+    if (!rows.empty())
+      print_coverage(fmt::format("leave one source out, published {}-GPU runs", rows.front().gpus),
+                     p::band_left_out(eight, rows, kCoverage));
   std::vector<p::CaseResult> dgx1, a100;
-  for (const auto& c : published) (c.name.find("DGX-1") != std::string::npos ? dgx1 : a100).push_back(c);
-  print_coverage("leave one out, published 8-GPU runs", p::leave_one_out(published, kCoverage));
-  // Leave one source out: each README's rows checked with the loss calibrated on the other READMEs' rows.
-  p::HeldOutCoverage by_source;
-  std::set<std::string> sources;
-  for (const auto& c : published) sources.insert(c.source);
-  for (const auto& source : sources) {
-    std::vector<p::CaseResult> train, test;
-    for (const auto& c : published) (c.source == source ? test : train).push_back(c);
-    const auto part = p::held_out(train, test, kCoverage);
-    by_source.inside += part.inside, by_source.cases += part.cases;
-  }
-  print_coverage(fmt::format("leave one source out ({} sources), published 8-GPU runs", sources.size()), by_source);
+  for (const auto& c : eight) (c.name.find("DGX-1") != std::string::npos ? dgx1 : a100).push_back(c);
   print_coverage("calibrated on DGX-1, checked on DGX A100", p::held_out(dgx1, a100, kCoverage));
   print_coverage("calibrated on DGX A100, checked on DGX-1", p::held_out(a100, dgx1, kCoverage));
-  for (const std::int32_t gpus : {2, 4}) {
-    const auto runs = p::run_published_cases(dir, work, gpus);
-    std::vector<double> errors;
-    for (const auto& c : runs) errors.push_back(std::abs(c.error()));
-    const auto within = std::count_if(errors.begin(), errors.end(), [](double e) { return e <= 0.10; });
-    print_coverage(fmt::format("published {}-GPU runs (held out), shipped loss", gpus),
-                   p::coverage_with(runs, p::kPublishedReplicaLoss));
-    fmt::print("  {:<58} {:>3} of {:<3} within 10 %, median error {:.1f} %\n", "", within, runs.size(),
-               100 * median(errors));
-  }
 }
 
 void print_score(const std::string& rows, const std::string& method, const gpuprof::predict::MethodScore& s) {
   fmt::print("  {:<34} {:<34} {:>3} of {:<3} within 10 % ({:>3.0f} %), median |error| {:>5.1f} %, verdict right {}\n",
              rows, method, s.within_10, s.rows, 100 * s.share_within(), 100 * s.median_error, s.verdict_right);
+}
+
+void print_margin(const std::string& rows, const gpuprof::predict::BaselineRows& part) {
+  const auto better = std::max(part.linear.within_10, part.constant.within_10);
+  const double better_median = std::min(part.linear.median_error, part.constant.median_error);
+  fmt::print("  {:<34} margin over the better baseline: {:+d} rows within 10 %, median |error| {:+.1f} points\n", rows,
+             static_cast<int>(part.predict.within_10) - static_cast<int>(better),
+             100 * (part.predict.median_error - better_median));
 }
 
 // predict beside the two no-skill baselines on the same rows (docs/predict.md, "Against the baselines").
@@ -148,46 +160,80 @@ void print_baselines(const std::string& what, const std::vector<gpuprof::predict
     print_score(name, "predict", part.predict);
     print_score("", "linear (N x)", part.linear);
     print_score("", "constant efficiency (leave one source out)", part.constant);
+    if (part.predict.rows > 0) print_margin(name, part);
   }
 }
 
-void print_cases(const std::string& dir) {
-  const auto work = work_folder();
-  fmt::print("\n{:<62} {:>12} {:>12} {:>8} {}\n", "case", "predicted", "measured", "error", "band");
-  const auto gru = gpuprof::predict::run_gru_case(dir, work.string());
-  for (const auto& row : gru.rows) print_case(row);
-  fmt::print("GRU: fitted gradient bytes {}; break-even batch predicted {:.0f}, measured {:.0f}\n",
-             gru.fitted_gradient_bytes, gru.predicted_break_even, gru.measured_break_even);
-  const auto towers = gpuprof::predict::run_towers_case(dir, work.string());
-  print_case(towers);
-  const auto published = gpuprof::predict::run_published_cases(dir, work.string());
+// The same rows predicted from a trace of other seeds: with a stated variability the seed must not matter.
+void print_seed_check(const std::vector<gpuprof::predict::CaseResult>& rows,
+                      const std::vector<gpuprof::predict::CaseResult>& other_seeds) {
+  double worst = 0;
+  for (std::size_t i = 0; i < rows.size() && i < other_seeds.size(); ++i)
+    worst = std::max(worst, std::abs(rows[i].predicted - other_seeds[i].predicted) / (rows[i].gpus * rows[i].one_gpu));
+  fmt::print("seeds 100.. against 1000..: predicted 8-GPU efficiency differs by at most {:.4f}\n", worst);
+}
+
+void print_published(const std::vector<gpuprof::predict::CaseResult>& published) {
   int within = 0, in_band = 0, slower = 0, faster = 0;
   std::vector<double> amp, other;
   for (const auto& row : published) {
     print_case(row);
     within += std::abs(row.error()) <= 0.10, in_band += row.in_band();
-    // Throughputs: below the band's low end is slower than even no overlap, the slower link and contention.
     slower += row.measured < row.low, faster += row.measured > row.high;
     (row.name.find(" AMP") != std::string::npos ? amp : other).push_back(row.error());
   }
-  fmt::print("published: {} of {} within 10 %, {} in the band; outside it {} slower than its slow end, {} faster than "
-             "its fast end; median error AMP rows {:+.1f} % ({}), FP32/TF32 rows {:+.1f} % ({})\n",
+  fmt::print("published: {} of {} within 10 %, {} in the band (shipped replica loss); outside it {} slower than its "
+             "slow end, {} faster than its fast end; median error AMP rows {:+.1f} % ({}), FP32/TF32 rows {:+.1f} % "
+             "({})\n",
              within, published.size(), in_band, slower, faster, 100 * median(amp), amp.size(), 100 * median(other),
              other.size());
-  const auto classic_in = std::count_if(gru.rows.begin(), gru.rows.end(), [](const auto& r) { return r.in_band(); }) +
-                          (towers.in_band() ? 1 : 0);
-  const auto cases = gru.rows.size() + 1 + published.size();
-  fmt::print("band: the truth inside in {} of {} classic rows and {} of {} published, {} of {} in all ({:.0f} %)\n",
-             classic_in, gru.rows.size() + 1, in_band, published.size(), classic_in + in_band, cases,
-             100.0 * static_cast<double>(classic_in + in_band) / static_cast<double>(cases));
+}
+
+void print_cases(const std::string& dir, double stated_spread) {
+  namespace p = gpuprof::predict;
+  const auto work = work_folder();
+  fmt::print("\n{:<62} {:>12} {:>12} {:>8} {}\n", "case", "predicted", "measured", "error", "band");
+  const auto gru = p::run_gru_case(dir, work.string());
+  for (const auto& row : gru.rows) print_case(row);
+  fmt::print("GRU: fitted gradient bytes {}; break-even batch predicted {:.0f}, measured {:.0f}\n",
+             gru.fitted_gradient_bytes, gru.predicted_break_even, gru.measured_break_even);
+  const auto towers = p::run_towers_case(dir, work.string());
+  print_case(towers);
+  // Every published row with its centre loss calibrated on the other sources' 8-GPU rows.
+  const auto raw8 = p::run_published_cases(dir, work.string(), {8, stated_spread});
+  const auto published = p::centre_left_out(raw8, raw8);
+  fmt::print("\npublished 8-GPU rows, centre loss calibrated leave one source out (shipped: exposed share {:.2f}, "
+             "replica loss {:.4f}; calibrated on all 8-GPU rows: {:.2f}, {:.4f})\n",
+             p::kPublishedCentreLoss.exposed_share, p::kPublishedCentreLoss.replica_loss,
+             p::calibrate_centre_on(raw8).exposed_share, p::calibrate_centre_on(raw8).replica_loss);
+  print_published(published);
+  std::set<std::string> sources;
+  for (const auto& c : raw8) sources.insert(c.source);
+  for (const auto& source : sources) {
+    std::vector<p::CaseResult> others;
+    for (const auto& c : raw8)
+      if (c.source != source) others.push_back(c);
+    const auto loss = p::calibrate_centre_on(others);
+    fmt::print("  without {:<78} exposed share {:.2f}, replica loss {:.4f}\n", source.substr(source.find(':') + 1),
+               loss.exposed_share, loss.replica_loss);
+  }
+  print_seed_check(published,
+                   p::centre_left_out(raw8, p::run_published_cases(dir, work.string(), {8, stated_spread, 1000})));
   print_baselines("published 8-GPU runs", published);
+  std::vector<std::vector<p::CaseResult>> held_gpus;
+  for (const std::int32_t gpus : {4, 2}) {
+    held_gpus.push_back(p::centre_left_out(raw8, p::run_published_cases(dir, work.string(), {gpus, stated_spread})));
+    print_baselines(fmt::format("published {}-GPU runs (centre calibrated on the other sources' 8-GPU rows)", gpus),
+                    held_gpus.back());
+  }
+  print_band(published, held_gpus);
   // The hard cases: every Rossum run beside the published ones, so the constant efficiency of a Rossum row is
   // fitted on the published rows (another source), and the verdict on the "no faster" runs is scored.
-  auto hard = gpuprof::predict::run_rossum_cases(dir, work.string());
-  const auto keras = gpuprof::predict::run_rossum_keras_cases(dir, work.string());
+  auto hard = p::run_rossum_cases(dir, work.string());
+  const auto keras = p::run_rossum_keras_cases(dir, work.string());
   hard.insert(hard.end(), keras.begin(), keras.end());
-  const auto tf_cnn = gpuprof::predict::run_rossum_tf_cnn_cases(dir, work.string());
-  const auto mlp = gpuprof::predict::run_rossum_mlp_cases(dir, work.string());
+  const auto tf_cnn = p::run_rossum_tf_cnn_cases(dir, work.string());
+  const auto mlp = p::run_rossum_mlp_cases(dir, work.string());
   hard.insert(hard.end(), mlp.begin(), mlp.end());
   hard.insert(hard.end(), tf_cnn.begin(), tf_cnn.end());
   auto pool = hard;
@@ -205,10 +251,6 @@ void print_cases(const std::string& dir) {
   print_baselines("Rossum runs alone", hard);
   hard.insert(hard.end(), published.begin(), published.end());
   print_baselines("Rossum runs with the published 8-GPU runs", hard);
-  for (const std::int32_t gpus : {2, 4})
-    print_baselines(fmt::format("published {}-GPU runs", gpus),
-                    gpuprof::predict::run_published_cases(dir, work.string(), gpus));
-  print_calibration(dir, work.string(), published);
   std::filesystem::remove_all(work);
 }
 
@@ -217,10 +259,11 @@ void print_cases(const std::string& dir) {
 int main(int argc, char** argv) {
   const std::string dir = argc > 1 ? argv[1] : GPUPROF_DEFAULT_SCALING_DIR;
   const std::string external = argc > 2 ? argv[2] : GPUPROF_DEFAULT_EXTERNAL_DIR;
+  const std::string samples = argc > 3 ? argv[3] : GPUPROF_DEFAULT_SAMPLES_DIR;
   try {
     print_collectives(dir);
     print_comm_cases(external, dir);
-    print_cases(dir);
+    print_cases(dir, print_variability(external, samples));
   } catch (const std::exception& error) {
     fmt::print(stderr, "gpuprof_predict_validation: {}\n", error.what());
     return 1;

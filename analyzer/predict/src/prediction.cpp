@@ -10,6 +10,7 @@
 #include "gpuprof/units/units.hpp"
 #include "gpuprof/predict/link_choice.hpp"
 #include "gpuprof/predict/sample_statistics.hpp"
+#include "gpuprof/predict/step_variability.hpp"
 #include "input_checks.hpp"
 #include "trace_facts.hpp"
 
@@ -38,14 +39,6 @@ GradientSize gradient_size(const trace::TraceModel& model, const ReplayGraph& gr
                               "no optimizer kernel that sizes it; give --{}grad-bytes (in PyTorch: sum(p.numel() * "
                               "p.element_size() for p in model.parameters() if p.requires_grad))",
                               options.option_prefix));
-}
-
-double step_spread_ns(const ReplayGraph& graph) {
-  std::vector<double> periods;
-  for (std::size_t w = 0; w + 1 < graph.windows.size(); ++w)
-    if (!graph.windows[w].warmup)
-      periods.push_back(static_cast<double>(graph.windows[w + 1].start_ns - graph.windows[w].start_ns));
-  return robust_spread(periods);
 }
 
 // One replica's step with every edit of the strategy, at one end of the band.
@@ -176,9 +169,23 @@ GpuCountPrediction predict_count(const Inputs& inputs, const PredictOptions& opt
                                      centre_sync(options, gpus), options.step_timelines ? &row.replayed_step : nullptr);
   // A split model has no replicas to wait for.
   const bool replicas = options.strategy != Strategy::placement;
-  const double sync = gpus > 1 && replicas ? step_spread_ns(inputs.graph) * std::sqrt(2.0 * std::log(gpus)) : 0.0;
+  const double spread = options.stated_step_spread ? *options.stated_step_spread * prediction.measured_step_ns
+                                                   : step_spread_ns(inputs.graph);
+  const double sqrt_2_ln_n = std::sqrt(2.0 * std::log(gpus));
+  const double measured_sync = gpus > 1 && replicas ? spread * sqrt_2_ln_n : 0.0;
+  // What the bucketed schedule hides behind backward: published runs expose a share of it (centre_loss.hpp).
+  const bool overlapped = options.strategy == Strategy::data_parallel && gpus > 1 &&
+                          options.schedule == AllReduceSchedule::bucketed;
+  const double unhidden = overlapped ? replay_stages(inputs, options, gpus, prediction.gradient_bytes, {},
+                                                    AllReduceSchedule::after_backward, centre_sync(options, gpus))
+                                           .copies
+                                     : nominal.copies;
+  row.centre = {nominal.copies, std::max(0.0, unhidden - nominal.copies), measured_sync,
+                gpus > 1 && replicas ? sqrt_2_ln_n * nominal.copies : 0.0};
+  const auto loss = options.centre_loss.value_or(kPublishedCentreLoss);
+  const double sync = row.centre.sync_ns(loss);
   row.gpus = gpus;
-  row.step_ns = nominal.copies + sync;
+  row.step_ns = row.centre.at(loss);
   const auto copy_name = options.strategy == Strategy::host_staged ? "host-staged gradient and weight copies"
                                                                    : "peer copies at the split points";
   // Weak scaling keeps the work: the term is then only the replay's difference from the measured step.
@@ -191,7 +198,7 @@ GpuCountPrediction predict_count(const Inputs& inputs, const PredictOptions& opt
                              ? "exposed all-reduce over " + options.link.name
                              : fmt::format("parameter-server exchange ({}) over {}", to_string(*options.sync),
                                            options.link.name),
-                         nominal.collectives - nominal.work});
+                         nominal.collectives - nominal.work + row.centre.exposed_ns(loss)});
   else
     row.terms.push_back({copy_name, nominal.copies - nominal.collectives});
   row.terms.push_back({"synchronization (waiting for the slowest replica)", sync});
@@ -215,8 +222,7 @@ GpuCountPrediction predict_count(const Inputs& inputs, const PredictOptions& opt
   }
   row.low_ns = std::min(row.step_ns, low.copies);
   // Beyond the measured spread, N replicas lose what one GPU does not show; published runs give its size.
-  const double loss_unit = gpus > 1 && replicas ? std::sqrt(2.0 * std::log(gpus)) * nominal.copies : 0.0;
-  row.band_high = {row.step_ns, high.copies, sync, loss_unit};
+  row.band_high = {row.step_ns, high.copies, measured_sync, row.centre.loss_unit_ns};
   row.high_ns = row.band_high.at(kPublishedReplicaLoss);
   // Weak scaling: each replica does the 1-GPU step's work, so the gain is the replay's own 1-GPU step against
   // the edited one (the replay's error cancels; the edits only add time, so efficiency stays at most 100 %).
@@ -270,6 +276,23 @@ std::string sync_note(const PredictOptions& options) {
                      "and without peer access parameter servers are common, so the high end covers ps-cpu (host "
                      "copies one after another) and ps-gpu (every GPU through GPU 0's link): give --sync to choose; {}",
                      topology);
+}
+
+// What the centre adds to the replay from published runs (centre_loss.hpp), where it adds anything.
+std::optional<std::string> centre_note(const PredictOptions& options) {
+  if (options.strategy == Strategy::placement) return std::nullopt;
+  const auto loss = options.centre_loss.value_or(kPublishedCentreLoss);
+  std::string added;
+  if (options.strategy == Strategy::data_parallel && options.schedule == AllReduceSchedule::bucketed &&
+      loss.exposed_share > 0)
+    added = fmt::format("{:.0f} % of the all-reduce time the bucketed schedule hides behind backward", 100 * loss.exposed_share);
+  if (loss.replica_loss > 0)
+    added += fmt::format("{}a replica loss of {:.2f} % of the step × √(2 ln N) where it exceeds the measured spread",
+                         added.empty() ? "" : " and ", 100 * loss.replica_loss);
+  if (added.empty()) return std::nullopt;
+  return fmt::format("centre: the replay plus {}, fitted to what published 8-GPU runs lose beyond the replay "
+                     "(docs/predict.md, \"Centre\")",
+                     added);
 }
 
 // The prediction once the inputs are checked and the link is known.
@@ -355,6 +378,7 @@ Prediction predict_resolved(const Inputs& inputs, const std::vector<const trace:
     prediction.notes.push_back(
         "no range named like 'backward': the last two thirds of each step's computation are "
         "taken as backward");
+  if (const auto centre = centre_note(options)) prediction.notes.push_back(*centre);
   prediction.notes.push_back(band_note(options));
   if (options.strategy == Strategy::data_parallel) prediction.notes.push_back(sync_note(options));
   for (const auto gpus : options.gpus) prediction.rows.push_back(predict_count(inputs, options, prediction, gpus));

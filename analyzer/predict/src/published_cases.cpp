@@ -36,7 +36,9 @@ bool in_scope(const CsvRow& row, const std::string& gpus) {
 
 }  // namespace
 
-std::vector<CaseResult> run_published_cases(const std::string& dir, const std::string& work, std::int32_t gpus) {
+std::vector<CaseResult> run_published_cases(const std::string& dir, const std::string& work,
+                                            const PublishedCaseOptions& published) {
+  const auto gpus = published.gpus;
   const auto n = std::to_string(gpus);
   using Key = std::tuple<std::string, std::string, std::string, std::string, std::string, std::string, std::string>;
   std::map<Key, std::map<std::string, CsvRow>> groups;
@@ -47,7 +49,7 @@ std::vector<CaseResult> run_published_cases(const std::string& dir, const std::s
     groups[key].emplace(row.at("gpus"), row);
   }
   std::vector<CaseResult> results;
-  std::uint64_t seed = 100;
+  auto seed = published.first_seed;
   for (const auto& [key, rows] : groups) {
     if (!rows.contains("1") || !rows.contains(n)) continue;
     const auto& one = rows.at("1");
@@ -60,6 +62,8 @@ std::vector<CaseResult> run_published_cases(const std::string& dir, const std::s
     options.gpus = {gpus};
     options.link = link_preset(one.at("system") == "DGX-1" ? "nvlink2" : "nvlink3");
     options.gradient_bytes = static_cast<std::int64_t>(facts.parameters * 4);
+    options.stated_step_spread = published.step_spread;
+    options.centre_loss = CentreLoss{};
     const auto prediction = predict_files(trace, std::nullopt, options);
     const auto& row = prediction.rows.front();
     const double per_step = gpus * throughput * prediction.measured_step_ns;
@@ -73,6 +77,7 @@ std::vector<CaseResult> run_published_cases(const std::string& dir, const std::s
                       per_step / row.low_ns,
                       rows.at(n).at("unit")};
     set_step_band(result, row, per_step / measured);
+    result.centre = row.centre;
     const auto& source = one.at("source");
     result.source = source.substr(0, source.find('@'));
     result.one_gpu = throughput, result.gpus = gpus;

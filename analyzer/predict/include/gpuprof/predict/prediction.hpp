@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "gpuprof/predict/band_high.hpp"
+#include "gpuprof/predict/centre_loss.hpp"
 #include "gpuprof/predict/gpu_topology.hpp"
 #include "gpuprof/predict/link_profile.hpp"
 #include "gpuprof/predict/step_timeline.hpp"
@@ -41,6 +42,13 @@ struct PredictOptions {
   // stays in the replay); otherwise such a trace is refused.
   bool accept_multi_gpu_trace = false;
   std::string option_prefix;  // "predict-" in a study: error lines name the options as the user typed them
+  // The 1-GPU step-to-step spread as a share of the step where the trace's own steps cannot measure it (the
+  // validation's published rows, whose step is a synthetic trace of a published throughput: its jitter is
+  // synth's, not a measurement); unset: the trace's steady step periods.
+  std::optional<double> stated_step_spread;
+  // The centre's two published figures (centre_loss.hpp); unset: kPublishedCentreLoss. The validation sets
+  // them to a calibration on other sources' runs.
+  std::optional<CentreLoss> centre_loss;
   // Also keep the first steady step as recorded and as replayed per GPU count (the app draws them).
   bool step_timelines = false;
 };
@@ -53,6 +61,7 @@ struct Term {
 struct GpuCountPrediction {
   std::int32_t gpus = 1;
   double step_ns = 0, low_ns = 0, high_ns = 0;
+  CentreParts centre;  // step_ns in its parts: step_ns = centre.at(the centre loss used)
   BandHigh band_high;  // high_ns in its parts: high_ns = band_high.at(kPublishedReplicaLoss)
   double speedup = 0, efficiency = 0;  // throughput against the 1-GPU run
   std::vector<Term> terms;             // largest magnitude first; they add up to step_ns - measured
