@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 
+#include "gpuprof/analysis/correlation_index.hpp"
 #include "gpuprof/analysis/rank_analysis.hpp"
+#include "gpuprof/idle/host_causes.hpp"
 #include "gpuprof/idle/idle_cause.hpp"
 #include "model_builder.hpp"
 
@@ -63,6 +65,27 @@ TEST(IdleLaunchingThread, HostActivityNamesTheLaunchingThread) {
   ASSERT_EQ(rank.interval_host_activity.count(2), 1U);
   EXPECT_EQ(rank.interval_host_activity.at(0).launched_by_thread, kAutograd);
   EXPECT_EQ(rank.interval_host_activity.at(2).launched_by_thread, kMain);
+}
+
+// Every device's launches are kept in one array, device after device: each device reads its own part, and the
+// rank's host activity (any_device()) finds the earliest launch of work starting at a time on any device.
+TEST(IdleLaunchingThread, EachDeviceReadsItsOwnLaunchesAndTheRankTheEarliestOfAll) {
+  ModelBuilder builder;
+  builder.api_call(kMain, 300, 310, 1).kernel(0, 7, 500, 600, "k0", 1);
+  builder.api_call(kAutograd, 200, 210, 2).kernel(1, 8, 500, 550, "k1", 2);
+  builder.api_call(kAutograd, 700, 710, 3).kernel(1, 8, 800, 900, "k2", 3);
+  const auto model = builder.build();
+  const analysis::CorrelationIndex correlations(model.api_calls);
+  const HostCauses host(model, correlations);
+  EXPECT_EQ(launching_thread(host.device(0), 500), kMain);
+  EXPECT_EQ(launching_thread(host.device(1), 500), kAutograd);
+  EXPECT_EQ(launching_thread(host.device(0), 800), std::nullopt);
+  EXPECT_EQ(host.any_device().launches.size(), 3U);
+  const auto earliest = earliest_launch_at(host.any_device(), 500);
+  ASSERT_TRUE(earliest);
+  EXPECT_EQ(earliest->second, 200);  // device 1's, in the second part of the array
+  ASSERT_TRUE(earliest_launch_at(host.any_device(), 800));
+  EXPECT_EQ(earliest_launch_at(host.any_device(), 800)->thread, kAutograd);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "gpuprof/idle/idle_cause.hpp"
+#include "gpuprof/idle/peer_copy_partners.hpp"
 #include "gpuprof/job/job_analysis.hpp"
 #include "model_builder.hpp"
 
@@ -181,6 +182,23 @@ TEST(LocalPeerWaits, PeerCopyWhosePartnerWasDoneLeavesTheCausesAlone) {
   EXPECT_EQ(only_interval(job.ranks[0].analysis, 0).causes,
             times({{IdleCause::unrecorded, 550}, {IdleCause::launch_latency, 50}}));
   EXPECT_TRUE(job.peer_waits.empty());
+}
+
+// The partner is ready at its latest end at or before the copy, over every stream of it: one stream's ends
+// out of order (a kernel that outlasts the next), and a device with more streams than are searched one by one.
+TEST(LocalPeerWaits, PartnerIsReadyAtItsLatestEndBeforeTheCopyOverEveryStream) {
+  for (const int streams : {3, 70}) {
+    ModelBuilder builder;
+    builder.kernel(0, 7, 100, 200, "k1");
+    for (int stream = 0; stream < streams; ++stream) builder.kernel(1, 100 + stream, 10 + stream, 20 + stream, "k2");
+    builder.kernel(1, 100, 30, 700, "outlasting").kernel(1, 100, 40, 650, "inside");  // stream 100 ends 700, 650
+    builder.kernel(1, 101, 600, 640, "second latest");
+    builder.memcpy(0, 9, 680, 900, trace::CopyKind::peer_to_peer, 1 << 20, 0, 1, trace::MemoryKind::device);
+    const auto partners = idle::find_peer_copy_partners(builder.build());
+    ASSERT_EQ(partners.copies.size(), 1U) << streams;
+    EXPECT_EQ(partners.copies[0].partner, 1);
+    EXPECT_EQ(partners.copies[0].partner_ready_ns, 650) << streams;
+  }
 }
 
 // Peer copies naming a device the trace does not have, the same device at both ends, or two ends neither of

@@ -100,49 +100,65 @@ void add_running(const trace::ThreadStateTable& states, Raw& raw) {
   }
 }
 
+// Every device's launches in one array, device after device: each device's part is sized by its rows in
+// every GPU table (the most it can launch), filled, then moved up against the one before.
+struct LaunchStore {
+  std::vector<Launch> launches;
+  std::map<std::int32_t, std::pair<std::size_t, std::size_t>> runs;  // per device: [begin, end) in `launches`
+
+  explicit LaunchStore(const trace::TraceModel& model) {
+    std::map<std::int32_t, std::size_t> rows;
+    for (const trace::GpuColumns* table : std::initializer_list<const trace::GpuColumns*>{
+             &model.kernels, &model.memcpys, &model.memsets}) {
+      for_each_device_run(*table, [&](std::int32_t device, std::size_t, std::size_t count) { rows[device] += count; });
+    }
+    std::size_t total = 0;
+    for (const auto& [device, count] : rows) runs[device] = {total, total}, total += count;
+    launches.resize(total);
+  }
+
+  // Calls `run(device, first row, rows)` for each stretch of rows of one device.
+  template <class Run>
+  static void for_each_device_run(const trace::GpuColumns& table, Run&& run) {
+    std::size_t begin = 0;
+    for (std::size_t row = 1; row <= table.size(); ++row) {
+      if (row == table.size() || table.device[row] != table.device[begin]) {
+        run(table.device[begin], begin, row - begin);
+        begin = row;
+      }
+    }
+  }
+
+  void compact() {
+    std::size_t end = 0;
+    for (auto& [device, run] : runs) {
+      std::copy(launches.begin() + static_cast<std::ptrdiff_t>(run.first),
+                launches.begin() + static_cast<std::ptrdiff_t>(run.second),
+                launches.begin() + static_cast<std::ptrdiff_t>(end));
+      run = {end, end + (run.second - run.first)};
+      end = run.second;
+    }
+    launches.resize(end);
+  }
+};
+
 // Launches and issuing threads per device, from every GPU table.
 // A copy whose call holds the host (pageable or synchronous) is not a launch: the GPU waits for the host's
 // staging, which is the blocking_copy the call already stands for.
 void add_launches(const trace::GpuColumns& table, const trace::ApiCallTable& api, const CorrelationIndex& correlations,
-                  const std::vector<bool>& holds_host, std::map<std::int32_t, DeviceHostCauses>& devices,
+                  const std::vector<bool>& holds_host, LaunchStore& store,
                   std::map<std::int32_t, std::set<std::int64_t>>& threads) {
-  for (std::size_t row = 0; row < table.size(); ++row) {
-    const auto api_row = correlations.api_row(table.correlation_id[row]);
-    if (api_row == CorrelationIndex::kNone) continue;
-    threads[table.device[row]].insert(api.thread_id[api_row]);
-    if (!holds_host.empty() && holds_host[row]) continue;
-    devices[table.device[row]].launches.push_back({table.start_ns[row], api.start_ns[api_row], api.thread_id[api_row]});
-  }
-}
-
-// Launches per device at most: the rows of its streams in every GPU table (sized before they are filled).
-std::map<std::int32_t, std::size_t> rows_per_device(const trace::TraceModel& model) {
-  std::map<std::int32_t, std::size_t> rows;
-  for (const auto* slices : {&model.kernel_streams, &model.memcpy_streams, &model.memset_streams}) {
-    for (const auto& slice : *slices) rows[slice.device] += slice.end - slice.begin;
-  }
-  return rows;
-}
-
-// Every device's launches (each device's sorted) merged into one sorted list, written once.
-std::vector<Launch> merged_launches(const std::map<std::int32_t, DeviceHostCauses>& devices) {
-  std::vector<std::pair<const Launch*, const Launch*>> heads;
-  std::size_t total = 0;
-  for (const auto& [device, entry] : devices) {
-    total += entry.launches.size();
-    if (!entry.launches.empty()) heads.emplace_back(entry.launches.data(), entry.launches.data() + entry.launches.size());
-  }
-  std::vector<Launch> merged;
-  merged.reserve(total);
-  while (!heads.empty()) {
-    std::size_t least = 0;
-    for (std::size_t i = 1; i < heads.size(); ++i) {
-      if (*heads[i].first < *heads[least].first) least = i;
+  LaunchStore::for_each_device_run(table, [&](std::int32_t device, std::size_t begin, std::size_t rows) {
+    auto& issuing = threads[device];
+    auto& next = store.runs.at(device).second;
+    for (std::size_t row = begin; row < begin + rows; ++row) {
+      const auto api_row = correlations.api_row(table.correlation_id[row]);
+      if (api_row == CorrelationIndex::kNone) continue;
+      issuing.insert(api.thread_id[api_row]);
+      if (!holds_host.empty() && holds_host[row]) continue;
+      store.launches[next++] = {table.start_ns[row], api.start_ns[api_row], api.thread_id[api_row]};
     }
-    merged.push_back(*heads[least].first++);
-    if (heads[least].first == heads[least].second) heads.erase(heads.begin() + static_cast<std::ptrdiff_t>(least));
-  }
-  return merged;
+  });
 }
 
 std::vector<bool> blocking_copy_rows(const trace::TraceModel& model, const CorrelationIndex& correlations) {
@@ -236,23 +252,30 @@ HostCauses::HostCauses(const trace::TraceModel& model, const CorrelationIndex& c
   }
   const auto data_loading = analysis::normalize(std::move(raw.data_loading));
   std::map<std::int32_t, std::set<std::int64_t>> threads;
-  for (const auto& [device, rows] : rows_per_device(model)) devices_[device].launches.reserve(rows);
-  add_launches(model.kernels, model.api_calls, correlations, {}, devices_, threads);
-  add_launches(model.memcpys, model.api_calls, correlations, blocking_copy_rows(model, correlations), devices_, threads);
-  add_launches(model.memsets, model.api_calls, correlations, {}, devices_, threads);
-  std::set<std::int64_t> issuing;
-  // Sized for every device above: those nothing was launched on read as none_ again.
-  std::erase_if(devices_, [&threads](const auto& entry) {
-    return entry.second.launches.empty() && !threads.contains(entry.first);
-  });
+  auto store = std::make_shared<LaunchStore>(model);
+  add_launches(model.kernels, model.api_calls, correlations, {}, *store, threads);
+  add_launches(model.memcpys, model.api_calls, correlations, blocking_copy_rows(model, correlations), *store, threads);
+  add_launches(model.memsets, model.api_calls, correlations, {}, *store, threads);
+  store->compact();
+  std::erase_if(threads, [](const auto& entry) { return entry.second.empty(); });
+  const std::shared_ptr<const std::vector<Launch>> launches(store, &store->launches);
+  for (const auto& [device, run] : store->runs) {
+    if (run.second == run.first) continue;  // nothing launched on it: read as none_
+    auto& entry = devices_[device];
+    entry.launches = std::span<const Launch>(*launches).subspan(run.first, run.second - run.first);
+    entry.launch_store = launches;
+    analysis::sort_runs(std::span<Launch>(store->launches).subspan(run.first, run.second - run.first));
+    all_.launch_runs.push_back(run.second);
+  }
   for (const auto& entry : threads) devices_[entry.first];
+  std::set<std::int64_t> issuing;
   for (auto& [device, entry] : devices_) {
-    analysis::sort_runs(entry.launches);
     entry.threads.assign(threads[device].begin(), threads[device].end());
     issuing.insert(entry.threads.begin(), entry.threads.end());
     fill_sets(per_thread, entry.threads, data_loading, entry);
   }
-  all_.launches = merged_launches(devices_);
+  all_.launches = *launches;
+  all_.launch_store = launches;
   all_.threads.assign(issuing.begin(), issuing.end());
   fill_sets(per_thread, all_.threads, data_loading, all_);
   auto thread_sets = std::make_shared<std::map<std::int64_t, CauseSets>>();
@@ -266,11 +289,24 @@ HostCauses::HostCauses(const trace::TraceModel& model, const CorrelationIndex& c
   none_.sets[kData] = data_loading;
 }
 
+std::optional<Launch> earliest_launch_at(const DeviceHostCauses& host, std::int64_t gpu_start) {
+  std::optional<Launch> earliest;
+  std::size_t begin = 0;
+  const auto search = [&](std::size_t end) {
+    const auto run = host.launches.subspan(begin, end - begin);
+    const auto found = std::lower_bound(run.begin(), run.end(), gpu_start,
+                                        [](const Launch& launch, std::int64_t time) { return launch.first < time; });
+    if (found != run.end() && found->first == gpu_start && (!earliest || *found < *earliest)) earliest = *found;
+    begin = end;
+  };
+  for (const auto end : host.launch_runs) search(end);
+  if (host.launch_runs.empty()) search(host.launches.size());
+  return earliest;
+}
+
 std::optional<std::int64_t> launching_thread(const DeviceHostCauses& host, std::int64_t gpu_start) {
-  const auto found = std::lower_bound(host.launches.begin(), host.launches.end(), gpu_start,
-                                      [](const Launch& launch, std::int64_t time) { return launch.first < time; });
-  if (found == host.launches.end() || found->first != gpu_start) return std::nullopt;
-  return found->thread;
+  const auto launch = earliest_launch_at(host, gpu_start);
+  return launch ? std::optional<std::int64_t>(launch->thread) : std::nullopt;
 }
 
 const CauseSets& DeviceHostCauses::of_thread(std::optional<std::int64_t> thread) const {

@@ -124,13 +124,9 @@ void IdleAttributor::window(std::int64_t step, std::int64_t start, std::int64_t 
 
 CauseTimes causes_before(const DeviceHostCauses& host, std::int64_t start, std::int64_t gpu_start) {
   if (gpu_start <= start) return {};
-  const auto& launches = host.launches;
-  const auto found = std::lower_bound(launches.begin(), launches.end(), std::make_pair(gpu_start, std::int64_t{0}),
-                                      [](const auto& a, const auto& b) { return a.first < b.first; });
+  const auto found = earliest_launch_at(host, gpu_start);
   auto end = gpu_start;
-  if (found != launches.end() && found->first == gpu_start && found->second >= start && found->second < gpu_start) {
-    end = found->second;
-  }
+  if (found && found->second >= start && found->second < gpu_start) end = found->second;
   return split_causes(start, end, gpu_start, [&host](std::size_t cause, std::int64_t from, std::int64_t to) {
     return analysis::length_within(host.sets[cause], from, to);
   });

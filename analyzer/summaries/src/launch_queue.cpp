@@ -5,7 +5,6 @@
 #include <map>
 #include <optional>
 #include <string>
-#include <unordered_map>
 #include <utility>
 
 #include "gpuprof/analysis/grouped_values.hpp"
@@ -19,8 +18,9 @@ namespace {
 
 // The time a group's kernels spent waiting to start, overlaps counted once: the waits of one kernel
 // name overlap (a queue of them launched back to back), and their sum could exceed the trace.
+// A group's waits come in row order, stream after stream, and each stream's by launch: a few sorted runs.
 std::int64_t union_of_waits(std::vector<std::pair<std::int64_t, std::int64_t>>& waits) {
-  std::sort(waits.begin(), waits.end());
+  analysis::sort_runs(waits);
   std::int64_t total = 0;
   std::int64_t covered_to = std::numeric_limits<std::int64_t>::min();
   for (const auto& [from, to] : waits) {
@@ -77,33 +77,37 @@ LaunchQueue queue_of(std::int32_t device, const std::vector<std::int64_t>& launc
 std::vector<NamedDurations> launch_latency_by_kernel(const trace::TraceModel& model,
                                                      const analysis::CorrelationIndex& correlations) {
   const auto& kernels = model.kernels;
-  // Each kernel's group (its short name, found once per name id) and latency, then grouped in one array.
-  // Groups as 32-bit numbers and latencies computed again when grouped: two per-kernel arrays of 8 bytes
-  // were a fifth of a large report's peak memory.
+  // Each name id's group (its short name, found once per id; ids past the string table, from a hostile file,
+  // share the last entry as they share one name), then the launches' rows grouped in one array: the group
+  // is looked up again rather than kept per kernel (a per-kernel array was 20 MB at 10 M events), and
+  // latencies are computed again when grouped.
   constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
-  std::unordered_map<trace::StringId, std::uint32_t> group_of_name;
+  const auto name_of = [&](std::size_t row) { return std::min<std::size_t>(kernels.name[row], model.strings.size()); };
+  std::vector<std::uint32_t> group_of_name(model.strings.size() + 1, kNone);
   std::map<std::string, std::uint32_t> group_of_short_name;
-  std::vector<std::uint32_t> group(kernels.size(), kNone);
   const analysis::GraphLaunchNames graph_launches(model);
   for (std::size_t row = 0; row < kernels.size(); ++row) {
-    const auto status = analysis::kernel_launch(model, correlations, graph_launches, row).status;
-    if (status != analysis::LaunchStatus::counted) continue;
-    auto [found, added] = group_of_name.try_emplace(kernels.name[row], 0);
-    if (added) {
-      const auto short_name = analysis::short_kernel_name(model.string(kernels.name[row]));
-      const auto next = static_cast<std::uint32_t>(group_of_short_name.size());
-      found->second = group_of_short_name.try_emplace(short_name, next).first->second;
-    }
-    group[row] = found->second;
+    auto& found = group_of_name[name_of(row)];
+    if (found != kNone) continue;
+    const auto short_name = analysis::short_kernel_name(model.string(kernels.name[row]));
+    const auto next = static_cast<std::uint32_t>(group_of_short_name.size());
+    found = group_of_short_name.try_emplace(short_name, next).first->second;
   }
-  // Rows grouped, then each group's latencies and waits: the total is the union of the waits.
   auto grouped = analysis::group_values(
-      kernels.size(), group_of_short_name.size(), [&](std::size_t row) -> std::size_t { return group[row]; },
+      kernels.size(), group_of_short_name.size(),
+      [&](std::size_t row) -> std::size_t {
+        if (analysis::kernel_launch(model, correlations, graph_launches, row).status !=
+            analysis::LaunchStatus::counted) {
+          return analysis::kNoGroup;
+        }
+        return group_of_name[name_of(row)];
+      },
       [](std::size_t row) { return static_cast<std::int64_t>(row); });
   std::vector<NamedDurations> rows;
   std::vector<std::int64_t> latencies;
   std::vector<std::pair<std::int64_t, std::int64_t>> waits;
   for (const auto& [name, index] : group_of_short_name) {
+    if (grouped.group(index).empty()) continue;  // a name with no counted launch
     latencies.clear(), waits.clear();
     for (const auto row : grouped.group(index)) {
       const auto launch = analysis::kernel_launch(model, correlations, graph_launches, static_cast<std::size_t>(row));

@@ -6,12 +6,14 @@
 
 #include <algorithm>
 #include <functional>
+#include <span>
 #include <vector>
 
 namespace gpuprof::analysis {
 
+// A whole array or part of one (one device's rows of an array that holds every device's).
 template <typename T, typename Less = std::less<>>
-void sort_runs(std::vector<T>& values, Less less = {}) {
+void sort_runs(std::span<T> values, Less less = {}) {
   // Ascending runs, as [begin, end) offsets.
   std::vector<std::size_t> bounds{0};
   for (std::size_t i = 1; i < values.size(); ++i) {
@@ -35,6 +37,11 @@ void sort_runs(std::vector<T>& values, Less less = {}) {
     if ((bounds.size() - 1) % 2 == 1) next.push_back(bounds.back());
     bounds = std::move(next);
   }
+}
+
+template <typename T, typename Less = std::less<>>
+void sort_runs(std::vector<T>& values, Less less = {}) {
+  sort_runs(std::span<T>(values), less);
 }
 
 }  // namespace gpuprof::analysis

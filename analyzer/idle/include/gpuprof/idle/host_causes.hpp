@@ -16,6 +16,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "gpuprof/analysis/correlation_index.hpp"
@@ -39,7 +40,11 @@ struct Launch {
 // Host activity that explains a device's idle time.
 struct DeviceHostCauses {
   CauseSets sets;  // over every issuing thread
-  std::vector<Launch> launches;  // by GPU start, then call start
+  // By GPU start, then call start. any_device(): every device's, one such run after another (launch_runs):
+  // a merged copy was 120 MB at 10 M events.
+  std::span<const Launch> launches;
+  std::vector<std::size_t> launch_runs;  // any_device(): where each device's run ends in `launches`
+  std::shared_ptr<const std::vector<Launch>> launch_store;  // holds `launches`; shared by every device
   std::vector<std::int64_t> threads;  // the issuing threads read
   // Each issuing thread's own sets (data loading still from every thread); shared by every device.
   std::shared_ptr<const std::map<std::int64_t, CauseSets>> thread_sets;
@@ -47,8 +52,10 @@ struct DeviceHostCauses {
   const CauseSets& of_thread(std::optional<std::int64_t> thread) const;
 };
 
-// The thread of the earliest launch of the work that starts at `gpu_start` on this device; nullopt when
-// no launch of work starting then is known.
+// The earliest launch of the work that starts at `gpu_start`; nullopt when no launch of work starting then
+// is known.
+std::optional<Launch> earliest_launch_at(const DeviceHostCauses& host, std::int64_t gpu_start);
+// The thread of that launch.
 std::optional<std::int64_t> launching_thread(const DeviceHostCauses& host, std::int64_t gpu_start);
 
 class HostCauses {
