@@ -57,14 +57,6 @@ TEST(ShellCompletion, ZshListsTheValuesOfAnOption) {
   EXPECT_EQ(zsh.lists("gpuprof report -o "), "run.sqlite\n");
 }
 
-// Each reply of the bash completion on its own line.
-std::string bash_replies(const std::string& words, int current) {
-  return run_process({"/bin/bash", "-c",
-                      "source " + kReference + "/gpuprof.bash; COMP_WORDS=(" + words + "); COMP_CWORD=" +
-                          std::to_string(current) + "; _gpuprof; printf '%s\\n' \"${COMPREPLY[@]}\""})
-      .out;
-}
-
 TEST(ShellCompletion, BashListsTheValuesOfPredictAndStudyOptions) {
   EXPECT_EQ(bash_replies("gpuprof predict t.sqlite --format ''", 4), "text\nmd\njson\ncsv\nhtml\n");
   EXPECT_EQ(bash_replies("gpuprof predict t.sqlite --scaling ''", 4), "weak\nstrong\n");
