@@ -42,9 +42,10 @@ std::map<std::int64_t, std::vector<std::size_t>> ranges_by_thread(const trace::R
     }
   }
   for (auto& [thread, rows] : threads) {
+    // Compared, not negated: a hostile end of INT64_MIN has no negative.
     std::sort(rows.begin(), rows.end(), [&ranges](std::size_t a, std::size_t b) {
-      return std::make_tuple(ranges.start_ns[a], -ranges.end_ns[a], a) <
-             std::make_tuple(ranges.start_ns[b], -ranges.end_ns[b], b);
+      return std::make_tuple(ranges.start_ns[a], ranges.end_ns[b], a) <
+             std::make_tuple(ranges.start_ns[b], ranges.end_ns[a], b);
     });
   }
   return threads;
