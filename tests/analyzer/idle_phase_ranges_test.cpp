@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <limits>
 #include <string>
 
 #include "gpuprof/analysis/correlation_index.hpp"
@@ -77,7 +78,8 @@ TEST(IdlePhaseRanges, RowOrderDoesNotMatter) {
             (std::vector<std::string>{"## backward ##", "## forward ##", "DistributedDataParallel.forward"}));
 }
 
-// Hostile rows: ranges that cross, end before they start, or hold nothing are never phases and never crash.
+// Hostile rows: ranges that cross, end before they start, sit at the earliest time or hold nothing are never
+// phases and never crash.
 TEST(IdlePhaseRanges, CrossingAndInvertedRangesAreNoPhases) {
   ModelBuilder builder;
   builder.range(kMain, 0, 100, "a");
@@ -85,6 +87,7 @@ TEST(IdlePhaseRanges, CrossingAndInvertedRangesAreNoPhases) {
   builder.range(kMain, 60, 70, "c");
   builder.api_call(kMain, 61, 62, 1).kernel(0, 7, 200, 210, "k1", 1);
   builder.range(kMain, 90, 80, "inverted");
+  builder.range(kMain, std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::min(), "earliest");
   builder.api_call(kMain, 85, 86, 2).kernel(0, 7, 300, 310, "k2", 2);
   EXPECT_TRUE(phases_of(builder.build()).empty());
 }
