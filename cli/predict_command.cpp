@@ -121,6 +121,10 @@ void add_predict_command(CLI::App& app, Action& action) {
   command->add_flag("-f,--force", arguments->force, "Overwrite an existing output file");
   offer_values(command->get_option("--link"), predict::link_preset_names());
   offer_values(command->get_option("--sync"), predict::sync_names());
+  offer_values(command->get_option("--strategy"), predict::strategy_names());
+  offer_values(command->get_option("--allreduce"), predict::allreduce_names());
+  offer_values(command->get_option("--scaling"), predict::scaling_names());
+  offer_values(command->get_option("--format"), {"text", "md", "json", "csv", "html"});
   command->callback(
       [arguments, &action] { action = [arguments](const Invocation& invocation) { return run_predict(*arguments, invocation); }; });
 }

@@ -90,6 +90,8 @@ void add_study_command(CLI::App& app, Action& action) {
   command->add_flag("--wide", arguments->wide, "Text: every column, one line per row (otherwise 120 columns)");
   offer_values(command->get_option("--predict-link"), predict::link_preset_names());
   offer_values(command->get_option("--predict-sync"), predict::sync_names());
+  offer_values(command->get_option("--predict-strategy"), {"data-parallel", "host-staged"});
+  offer_values(command->get_option("--format"), {"text", "md", "html", "csv", "json"});
   command->callback([arguments, command, &action] {
     // Any --predict-* option asks for the predictions.
     for (const char* option : {"--predict-link", "--predict-strategy", "--predict-gpus", "--predict-grad-bytes",

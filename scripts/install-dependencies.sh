@@ -14,8 +14,9 @@ packages=(
   # tests/scripts/gpu_check_test.sh: gpu-check.sh's helpers and the profiler comparison are python3 (with sqlite3),
   # as on the GPU machine.
   python3
-  # `man gpuprof` and completion (scripts/install-shell-files.sh installs the page and the scripts).
-  man-db bash-completion
+  # `man gpuprof` and completion (scripts/install-shell-files.sh installs the page and the scripts); zsh
+  # (small) so tests/cli/shell_completion_test.cpp checks the zsh completion in a real zsh.
+  man-db bash-completion zsh
 )
 # Headless Chromium renders the HTML reports in the tests (label html). Ubuntu ships it only
 # as a snap, which does not run in containers or chroots: there that test says it skipped.

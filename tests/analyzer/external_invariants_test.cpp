@@ -5,11 +5,13 @@
 #include <filesystem>
 #include <map>
 #include <numeric>
+#include <optional>
 
 #include "gpuprof/analysis/rank_analysis.hpp"
 #include "gpuprof/analysis/step_pattern.hpp"
 #include "gpuprof/idle/host_causes.hpp"
 #include "gpuprof/idle/interval_host_activity.hpp"
+#include "gpuprof/idle/phase_ranges.hpp"
 #include "gpuprof/importers/import_trace.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 #include "temporary_folder.hpp"
@@ -111,9 +113,10 @@ void expect_gap_host_activity(const trace::TraceModel& model) {
   reversed.ranges.visit_columns(reverse);
   reversed.thread_states.visit_columns(reverse);
   const auto& threads = parts.host->any_device().threads;
+  const CorrelationIndex reversed_correlations(reversed.api_calls);
   const idle::HostActivityIndex read_whole(
       reversed, threads, [&](trace::StringId name) { return steps.match(reversed.string(name)).has_value(); },
-      idle::pageable_copy_calls(reversed, CorrelationIndex(reversed.api_calls)));
+      idle::pageable_copy_calls(reversed, reversed_correlations), idle::phase_ranges(reversed, reversed_correlations));
   constexpr std::size_t kGapsReadWhole = 40;  // each reads every host row
   for (std::size_t i = 0; i < rank.gaps.size(); ++i) {
     const auto& gap = rank.gaps[i];
@@ -150,6 +153,56 @@ void expect_gap_host_activity(const trace::TraceModel& model) {
     expect_same_activity(found->second, read_whole.during(interval.start_ns, interval.end_ns));
   }
   EXPECT_LE(longest_without, shortest_with);
+}
+
+// Ranges enclosing their phase (idle/phase_ranges.hpp): the same whatever the row order; each holds launch
+// calls of two or more pieces of GPU work; the range of its thread that holds it next is one too. Returns how
+// many there are.
+std::size_t expect_phase_ranges(const trace::TraceModel& model) {
+  const auto phases = idle::phase_ranges(model, CorrelationIndex(model.api_calls));
+  trace::TraceModel reversed = model;
+  const auto reverse = [](auto& column) { std::reverse(column.begin(), column.end()); };
+  reversed.api_calls.visit_columns(reverse);
+  reversed.ranges.visit_columns(reverse);
+  const auto phases_reversed = idle::phase_ranges(reversed, CorrelationIndex(reversed.api_calls));
+  const auto& ranges = model.ranges;
+  EXPECT_EQ(phases.size(), ranges.size());
+  for (std::size_t row = 0; row < phases.size(); ++row) {
+    EXPECT_EQ(phases[row], phases_reversed[phases.size() - 1 - row]) << "range row " << row;
+  }
+  const CorrelationIndex correlations(model.api_calls);
+  std::vector<std::int64_t> calls;
+  for (const auto* table : {static_cast<const trace::GpuColumns*>(&model.kernels),
+                            static_cast<const trace::GpuColumns*>(&model.memcpys),
+                            static_cast<const trace::GpuColumns*>(&model.memsets)}) {
+    for (std::size_t row = 0; row < table->size(); ++row) {
+      const auto api_row = correlations.api_row(table->correlation_id[row]);
+      if (api_row != CorrelationIndex::kNone) calls.push_back(model.api_calls.start_ns[api_row]);
+    }
+  }
+  std::sort(calls.begin(), calls.end());
+  calls.erase(std::unique(calls.begin(), calls.end()), calls.end());
+  constexpr std::size_t kHoldersChecked = 200;  // each reads every range
+  std::size_t count = 0;
+  for (std::size_t row = 0; row < phases.size(); ++row) {
+    if (!phases[row]) continue;
+    const auto start = ranges.start_ns[row], end = ranges.end_ns[row];
+    EXPECT_GE(std::lower_bound(calls.begin(), calls.end(), end) - std::lower_bound(calls.begin(), calls.end(), start), 2)
+        << "phase range row " << row;
+    if (count++ >= kHoldersChecked) continue;
+    std::optional<std::size_t> holder;
+    for (std::size_t other = 0; other < ranges.size(); ++other) {
+      if (other == row || ranges.on_gpu[other] != 0 || ranges.thread_id[other] != ranges.thread_id[row]) continue;
+      const bool holds = ranges.start_ns[other] <= start && ranges.end_ns[other] >= end &&
+                         (ranges.start_ns[other] < start || ranges.end_ns[other] > end || other < row);
+      if (holds && (!holder || ranges.end_ns[other] - ranges.start_ns[other] <
+                                   ranges.end_ns[*holder] - ranges.start_ns[*holder])) {
+        holder = other;
+      }
+    }
+    if (holder) EXPECT_TRUE(phases[*holder]) << "range row " << *holder << " holds phase range row " << row;
+  }
+  return count;
 }
 
 void expect_invariants(const trace::TraceModel& model) {
@@ -211,9 +264,10 @@ TEST(ExternalInvariants, HoldOnEveryRealTrace) {
       const auto model = trace::load_trace_model(import.output);
       expect_invariants(model);
       expect_gap_host_activity(model);
+      const auto phases = expect_phase_ranges(model);
       ++analysed;
-      std::printf("analysed %s: %zu kernels, %zu copies\n", path.filename().c_str(), model.kernels.size(),
-                  model.memcpys.size());
+      std::printf("analysed %s: %zu kernels, %zu copies, %zu ranges enclosing their phase\n",
+                  path.filename().c_str(), model.kernels.size(), model.memcpys.size(), phases);
     } catch (const TraceError& error) {
       EXPECT_TRUE(malformed) << error.what();
     }

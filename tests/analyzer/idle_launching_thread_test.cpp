@@ -17,8 +17,8 @@ using gpuprof::testing::ModelBuilder;
 constexpr std::size_t at(IdleCause cause) { return static_cast<std::size_t>(cause); }
 constexpr std::int64_t kMain = 1, kAutograd = 2;
 
-// GPU 0 idles three times (the third, launched by the main thread inside DDP.forward, is not asserted: a range
-// enclosing its phase still counts as evidence, see analyzer/idle/README.md):
+// GPU 0 idles three times (the third, launched by the main thread inside DDP.forward, is not asserted; here
+// DDP.forward launches its kernels itself, so it does not enclose a phase: idle_phase_ranges_test.cpp):
 //   [200, 500): k2 is launched at 400 by the autograd thread, which recorded nothing before: unrecorded 200,
 //               launch_latency 100. The main thread sits in `## backward ##` meanwhile: not the launching thread.
 //   [600, 1100): k3 is launched at 1010 by the main thread, in `## backward ##` until 700 (host_bound 100)

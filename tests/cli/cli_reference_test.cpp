@@ -65,15 +65,6 @@ TEST(CliReference, ZshCompletionDefinesTheFunction) {
   EXPECT_EQ(zsh.exit_code, 0) << zsh.err;
 }
 
-// Each reply of the completion on its own line, from `folder`.
-std::string bash_replies(const std::string& words, int current, const std::string& folder = ".") {
-  const auto result = run_process({"/bin/bash", "-c",
-                                   "cd '" + folder + "' && source " + kReference + "/gpuprof.bash; COMP_WORDS=(" +
-                                       words + "); COMP_CWORD=" + std::to_string(current) +
-                                       "; _gpuprof; printf '%s\\n' \"${COMPREPLY[@]}\""});
-  return result.out;
-}
-
 TEST(CliReference, BashOffersTheValuesOfAnOptionNotFileNames) {
   EXPECT_EQ(bash_replies("gpuprof report --format ''", 3), "text\nmd\ncsv\njson\nhtml\n");
   EXPECT_EQ(bash_replies("gpuprof report --format j", 3), "json\n");

@@ -16,6 +16,16 @@ inline ProcessResult gpuprof(std::vector<std::string> arguments) {
   return run_process(arguments);
 }
 
+// Each reply of gpuprof's bash completion (as built) for `words` with the cursor on word `current`, one a
+// line, run from `folder`.
+inline std::string bash_replies(const std::string& words, int current, const std::string& folder = ".") {
+  return run_process({"/bin/bash", "-c",
+                      "cd '" + folder + "' && source " + std::string(GPUPROF_CLI_REFERENCE_DIR) +
+                          "/gpuprof.bash; COMP_WORDS=(" + words + "); COMP_CWORD=" + std::to_string(current) +
+                          "; _gpuprof; printf '%s\\n' \"${COMPREPLY[@]}\""})
+      .out;
+}
+
 // A bad-input failure: exit code 2 and exactly one line on stderr naming `file`.
 inline void expect_bad_input(const ProcessResult& result, const std::string& file, const std::string& problem) {
   EXPECT_EQ(result.exit_code, 2) << result.err;

@@ -64,7 +64,7 @@ void add_host_activity(const trace::TraceModel& model, const idle::HostCauses& h
   const idle::HostActivityIndex index(
       model, host.any_device().threads,
       [&](trace::StringId name) { return name < step_names.size() && step_names[name]; },
-      host.pageable_copy_calls());
+      host.pageable_copy_calls(), host.phase_range_rows());
   result.gap_host_activity.reserve(result.gaps.size());
   for (const auto& gap : result.gaps) {
     auto& activity = result.gap_host_activity.emplace_back(index.during(gap.start_ns, gap.end_ns));

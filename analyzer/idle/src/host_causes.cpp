@@ -8,6 +8,7 @@
 #include "gpuprof/analysis/comm_rules.hpp"
 #include "gpuprof/analysis/gaps.hpp"
 #include "gpuprof/analysis/run_sort.hpp"
+#include "gpuprof/idle/phase_ranges.hpp"
 
 namespace gpuprof::idle {
 namespace {
@@ -69,7 +70,8 @@ void add_api_calls(const trace::TraceModel& model, const std::vector<bool>& page
   }
 }
 
-void add_ranges(const trace::TraceModel& model, const std::vector<bool>& step_names, Raw& raw) {
+void add_ranges(const trace::TraceModel& model, const std::vector<bool>& step_names, const std::vector<bool>& phases,
+                Raw& raw) {
   const auto& ranges = model.ranges;
   // 0: other, 1: data loading, 2: peer wait; per string id, matched once.
   std::vector<std::int8_t> kind(model.strings.size(), -1);
@@ -84,9 +86,10 @@ void add_ranges(const trace::TraceModel& model, const std::vector<bool>& step_na
     auto& causes = raw.threads[ranges.thread_id[row]];
     if (kind[id] == 1) raw.data_loading.push_back(span);
     if (kind[id] == 2) causes[index_of(IdleCause::peer_wait)].push_back(span);
-    // A step annotation covers the whole step, idle time included: it is no sign the host was busy.
+    // A step annotation covers the whole step, idle time included, and a range enclosing its phase
+    // (phase_ranges.hpp) the phase: neither is a sign the host was busy.
     const bool step_mark = id < step_names.size() && step_names[id];
-    if (!step_mark) causes[index_of(IdleCause::host_bound)].push_back(span);
+    if (!step_mark && !phases[row]) causes[index_of(IdleCause::host_bound)].push_back(span);
   }
 }
 
@@ -238,11 +241,12 @@ bool is_peer_wait_name(std::string_view name) {
 
 HostCauses::HostCauses(const trace::TraceModel& model, const CorrelationIndex& correlations,
                        const std::vector<bool>& step_names)
-    : pageable_copy_calls_(idle::pageable_copy_calls(model, correlations)) {
+    : pageable_copy_calls_(idle::pageable_copy_calls(model, correlations)),
+      phase_ranges_(idle::phase_ranges(model, correlations)) {
   Raw raw;
   reserve_host_bound(model, raw);
   add_api_calls(model, pageable_copy_calls_, raw);
-  add_ranges(model, step_names, raw);
+  add_ranges(model, step_names, phase_ranges_, raw);
   add_running(model.thread_states, raw);
   std::map<std::int64_t, std::array<IntervalSet, kHostCauses>> per_thread;
   for (auto& [thread, causes] : raw.threads) {

@@ -11,6 +11,7 @@
 #include "gpuprof/analysis/gaps.hpp"
 #include "gpuprof/analysis/interval_set.hpp"
 #include "gpuprof/idle/host_causes.hpp"
+#include "gpuprof/idle/phase_ranges.hpp"
 #include "gpuprof/units/units.hpp"
 
 namespace gpuprof::idle {
@@ -139,11 +140,12 @@ std::pair<std::size_t, std::size_t> HostActivityIndex::rows(const trace::HostCol
 
 HostActivityIndex::HostActivityIndex(const trace::TraceModel& model, std::vector<std::int64_t> threads,
                                      std::function<bool(trace::StringId)> is_step_name,
-                                     std::vector<bool> pageable_calls)
+                                     std::vector<bool> pageable_calls, std::vector<bool> phase_rows)
     : model_(model),
       threads_(std::move(threads)),
       is_step_name_(std::move(is_step_name)),
       pageable_calls_(std::move(pageable_calls)),
+      phase_rows_(std::move(phase_rows)),
       api_calls_(reach_of(model.api_calls)),
       syncs_(reach_of(model.syncs)),
       ranges_(reach_of(model.ranges)),
@@ -193,7 +195,8 @@ HostActivityDuring HostActivityIndex::during(std::int64_t start_ns, std::int64_t
     const auto cause = id < range_cause_.size() ? range_cause_[id] : code(IdleCause::host_bound);
     const bool loading = cause == kDataLoading;
     if (!loading && !issuing(threads_, ranges.thread_id[row])) continue;
-    if (is_step_name_(id)) continue;  // a step annotation spans the idle time too: no sign of host work
+    // A step annotation, or a range enclosing its phase, spans the idle time too: no sign of host work.
+    if (is_step_name_(id) || (row < phase_rows_.size() && phase_rows_[row])) continue;
     collector.add(HostEventKind::range, id, ranges.thread_id[row], ranges.start_ns[row], ranges.end_ns[row],
                   loading ? IdleCause::data_loading : static_cast<IdleCause>(cause));
   }
@@ -204,9 +207,10 @@ HostActivityDuring HostActivityIndex::during(std::int64_t start_ns, std::int64_t
 HostActivityDuring host_activity_during(const trace::TraceModel& model, const std::vector<std::int64_t>& threads,
                                         const analysis::StepPattern& steps, std::int64_t start_ns,
                                         std::int64_t end_ns, std::size_t limit) {
+  const analysis::CorrelationIndex correlations(model.api_calls);
   const HostActivityIndex index(
       model, threads, [&](trace::StringId name) { return steps.match(model.string(name)).has_value(); },
-      pageable_copy_calls(model, analysis::CorrelationIndex(model.api_calls)));
+      pageable_copy_calls(model, correlations), phase_ranges(model, correlations));
   return index.during(start_ns, end_ns, limit);
 }
 

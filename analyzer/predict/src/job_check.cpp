@@ -12,6 +12,8 @@
 #include "gpuprof/job/job_inputs.hpp"
 #include "gpuprof/predict/link_choice.hpp"
 #include "gpuprof/predict/prediction_traces.hpp"
+#include "gpuprof/report/report_model.hpp"
+#include "gpuprof/report/table_rendering.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 
 namespace gpuprof::predict {
@@ -80,17 +82,23 @@ std::string render_job_check(const JobCheck& check, bool json) {
                      "error", "exposed comm %", "sized");
   std::vector<double> errors, points;
   for (const auto& c : check.ranks) {
-    out += fmt::format("{:<40} {:<10} {:>9.3f}ms {:>9.3f}ms {:>+6.1f}% {:>7.1f} / {:>6.1f} {:>4}/{:<4}\n", c.trace,
+    // A path wider than its column gets a line of its own, the figures below it: the table stays within 120.
+    constexpr std::size_t kTraceColumn = 40;
+    if (c.trace.size() > kTraceColumn) out += c.trace + "\n";
+    out += fmt::format("{:<40} {:<10} {:>9.3f}ms {:>9.3f}ms {:>+6.1f}% {:>7.1f} / {:>6.1f} {:>4}/{:<4}\n", c.trace.size() > kTraceColumn ? "" : c.trace,
                        c.link_name, c.measured_step_ns / 1e6, c.predicted_step_ns / 1e6, 100 * c.step_error(),
                        100 * c.measured_exposed_share, 100 * c.predicted_exposed_share, c.sized_kernels,
                        c.comm_kernels);
     errors.push_back(std::abs(c.step_error()));
     points.push_back(100 * std::abs(c.predicted_exposed_share - c.measured_exposed_share));
   }
-  out += fmt::format("\nmedian |step error| {:.1f} %, median exposed-communication difference {:.1f} points over {} "
-                     "rank(s); communication kernels the trace does not size keep their measured time\n",
-                     100 * median(errors), median(points), check.ranks.size());
-  for (const auto& note : check.notes) out += "note: " + note + "\n";
+  out += "\n" + report::wrap_text("", "    ",
+                                   fmt::format("median |step error| {:.1f} %, median exposed-communication difference "
+                                               "{:.1f} points over {} rank(s); communication kernels the trace does "
+                                               "not size keep their measured time",
+                                               100 * median(errors), median(points), check.ranks.size()),
+                                   report::kTerminalWidth);
+  for (const auto& note : check.notes) out += report::wrap_text("note: ", "    ", note, report::kTerminalWidth);
   return out;
 }
 

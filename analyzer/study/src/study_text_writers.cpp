@@ -123,7 +123,7 @@ std::vector<Table> fitted_parts(const Table& table, std::size_t width) {
 
 std::string text_table(const Table& table, std::size_t width = 0) {
   const auto widths = column_widths(table);
-  std::string out = table.title + "\n";
+  std::string out = width > 0 ? wrapped_line(table.title, 0, width) : table.title + "\n";
   std::size_t last_start = 0;
   for (std::size_t i = 0; i + 1 < widths.size(); ++i) last_start += widths[i] + 2;
   const auto line = [&](const std::vector<std::string>& cells, bool header) {
@@ -199,7 +199,10 @@ std::string render_study_text(const StudyReport& report, bool wide) {
       out += text_table(part, kTextWidth) + "\n";
     }
   }
-  for (const auto& notice : report.notices) out += "note: " + printable(notice) + "\n";
+  // A note wraps as the tables do, its lines aligned after "note: ".
+  for (const auto& notice : report.notices) {
+    out += wide ? "note: " + printable(notice) + "\n" : wrapped_line("note: " + printable(notice), 6, kTextWidth);
+  }
   return out;
 }
 

@@ -72,9 +72,12 @@ class HostCauses {
   DeviceHostCauses take_any_device() && { return std::move(all_); }
   // Per API row: the call made a pageable copy (pageable_copy_calls).
   const std::vector<bool>& pageable_copy_calls() const { return pageable_copy_calls_; }
+  // Per range row: the range encloses its phase (phase_ranges.hpp), so it is no evidence of host work.
+  const std::vector<bool>& phase_range_rows() const { return phase_ranges_; }
 
  private:
   std::vector<bool> pageable_copy_calls_;
+  std::vector<bool> phase_ranges_;
   std::map<std::int32_t, DeviceHostCauses> devices_;
   DeviceHostCauses all_;
   DeviceHostCauses none_;

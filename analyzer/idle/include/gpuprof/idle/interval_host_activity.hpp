@@ -42,7 +42,7 @@ struct HostActivityDuring {
   std::int64_t start_ns = 0, end_ns = 0;
   std::vector<HostEventGroup> groups;  // most overlap first, at most the limit asked for
   std::int64_t groups_left_out = 0;
-  // Time of the stretch under any of the events read (step annotations left out) or with an issuing
+  // Time of the stretch under any of the events read (step annotations and phase ranges left out) or with an issuing
   // thread running: how much they explain.
   std::int64_t covered_ns = 0;
   // The thread that launched the work ending the stretch, whose activity its idle causes are judged by
@@ -56,9 +56,11 @@ struct HostActivityDuring {
 class HostActivityIndex {
  public:
   // `threads`: the threads that issue the rank's GPU work (any order); ranges whose name `is_step_name`
-  // only mark a step; `pageable_calls` (per API row, pageable_copy_calls): calls listed as blocking_copy.
+  // only mark a step; `pageable_calls` (per API row, pageable_copy_calls): calls listed as blocking_copy;
+  // `phase_rows` (per range row, phase_ranges): ranges enclosing their phase, left out as step marks are.
   HostActivityIndex(const trace::TraceModel& model, std::vector<std::int64_t> threads,
-                    std::function<bool(trace::StringId)> is_step_name, std::vector<bool> pageable_calls);
+                    std::function<bool(trace::StringId)> is_step_name, std::vector<bool> pageable_calls,
+                    std::vector<bool> phase_rows = {});
   HostActivityDuring during(std::int64_t start_ns, std::int64_t end_ns, std::size_t limit = 5) const;
 
  private:
@@ -77,6 +79,7 @@ class HostActivityIndex {
   std::map<std::int64_t, std::vector<analysis::Interval>> running_;  // per issuing thread, disjoint, by start
   std::function<bool(trace::StringId)> is_step_name_;
   std::vector<bool> pageable_calls_;
+  std::vector<bool> phase_rows_;
   Reach api_calls_, syncs_, ranges_;
   // Per string id, classified once for every name the host tables use (api_call_cause; for ranges
   // kDataLoading, else the cause their name stands for): a stretch's rows only look them up.

@@ -1,0 +1,19 @@
+# zsh -f zsh_complete.zsh FOLDER LINE OUT: types LINE and a Tab into an interactive zsh whose completion
+# functions come from FOLDER (compinit), and writes every match the completion offers to OUT, one a line:
+# what a user sees listed. Exits 3 without the zpty module. Keys are read in order, so the line typed after
+# the Tab runs once the completion is done: no waiting on time.
+zmodload zsh/zpty 2>/dev/null || exit 3
+folder=$1 line=$2 out=$3
+: >| $out
+zpty shell zsh -f -i
+zpty -w shell "PS1='' PS2='' fpath=(${(q)folder} \$fpath); autoload -U compinit; compinit -u -D -d /dev/null"
+zpty -w shell "unsetopt auto_list list_beep beep"
+# Each compadd call that adds matches (not one that only fills an array: -O, -A, -D) also writes them out.
+zpty -w shell "compadd() { if [[ \" \$* \" == *' '-[OAD]' '* ]]; then builtin compadd \"\$@\"; return; fi;
+  local -a found; builtin compadd -A found \"\$@\"; print -rl -- \$found >> ${(q)out}; builtin compadd \"\$@\"; }"
+zpty -w shell "print set-up-done"
+zpty -r -m shell reply '*set-up-done*set-up-done*' || exit 4
+zpty -w -n shell "$line"$'\t'
+zpty -w shell $'\C-u'"print completion-done"
+zpty -r -m shell reply '*completion-done*completion-done*' || exit 5
+zpty -d shell
