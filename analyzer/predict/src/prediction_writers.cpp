@@ -5,6 +5,7 @@
 #include <rapidjson/writer.h>
 
 #include "gpuprof/report/cells.hpp"
+#include "gpuprof/report/json_fields.hpp"
 #include "gpuprof/report/report_model.hpp"
 #include "gpuprof/report/table_rendering.hpp"
 #include "gpuprof/trace/trace_error.hpp"
@@ -38,40 +39,41 @@ std::string render_text(const Prediction& p) {
   return out + wrapped("warning: ", host_warning(p));
 }
 
+// Numbers as every gpuprof document writes them (report/json_fields.hpp): 3 decimals, null when not finite.
 std::string render_json(const Prediction& p) {
+  using report::json::field;
   rapidjson::StringBuffer buffer;
   rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
-  const auto string = [&](const char* key, const std::string& value) { w.Key(key), w.String(value.c_str()); };
   w.StartObject();
-  string("format", "gpuprof.predict/1");
-  string("trace", p.trace);
-  string("per_gpu_trace", p.per_gpu_trace);
-  string("strategy", std::string(to_string(p.strategy)));
-  string("scaling", std::string(to_string(p.scaling)));
-  string("link", p.link_name);
-  string("link_source", p.link_source);
-  w.Key("gradient_bytes"), w.Int64(p.gradient_bytes);
-  string("gradient_source", p.gradient_source);
-  w.Key("measured_step_ns"), w.Double(p.measured_step_ns);
-  w.Key("replayed_step_ns"), w.Double(p.replayed_step_ns);
-  w.Key("host_data_ns_per_step"), w.Double(p.host_data_ns);
-  w.Key("host_launch_ns_per_step"), w.Double(p.host_launch_ns);
-  w.Key("host_copy_wait_ns_per_step"), w.Double(p.host_copy_wait_ns);
+  field(w, "format", "gpuprof.predict/1");
+  field(w, "trace", p.trace);
+  field(w, "per_gpu_trace", p.per_gpu_trace);
+  field(w, "strategy", to_string(p.strategy));
+  field(w, "scaling", to_string(p.scaling));
+  field(w, "link", p.link_name);
+  field(w, "link_source", p.link_source);
+  field(w, "gradient_bytes", p.gradient_bytes);
+  field(w, "gradient_source", p.gradient_source);
+  field(w, "measured_step_ns", p.measured_step_ns);
+  field(w, "replayed_step_ns", p.replayed_step_ns);
+  field(w, "host_data_ns_per_step", p.host_data_ns);
+  field(w, "host_launch_ns_per_step", p.host_launch_ns);
+  field(w, "host_copy_wait_ns_per_step", p.host_copy_wait_ns);
   w.Key("predictions"), w.StartArray();
   for (const auto& row : p.rows) {
     w.StartObject();
-    w.Key("gpus"), w.Int(row.gpus);
-    w.Key("step_ns"), w.Double(row.step_ns);
-    w.Key("low_ns"), w.Double(row.low_ns);
-    w.Key("high_ns"), w.Double(row.high_ns);
-    w.Key("speedup"), w.Double(row.speedup);
-    w.Key("efficiency"), w.Double(row.efficiency);
-    string("verdict", row.verdict);
+    field(w, "gpus", std::int64_t{row.gpus});
+    field(w, "step_ns", row.step_ns);
+    field(w, "low_ns", row.low_ns);
+    field(w, "high_ns", row.high_ns);
+    field(w, "speedup", row.speedup);
+    field(w, "efficiency", row.efficiency);
+    field(w, "verdict", row.verdict);
     w.Key("terms"), w.StartArray();
     for (const auto& term : row.terms) {
       w.StartObject();
-      string("name", term.name);
-      w.Key("ns"), w.Double(term.ns);
+      field(w, "name", term.name);
+      field(w, "ns", term.ns);
       w.EndObject();
     }
     w.EndArray();
@@ -79,7 +81,7 @@ std::string render_json(const Prediction& p) {
   }
   w.EndArray();
   w.Key("notes"), w.StartArray();
-  for (const auto& note : p.notes) w.String(note.c_str());
+  for (const auto& note : p.notes) report::json::string(w, note);
   w.EndArray();
   w.EndObject();
   return std::string(buffer.GetString()) + "\n";
