@@ -14,6 +14,7 @@
 #include <filesystem>
 
 #include "gpuprof/predict/baselines.hpp"
+#include "gpuprof/units/statistics.hpp"
 #include "gpuprof/predict/case_validation.hpp"
 #include "gpuprof/predict/collective_validation.hpp"
 #include "gpuprof/predict/comm_validation.hpp"
@@ -35,12 +36,6 @@ std::filesystem::path work_folder() {
   const auto work = std::filesystem::temp_directory_path() / "gpuprof_predict_validation";
   std::filesystem::create_directories(work);
   return work;
-}
-
-double median(std::vector<double> values) {
-  if (values.empty()) return 0.0;
-  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(values.size() / 2), values.end());
-  return values[values.size() / 2];
 }
 
 void print_comm_cases(const std::string& external, const std::string& scaling) {
@@ -69,10 +64,10 @@ void print_comm_cases(const std::string& external, const std::string& scaling) {
   };
   fmt::print("with the partners' arrivals: median |step error| {:.1f} % (worst {:.1f} %), median exposed-share "
              "difference {:.1f} points (worst {:.1f})\n",
-             100 * median(errors), 100 * worst(errors), median(share_points), worst(share_points));
+             100 * gpuprof::units::median(errors), 100 * worst(errors), gpuprof::units::median(share_points), worst(share_points));
   fmt::print("transfer alone:              median |step error| {:.1f} % (worst {:.1f} %), median exposed-share "
              "difference {:.1f} points (worst {:.1f})\n",
-             100 * median(alone_errors), 100 * worst(alone_errors), median(alone_points), worst(alone_points));
+             100 * gpuprof::units::median(alone_errors), 100 * worst(alone_errors), gpuprof::units::median(alone_points), worst(alone_points));
   std::filesystem::remove_all(work);
 }
 
@@ -117,7 +112,7 @@ void print_calibration(const std::string& dir, const std::string& work,
     print_coverage(fmt::format("published {}-GPU runs (held out), shipped loss", gpus),
                    p::coverage_with(runs, p::kPublishedReplicaLoss));
     fmt::print("  {:<58} {:>3} of {:<3} within 10 %, median error {:.1f} %\n", "", within, runs.size(),
-               100 * median(errors));
+               100 * gpuprof::units::median(errors));
   }
 }
 
@@ -159,7 +154,7 @@ void print_cases(const std::string& dir) {
   }
   fmt::print("published: {} of {} within 10 %, {} in the band; outside it {} slower than its slow end, {} faster than "
              "its fast end; median error AMP rows {:+.1f} % ({}), FP32/TF32 rows {:+.1f} % ({})\n",
-             within, published.size(), in_band, slower, faster, 100 * median(amp), amp.size(), 100 * median(other),
+             within, published.size(), in_band, slower, faster, 100 * gpuprof::units::median(amp), amp.size(), 100 * gpuprof::units::median(other),
              other.size());
   const auto classic_in = std::count_if(gru.rows.begin(), gru.rows.end(), [](const auto& r) { return r.in_band(); }) +
                           (towers.in_band() ? 1 : 0);

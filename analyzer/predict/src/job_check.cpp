@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "gpuprof/predict/sample_statistics.hpp"
+#include "gpuprof/units/statistics.hpp"
 #include "gpuprof/report/json_fields.hpp"
 
 #include "gpuprof/job/job_inputs.hpp"
@@ -91,7 +91,7 @@ std::string render_job_check(const JobCheck& check, bool json) {
   }
   out += fmt::format("\nmedian |step error| {:.1f} %, median exposed-communication difference {:.1f} points over {} "
                      "rank(s); communication kernels the trace does not size keep their measured time\n",
-                     100 * median(errors), median(points), check.ranks.size());
+                     100 * units::median(errors), units::median(points), check.ranks.size());
   for (const auto& note : check.notes) out += "note: " + note + "\n";
   return out;
 }
