@@ -87,15 +87,18 @@ std::string render_json(const Prediction& p) {
   return std::string(buffer.GetString()) + "\n";
 }
 
-std::string csv_cell(const std::string& text) { return "\"" + fmt::format("{}", text) + "\""; }
-
+// One row per (GPU count, term), through the report's CSV writer (its quoting and formula guard).
 std::string render_csv(const Prediction& p) {
-  std::string out = "gpus,step_ns,low_ns,high_ns,speedup,efficiency,term,term_ns\n";
+  const auto figure = [](std::string text) { return report::Cell{text, text, true}; };
+  report::Table table{report::Section::summary, "predictions", "",
+                      {"gpus", "step_ns", "low_ns", "high_ns", "speedup", "efficiency", "term", "term_ns"}, {}};
   for (const auto& row : p.rows)
     for (const auto& term : row.terms)
-      out += fmt::format("{},{:.0f},{:.0f},{:.0f},{:.4f},{:.4f},{},{:.0f}\n", row.gpus, row.step_ns, row.low_ns,
-                         row.high_ns, row.speedup, row.efficiency, csv_cell(term.name), term.ns);
-  return out;
+      table.rows.push_back({figure(std::to_string(row.gpus)), figure(fmt::format("{:.0f}", row.step_ns)),
+                            figure(fmt::format("{:.0f}", row.low_ns)), figure(fmt::format("{:.0f}", row.high_ns)),
+                            figure(fmt::format("{:.4f}", row.speedup)), figure(fmt::format("{:.4f}", row.efficiency)),
+                            report::text_cell(term.name), figure(fmt::format("{:.0f}", term.ns))});
+  return report::csv_table(table);
 }
 
 std::vector<report::Table> prediction_tables(const Prediction& p) {
@@ -192,26 +195,17 @@ std::string host_warning(const Prediction& p) {
       duration(p.host_data_ns), duration(p.host_launch_ns), waits);
 }
 
-PredictFormat predict_format_from_string(std::string_view name) {
-  if (name == "text") return PredictFormat::text;
-  if (name == "json") return PredictFormat::json;
-  if (name == "csv") return PredictFormat::csv;
-  if (name == "html") return PredictFormat::html;
-  if (name == "md") return PredictFormat::md;
-  throw TraceError::bad_input("", fmt::format("unknown format '{}' (text, md, json, csv or html)", name));
-}
-
-std::string render_prediction(PredictFormat format, const Prediction& prediction) {
+std::string render_prediction(report::Format format, const Prediction& prediction) {
   switch (format) {
-    case PredictFormat::json:
+    case report::Format::json:
       return render_json(prediction);
-    case PredictFormat::csv:
+    case report::Format::csv:
       return render_csv(prediction);
-    case PredictFormat::html:
+    case report::Format::html:
       return render_html(prediction);
-    case PredictFormat::md:
+    case report::Format::markdown:
       return render_markdown(prediction);
-    case PredictFormat::text:
+    case report::Format::text:
       break;
   }
   return render_text(prediction);

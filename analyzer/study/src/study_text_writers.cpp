@@ -190,30 +190,21 @@ std::string render_study_csv(const StudyReport& report) {
   return out;
 }
 
-std::optional<StudyFormat> study_format_from_string(std::string_view name) {
-  if (name == "text") return StudyFormat::text;
-  if (name == "md" || name == "markdown") return StudyFormat::markdown;
-  if (name == "csv") return StudyFormat::csv;
-  if (name == "json") return StudyFormat::json;
-  if (name == "html") return StudyFormat::html;
-  return std::nullopt;
-}
-
 namespace {
-std::string render_format(StudyFormat format, const StudyReport& report, bool wide) {
+std::string render_format(report::Format format, const StudyReport& report, bool wide) {
   switch (format) {
-    case StudyFormat::text: return render_study_text(report, wide);
-    case StudyFormat::markdown: return render_study_markdown(report);
-    case StudyFormat::csv: return render_study_csv(report);
-    case StudyFormat::json: return render_study_json(report);
-    case StudyFormat::html: return render_study_html(report);
+    case report::Format::text: return render_study_text(report, wide);
+    case report::Format::markdown: return render_study_markdown(report);
+    case report::Format::csv: return render_study_csv(report);
+    case report::Format::json: return render_study_json(report);
+    case report::Format::html: return render_study_html(report);
   }
   return {};
 }
 }  // namespace
 
 // Kernel names come from trace files: whatever bytes they hold, the output is valid UTF-8.
-std::string render_study(StudyFormat format, const StudyReport& report, bool wide) {
+std::string render_study(report::Format format, const StudyReport& report, bool wide) {
   return clean_utf8(render_format(format, report, wide));
 }
 

@@ -1,4 +1,4 @@
-// Predict's JSON follows the one number policy of every gpuprof document (report/json_fields.hpp):
+// Predict's documents are written as every gpuprof document is. Its JSON follows the one number policy of every gpuprof document (report/json_fields.hpp):
 // a figure that is not finite is null (before: RapidJSON refused it and the document lost the value,
 // leaving a key without one), a finite one is rounded to 3 decimals.
 
@@ -31,7 +31,7 @@ TEST(PredictionJson, NonFiniteFiguresAreNullAndTheDocumentStaysValid) {
   row.efficiency = 0.123456;
   row.terms.push_back({"exposed all-reduce", 1234.56789});
   p.rows.push_back(row);
-  const auto document = parsed(render_prediction(PredictFormat::json, p));
+  const auto document = parsed(render_prediction(report::Format::json, p));
   ASSERT_TRUE(document.IsObject());
   EXPECT_TRUE(document["measured_step_ns"].IsNull());
   const auto& first = document["predictions"][0];
@@ -53,6 +53,23 @@ TEST(PredictionJson, JobCheckWritesNonFiniteSharesAsNull) {
   ASSERT_TRUE(document.IsObject());
   EXPECT_TRUE(document["ranks"][0]["predicted_step_ns"].IsNull());
   EXPECT_DOUBLE_EQ(document["ranks"][0]["measured_exposed_share"].GetDouble(), 0.426);
+}
+
+// The CSV is the report's table writer: a term name is quoted only where needed, a quote in it doubled and a
+// name a spreadsheet would run as a formula defused (before: every name in quotes, a quote in it left as is).
+TEST(PredictionCsv, TermNamesGoThroughTheReportsEscaping) {
+  Prediction p;
+  GpuCountPrediction row;
+  row.gpus = 2;
+  row.step_ns = 1500.4;
+  row.speedup = 1.5;
+  row.efficiency = 0.75;
+  row.terms = {{"=cmd|' /C calc'!A0", 100.0}, {"all-reduce over \"link\", measured", -2.0}};
+  p.rows.push_back(row);
+  EXPECT_EQ(render_prediction(report::Format::csv, p),
+            "gpus,step_ns,low_ns,high_ns,speedup,efficiency,term,term_ns\n"
+            "2,1500,0,0,1.5000,0.7500,'=cmd|' /C calc'!A0,100\n"
+            "2,1500,0,0,1.5000,0.7500,\"all-reduce over \"\"link\"\", measured\",-2\n");
 }
 
 }  // namespace
