@@ -1,4 +1,4 @@
-#include "info_json.hpp"
+#include "gpuprof/report/info_document.hpp"
 
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
@@ -12,13 +12,13 @@
 #include "gpuprof/trace/trace_file.hpp"
 #include "gpuprof/trace/utf8_text.hpp"
 
-namespace gpuprof::cli {
+namespace gpuprof::report {
 namespace {
 
 using Writer = rapidjson::Writer<rapidjson::StringBuffer>;
 
 // Names and meta values come from the files as they are: made valid UTF-8 before they are written.
-void string(Writer& json, const std::string& text) { report::json::string(json, clean_utf8(text)); }
+void string(Writer& json, const std::string& text) { json::string(json, clean_utf8(text)); }
 
 template <typename Value>
 void optional(Writer& json, const char* key, const std::optional<Value>& value) {
@@ -58,8 +58,8 @@ void stats_and_loss(Writer& json, trace::TraceFile& file) {
     json.StartObject();
     json.Key("name");
     string(json, stat.name);
-    report::json::field(json, "value", stat.value);
-    report::json::field(json, "severity", trace::to_string(stat.severity));
+    json::field(json, "value", stat.value);
+    json::field(json, "severity", trace::to_string(stat.severity));
     json.Key("description");
     string(json, std::string(trace::stat_description(stat.name)));
     json.Key("known");
@@ -71,11 +71,11 @@ void stats_and_loss(Writer& json, trace::TraceFile& file) {
   const auto loss = analysis::recording_loss(stats);
   json.Key("recording_loss");
   json.StartObject();
-  report::json::field(json, "dropped_records", loss.dropped_records);
-  report::json::field(json, "refused_buffer_requests", loss.refused_buffer_requests);
-  report::json::field(json, "buffers_not_returned", loss.buffers_not_returned);
-  report::json::field(json, "records_taken", loss.records_taken);
-  report::json::field(json, "records_after_stop", loss.records_after_stop);
+  json::field(json, "dropped_records", loss.dropped_records);
+  json::field(json, "refused_buffer_requests", loss.refused_buffer_requests);
+  json::field(json, "buffers_not_returned", loss.buffers_not_returned);
+  json::field(json, "records_taken", loss.records_taken);
+  json::field(json, "records_after_stop", loss.records_after_stop);
   json.EndObject();
 }
 
@@ -132,4 +132,4 @@ std::string info_json_document(const std::vector<std::string>& trace_objects) {
   return document + "]}\n";
 }
 
-}  // namespace gpuprof::cli
+}  // namespace gpuprof::report
