@@ -3,7 +3,10 @@
 # and the samples, so that two builds can be compared byte for byte:
 #   scripts/output-diff.sh save BINARY FOLDER
 #   scripts/output-diff.sh diff BASE_FOLDER NEW_FOLDER
-# Used to show that a refactor of the writers changes only what it means to change.
+# Used to show that a refactor of the writers changes only what it means to change. Run both saves from the
+# same folder with the same spelling of the script's path: the documents name their inputs by that path.
+# Example (from the worktree root): scripts/output-diff.sh save /work/main/build-release/cli/gpuprof /tmp/base;
+# scripts/output-diff.sh save build-release/cli/gpuprof /tmp/new; scripts/output-diff.sh diff /tmp/base /tmp/new
 set -u
 
 external=${GPUPROF_EXTERNAL:-$(dirname "$0")/../../shared/data/external}
