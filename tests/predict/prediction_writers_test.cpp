@@ -72,5 +72,22 @@ TEST(PredictionCsv, TermNamesGoThroughTheReportsEscaping) {
             "2,1500,0,0,1.5000,0.7500,\"all-reduce over \"\"link\"\", measured\",-2\n");
 }
 
+// In text a figure that is not finite is a word, never a number made up from it (INT64_MIN before).
+TEST(PredictionText, NonFiniteFiguresReadNotAvailable) {
+  Prediction p;
+  p.measured_step_ns = std::numeric_limits<double>::quiet_NaN();
+  GpuCountPrediction row;
+  row.gpus = 2;
+  row.step_ns = std::numeric_limits<double>::infinity();
+  row.terms.push_back({"exposed all-reduce", std::numeric_limits<double>::quiet_NaN()});
+  p.rows.push_back(row);
+  for (const auto format : {report::Format::text, report::Format::markdown, report::Format::html}) {
+    const auto text = render_prediction(format, p);
+    EXPECT_NE(text.find("step n/a"), std::string::npos) << text;
+    EXPECT_EQ(text.find("9223372036854775808"), std::string::npos) << text;
+    EXPECT_EQ(text.find("-9223"), std::string::npos) << text;
+  }
+}
+
 }  // namespace
 }  // namespace gpuprof::predict

@@ -1,6 +1,8 @@
 #include "gpuprof/predict/prediction_writers.hpp"
 
 #include <fmt/format.h>
+
+#include <cmath>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
@@ -14,7 +16,9 @@
 namespace gpuprof::predict {
 namespace {
 
+// A figure that is not finite says so in words ("n/a"), as the report's cells do; JSON writes null.
 std::string duration(double ns) {
+  if (!std::isfinite(ns)) return "n/a";
   const auto text = units::format_duration(static_cast<std::int64_t>(std::llround(std::abs(ns))));
   return ns < 0 ? "-" + text : text;
 }
