@@ -14,6 +14,7 @@
 #include <filesystem>
 
 #include "gpuprof/predict/baselines.hpp"
+#include "gpuprof/units/statistics.hpp"
 #include "gpuprof/predict/case_validation.hpp"
 #include "gpuprof/predict/collective_validation.hpp"
 #include "gpuprof/predict/comm_validation.hpp"
@@ -36,12 +37,6 @@ std::filesystem::path work_folder() {
   const auto work = std::filesystem::temp_directory_path() / "gpuprof_predict_validation";
   std::filesystem::create_directories(work);
   return work;
-}
-
-double median(std::vector<double> values) {
-  if (values.empty()) return 0.0;
-  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(values.size() / 2), values.end());
-  return values[values.size() / 2];
 }
 
 void print_comm_cases(const std::string& external, const std::string& scaling) {
@@ -70,10 +65,10 @@ void print_comm_cases(const std::string& external, const std::string& scaling) {
   };
   fmt::print("with the partners' arrivals: median |step error| {:.1f} % (worst {:.1f} %), median exposed-share "
              "difference {:.1f} points (worst {:.1f})\n",
-             100 * median(errors), 100 * worst(errors), median(share_points), worst(share_points));
+             100 * gpuprof::units::median(errors), 100 * worst(errors), gpuprof::units::median(share_points), worst(share_points));
   fmt::print("transfer alone:              median |step error| {:.1f} % (worst {:.1f} %), median exposed-share "
              "difference {:.1f} points (worst {:.1f})\n",
-             100 * median(alone_errors), 100 * worst(alone_errors), median(alone_points), worst(alone_points));
+             100 * gpuprof::units::median(alone_errors), 100 * worst(alone_errors), gpuprof::units::median(alone_points), worst(alone_points));
   std::filesystem::remove_all(work);
 }
 
@@ -126,7 +121,7 @@ void print_band(const std::vector<gpuprof::predict::CaseResult>& eight,
   std::vector<double> widths;
   for (const auto& c : eight) widths.push_back((c.high - c.low) / c.predicted);
   fmt::print("  band width (fast end - slow end, over the centre), median over the 8-GPU rows: {:.1f} %\n",
-             100 * median(widths));
+             100 * gpuprof::units::median(widths));
   print_coverage("leave one source out, published 8-GPU runs", p::band_left_out(eight, eight, kCoverage));
   for (const auto& rows : held_gpus)
     if (!rows.empty())
@@ -185,7 +180,7 @@ void print_published(const std::vector<gpuprof::predict::CaseResult>& published)
   fmt::print("published: {} of {} within 10 %, {} in the band (shipped replica loss); outside it {} slower than its "
              "slow end, {} faster than its fast end; median error AMP rows {:+.1f} % ({}), FP32/TF32 rows {:+.1f} % "
              "({})\n",
-             within, published.size(), in_band, slower, faster, 100 * median(amp), amp.size(), 100 * median(other),
+             within, published.size(), in_band, slower, faster, 100 * gpuprof::units::median(amp), amp.size(), 100 * gpuprof::units::median(other),
              other.size());
 }
 

@@ -50,7 +50,7 @@ int run_check(const PredictArguments& arguments, const Invocation& invocation) {
 
 int run_predict(const PredictArguments& arguments, const Invocation& invocation) {
   if (arguments.check) return run_check(arguments, invocation);
-  const auto format = predict::predict_format_from_string(arguments.format);
+  const auto format = report::format_from_string(arguments.format);
   // Every option and path is checked before a trace is read.
   auto [options, inputs] = predict::check_prediction(arguments.request, arguments.traces);
   const report::WriteOptions write_options{.overwrite = arguments.force, .inputs = std::move(inputs)};

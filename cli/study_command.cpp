@@ -30,12 +30,7 @@ struct StudyArguments {
 };
 
 int run_study_command(const StudyArguments& arguments, const Invocation& invocation) {
-  const auto format = study::study_format_from_string(arguments.format);
-  if (!format) {
-    fmt::print(stderr, "gpuprof: --format: unknown format '{}' (use text, md, html, csv or json)\n",
-               printable(arguments.format));
-    return kExitBadInput;
-  }
+  const auto format = report::format_from_string(arguments.format);  // one line and exit 2 when unknown
   const auto path = (fs::path(arguments.folder) / study::kStudyFileName).string();
   std::error_code missing;  // a loop of links is not "missing": opening it says what it is
   if (!fs::exists(path, missing) && !missing) {
@@ -54,7 +49,7 @@ int run_study_command(const StudyArguments& arguments, const Invocation& invocat
   report.waterfalls = study::waterfalls_of_study(data, arguments.folder, notices);
   report.predictions = study::predict_study(data, report.rows, arguments.folder, arguments.predict, notices);
   report.notices.insert(report.notices.end(), notices.begin(), notices.end());
-  const auto text = study::render_study(*format, report, arguments.wide);
+  const auto text = study::render_study(format, report, arguments.wide);
   if (arguments.output.empty() || arguments.output == "-") {
     std::fwrite(text.data(), 1, text.size(), stdout);
   } else {

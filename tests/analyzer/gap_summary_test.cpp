@@ -14,15 +14,6 @@ BatchGap gap(std::int32_t device, std::int64_t idle, IdleCause cause) {
   return result;
 }
 
-TEST(GapSummary, NearestRankPercentiles) {
-  const std::vector<std::int64_t> sorted = {10, 20, 30, 40, 50, 60, 70, 80, 90, 100};
-  EXPECT_EQ(nearest_rank_percentile(sorted, 50), 50);
-  EXPECT_EQ(nearest_rank_percentile(sorted, 95), 100);
-  EXPECT_EQ(nearest_rank_percentile(sorted, 10), 10);
-  EXPECT_EQ(nearest_rank_percentile({7}, 95), 7);
-  EXPECT_EQ(nearest_rank_percentile({}, 50), 0);
-}
-
 TEST(GapSummary, PerDeviceFiguresAndCauses) {
   const std::vector<BatchGap> gaps = {gap(1, 400, IdleCause::sync_wait),         gap(0, 100, IdleCause::data_loading),
                                       gap(0, 300, IdleCause::data_loading), gap(0, 200, IdleCause::host_bound),

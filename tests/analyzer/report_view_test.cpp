@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <limits>
 #include <string>
 
 #include "gpuprof/analysis/rank_analysis.hpp"
@@ -258,6 +259,16 @@ TEST(ReportView, ShortenedNamesThatCollideAreNumbered) {
   EXPECT_EQ(first_line_wider_than(text, 60), "");
   EXPECT_EQ(count(text, " #1\n"), 2u) << text;
   EXPECT_EQ(count(text, " #2\n"), 1u) << text;
+}
+
+// A duration that is not finite reads as a word, with no raw value for CSV (before: INT64_MIN, a made-up time).
+TEST(ReportCells, NonFiniteDurationIsAWordNotANumber) {
+  for (const double ns : {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()}) {
+    const auto cell = duration_cell(ns);
+    EXPECT_EQ(cell.text, "n/a");
+    EXPECT_EQ(cell.raw, "");
+  }
+  EXPECT_EQ(duration_cell(1500.4).raw, "1500");
 }
 
 }  // namespace

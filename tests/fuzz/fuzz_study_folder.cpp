@@ -32,9 +32,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const auto breakdowns = gpuprof::study::breakdowns_of_study(study, folder.string(), notices);
     auto report = gpuprof::study::build_study_report(study, breakdowns);
     report.waterfalls = gpuprof::study::waterfalls_of_study(study, folder.string(), notices);
-    for (const auto format : {gpuprof::study::StudyFormat::text, gpuprof::study::StudyFormat::markdown,
-                              gpuprof::study::StudyFormat::csv, gpuprof::study::StudyFormat::json,
-                              gpuprof::study::StudyFormat::html}) {
+    for (const auto format : {gpuprof::report::Format::text, gpuprof::report::Format::markdown,
+                              gpuprof::report::Format::csv, gpuprof::report::Format::json,
+                              gpuprof::report::Format::html}) {
       (void)gpuprof::study::render_study(format, report);
     }
   } catch (const gpuprof::TraceError& error) {

@@ -148,7 +148,7 @@ TEST_F(PredictionPanelTest, ShowsTheFiguresOfGpuprofPredictWithTheSameOptions) {
     // The same prediction, to the last digit of every figure the JSON output holds.
     const auto json = run_cli(trace_, request, "json");
     ASSERT_EQ(json.exit_code, 0) << json.err;
-    EXPECT_EQ(predict::render_prediction(predict::PredictFormat::json, *panel.prediction()), json.out) << strategy;
+    EXPECT_EQ(predict::render_prediction(report::Format::json, *panel.prediction()), json.out) << strategy;
     const auto text = run_cli(trace_, request, "text");
     ASSERT_EQ(text.exit_code, 0) << text.err;
     expect_lines_of(panel.result_text(), text.out);
@@ -171,7 +171,7 @@ TEST_F(PredictionPanelTest, ShowsTheFiguresOfGpuprofPredictWithTheSecondTraceAnd
   // `gpuprof predict TRACE PER_GPU_TRACE --gpus 2,4,8`, to the last digit of every figure the JSON output holds.
   const auto json = run_cli(trace_, request, "json", per_gpu_);
   ASSERT_EQ(json.exit_code, 0) << json.err;
-  EXPECT_EQ(predict::render_prediction(predict::PredictFormat::json, *panel.prediction()), json.out);
+  EXPECT_EQ(predict::render_prediction(report::Format::json, *panel.prediction()), json.out);
   const auto& prediction = *panel.prediction();
   EXPECT_EQ(prediction.per_gpu_trace, per_gpu_);
   ASSERT_EQ(prediction.rows.size(), 3u);
@@ -218,7 +218,7 @@ TEST_F(PredictionPanelTest, ShowsTheFiguresOfGpuprofPredictWithTheSecondTraceAnd
   ASSERT_TRUE(panel.prediction()) << panel.error_text().toStdString();
   const auto alone = run_cli(trace_, request, "json");
   ASSERT_EQ(alone.exit_code, 0) << alone.err;
-  EXPECT_EQ(predict::render_prediction(predict::PredictFormat::json, *panel.prediction()), alone.out);
+  EXPECT_EQ(predict::render_prediction(report::Format::json, *panel.prediction()), alone.out);
   EXPECT_TRUE(panel.prediction()->per_gpu_trace.empty());
 }
 

@@ -181,7 +181,7 @@ TEST_F(RealTraces, ThePredictionDockGivesWhatGpuprofPredictGives) {
   const auto cli = gpuprof::testing::run_process(
       {GPUPROF_BINARY, "predict", files.front().toStdString(), "--gpus", "4", "--link", "nvlink3", "--format", "json"});
   ASSERT_EQ(cli.exit_code, 0) << cli.err;
-  EXPECT_EQ(predict::render_prediction(predict::PredictFormat::json, *panel.prediction()), cli.out);
+  EXPECT_EQ(predict::render_prediction(report::Format::json, *panel.prediction()), cli.out);
   EXPECT_EQ(panel.prediction()->gradient_bytes, 102'228'128);
   const auto& replayed = panel.step_chart()->replayed();
   EXPECT_TRUE(std::any_of(replayed.lanes.begin(), replayed.lanes.end(),

@@ -41,12 +41,6 @@ TEST(CalibrateReplicaLoss, SplitConformalRank) {
   EXPECT_DOUBLE_EQ(calibrate_replica_loss({}, 0.8), 0.0);
 }
 
-TEST(SampleStatistics, MedianOfOddAndEvenCounts) {
-  EXPECT_DOUBLE_EQ(median({3.0, 1.0, 2.0}), 2.0);
-  EXPECT_DOUBLE_EQ(median({4.0, 1.0, 3.0, 2.0}), 2.5);
-  EXPECT_DOUBLE_EQ(median({}), 0.0);
-}
-
 // The steady steps of samples/gru.sqlite (ms): one step an epoch boundary lengthens to 20.8 ms made the
 // plain standard deviation 2.5 ms and the 2-GPU synchronization term half a step.
 TEST(SampleStatistics, RobustSpreadLeavesOutTheOneLongStep) {

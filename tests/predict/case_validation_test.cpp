@@ -7,6 +7,7 @@
 #include "gpuprof/predict/baselines.hpp"
 #include "gpuprof/predict/case_validation.hpp"
 #include "gpuprof/predict/step_variability.hpp"
+#include "gpuprof/units/statistics.hpp"
 #include "temporary_folder.hpp"
 
 // The classic cases and the published 1-vs-N-GPU tables (../shared/data/scaling; skips without it),

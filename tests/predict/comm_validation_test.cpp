@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "gpuprof/predict/comm_validation.hpp"
+#include "gpuprof/units/statistics.hpp"
 #include "temporary_folder.hpp"
 
 // Issue 29, "Leave communication out": on every multi-rank trace of ../shared/data/external, one rank's
@@ -12,11 +13,6 @@
 
 namespace gpuprof::predict {
 namespace {
-
-double median(std::vector<double> values) {
-  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(values.size() / 2), values.end());
-  return values[values.size() / 2];
-}
 
 TEST(LeaveCommunicationOut, StepAndExposedShareOnEveryMultiRankTrace) {
   const auto dir = gpuprof::testing::external_data_dir();
@@ -37,10 +33,10 @@ TEST(LeaveCommunicationOut, StepAndExposedShareOnEveryMultiRankTrace) {
     errors.push_back(std::abs(c.step_error()));
     alone_errors.push_back(std::abs(c.transfer_only_step_ns / c.measured_step_ns - 1.0));
   }
-  EXPECT_LE(median(errors), 0.15);
+  EXPECT_LE(units::median(errors), 0.15);
   // Sizes and link alone (no partner arrivals) still predict the step within the bound, though not the
   // exposed share (docs/predict.md: the DLRM ranks' communication is mostly waiting for the slowest rank).
-  EXPECT_LE(median(alone_errors), 0.15);
+  EXPECT_LE(units::median(alone_errors), 0.15);
 }
 
 }  // namespace

@@ -44,7 +44,7 @@ TEST(StepTimeline, KeepingTheTimelinesChangesNoFigure) {
     const auto plain = predict({&model}, options);
     options.step_timelines = true;
     const auto kept = predict({&model}, options);
-    EXPECT_EQ(render_prediction(PredictFormat::json, plain), render_prediction(PredictFormat::json, kept));
+    EXPECT_EQ(render_prediction(report::Format::json, plain), render_prediction(report::Format::json, kept));
     EXPECT_TRUE(plain.measured_step.lanes.empty());
     EXPECT_FALSE(kept.measured_step.lanes.empty()) << strategy;
     for (const auto& row : kept.rows) EXPECT_FALSE(row.replayed_step.lanes.empty()) << strategy;

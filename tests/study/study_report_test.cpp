@@ -149,5 +149,24 @@ TEST(StudyReport, OtherFormatsCarryTheSameFigures) {
   EXPECT_NE(html.find("2 GPUs: 20"), std::string::npos);         // the break-even marker
 }
 
+// Names in a study's tables come from the study file and the traces (a waterfall's configuration, a failed
+// run's error line): the CSV defuses what a spreadsheet would run as a formula, the Markdown escapes markup
+// and emphasis, as the report does (before: only quoting and pipes).
+TEST(StudyReport, HostileNamesAreEscapedInCsvAndMarkdown) {
+  auto report = build_study_report(synthetic_study(), synthetic_breakdowns());
+  report.failures.push_back({"=cmd|' /C calc'!A0", 1, RunKind::profiled, RunStatus::failed, 2, "-2+3+cmd|' /C calc'!A0"});
+  report.waterfalls.push_back({"@SUM(1+1)*cmd|' /C calc'!A0", "base", 1e6, 2e6, {{"<b>kernel_name</b>", 1e6}}});
+  const auto csv = render_study_csv(report);
+  EXPECT_NE(csv.find("\n'=cmd|' /C calc'!A0,"), std::string::npos) << csv;
+  EXPECT_NE(csv.find(",'-2+3+cmd|' /C calc'!A0\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("\n'@SUM(1+1)*cmd|' /C calc'!A0,"), std::string::npos) << csv;
+  const auto markdown = render_study_markdown(report);
+  EXPECT_EQ(markdown.find("<b>"), std::string::npos) << markdown;
+  EXPECT_NE(markdown.find("&lt;b&gt;kernel\\_name&lt;/b&gt;"), std::string::npos) << markdown;
+  EXPECT_NE(markdown.find("@SUM(1+1)\\*cmd\\|"), std::string::npos) << markdown;
+  // Figures stay as they were: a signed change is a number, not a formula.
+  EXPECT_EQ(csv.find("'+"), std::string::npos) << csv;
+}
+
 }  // namespace
 }  // namespace gpuprof::study

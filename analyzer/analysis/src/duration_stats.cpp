@@ -1,4 +1,5 @@
 #include "gpuprof/analysis/duration_stats.hpp"
+#include "gpuprof/units/statistics.hpp"
 #include "gpuprof/units/units.hpp"
 
 #include <algorithm>
@@ -30,13 +31,7 @@ DurationStats duration_stats(std::span<std::int64_t> durations) {
   double squares = 0;
   for (const auto value : durations) squares += (static_cast<double>(value) - stats.avg_ns) * (static_cast<double>(value) - stats.avg_ns);
   stats.stddev_ns = durations.size() > 1 ? std::sqrt(squares / (count - 1)) : 0.0;
-  const auto middle = durations.begin() + static_cast<std::ptrdiff_t>(durations.size() / 2);
-  std::nth_element(durations.begin(), middle, durations.end());
-  stats.med_ns = static_cast<double>(*middle);
-  if (durations.size() % 2 == 0) {
-    const auto lower = *std::max_element(durations.begin(), middle);
-    stats.med_ns = (static_cast<double>(lower) + static_cast<double>(*middle)) / 2.0;
-  }
+  stats.med_ns = units::median(durations);
   stats.avg_ns = std::min(stats.avg_ns, kLargestTime);
   stats.med_ns = std::min(stats.med_ns, kLargestTime);
   stats.stddev_ns = std::min(stats.stddev_ns, kLargestTime);

@@ -1,4 +1,5 @@
 #include "gpuprof/analysis/gap_summary.hpp"
+#include "gpuprof/units/statistics.hpp"
 #include "gpuprof/units/units.hpp"
 
 #include <algorithm>
@@ -30,19 +31,13 @@ GapStats stats_of(std::int32_t device, std::vector<const BatchGap*>& gaps) {
   std::sort(idle.begin(), idle.end());
   stats.count = static_cast<std::int64_t>(idle.size());
   stats.mean_ns = static_cast<double>(stats.total_ns) / static_cast<double>(idle.size());
-  stats.p50_ns = nearest_rank_percentile(idle, 50);
-  stats.p95_ns = nearest_rank_percentile(idle, 95);
+  stats.p50_ns = units::nearest_rank_percentile(std::span<const std::int64_t>(idle), 50);
+  stats.p95_ns = units::nearest_rank_percentile(std::span<const std::int64_t>(idle), 95);
   stats.max_ns = idle.back();
   return stats;
 }
 
 }  // namespace
-
-std::int64_t nearest_rank_percentile(const std::vector<std::int64_t>& sorted, double percent) {
-  if (sorted.empty()) return 0;
-  const auto rank = static_cast<std::size_t>(std::ceil(percent / 100.0 * static_cast<double>(sorted.size())));
-  return sorted[std::clamp<std::size_t>(rank, 1, sorted.size()) - 1];
-}
 
 std::vector<GapStats> summarize_gaps(const std::vector<BatchGap>& gaps) {
   std::map<std::int32_t, std::vector<const BatchGap*>> per_device;

@@ -1,27 +1,17 @@
 #include <rapidjson/prettywriter.h>
 #include <rapidjson/stringbuffer.h>
 
-#include <cmath>
-
 #include "gpuprof/comparison/comparison_writers.hpp"
+#include "gpuprof/report/json_fields.hpp"
 
 namespace gpuprof::comparison {
 namespace {
 
 using Writer = rapidjson::PrettyWriter<rapidjson::StringBuffer>;
 
-void string(Writer& w, std::string_view text) { w.String(text.data(), static_cast<rapidjson::SizeType>(text.size())); }
-void field(Writer& w, const char* name, std::string_view value) { w.Key(name), string(w, value); }
-void field(Writer& w, const char* name, std::int64_t value) { w.Key(name), w.Int64(value); }
-// Rounded to 3 decimals so the output does not change with the last bits of a sum.
-void field(Writer& w, const char* name, double value) {
-  w.Key(name);
-  w.Double(std::isfinite(value) ? std::round(value * 1000.0) / 1000.0 : 0.0);
-}
-void optional_field(Writer& w, const char* name, const std::optional<double>& value) {
-  if (value) field(w, name, *value);
-  else w.Key(name), w.Null();
-}
+using report::json::field;
+using report::json::optional_field;
+using report::json::string;
 
 void write_side(Writer& w, const char* name, const RunSide& side) {
   w.Key(name);

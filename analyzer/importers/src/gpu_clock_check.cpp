@@ -7,6 +7,7 @@
 #include "event_time_shift.hpp"
 #include "nvprof_clock_fit.hpp"
 #include "gpuprof/trace/stats_catalogue.hpp"
+#include "gpuprof/units/statistics.hpp"
 #include "gpuprof/units/units.hpp"
 
 namespace gpuprof::importers {
@@ -130,10 +131,8 @@ GpuClockCheck judge_launch_delays(std::vector<std::int64_t> delays) {
   if (delays.empty()) return check;
   check.linked_launches = static_cast<std::int64_t>(delays.size());
   check.negative_delays = std::count_if(delays.begin(), delays.end(), [](std::int64_t delay) { return delay < 0; });
-  const auto middle = delays.begin() + static_cast<std::ptrdiff_t>(delays.size() / 2);
-  std::nth_element(delays.begin(), middle, delays.end());
-  check.median_delay_ns = *middle;
   check.smallest_delay_ns = *std::min_element(delays.begin(), delays.end());
+  check.median_delay_ns = units::whole_median(delays);
   if (2 * check.negative_delays > check.linked_launches) {
     check.reason = "most GPU work starts before its launch call (" + describe_delays(check) + ")";
   } else if (*check.smallest_delay_ns > kImplausibleLaunchDelayNs) {

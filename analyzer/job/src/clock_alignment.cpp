@@ -6,6 +6,7 @@
 #include <map>
 
 #include "gpuprof/job/collective_groups.hpp"
+#include "gpuprof/units/statistics.hpp"
 #include "gpuprof/units/units.hpp"
 
 namespace gpuprof::job {
@@ -19,8 +20,9 @@ struct Estimate {
 // preempted kernel); the spread tells the reader how much to trust it.
 Estimate summarize(std::vector<std::int64_t> values) {
   if (values.empty()) return {};
-  std::sort(values.begin(), values.end());
-  return {values[values.size() / 2], values.back() - values.front(), static_cast<std::int64_t>(values.size())};
+  const auto [smallest, largest] = std::minmax_element(values.begin(), values.end());
+  const auto spread = *largest - *smallest;
+  return {units::whole_median(values), spread, static_cast<std::int64_t>(values.size())};
 }
 
 // realtime − trace time per pair; empty when the pairs disagree.

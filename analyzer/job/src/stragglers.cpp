@@ -4,8 +4,10 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <span>
 
 #include "gpuprof/idle/idle_attribution.hpp"
+#include "gpuprof/units/statistics.hpp"
 
 namespace gpuprof::job {
 namespace {
@@ -102,10 +104,10 @@ RankTiming timing_of(std::int32_t rank, const std::vector<RankStep>& steps) {
   return timing;
 }
 
-// The lower median, so that with two ranks the faster one is the yardstick.
+// The lower middle (the nearest-rank 50th percentile), so that with two ranks the faster one is the yardstick.
 double lower_median(std::vector<double> values) {
   std::sort(values.begin(), values.end());
-  return values.empty() ? 0.0 : values[(values.size() - 1) / 2];
+  return units::nearest_rank_percentile(std::span<const double>(values), 50);
 }
 
 // Per rank number: the other ranks' steady peer_wait it caused, and the matched collectives it started last.

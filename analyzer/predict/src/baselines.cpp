@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "gpuprof/predict/sample_statistics.hpp"
+#include "gpuprof/units/statistics.hpp"
 
 namespace gpuprof::predict {
 namespace {
@@ -22,7 +22,7 @@ struct Scorer {
     errors.push_back(error);
   }
   MethodScore done() {
-    score.median_error = median(errors);
+    score.median_error = units::median(errors);
     return score;
   }
 };
@@ -43,7 +43,7 @@ double fitted_efficiency(const std::vector<CaseResult>& rows, const std::string&
   std::vector<double> efficiencies;
   for (const auto& row : rows)
     if (row.source != held_out && row.one_gpu > 0 && row.gpus > 0) efficiencies.push_back(measured_efficiency(row));
-  return efficiencies.empty() ? 1.0 : median(efficiencies);
+  return efficiencies.empty() ? 1.0 : units::median(efficiencies);
 }
 
 BaselineComparison compare_with_baselines(const std::vector<CaseResult>& rows) {

@@ -7,7 +7,7 @@
 #include <filesystem>
 
 #include "gpuprof/predict/nccl_tests_reader.hpp"
-#include "gpuprof/predict/sample_statistics.hpp"
+#include "gpuprof/units/statistics.hpp"
 
 namespace gpuprof::predict {
 namespace {
@@ -44,7 +44,7 @@ CollectiveCheck check(std::string name, std::string trained, std::string tested,
     }
   result.large_points = static_cast<std::int64_t>(large.size());
   result.small_points = static_cast<std::int64_t>(small.size());
-  result.large_median_error = median(large), result.small_median_error = median(small);
+  result.large_median_error = units::median(large), result.small_median_error = units::median(small);
   result.large_worst_error = large.empty() ? 0.0 : *std::max_element(large.begin(), large.end());
   result.small_worst_error = small.empty() ? 0.0 : *std::max_element(small.begin(), small.end());
   return result;

@@ -7,7 +7,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "gpuprof/predict/sample_statistics.hpp"
+#include "gpuprof/units/statistics.hpp"
+#include "gpuprof/report/json_fields.hpp"
 
 #include "gpuprof/job/job_inputs.hpp"
 #include "gpuprof/predict/link_choice.hpp"
@@ -52,27 +53,28 @@ JobCheck check_job(const std::vector<std::string>& paths, const std::string& lin
 
 std::string render_job_check(const JobCheck& check, bool json) {
   if (json) {
+    using report::json::field;
     rapidjson::StringBuffer buffer;
     rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
     w.StartObject();
-    w.Key("format"), w.String("gpuprof.predict-check/1");
+    field(w, "format", "gpuprof.predict-check/1");
     w.Key("ranks"), w.StartArray();
     for (const auto& c : check.ranks) {
       w.StartObject();
-      w.Key("trace"), w.String(c.trace.c_str());
-      w.Key("link"), w.String(c.link_name.c_str());
-      w.Key("measured_step_ns"), w.Double(c.measured_step_ns);
-      w.Key("predicted_step_ns"), w.Double(c.predicted_step_ns);
-      w.Key("measured_exposed_share"), w.Double(c.measured_exposed_share);
-      w.Key("predicted_exposed_share"), w.Double(c.predicted_exposed_share);
-      w.Key("sized_kernels"), w.Int64(c.sized_kernels);
-      w.Key("comm_kernels"), w.Int64(c.comm_kernels);
-      w.Key("partner_ranks"), w.Int64(c.partner_ranks);
+      field(w, "trace", c.trace);
+      field(w, "link", c.link_name);
+      field(w, "measured_step_ns", c.measured_step_ns);
+      field(w, "predicted_step_ns", c.predicted_step_ns);
+      field(w, "measured_exposed_share", c.measured_exposed_share);
+      field(w, "predicted_exposed_share", c.predicted_exposed_share);
+      field(w, "sized_kernels", std::int64_t{c.sized_kernels});
+      field(w, "comm_kernels", std::int64_t{c.comm_kernels});
+      field(w, "partner_ranks", std::int64_t{c.partner_ranks});
       w.EndObject();
     }
     w.EndArray();
     w.Key("notes"), w.StartArray();
-    for (const auto& note : check.notes) w.String(note.c_str());
+    for (const auto& note : check.notes) report::json::string(w, note);
     w.EndArray();
     w.EndObject();
     return std::string(buffer.GetString()) + "\n";
@@ -96,7 +98,7 @@ std::string render_job_check(const JobCheck& check, bool json) {
                                    fmt::format("median |step error| {:.1f} %, median exposed-communication difference "
                                                "{:.1f} points over {} rank(s); communication kernels the trace does "
                                                "not size keep their measured time",
-                                               100 * median(errors), median(points), check.ranks.size()),
+                                               100 * units::median(errors), units::median(points), check.ranks.size()),
                                    report::kTerminalWidth);
   for (const auto& note : check.notes) out += report::wrap_text("note: ", "    ", note, report::kTerminalWidth);
   return out;

@@ -1,10 +1,13 @@
 #include "gpuprof/predict/prediction_writers.hpp"
 
 #include <fmt/format.h>
+
+#include <cmath>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
 #include "gpuprof/report/cells.hpp"
+#include "gpuprof/report/json_fields.hpp"
 #include "gpuprof/report/report_model.hpp"
 #include "gpuprof/report/table_rendering.hpp"
 #include "gpuprof/trace/trace_error.hpp"
@@ -13,7 +16,9 @@
 namespace gpuprof::predict {
 namespace {
 
+// A figure that is not finite says so in words ("n/a"), as the report's cells do; JSON writes null.
 std::string duration(double ns) {
+  if (!std::isfinite(ns)) return "n/a";
   const auto text = units::format_duration(static_cast<std::int64_t>(std::llround(std::abs(ns))));
   return ns < 0 ? "-" + text : text;
 }
@@ -38,42 +43,43 @@ std::string render_text(const Prediction& p) {
   return out + wrapped("warning: ", host_warning(p));
 }
 
+// Numbers as every gpuprof document writes them (report/json_fields.hpp): 3 decimals, null when not finite.
 std::string render_json(const Prediction& p) {
+  using report::json::field;
   rapidjson::StringBuffer buffer;
   rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
-  const auto string = [&](const char* key, const std::string& value) { w.Key(key), w.String(value.c_str()); };
   w.StartObject();
-  string("format", "gpuprof.predict/1");
-  string("trace", p.trace);
-  string("per_gpu_trace", p.per_gpu_trace);
-  string("strategy", std::string(to_string(p.strategy)));
-  string("scaling", std::string(to_string(p.scaling)));
-  string("link", p.link_name);
-  string("link_source", p.link_source);
-  string("sync", p.sync);
-  string("topology", p.topology);
-  w.Key("gradient_bytes"), w.Int64(p.gradient_bytes);
-  string("gradient_source", p.gradient_source);
-  w.Key("measured_step_ns"), w.Double(p.measured_step_ns);
-  w.Key("replayed_step_ns"), w.Double(p.replayed_step_ns);
-  w.Key("host_data_ns_per_step"), w.Double(p.host_data_ns);
-  w.Key("host_launch_ns_per_step"), w.Double(p.host_launch_ns);
-  w.Key("host_copy_wait_ns_per_step"), w.Double(p.host_copy_wait_ns);
+  field(w, "format", "gpuprof.predict/1");
+  field(w, "trace", p.trace);
+  field(w, "per_gpu_trace", p.per_gpu_trace);
+  field(w, "strategy", to_string(p.strategy));
+  field(w, "scaling", to_string(p.scaling));
+  field(w, "link", p.link_name);
+  field(w, "link_source", p.link_source);
+  field(w, "sync", p.sync);
+  field(w, "topology", p.topology);
+  field(w, "gradient_bytes", p.gradient_bytes);
+  field(w, "gradient_source", p.gradient_source);
+  field(w, "measured_step_ns", p.measured_step_ns);
+  field(w, "replayed_step_ns", p.replayed_step_ns);
+  field(w, "host_data_ns_per_step", p.host_data_ns);
+  field(w, "host_launch_ns_per_step", p.host_launch_ns);
+  field(w, "host_copy_wait_ns_per_step", p.host_copy_wait_ns);
   w.Key("predictions"), w.StartArray();
   for (const auto& row : p.rows) {
     w.StartObject();
-    w.Key("gpus"), w.Int(row.gpus);
-    w.Key("step_ns"), w.Double(row.step_ns);
-    w.Key("low_ns"), w.Double(row.low_ns);
-    w.Key("high_ns"), w.Double(row.high_ns);
-    w.Key("speedup"), w.Double(row.speedup);
-    w.Key("efficiency"), w.Double(row.efficiency);
-    string("verdict", row.verdict);
+    field(w, "gpus", std::int64_t{row.gpus});
+    field(w, "step_ns", row.step_ns);
+    field(w, "low_ns", row.low_ns);
+    field(w, "high_ns", row.high_ns);
+    field(w, "speedup", row.speedup);
+    field(w, "efficiency", row.efficiency);
+    field(w, "verdict", row.verdict);
     w.Key("terms"), w.StartArray();
     for (const auto& term : row.terms) {
       w.StartObject();
-      string("name", term.name);
-      w.Key("ns"), w.Double(term.ns);
+      field(w, "name", term.name);
+      field(w, "ns", term.ns);
       w.EndObject();
     }
     w.EndArray();
@@ -81,21 +87,24 @@ std::string render_json(const Prediction& p) {
   }
   w.EndArray();
   w.Key("notes"), w.StartArray();
-  for (const auto& note : p.notes) w.String(note.c_str());
+  for (const auto& note : p.notes) report::json::string(w, note);
   w.EndArray();
   w.EndObject();
   return std::string(buffer.GetString()) + "\n";
 }
 
-std::string csv_cell(const std::string& text) { return "\"" + fmt::format("{}", text) + "\""; }
-
+// One row per (GPU count, term), through the report's CSV writer (its quoting and formula guard).
 std::string render_csv(const Prediction& p) {
-  std::string out = "gpus,step_ns,low_ns,high_ns,speedup,efficiency,term,term_ns\n";
+  const auto figure = [](std::string text) { return report::Cell{text, text, true}; };
+  report::Table table{report::Section::summary, "predictions", "",
+                      {"gpus", "step_ns", "low_ns", "high_ns", "speedup", "efficiency", "term", "term_ns"}, {}};
   for (const auto& row : p.rows)
     for (const auto& term : row.terms)
-      out += fmt::format("{},{:.0f},{:.0f},{:.0f},{:.4f},{:.4f},{},{:.0f}\n", row.gpus, row.step_ns, row.low_ns,
-                         row.high_ns, row.speedup, row.efficiency, csv_cell(term.name), term.ns);
-  return out;
+      table.rows.push_back({figure(std::to_string(row.gpus)), figure(fmt::format("{:.0f}", row.step_ns)),
+                            figure(fmt::format("{:.0f}", row.low_ns)), figure(fmt::format("{:.0f}", row.high_ns)),
+                            figure(fmt::format("{:.4f}", row.speedup)), figure(fmt::format("{:.4f}", row.efficiency)),
+                            report::text_cell(term.name), figure(fmt::format("{:.0f}", term.ns))});
+  return report::csv_table(table);
 }
 
 std::vector<report::Table> prediction_tables(const Prediction& p) {
@@ -192,26 +201,17 @@ std::string host_warning(const Prediction& p) {
       duration(p.host_data_ns), duration(p.host_launch_ns), waits);
 }
 
-PredictFormat predict_format_from_string(std::string_view name) {
-  if (name == "text") return PredictFormat::text;
-  if (name == "json") return PredictFormat::json;
-  if (name == "csv") return PredictFormat::csv;
-  if (name == "html") return PredictFormat::html;
-  if (name == "md") return PredictFormat::md;
-  throw TraceError::bad_input("", fmt::format("unknown format '{}' (text, md, json, csv or html)", name));
-}
-
-std::string render_prediction(PredictFormat format, const Prediction& prediction) {
+std::string render_prediction(report::Format format, const Prediction& prediction) {
   switch (format) {
-    case PredictFormat::json:
+    case report::Format::json:
       return render_json(prediction);
-    case PredictFormat::csv:
+    case report::Format::csv:
       return render_csv(prediction);
-    case PredictFormat::html:
+    case report::Format::html:
       return render_html(prediction);
-    case PredictFormat::md:
+    case report::Format::markdown:
       return render_markdown(prediction);
-    case PredictFormat::text:
+    case report::Format::text:
       break;
   }
   return render_text(prediction);

@@ -2,7 +2,7 @@
 #include <numeric>
 
 #include "replay_graph_parts.hpp"
-#include "gpuprof/predict/sample_statistics.hpp"
+#include "gpuprof/units/statistics.hpp"
 
 namespace gpuprof::predict {
 namespace {
@@ -47,7 +47,7 @@ void link_waits(ReplayGraph& graph) {
     const bool queued = previous[i] != kNone && op.start_ns <= graph.ops[previous[i]].end_ns + kToleranceNs;
     if (op.launch != kNone && !queued) unqueued.push_back(raw_latency(graph, op));
   }
-  const double typical = std::max(0.0, median(unqueued));
+  const double typical = std::max(0.0, units::median(unqueued));
   graph.median_launch_latency_ns = typical;
   std::vector<std::int32_t> by_end(graph.ops.size());
   std::iota(by_end.begin(), by_end.end(), 0);

@@ -3,21 +3,16 @@
 #include <algorithm>
 #include <cmath>
 
+#include "gpuprof/units/statistics.hpp"
+
 namespace gpuprof::predict {
 
-double median(std::vector<double> values) {
-  if (values.empty()) return 0.0;
-  std::sort(values.begin(), values.end());
-  const auto mid = values.size() / 2;
-  return values.size() % 2 ? values[mid] : 0.5 * (values[mid - 1] + values[mid]);
-}
-
 double robust_spread(const std::vector<double>& values) {
-  const double centre = median(values);
+  const double centre = units::median(values);
   std::vector<double> deviations;
   deviations.reserve(values.size());
   for (const double v : values) deviations.push_back(std::abs(v - centre));
-  const double mad = median(deviations);
+  const double mad = units::median(deviations);
   std::vector<double> kept;
   for (const double v : values)
     if (0.6745 * std::abs(v - centre) <= 3.5 * mad) kept.push_back(v);

@@ -2,15 +2,23 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <cstdint>
 
 #include "gpuprof/units/units.hpp"
 
 namespace gpuprof::report {
+namespace {
+constexpr std::string_view kNotANumber = "n/a";
+}  // namespace
 
 Cell integer_cell(std::int64_t value) { return {std::to_string(value), std::to_string(value), true}; }
 Cell duration_cell(std::int64_t ns) { return {units::format_duration(ns), std::to_string(ns), true}; }
-Cell duration_cell(double ns) { return duration_cell(static_cast<std::int64_t>(ns + (ns < 0 ? -0.5 : 0.5))); }
+// A figure that is not finite (a ratio of nothing) says so, as JSON's null does: never a made-up 0 or INT64_MIN.
+Cell duration_cell(double ns) {
+  if (!std::isfinite(ns)) return {std::string(kNotANumber), "", true};
+  return duration_cell(static_cast<std::int64_t>(ns + (ns < 0 ? -0.5 : 0.5)));
+}
 Cell bytes_cell(std::int64_t value) { return {units::format_bytes(value), std::to_string(value), true}; }
 Cell number_cell(double value, int decimals) {
   const auto text = fmt::format("{:.{}f}", value, decimals);

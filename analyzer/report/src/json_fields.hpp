@@ -1,25 +1,23 @@
 #pragma once
 
-// The report JSON's field writers, shared by the files that write its parts.
+// The report JSON's field writers: the one policy of every document (gpuprof/report/json_fields.hpp),
+// plus the parts of the report written in more than one place.
 
-#include <cmath>
-#include <cstdint>
-#include <string_view>
-
+#include "gpuprof/analysis/duration_stats.hpp"
+#include "gpuprof/report/json_fields.hpp"
 #include "json_idle.hpp"
 
 namespace gpuprof::report::json {
 
-inline void key(JsonWriter& w, const char* name) { w.Key(name); }
-inline void string(JsonWriter& w, std::string_view text) {
-  w.String(text.data(), static_cast<rapidjson::SizeType>(text.size()));
+// instances, total, average, median, minimum, maximum and standard deviation of a duration, in nanoseconds.
+inline void duration_stat_fields(JsonWriter& w, const analysis::DurationStats& stats) {
+  field(w, "instances", stats.instances);
+  field(w, "total_ns", stats.total_ns);
+  field(w, "avg_ns", stats.avg_ns);
+  field(w, "med_ns", stats.med_ns);
+  field(w, "min_ns", stats.min_ns);
+  field(w, "max_ns", stats.max_ns);
+  field(w, "stddev_ns", stats.stddev_ns);
 }
-inline void field(JsonWriter& w, const char* name, std::int64_t value) { key(w, name), w.Int64(value); }
-// Rounded to 3 decimals so the output does not change with the last bits of a sum.
-inline void field(JsonWriter& w, const char* name, double value) {
-  key(w, name);
-  w.Double(std::isfinite(value) ? std::round(value * 1000.0) / 1000.0 : 0.0);
-}
-inline void field(JsonWriter& w, const char* name, std::string_view value) { key(w, name), string(w, value); }
 
 }  // namespace gpuprof::report::json

@@ -21,13 +21,7 @@ void write_named(JsonWriter& w, const ReportInput& input, bool wanted, const cha
       w.StartObject();
       field(w, "rank", std::int64_t{rank.rank});
       field(w, "name", std::string_view(row.name));  // the whole rendered report is made valid UTF-8
-      field(w, "instances", row.stats.instances);
-      field(w, "total_ns", row.stats.total_ns);
-      field(w, "avg_ns", row.stats.avg_ns);
-      field(w, "med_ns", row.stats.med_ns);
-      field(w, "min_ns", row.stats.min_ns);
-      field(w, "max_ns", row.stats.max_ns);
-      field(w, "stddev_ns", row.stats.stddev_ns);
+      json::duration_stat_fields(w, row.stats);
       field(w, "percent", row.percent);
       w.EndObject();
     }

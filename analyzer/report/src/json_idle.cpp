@@ -14,8 +14,7 @@ void name(JsonWriter& w, idle::IdleCause cause) {
 }
 
 void share(JsonWriter& w, const char* key, double value) {
-  w.Key(key);
-  w.Double(std::isfinite(value) ? std::round(value * 1000.0) / 1000.0 : 0.0);
+  json::field(w, key, value);
 }
 
 void write_tally(JsonWriter& w, const idle::IdleTally& tally) {

@@ -133,13 +133,7 @@ void summary_fields(Writer& w, const analysis::KernelSummaryRow& row) {
   field(w, "short_name", std::string_view(row.short_name));
   field(w, "category", std::string_view(row.category));
   field(w, "rule", std::string_view(row.rule));
-  field(w, "instances", row.stats.instances);
-  field(w, "total_ns", row.stats.total_ns);
-  field(w, "avg_ns", row.stats.avg_ns);
-  field(w, "med_ns", row.stats.med_ns);
-  field(w, "min_ns", row.stats.min_ns);
-  field(w, "max_ns", row.stats.max_ns);
-  field(w, "stddev_ns", row.stats.stddev_ns);
+  json::duration_stat_fields(w, row.stats);
   field(w, "percent", row.percent);
 }
 

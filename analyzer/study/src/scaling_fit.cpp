@@ -4,6 +4,8 @@
 #include <cmath>
 #include <random>
 
+#include "gpuprof/units/statistics.hpp"
+
 namespace gpuprof::study {
 namespace {
 
@@ -14,12 +16,6 @@ double batch_value(const BreakEven& outcome) {
   if (outcome.kind == BreakEvenKind::breaks_even) return outcome.batch;
   if (outcome.kind == BreakEvenKind::always_faster) return 0;
   return kInfinity;
-}
-
-// Nearest-rank percentile of sorted values.
-double percentile(const std::vector<double>& sorted, double fraction) {
-  const auto rank = static_cast<std::size_t>(std::ceil(fraction * static_cast<double>(sorted.size())));
-  return sorted[std::clamp<std::size_t>(rank, 1, sorted.size()) - 1];
 }
 
 struct Residuals {
@@ -118,8 +114,8 @@ BreakEvenInterval bootstrap_break_even(const std::vector<TimePoint>& one, const 
   }
   std::sort(values.begin(), values.end());
   interval.available = true;
-  interval.low = percentile(values, 0.025);
-  interval.high = percentile(values, 0.975);
+  interval.low = units::nearest_rank_percentile(std::span<const double>(values), 2.5);
+  interval.high = units::nearest_rank_percentile(std::span<const double>(values), 97.5);
   interval.share_breaking_even = static_cast<double>(breaking_even) / static_cast<double>(resamples);
   interval.resamples = resamples;
   return interval;

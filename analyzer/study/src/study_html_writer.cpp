@@ -25,16 +25,16 @@ std::optional<double> leading_number(const std::string& cell) {
   return value;
 }
 
-std::string html_table(const Table& table) {
+std::string study_html_table(const Table& table) {
   std::string out = "<h2>" + escape_html(table.title) + "</h2>\n<table class=\"sortable\"><thead><tr>";
-  for (const auto& header : table.headers) out += "<th>" + escape_html(header) + "</th>";
+  for (const auto& header : table.columns) out += "<th>" + escape_html(header) + "</th>";
   out += "</tr></thead><tbody>\n";
   for (const auto& row : table.rows) {
     out += "<tr>";
     for (const auto& cell : row) {
-      const auto number = leading_number(cell);
-      out += number ? fmt::format("<td class=\"n\" data-v=\"{}\">{}</td>", *number, escape_html(cell))
-                    : "<td>" + escape_html(cell) + "</td>";
+      const auto number = leading_number(cell.text);
+      out += number ? fmt::format("<td class=\"n\" data-v=\"{}\">{}</td>", *number, escape_html(cell.text))
+                    : "<td>" + escape_html(cell.text) + "</td>";
     }
     out += "</tr>\n";
   }
@@ -108,7 +108,7 @@ std::string render_study_html(const StudyReport& report) {
   for (const auto& notice : report.notices) out += "<p class=\"note\">" + escape_html(notice) + "</p>\n";
   // The charts answer the question; the tables behind them follow.
   out += throughput_chart(report) + speedup_chart(report) + breakdown_chart(report);
-  for (const auto& table : study_tables(report)) out += html_table(table);
+  for (const auto& table : study_tables(report)) out += study_html_table(table);
   return out + report::html_script() + "</body></html>\n";
 }
 

@@ -4,8 +4,15 @@
 
 #include <cmath>
 
+#include "gpuprof/report/cells.hpp"
+
 namespace gpuprof::study {
 namespace {
+
+// A figure this file formatted ("1.27x ± 0.02", "62.3%", "-" for none): numeric, its text is its value.
+report::Cell figure(std::string text) { return {text, text, true}; }
+// Words: names from the study file or the traces (hostile), and sentences; escaped as text by every writer.
+report::Cell words(std::string text) { return report::text_cell(std::move(text)); }
 
 std::string spread_cell(const std::optional<Spread>& spread, int digits, double scale = 1.0, const char* unit = "") {
   if (!spread) return "-";
@@ -26,7 +33,7 @@ std::string batch_text(double batch) {
 }
 
 Table results_table(const StudyReport& report) {
-  Table table{"results", "Results (mean ± standard deviation over repeats)",
+  Table table{report::Section::summary, "results", "Results (mean ± standard deviation over repeats)",
               // The answer (step time, speedup) before the training figures: a narrow screen splits the rest off.
               {"Model", "Batch", "GPUs", "Strategy", "Runs", "Step (ms)", "Samples/s", "Speedup", "Overhead",
                "Time (s)", "Epochs", "Accuracy", "Val accuracy"},
@@ -34,19 +41,20 @@ Table results_table(const StudyReport& report) {
   for (const auto& row : report.rows) {
     const auto& c = row.configuration;
     table.rows.push_back(
-        {row.model, std::to_string(c.batch), std::to_string(c.gpus), c.strategy,
-         row.runs_failed ? fmt::format("{} ok, {} failed", row.runs_ok, row.runs_failed) : std::to_string(row.runs_ok),
-         spread_cell(row.seconds_per_step, 3, 1000.0), spread_cell(row.samples_per_second, 1),
-         c.gpus == 1 && row.runs_ok ? std::string("1.00x") : spread_cell(row.speedup, 2, 1.0, "x"),
-         row.overhead ? fmt::format("{:+.1f}%", *row.overhead * 100.0) : std::string("-"),
-         spread_cell(row.time_seconds, 3), optional_int(row.epochs), spread_cell(row.accuracy, 4),
-         spread_cell(row.validation_accuracy, 4)});
+        {words(row.model), figure(std::to_string(c.batch)), figure(std::to_string(c.gpus)), words(c.strategy),
+         figure(row.runs_failed ? fmt::format("{} ok, {} failed", row.runs_ok, row.runs_failed)
+                                : std::to_string(row.runs_ok)),
+         figure(spread_cell(row.seconds_per_step, 3, 1000.0)), figure(spread_cell(row.samples_per_second, 1)),
+         figure(c.gpus == 1 && row.runs_ok ? std::string("1.00x") : spread_cell(row.speedup, 2, 1.0, "x")),
+         figure(row.overhead ? fmt::format("{:+.1f}%", *row.overhead * 100.0) : std::string("-")),
+         figure(spread_cell(row.time_seconds, 3)), figure(optional_int(row.epochs)),
+         figure(spread_cell(row.accuracy, 4)), figure(spread_cell(row.validation_accuracy, 4))});
   }
   return table;
 }
 
 Table breakdown_table(const StudyReport& report) {
-  Table table{"breakdown", "Where the GPU time went (share of the steady-state time of every device, from the traces)",
+  Table table{report::Section::summary, "breakdown", "Where the GPU time went (share of the steady-state time of every device, from the traces)",
               {"Batch", "GPUs", "Strategy", "Computation", "Exposed transfer", "Exposed communication", "Gaps",
                "Traces"},
               {}};
@@ -54,47 +62,52 @@ Table breakdown_table(const StudyReport& report) {
     if (!row.breakdown) continue;
     const auto& b = *row.breakdown;
     const auto total = b.total_ns();
-    table.rows.push_back({std::to_string(row.configuration.batch), std::to_string(row.configuration.gpus),
-                          row.configuration.strategy, share(b.computation_ns, total),
-                          share(b.exposed_transfer_ns, total), share(b.exposed_comm_ns, total),
-                          share(b.gaps_ns, total), std::to_string(b.traces)});
+    table.rows.push_back({figure(std::to_string(row.configuration.batch)),
+                          figure(std::to_string(row.configuration.gpus)), words(row.configuration.strategy),
+                          figure(share(b.computation_ns, total)), figure(share(b.exposed_transfer_ns, total)),
+                          figure(share(b.exposed_comm_ns, total)), figure(share(b.gaps_ns, total)),
+                          figure(std::to_string(b.traces))});
   }
   return table;
 }
 
 Table fits_table(const StudyReport& report) {
   const bool step = report.time_basis == "step";
-  Table table{"fits", step ? "Fitted step time t(b) = a + c·b" : "Fitted run time t(b) = a + c·b",
+  Table table{report::Section::summary, "fits", step ? "Fitted step time t(b) = a + c·b" : "Fitted run time t(b) = a + c·b",
               {"GPUs", "Runs", step ? "a (ms per step)" : "a (ms per run)", "c (µs per sample)", "R²"},
               {}};
   for (const auto& [gpus, fit] : report.fits) {
     if (!fit.valid) {
-      table.rows.push_back({std::to_string(gpus), std::to_string(fit.points), "-", "-", "-"});
+      table.rows.push_back({figure(std::to_string(gpus)), figure(std::to_string(fit.points)), figure("-"),
+                            figure("-"), figure("-")});
       continue;
     }
-    table.rows.push_back({std::to_string(gpus), std::to_string(fit.points), fmt::format("{:.4f}", fit.intercept * 1e3),
-                          fmt::format("{:.4f}", fit.slope * 1e6), fmt::format("{:.4f}", fit.r_squared)});
+    table.rows.push_back({figure(std::to_string(gpus)), figure(std::to_string(fit.points)),
+                          figure(fmt::format("{:.4f}", fit.intercept * 1e3)),
+                          figure(fmt::format("{:.4f}", fit.slope * 1e6)), figure(fmt::format("{:.4f}", fit.r_squared))});
   }
   return table;
 }
 
 Table break_even_table(const StudyReport& report) {
-  Table table{"break_even", "Break-even batch size (where N GPUs become faster than 1)",
+  Table table{report::Section::summary, "break_even", "Break-even batch size (where N GPUs become faster than 1)",
               {"GPUs", "Outcome", "Batch", "95% interval", "Resamples breaking even"},
               {}};
   for (const auto& row : report.break_evens) {
     const bool crossing =
         row.point.kind == BreakEvenKind::breaks_even || row.point.kind == BreakEvenKind::faster_below;
-    table.rows.push_back({std::to_string(row.gpus), describe_break_even(row),
-                          crossing ? batch_text(row.point.batch) : std::string("-"), describe_interval(row),
-                          row.interval.available ? fmt::format("{:.0f}%", row.interval.share_breaking_even * 100.0)
-                                                 : std::string("-")});
+    table.rows.push_back({figure(std::to_string(row.gpus)), words(describe_break_even(row)),
+                          figure(crossing ? batch_text(row.point.batch) : std::string("-")),
+                          figure(describe_interval(row)),
+                          figure(row.interval.available
+                                     ? fmt::format("{:.0f}%", row.interval.share_breaking_even * 100.0)
+                                     : std::string("-"))});
   }
   return table;
 }
 
 Table waterfall_table(const StudyReport& report) {
-  Table table{"waterfall", "Step time against 1 GPU at the same batch: what changed (first repeat of each)",
+  Table table{report::Section::summary, "waterfall", "Step time against 1 GPU at the same batch: what changed (first repeat of each)",
               {"Configuration", "Step 1 GPU (ms)", "Step (ms)", "Change (ms): by part"},
               {}};
   for (const auto& row : report.waterfalls) {
@@ -102,39 +115,42 @@ Table waterfall_table(const StudyReport& report) {
     for (const auto& [name, delta] : row.deltas_ns) {
       parts += fmt::format("{}{} {:+.3f}", parts.empty() ? "" : ", ", name, delta / 1e6);
     }
-    table.rows.push_back({row.configuration, fmt::format("{:.3f}", row.base_step_ns / 1e6),
-                          fmt::format("{:.3f}", row.step_ns / 1e6), parts});
+    table.rows.push_back({words(row.configuration), figure(fmt::format("{:.3f}", row.base_step_ns / 1e6)),
+                          figure(fmt::format("{:.3f}", row.step_ns / 1e6)), words(parts)});
   }
   return table;
 }
 
 // `gpuprof predict` from the 1-GPU traces, beside the measured N-GPU runs where the sweep has them.
 Table predictions_table(const StudyPredictions& predictions) {
-  Table table{"predictions",
+  Table table{report::Section::summary, "predictions",
               fmt::format("Predicted from the 1-GPU traces ({}, link {}; speedup against 1 GPU at the same batch)",
                           predictions.strategy, predictions.link),
               {"Batch", "GPUs", "Predicted speedup", "Band", "Measured speedup", "Error", "Per-GPU work"},
               {}};
   for (const auto& row : predictions.rows) {
     const auto error = row.error();
-    table.rows.push_back({std::to_string(row.batch), std::to_string(row.gpus), fmt::format("{:.2f}x", row.speedup),
-                          fmt::format("{:.2f}x – {:.2f}x", row.low, row.high),
-                          row.measured_speedup ? fmt::format("{:.2f}x", *row.measured_speedup) : std::string("-"),
-                          error ? fmt::format("{:+.1f}%", 100.0 * *error) : std::string("-"),
-                          row.measured_per_gpu_work ? "1-GPU run at batch/N" : "kernels x 1/N (optimistic)"});
+    table.rows.push_back({figure(std::to_string(row.batch)), figure(std::to_string(row.gpus)),
+                          figure(fmt::format("{:.2f}x", row.speedup)),
+                          figure(fmt::format("{:.2f}x – {:.2f}x", row.low, row.high)),
+                          figure(row.measured_speedup ? fmt::format("{:.2f}x", *row.measured_speedup) : "-"),
+                          figure(error ? fmt::format("{:+.1f}%", 100.0 * *error) : std::string("-")),
+                          words(row.measured_per_gpu_work ? "1-GPU run at batch/N" : "kernels x 1/N (optimistic)")});
   }
   for (const auto& point : predictions.break_evens) {
     BreakEvenRow row{point.gpus, point.point, {}, 0, 0};
-    table.rows.push_back({"break-even", std::to_string(point.gpus), describe_break_even(row), "-", "-", "-", "-"});
+    table.rows.push_back({words("break-even"), figure(std::to_string(point.gpus)), words(describe_break_even(row)),
+                          figure("-"), figure("-"), figure("-"), figure("-")});
   }
   return table;
 }
 
 Table failures_table(const StudyReport& report) {
-  Table table{"failures", "Runs that did not succeed", {"Configuration", "Repeat", "Run", "Status", "Exit", "Error"}, {}};
+  Table table{report::Section::summary, "failures", "Runs that did not succeed", {"Configuration", "Repeat", "Run", "Status", "Exit", "Error"}, {}};
   for (const auto& failure : report.failures) {
-    table.rows.push_back({failure.configuration, std::to_string(failure.repeat), to_string(failure.kind),
-                          to_string(failure.status), optional_int(failure.exit_code), failure.error});
+    table.rows.push_back({words(failure.configuration), figure(std::to_string(failure.repeat)),
+                          words(std::string(to_string(failure.kind))), words(std::string(to_string(failure.status))),
+                          figure(optional_int(failure.exit_code)), words(failure.error)});
   }
   return table;
 }

@@ -1,20 +1,17 @@
 #pragma once
 
-// The report's tables as formatted cells, shared by the text, Markdown, CSV and HTML writers.
+// The study's tables as report::Tables: cells carry formatted figures (numeric) or words (names from the study
+// file and the traces, escaped as text); the text layout, Markdown, CSV and HTML writers share them.
 
 #include <string>
 #include <vector>
 
+#include "gpuprof/report/report_model.hpp"
 #include "gpuprof/study/study_report.hpp"
 
 namespace gpuprof::study {
 
-struct Table {
-  std::string id;     // CSV section name
-  std::string title;
-  std::vector<std::string> headers;
-  std::vector<std::vector<std::string>> rows;
-};
+using Table = report::Table;
 
 std::vector<Table> study_tables(const StudyReport& report);
 

@@ -1,9 +1,11 @@
-// Text, Markdown and CSV: the same tables, three layouts.
+// Text, Markdown and CSV: the same tables, three layouts. Markdown and CSV are report's writers (one escaping);
+// the text layout is the study's own: parts that repeat the naming columns and a wrapping last column.
 
 #include <fmt/format.h>
 
 #include <algorithm>
 
+#include "gpuprof/report/table_rendering.hpp"
 #include "gpuprof/study/study_writers.hpp"
 #include "study_tables.hpp"
 #include "gpuprof/trace/utf8_text.hpp"
@@ -22,19 +24,16 @@ std::string pad(const std::string& text, std::size_t width, bool right) {
   return right ? fill + text : text + fill;
 }
 
-// Numbers read best right-aligned; a column is numeric when its cells start with a digit, sign or dash.
+// Numbers read best right-aligned; a column is numeric when every cell in it is a figure.
 bool numeric_column(const Table& table, std::size_t column) {
-  return std::all_of(table.rows.begin(), table.rows.end(), [&](const auto& row) {
-    const auto& cell = row[column];
-    return !cell.empty() && (std::isdigit(static_cast<unsigned char>(cell[0])) || cell[0] == '-' || cell[0] == '+');
-  });
+  return std::all_of(table.rows.begin(), table.rows.end(), [&](const auto& row) { return row[column].numeric; });
 }
 
 Table with_columns(const Table& table, const std::vector<std::size_t>& columns, const std::string& title) {
-  Table part{table.id, title, {}, {}};
-  for (const auto column : columns) part.headers.push_back(table.headers[column]);
+  Table part{table.section, table.id, title, {}, {}};
+  for (const auto column : columns) part.columns.push_back(table.columns[column]);
   for (const auto& row : table.rows) {
-    std::vector<std::string> cells;
+    std::vector<report::Cell> cells;
     for (const auto column : columns) cells.push_back(row[column]);
     part.rows.push_back(std::move(cells));
   }
@@ -45,8 +44,8 @@ Table with_columns(const Table& table, const std::vector<std::size_t>& columns, 
 Table without_empty_columns(const Table& table) {
   if (table.rows.empty()) return table;
   std::vector<std::size_t> kept;
-  for (std::size_t column = 0; column < table.headers.size(); ++column) {
-    if (std::any_of(table.rows.begin(), table.rows.end(), [&](const auto& row) { return row[column] != "-"; })) {
+  for (std::size_t column = 0; column < table.columns.size(); ++column) {
+    if (std::any_of(table.rows.begin(), table.rows.end(), [&](const auto& row) { return row[column].text != "-"; })) {
       kept.push_back(column);
     }
   }
@@ -80,9 +79,9 @@ std::string wrapped_line(const std::string& line, std::size_t last_column_start,
 
 std::vector<std::size_t> column_widths(const Table& table) {
   std::vector<std::size_t> widths;
-  for (const auto& header : table.headers) widths.push_back(display_width(header));
+  for (const auto& header : table.columns) widths.push_back(display_width(header));
   for (const auto& row : table.rows) {
-    for (std::size_t i = 0; i < row.size(); ++i) widths[i] = std::max(widths[i], display_width(row[i]));
+    for (std::size_t i = 0; i < row.size(); ++i) widths[i] = std::max(widths[i], display_width(row[i].text));
   }
   return widths;
 }
@@ -101,7 +100,7 @@ std::vector<Table> fitted_parts(const Table& table, std::size_t width) {
   static const std::vector<std::string> naming = {"Model", "Batch", "GPUs", "Strategy", "Configuration"};
   std::vector<std::size_t> key, rest;
   for (std::size_t column = 0; column < widths.size(); ++column) {
-    const bool names_row = std::find(naming.begin(), naming.end(), table.headers[column]) != naming.end();
+    const bool names_row = std::find(naming.begin(), naming.end(), table.columns[column]) != naming.end();
     (names_row ? key : rest).push_back(column);
   }
   if (key.empty()) key.push_back(0), rest.erase(rest.begin());
@@ -121,7 +120,7 @@ std::vector<Table> fitted_parts(const Table& table, std::size_t width) {
   return parts;
 }
 
-std::string text_table(const Table& table, std::size_t width = 0) {
+std::string aligned_table(const Table& table, std::size_t width = 0) {
   const auto widths = column_widths(table);
   std::string out = width > 0 ? wrapped_line(table.title, 0, width) : table.title + "\n";
   std::size_t last_start = 0;
@@ -137,50 +136,21 @@ std::string text_table(const Table& table, std::size_t width = 0) {
     return width > 0 && !numeric_column(table, cells.size() - 1) ? wrapped_line(text, last_start, width)
                                                                    : text + "\n";
   };
-  out += line(table.headers, true);
-  for (const auto& row : table.rows) out += line(row, false);
-  return out;
-}
-
-std::string markdown_cell(const std::string& text) {
-  std::string escaped;
-  for (const char c : text) escaped += c == '|' ? std::string("\\|") : std::string(1, c);
-  return escaped;
-}
-
-std::string markdown_table(const Table& table) {
-  std::string out = "## " + table.title + "\n\n|";
-  for (const auto& header : table.headers) out += " " + markdown_cell(header) + " |";
-  out += "\n|";
-  for (std::size_t i = 0; i < table.headers.size(); ++i) out += numeric_column(table, i) ? " ---: |" : " --- |";
-  out += "\n";
+  out += line(table.columns, true);
   for (const auto& row : table.rows) {
-    out += "|";
-    for (const auto& cell : row) out += " " + markdown_cell(cell) + " |";
-    out += "\n";
+    std::vector<std::string> texts;
+    for (const auto& cell : row) texts.push_back(cell.text);
+    out += line(texts, false);
   }
   return out;
-}
-
-std::string csv_cell(const std::string& text) {
-  if (text.find_first_of(",\"\n") == std::string::npos) return text;
-  std::string quoted = "\"";
-  for (const char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return quoted + "\"";
-}
-
-std::string csv_line(const std::vector<std::string>& cells) {
-  std::string line;
-  for (std::size_t i = 0; i < cells.size(); ++i) line += (i ? "," : "") + csv_cell(cells[i]);
-  return line + "\n";
 }
 
 // Text and Markdown go to terminals: a failure line or a configuration name
 // from the study file keeps no escape or C1 control (clean_utf8 leaves C1).
 Table printable_table(Table table) {
-  for (auto& header : table.headers) header = printable(header);
+  for (auto& header : table.columns) header = printable(header);
   for (auto& row : table.rows) {
-    for (auto& cell : row) cell = printable(cell);
+    for (auto& cell : row) cell.text = printable(cell.text);
   }
   return table;
 }
@@ -192,11 +162,11 @@ std::string render_study_text(const StudyReport& report, bool wide) {
   for (const auto& raw : study_tables(report)) {
     const auto table = printable_table(raw);
     if (wide) {
-      out += text_table(table) + "\n";
+      out += aligned_table(table) + "\n";
       continue;
     }
     for (const auto& part : fitted_parts(without_empty_columns(table), kTextWidth)) {
-      out += text_table(part, kTextWidth) + "\n";
+      out += aligned_table(part, kTextWidth) + "\n";
     }
   }
   // A note wraps as the tables do, its lines aligned after "note: ".
@@ -208,7 +178,8 @@ std::string render_study_text(const StudyReport& report, bool wide) {
 
 std::string render_study_markdown(const StudyReport& report) {
   std::string out = "# " + printable(report.title) + "\n\n";
-  for (const auto& table : study_tables(report)) out += markdown_table(printable_table(table)) + "\n";
+  // report's table: its escaping (pipes, markup, emphasis, line breaks); without its leading blank line.
+  for (const auto& table : study_tables(report)) out += report::markdown_table(printable_table(table)).substr(1) + "\n";
   for (const auto& notice : report.notices) out += "> " + printable(notice) + "\n";
   return out;
 }
@@ -216,36 +187,27 @@ std::string render_study_markdown(const StudyReport& report) {
 std::string render_study_csv(const StudyReport& report) {
   std::string out;
   for (const auto& table : study_tables(report)) {
-    out += (out.empty() ? "# " : "\n# ") + table.id + "\n" + csv_line(table.headers);
-    for (const auto& row : table.rows) out += csv_line(row);
+    // report's table: RFC 4180 quoting, and a name a spreadsheet would run as a formula is defused.
+    out += (out.empty() ? "# " : "\n# ") + table.id + "\n" + report::csv_table(table);
   }
   return out;
 }
 
-std::optional<StudyFormat> study_format_from_string(std::string_view name) {
-  if (name == "text") return StudyFormat::text;
-  if (name == "md" || name == "markdown") return StudyFormat::markdown;
-  if (name == "csv") return StudyFormat::csv;
-  if (name == "json") return StudyFormat::json;
-  if (name == "html") return StudyFormat::html;
-  return std::nullopt;
-}
-
 namespace {
-std::string render_format(StudyFormat format, const StudyReport& report, bool wide) {
+std::string render_format(report::Format format, const StudyReport& report, bool wide) {
   switch (format) {
-    case StudyFormat::text: return render_study_text(report, wide);
-    case StudyFormat::markdown: return render_study_markdown(report);
-    case StudyFormat::csv: return render_study_csv(report);
-    case StudyFormat::json: return render_study_json(report);
-    case StudyFormat::html: return render_study_html(report);
+    case report::Format::text: return render_study_text(report, wide);
+    case report::Format::markdown: return render_study_markdown(report);
+    case report::Format::csv: return render_study_csv(report);
+    case report::Format::json: return render_study_json(report);
+    case report::Format::html: return render_study_html(report);
   }
   return {};
 }
 }  // namespace
 
 // Kernel names come from trace files: whatever bytes they hold, the output is valid UTF-8.
-std::string render_study(StudyFormat format, const StudyReport& report, bool wide) {
+std::string render_study(report::Format format, const StudyReport& report, bool wide) {
   return clean_utf8(render_format(format, report, wide));
 }
 

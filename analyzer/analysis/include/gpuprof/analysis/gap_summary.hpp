@@ -28,9 +28,6 @@ struct GapStats {
   std::array<GapCauseTotal, kGapCauses> by_cause{};  // indexed by IdleCause; zero counts included
 };
 
-// Nearest-rank percentile (0 < p ≤ 100) of values sorted ascending; 0 for none.
-std::int64_t nearest_rank_percentile(const std::vector<std::int64_t>& sorted, double percent);
-
 // One entry per device that has gaps, ascending device.
 std::vector<GapStats> summarize_gaps(const std::vector<BatchGap>& gaps);
 

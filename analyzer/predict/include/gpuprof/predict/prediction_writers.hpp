@@ -5,17 +5,15 @@
 #include <vector>
 
 #include "gpuprof/predict/prediction.hpp"
+#include "gpuprof/report/report_writers.hpp"
 
 namespace gpuprof::predict {
-
-enum class PredictFormat { text, json, csv, html, md };
-// Throws TraceError::bad_input for an unknown name.
-PredictFormat predict_format_from_string(std::string_view name);
 
 // text: the verdicts, a table per GPU count with the band and the terms, the notes and the host warning;
 // json: `gpuprof.predict/1`; csv: one row per (GPU count, term); html: the text's content as a
 // self-contained page with the report's style and sortable tables; md: the same as Markdown (pipe tables).
-std::string render_prediction(PredictFormat format, const Prediction& prediction);
+// The format is one every gpuprof document has (report::format_from_string names them).
+std::string render_prediction(report::Format format, const Prediction& prediction);
 
 // The text output's pieces, for other views of the same prediction (the app's panel) to say it in the same words:
 // the per-GPU-batch trace (when there is one), the strategy, link, gradient size and measured 1-GPU step, one

@@ -6,9 +6,6 @@
 
 namespace gpuprof::predict {
 
-// The middle value; the mean of the two middle ones for an even count; 0 for none.
-double median(std::vector<double> values);
-
 // The sample standard deviation without outliers: a sample whose modified z-score (0.6745 × its distance
 // from the median over the median absolute deviation) exceeds 3.5 is left out (Iglewicz and Hoaglin's rule).
 // One step that an epoch boundary or a checkpoint lengthens for every replica alike is not jitter.

@@ -6,12 +6,10 @@
 #include <string>
 #include <string_view>
 
+#include "gpuprof/report/report_writers.hpp"
 #include "gpuprof/study/study_report.hpp"
 
 namespace gpuprof::study {
-
-enum class StudyFormat { text, markdown, csv, json, html };
-std::optional<StudyFormat> study_format_from_string(std::string_view name);
 
 // Text fits kTextWidth columns: columns without any value are left out and the
 // last column's text wraps under itself. `wide`: every column, one line per row.
@@ -21,6 +19,7 @@ std::string render_study_markdown(const StudyReport& report);
 std::string render_study_csv(const StudyReport& report);
 std::string render_study_json(const StudyReport& report);
 std::string render_study_html(const StudyReport& report);
-std::string render_study(StudyFormat format, const StudyReport& report, bool wide = false);
+// In one of the formats every gpuprof document has (report::format_from_string names them).
+std::string render_study(report::Format format, const StudyReport& report, bool wide = false);
 
 }  // namespace gpuprof::study

@@ -1,4 +1,4 @@
-#include "info_json.hpp"
+#include "gpuprof/report/info_document.hpp"
 
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
@@ -7,19 +7,18 @@
 
 #include "gpuprof/analysis/data_loss.hpp"
 #include "gpuprof/analysis/time_base_notice.hpp"
+#include "gpuprof/report/json_fields.hpp"
 #include "gpuprof/trace/stats_catalogue.hpp"
 #include "gpuprof/trace/trace_file.hpp"
 #include "gpuprof/trace/utf8_text.hpp"
 
-namespace gpuprof::cli {
+namespace gpuprof::report {
 namespace {
 
 using Writer = rapidjson::Writer<rapidjson::StringBuffer>;
 
-void string(Writer& json, const std::string& text) {
-  const auto clean = clean_utf8(text);
-  json.String(clean.c_str(), static_cast<rapidjson::SizeType>(clean.size()));
-}
+// Names and meta values come from the files as they are: made valid UTF-8 before they are written.
+void string(Writer& json, const std::string& text) { json::string(json, clean_utf8(text)); }
 
 template <typename Value>
 void optional(Writer& json, const char* key, const std::optional<Value>& value) {
@@ -59,10 +58,8 @@ void stats_and_loss(Writer& json, trace::TraceFile& file) {
     json.StartObject();
     json.Key("name");
     string(json, stat.name);
-    json.Key("value");
-    json.Int64(stat.value);
-    json.Key("severity");
-    json.String(std::string(trace::to_string(stat.severity)).c_str());
+    json::field(json, "value", stat.value);
+    json::field(json, "severity", trace::to_string(stat.severity));
     json.Key("description");
     string(json, std::string(trace::stat_description(stat.name)));
     json.Key("known");
@@ -74,16 +71,11 @@ void stats_and_loss(Writer& json, trace::TraceFile& file) {
   const auto loss = analysis::recording_loss(stats);
   json.Key("recording_loss");
   json.StartObject();
-  json.Key("dropped_records");
-  json.Int64(loss.dropped_records);
-  json.Key("refused_buffer_requests");
-  json.Int64(loss.refused_buffer_requests);
-  json.Key("buffers_not_returned");
-  json.Int64(loss.buffers_not_returned);
-  json.Key("records_taken");
-  json.Int64(loss.records_taken);
-  json.Key("records_after_stop");
-  json.Int64(loss.records_after_stop);
+  json::field(json, "dropped_records", loss.dropped_records);
+  json::field(json, "refused_buffer_requests", loss.refused_buffer_requests);
+  json::field(json, "buffers_not_returned", loss.buffers_not_returned);
+  json::field(json, "records_taken", loss.records_taken);
+  json::field(json, "records_after_stop", loss.records_after_stop);
   json.EndObject();
 }
 
@@ -140,4 +132,4 @@ std::string info_json_document(const std::vector<std::string>& trace_objects) {
   return document + "]}\n";
 }
 
-}  // namespace gpuprof::cli
+}  // namespace gpuprof::report

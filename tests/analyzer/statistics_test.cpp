@@ -1,0 +1,52 @@
+// The one median and percentile (units/statistics.hpp) every analysis, prediction, benchmark and test uses.
+// Before, the benchmark, two validation tests and the clock estimates took the upper middle of an even
+// sample, predict and the duration statistics the mean of the two middles.
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "gpuprof/units/statistics.hpp"
+
+namespace gpuprof::units {
+namespace {
+
+TEST(Statistics, MedianIsTheMeanOfTheTwoMiddlesForAnEvenCount) {
+  EXPECT_DOUBLE_EQ(median(std::vector<double>{3.0, 1.0, 2.0}), 2.0);
+  EXPECT_DOUBLE_EQ(median(std::vector<double>{4.0, 1.0, 3.0, 2.0}), 2.5);
+  EXPECT_DOUBLE_EQ(median(std::vector<double>{}), 0.0);
+  std::vector<std::int64_t> durations = {40, 10, 30, 20};
+  EXPECT_DOUBLE_EQ(median(durations), 25.0);
+}
+
+TEST(Statistics, WholeMedianIsExactForLargeNanosecondCounts) {
+  // Clock offsets near 1.7e18 ns: a double would round them to a multiple of 256.
+  const std::int64_t base = 1'694'128'201'441'178'001;
+  std::vector<std::int64_t> offsets = {base + 3, base, base + 1, base + 10};
+  EXPECT_EQ(whole_median(offsets), base + 2);  // (base+1 + base+3) / 2
+  std::vector<std::int64_t> odd = {base + 7, base, base + 1};
+  EXPECT_EQ(whole_median(odd), base + 1);
+  std::vector<std::int64_t> extremes = {std::numeric_limits<std::int64_t>::max(), std::numeric_limits<std::int64_t>::max() - 2};
+  EXPECT_EQ(whole_median(extremes), std::numeric_limits<std::int64_t>::max() - 1);
+}
+
+TEST(Statistics, NearestRankPercentiles) {
+  const std::vector<std::int64_t> sorted = {10, 20, 30, 40, 50, 60, 70, 80, 90, 100};
+  EXPECT_EQ(nearest_rank_percentile(std::span<const std::int64_t>(sorted), 50), 50);
+  EXPECT_EQ(nearest_rank_percentile(std::span<const std::int64_t>(sorted), 95), 100);
+  EXPECT_EQ(nearest_rank_percentile(std::span<const std::int64_t>(sorted), 10), 10);
+  EXPECT_EQ(nearest_rank_percentile(std::span<const std::int64_t>(sorted), 0), 10);
+  const std::vector<std::int64_t> one = {7}, none;
+  EXPECT_EQ(nearest_rank_percentile(std::span<const std::int64_t>(one), 95), 7);
+  EXPECT_EQ(nearest_rank_percentile(std::span<const std::int64_t>(none), 50), 0);
+  // The bootstrap interval's ends: 2.5 % and 97.5 % of 40 values are the 1st and the 39th.
+  std::vector<double> resamples;
+  for (int i = 1; i <= 40; ++i) resamples.push_back(i);
+  EXPECT_DOUBLE_EQ(nearest_rank_percentile(std::span<const double>(resamples), 2.5), 1.0);
+  EXPECT_DOUBLE_EQ(nearest_rank_percentile(std::span<const double>(resamples), 97.5), 39.0);
+}
+
+}  // namespace
+}  // namespace gpuprof::units
