@@ -7,6 +7,7 @@
 #include "gpuprof/predict/replay.hpp"
 #include "gpuprof/predict/sample_statistics.hpp"
 #include "gpuprof/trace/trace_error.hpp"
+#include "gpuprof/units/statistics.hpp"
 #include "input_checks.hpp"
 
 namespace gpuprof::predict {
@@ -59,7 +60,7 @@ StatedVariability measure_step_variability(const std::vector<std::string>& files
       // not a 1-GPU trace with steady steps (several ranks, no step annotations, a damaged file): passed over
     }
   }
-  result.median_share = median(shares);
+  result.median_share = units::median(shares);
   return result;
 }
 
