@@ -23,7 +23,9 @@ QString rank_note(const Session& session, const TimelineLayout& layout, std::siz
   QStringList parts;
   if (session.ranks.size() > 1) {
     const std::int64_t offset = rank < layout.clock_offset_ns.size() ? layout.clock_offset_ns[rank] : 0;
-    if (layout.options.raw_clocks) {
+    if (!session.analysed) {
+      parts << QStringLiteral("own clock until the analyses align it");
+    } else if (layout.options.raw_clocks) {
       parts << QStringLiteral("drawn on its own clock");
     } else if (offset == 0) {
       parts << QStringLiteral("reference clock");
