@@ -348,8 +348,9 @@ void MainWindow::show_timeline(std::shared_ptr<const Session> session) {
   idle_causes_->set_session(nullptr);
   memory_->set_session(nullptr);
   heat_map_->set_session(nullptr);
-  // Neither dock reads the analyses: they get the session now, and keep their work when the analyses arrive.
-  host_summaries_->set_session(session_);
+  // The Prediction dock reads no analysis: it takes the session now. The host summaries (computed when their
+  // dock shows) wait for the analyses, so that opening never computes them beside the first timeline.
+  host_summaries_->set_session(nullptr);
   prediction_->set_session(session_);
   for (auto* proxy : {kernel_proxy_, step_proxy_, transfer_proxy_, collective_proxy_}) replace_source(proxy, nullptr);
   warning_banner_->hide();
@@ -361,6 +362,7 @@ void MainWindow::show_timeline(std::shared_ptr<const Session> session) {
 void MainWindow::show_analyses(const std::shared_ptr<const Session>& session) {
   if (session != session_) show_timeline(session);
   timeline_->refresh();
+  host_summaries_->set_session(session_);
   summary_->setPlainText(QString::fromStdString(gui::summary_text(*session_)));
   breakdown_->set_session(session_.get());
   idle_causes_->set_session(session_.get());
