@@ -3,7 +3,7 @@
 #include <QSortFilterProxyModel>
 #include <QTableView>
 
-#include "gpuprof/gui/analysis_tables.hpp"
+#include "gpuprof/gui/models/analysis_tables.hpp"
 #include "gpuprof/gui/table_views.hpp"
 
 namespace gpuprof::gui {

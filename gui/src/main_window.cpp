@@ -22,7 +22,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
-#include "gpuprof/gui/analysis_tables.hpp"
+#include "gpuprof/gui/models/analysis_tables.hpp"
 #include "gpuprof/gui/breakdown_chart.hpp"
 #include "gpuprof/gui/idle_cause_chart.hpp"
 #include "gpuprof/gui/memory_chart.hpp"

@@ -14,7 +14,7 @@
 #include <QTextDocument>
 #include <QVBoxLayout>
 
-#include "gpuprof/gui/prediction_rows.hpp"
+#include "gpuprof/gui/models/prediction_rows.hpp"
 #include "gpuprof/gui/step_timeline_chart.hpp"
 #include "gpuprof/gui/table_views.hpp"
 #include "gpuprof/gui/waterfall_chart.hpp"
