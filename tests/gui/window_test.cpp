@@ -12,13 +12,13 @@
 
 #include <filesystem>
 
-#include "gpuprof/gui/analysis_tables.hpp"
+#include "gpuprof/gui/models/analysis_tables.hpp"
 #include "gpuprof/gui/compare_view.hpp"
 #include "gpuprof/gui/idle_cause_chart.hpp"
 #include "gpuprof/gui/memory_chart.hpp"
 #include "gpuprof/trace/sqlite_database.hpp"
 #include "gpuprof/idle/idle_description.hpp"
-#include "gpuprof/gui/table_model.hpp"
+#include "gpuprof/gui/models/table_model.hpp"
 #include "gpuprof/gui/main_window.hpp"
 #include "gpuprof/gui/report_export.hpp"
 #include "gpuprof/gui/run_alignment.hpp"
