@@ -1,5 +1,8 @@
 #include "gpuprof/gui/compare_view.hpp"
 
+#include <QAbstractBarSeries>
+#include <QBarSet>
+#include <QChart>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QSplitter>
@@ -30,6 +33,20 @@ QString side_text(const QString& name, const comparison::RunSide& side) {
                                    : QString());
 }
 
+// The entries of a chart's legend as one line of coloured squares and names.
+QString legend_line(const QChart& chart) {
+  QStringList entries;
+  for (auto* series : chart.series()) {
+    const auto* bars = qobject_cast<const QAbstractBarSeries*>(series);
+    if (!bars) continue;
+    for (auto* set : bars->barSets()) {
+      entries << QStringLiteral("<span style=\"color:%1\">&#9632;</span>&nbsp;%2")
+                     .arg(set->color().name(), set->label().toHtmlEscaped());
+    }
+  }
+  return entries.join(QStringLiteral("&nbsp;&nbsp;&nbsp;"));
+}
+
 QWidget* titled(const QString& title, QWidget* content) {
   auto* box = new QWidget;
   auto* layout = new QVBoxLayout(box);
@@ -46,6 +63,8 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
   summary_ = new QLabel;
   summary_->setWordWrap(true);
   summary_->setTextFormat(Qt::RichText);
+  breakdown_legend_ = new QLabel;
+  breakdown_legend_->setTextFormat(Qt::RichText);
   base_chart_ = new BreakdownChart;
   other_chart_ = new BreakdownChart;
   base_timeline_ = new TimelineView;
@@ -60,6 +79,7 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
   timelines->addWidget(titled(tr("Other run (aligned at the first steady step)"), other_timeline_));
   auto* layout = new QVBoxLayout(this);
   layout->addWidget(summary_);
+  layout->addWidget(breakdown_legend_);
   layout->addLayout(charts, 2);
   layout->addWidget(timelines, 3);
   resize(1400, 1000);
@@ -79,6 +99,10 @@ void CompareView::set_runs(std::shared_ptr<const Session> base, std::shared_ptr<
   const double highest = std::max(base_chart_->highest_ms(), other_chart_->highest_ms());
   base_chart_->use_scale(highest);
   other_chart_->use_scale(highest);
+  // The bars get the charts' whole width; the shared legend names their colours once, whole.
+  breakdown_legend_->setText(tr("Breakdown charts: %1").arg(legend_line(*base_chart_->chart())));
+  base_chart_->chart()->legend()->hide();
+  other_chart_->chart()->legend()->hide();
   base_timeline_->set_session(base_);
   other_timeline_->set_session(other_);
   const std::int64_t base_anchor = alignment_anchor(*base_), other_anchor = alignment_anchor(*other_);

@@ -1,11 +1,9 @@
 #include "gpuprof/gui/host_summary_panel.hpp"
 
-#include <QPointer>
 #include <QSortFilterProxyModel>
 #include <QTableView>
-#include <QThread>
 
-#include "gpuprof/gui/analysis_tables.hpp"
+#include "gpuprof/gui/models/analysis_tables.hpp"
 #include "gpuprof/gui/table_views.hpp"
 
 namespace gpuprof::gui {
@@ -41,14 +39,15 @@ HostSummaryPanel::HostSummaryPanel(QWidget* parent) : QTabWidget(parent) {
   addTab(queue_chart_, tr("Queue over time"));
   setTabToolTip(kTabs, tr("Launch queue depth of each device over time"));
   setToolTip(tr("The tables of gpuprof report --sections nvtx,api,launches, computed when this panel is first shown"));
+  job_ = new BackgroundJob(this);
 }
 
-HostSummaryPanel::~HostSummaryPanel() {
-  if (worker_) worker_->wait();  // it reads the session; its result is then dropped with this panel
-}
+HostSummaryPanel::~HostSummaryPanel() = default;  // the job waits for its worker, which reads the session
 
 void HostSummaryPanel::set_session(std::shared_ptr<const Session> session) {
   session_ = std::move(session);
+  job_->drop();  // a result for the previous session is not shown
+  requested_ = false;
   ready_ = false;
   for (auto* proxy : proxies_) replace_source(proxy, nullptr);
   queue_chart_->clear();
@@ -57,38 +56,23 @@ void HostSummaryPanel::set_session(std::shared_ptr<const Session> session) {
 
 void HostSummaryPanel::showEvent(QShowEvent* event) {
   QTabWidget::showEvent(event);
-  if (!ready_) compute();
+  compute();
 }
 
 void HostSummaryPanel::compute() {
-  // A running worker's result is checked against session_ when it arrives; a stale one is computed again
-  // once that worker has finished (the result is queued before `finished`, so it is seen first).
-  if (!session_ || ready_ || busy_) return;
-  busy_ = true;
-  QPointer<HostSummaryPanel> self(this);
-  worker_ = QThread::create([self, session = session_] {
+  if (!session_ || requested_) return;
+  requested_ = true;
+  job_->start([this, session = session_]() -> std::function<void()> {
     std::vector<summaries::HostSummaries> host;
     for (const auto& rank : session->ranks) {
       host.push_back(rank->correlations ? summaries::summarize_host(rank->model, *rank->correlations)
                                         : summaries::HostSummaries{});
     }
-    QMetaObject::invokeMethod(
-        self, [self, session, host = std::move(host)]() mutable {
-          if (self) self->show_results(session, std::move(host));
-        },
-        Qt::QueuedConnection);
+    return [this, host = std::move(host)]() mutable { show_results(std::move(host)); };
   });
-  connect(worker_, &QThread::finished, worker_, &QObject::deleteLater);
-  connect(worker_, &QThread::finished, this, [this] {
-    busy_ = false;
-    if (!ready_ && isVisible()) compute();
-  });
-  worker_->start();
 }
 
-void HostSummaryPanel::show_results(std::shared_ptr<const Session> session,
-                                    std::vector<summaries::HostSummaries> host) {
-  if (session != session_) return;  // another trace was opened meanwhile: computed again once the worker ends
+void HostSummaryPanel::show_results(std::vector<summaries::HostSummaries> host) {
   const HostTable tables[] = {HostTable::ranges, HostTable::api_calls, HostTable::launch_latency};
   for (int tab = 0; tab < 3; ++tab) {
     replace_source(proxies_[static_cast<std::size_t>(tab)], make_host_table_model(*session_, host, tables[tab], this));

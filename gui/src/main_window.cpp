@@ -22,7 +22,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
-#include "gpuprof/gui/analysis_tables.hpp"
+#include "gpuprof/gui/models/analysis_tables.hpp"
 #include "gpuprof/gui/breakdown_chart.hpp"
 #include "gpuprof/gui/idle_cause_chart.hpp"
 #include "gpuprof/gui/memory_chart.hpp"
@@ -94,18 +94,25 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), loader_(new Trace
       compare_view_->show();
       return;
     }
+    show_analyses(session);
+  });
+  connect(loader_, &TraceLoader::timeline_ready, this, [this](std::shared_ptr<const Session> session) {
+    if (comparing_) return;  // the compare view needs both runs analysed
     recent_.add(pending_paths_);
     rebuild_recent_menu();
-    show_session(std::move(session));
+    show_timeline(std::move(session));
   });
   connect(loader_, &TraceLoader::failed, this, [this](const QString& message) {
     set_loading(false);
+    // A trace drawn before its analyses failed is not left on screen as if it had opened.
+    if (session_ && !session_->analysed) show_timeline(nullptr);
     comparing_ = false;
     compare_base_.reset();
     show_error(message);
   });
   connect(loader_, &TraceLoader::cancelled, this, [this] {
     set_loading(false);
+    if (session_ && !session_->analysed) show_timeline(nullptr);
     comparing_ = false;
     compare_base_.reset();
     statusBar()->showMessage(tr("Loading cancelled"), 5000);
@@ -329,19 +336,38 @@ void MainWindow::show_error(const QString& message) {
   error_banner_->show();
 }
 
-void MainWindow::show_session(std::shared_ptr<const Session> session) {
+// The first timeline, before the analyses: the docks that need them are emptied until they arrive.
+void MainWindow::show_timeline(std::shared_ptr<const Session> session) {
   session_ = std::move(session);
-  setWindowTitle(tr("gpuprof: %1").arg(file_names(pending_paths_)));
+  if (session_) setWindowTitle(tr("gpuprof: %1").arg(file_names(pending_paths_)));
   // Many ranks open compact, so the whole job (and its straggler) is on the first screen.
-  compact_action_->setChecked(session_->ranks.size() >= kCompactFromRanks);
+  if (session_) compact_action_->setChecked(session_->ranks.size() >= kCompactFromRanks);
   timeline_->set_session(session_);
+  summary_->clear();
+  breakdown_->set_session(nullptr);
+  idle_causes_->set_session(nullptr);
+  memory_->set_session(nullptr);
+  heat_map_->set_session(nullptr);
+  // The Prediction dock reads no analysis: it takes the session now. The host summaries (computed when their
+  // dock shows) wait for the analyses, so that opening never computes them beside the first timeline.
+  host_summaries_->set_session(nullptr);
+  prediction_->set_session(session_);
+  for (auto* proxy : {kernel_proxy_, step_proxy_, transfer_proxy_, collective_proxy_}) replace_source(proxy, nullptr);
+  warning_banner_->hide();
+  if (session_) statusBar()->showMessage(tr("%1 events in %2 rank(s); analysing").arg(session_->event_count()).arg(session_->ranks.size()));
+}
+
+// The analyses, stored in the session drawn since show_timeline: steps, gaps and aligned clocks join the
+// timeline where the user left it, the docks fill.
+void MainWindow::show_analyses(const std::shared_ptr<const Session>& session) {
+  if (session != session_) show_timeline(session);
+  timeline_->refresh();
+  host_summaries_->set_session(session_);
   summary_->setPlainText(QString::fromStdString(gui::summary_text(*session_)));
   breakdown_->set_session(session_.get());
   idle_causes_->set_session(session_.get());
   memory_->set_session(session_.get());
   heat_map_->set_session(session_.get());
-  host_summaries_->set_session(session_);
-  prediction_->set_session(session_);
   replace_source(kernel_proxy_, make_kernel_model(*session_, this));
   replace_source(step_proxy_, make_step_model(*session_, this));
   replace_source(transfer_proxy_, make_transfer_model(*session_, this));

@@ -130,7 +130,7 @@ QString PredictionPanel::per_gpu_trace_label() const { return per_gpu_name_->tex
 
 void PredictionPanel::enable_controls() {
   const bool one_gpu = session_ && session_->ranks.size() == 1;
-  predict_button_->setEnabled(one_gpu && !busy_);
+  predict_button_->setEnabled(one_gpu && !job_->busy());
   per_gpu_button_->setEnabled(one_gpu);
 }
 

@@ -14,7 +14,7 @@
 #include <QTextDocument>
 #include <QVBoxLayout>
 
-#include "gpuprof/gui/prediction_rows.hpp"
+#include "gpuprof/gui/models/prediction_rows.hpp"
 #include "gpuprof/gui/step_timeline_chart.hpp"
 #include "gpuprof/gui/table_views.hpp"
 #include "gpuprof/gui/waterfall_chart.hpp"
@@ -76,13 +76,13 @@ PredictionPanel::PredictionPanel(QWidget* parent) : QWidget(parent) {
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(scroll);
+  job_ = new BackgroundJob(this);
+  connect(job_, &BackgroundJob::idle, this, &PredictionPanel::enable_controls);
   clear_results();
   enable_controls();
 }
 
-PredictionPanel::~PredictionPanel() {
-  if (worker_) worker_->wait();  // it reads the session; its result is then dropped with this panel
-}
+PredictionPanel::~PredictionPanel() = default;  // the job waits for its worker, which reads the session
 
 QTableView* PredictionPanel::build_rows_table() {
   rows_model_ = new TableModel(prediction_row_headers(), this);
@@ -122,7 +122,7 @@ void PredictionPanel::fit_rows_table() {
 
 void PredictionPanel::set_session(std::shared_ptr<const Session> session) {
   session_ = std::move(session);
-  ++generation_;
+  job_->drop();  // a prediction for the previous trace is not shown
   clear_results();
   set_per_gpu_trace({});
   enable_controls();
@@ -134,48 +134,19 @@ void PredictionPanel::set_session(std::shared_ptr<const Session> session) {
 
 void PredictionPanel::start_prediction() {
   if (!session_ || session_->ranks.size() != 1) return;
-  const auto generation = ++generation_;
   clear_results();
-  if (busy_) {
-    // One worker at a time: this request runs once the current one has finished (its result is dropped).
-    connect(
-        worker_, &QThread::finished, this,
-        [this, generation] {
-          if (generation == generation_) start_prediction();
-        },
-        Qt::SingleShotConnection);
-    return;
-  }
-  busy_ = true;
-  enable_controls();
   result_->setText(tr("Predicting…"));
-  QPointer<PredictionPanel> self(this);
-  worker_ = QThread::create(
-      [self, generation, session = session_, wanted = request(), per_gpu = per_gpu_trace_.toStdString()] {
-        std::optional<predict::Prediction> prediction;
-        QString error;
-        try {
-          prediction = predict_for(*session, wanted, per_gpu);
-        } catch (const std::exception& failure) {
-          error = QString::fromStdString(failure.what());
-        }
-        QMetaObject::invokeMethod(
-            self,
-            [self, generation, prediction = std::move(prediction), error]() mutable {
-              if (!self || generation != self->generation_) return;  // another request or trace came since
-              if (prediction)
-                self->show_prediction(std::move(*prediction));
-              else
-                self->show_error(error);
-            },
-            Qt::QueuedConnection);
-      });
-  connect(worker_, &QThread::finished, worker_, &QObject::deleteLater);
-  connect(worker_, &QThread::finished, this, [this] {
-    busy_ = false;
-    enable_controls();
+  job_->start([this, session = session_, wanted = request(),
+               per_gpu = per_gpu_trace_.toStdString()]() -> std::function<void()> {
+    try {
+      return [this, prediction = predict_for(*session, wanted, per_gpu)]() mutable {
+        show_prediction(std::move(prediction));
+      };
+    } catch (const std::exception& failure) {
+      return [this, error = QString::fromStdString(failure.what())] { show_error(error); };
+    }
   });
-  worker_->start();
+  enable_controls();
 }
 
 void PredictionPanel::clear_results() {

@@ -15,6 +15,7 @@ RankMark rank_mark(const Session& session, std::size_t index) {
   if (report.job.slowest_rank == rank) {
     mark.kind = RankMarkKind::slowest;
     mark.text = "slowest";
+    mark.label = "slowest";
   }
   const auto& stragglers = report.job.stragglers;
   if (std::find(stragglers.begin(), stragglers.end(), rank) != stragglers.end()) {
@@ -25,6 +26,7 @@ RankMark rank_mark(const Session& session, std::size_t index) {
       text += ", " + units::format_duration(static_cast<std::int64_t>(timing->mean_lateness_ns)) + " late";
     }
     mark.text = mark.text.empty() ? text : mark.text + "; " + text;
+    mark.label = mark.label.empty() ? "straggler" : mark.label + ", straggler";
     if (mark.kind == RankMarkKind::none) mark.kind = RankMarkKind::straggler;
   }
   return mark;

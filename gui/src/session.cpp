@@ -13,7 +13,7 @@
 namespace gpuprof::gui {
 namespace {
 
-constexpr int kStagesPerFile = 3;  // load (with import), analyse, lay out
+constexpr int kStagesPerFile = 3;  // load (with import) and lay out; then analyse
 // A stage's share of the bar: loading a big file moves it by the rows read, as
 // the command line's progress line does (the same loader reports both).
 constexpr int kUnitsPerStage = 1000;
@@ -42,9 +42,10 @@ struct Stepper {
   }
 };
 
+// What the timeline draws of one file: the model, its rows, and the kernel categories (with the correlation
+// index they need) that colour communication apart, made as the analyses make them.
 std::unique_ptr<LoadedRank> load_rank(const std::string& path, std::size_t index,
-                                      const analysis::AnalysisOptions& options, Stepper& stepper,
-                                      std::vector<job::RankSummary>& summaries) {
+                                      const analysis::AnalysisOptions& options, Stepper& stepper) {
   auto rank = std::make_unique<LoadedRank>();
   rank->source_path = path;
   const auto loading = "Loading " + file_name(path);
@@ -61,27 +62,25 @@ std::unique_ptr<LoadedRank> load_rank(const std::string& path, std::size_t index
     });
   }
   rank->model.path = path;
-  stepper.next("Analysing " + file_name(path));
-  // The timeline reads only the model, so it is built on the second core while the analyses run.
+  // The rank the analyses will be given (meta, else the file's position), so the ranks sort before them.
+  rank->analysis.rank = rank->model.rank().value_or(static_cast<std::int32_t>(index));
+  rank->analysis.path = path;
+  stepper.next("Laying out " + file_name(path));
+  // The timeline reads only the model: built on the second core while the categories are.
   auto timeline = std::async(std::launch::async, [&model = rank->model] { return build_rank_timeline(model); });
-  const auto fallback_rank = static_cast<std::int32_t>(index);
-  // summarize_rank runs analyze_rank and keeps what cross-rank comparisons need; the kernel categories
-  // and the correlation index it built are the ones the timeline draws and follows launches with.
+  rank->correlations = std::make_unique<analysis::CorrelationIndex>(rank->model.api_calls);
+  rank->name_categories =
+      analysis::KernelClassifier(options.comm_patterns).classify_model(rank->model, *rank->correlations).categories;
+  rank->timeline = timeline.get();
+  return rank;
+}
+
+analysis::AnalysisOptions app_analysis_options(const analysis::AnalysisOptions& options) {
   // The app shows each idle interval's causes on hover, so it keeps them (reports need only their sums).
   auto with_intervals = options;
   with_intervals.keep_idle_intervals = true;
   with_intervals.host_summaries = false;  // the Host summaries dock computes them when first shown
-  auto parts = job::summarize_rank_parts(rank->model, with_intervals, rank->model.rank().value_or(fallback_rank));
-  auto& summary = parts.summary;
-  summary.input = path;
-  summary.analysis.path = path;
-  rank->analysis = summary.analysis;
-  summaries.push_back(std::move(summary));
-  rank->correlations = std::move(parts.correlations);
-  rank->name_categories = std::move(parts.categories);
-  stepper.next("Laying out " + file_name(path));
-  rank->timeline = timeline.get();
-  return rank;
+  return with_intervals;
 }
 
 }  // namespace
@@ -98,9 +97,10 @@ std::size_t Session::event_count() const {
   return count;
 }
 
-std::shared_ptr<Session> load_session(const std::vector<std::string>& paths, const analysis::AnalysisOptions& options,
-                                      const std::atomic<bool>& cancel,
-                                      const std::function<void(const LoadProgress&)>& progress) {
+std::shared_ptr<Session> load_session_timeline(const std::vector<std::string>& paths,
+                                               const analysis::AnalysisOptions& options,
+                                               const std::atomic<bool>& cancel,
+                                               const std::function<void(const LoadProgress&)>& progress) {
   if (paths.empty()) throw TraceError::bad_input("", "no trace files given");
   // A job folder opens as the trace files in it, as `gpuprof report FOLDER` reads them.
   const auto files = job::expand_inputs(paths);
@@ -108,17 +108,7 @@ std::shared_ptr<Session> load_session(const std::vector<std::string>& paths, con
   auto session = std::make_shared<Session>();
   session->step_pattern = options.step_pattern;
   session->options = options;
-  std::vector<job::RankSummary> summaries;
-  for (std::size_t i = 0; i < files.size(); ++i) {
-    session->ranks.push_back(load_rank(files[i], i, options, stepper, summaries));
-  }
-  session->job = job::assemble_job(std::move(summaries));
-  // The job gave idle time to peer_wait where a partner rank was late: the app shows the job's analyses.
-  for (auto& rank : session->ranks) {
-    for (const auto& summary : session->job.ranks) {
-      if (summary.analysis.path == rank->analysis.path) rank->analysis = summary.analysis;
-    }
-  }
+  for (std::size_t i = 0; i < files.size(); ++i) session->ranks.push_back(load_rank(files[i], i, options, stepper));
   std::stable_sort(session->ranks.begin(), session->ranks.end(),
                    [](const auto& a, const auto& b) { return a->analysis.rank < b->analysis.rank; });
   session->start_ns = std::numeric_limits<std::int64_t>::max();
@@ -127,7 +117,51 @@ std::shared_ptr<Session> load_session(const std::vector<std::string>& paths, con
     session->start_ns = std::min(session->start_ns, rank->timeline.start_ns);
     session->end_ns = std::max(session->end_ns, rank->timeline.end_ns);
   }
+  return session;
+}
+
+SessionAnalyses analyse_session(const Session& session, const std::atomic<bool>& cancel,
+                                const std::function<void(const LoadProgress&)>& progress) {
+  const int files = static_cast<int>(session.ranks.size());
+  Stepper stepper{cancel, progress, files * (kStagesPerFile - 1), files * kStagesPerFile};
+  const auto options = app_analysis_options(session.options);
+  std::vector<job::RankSummary> summaries;
+  for (const auto& rank : session.ranks) {
+    stepper.next("Analysing " + file_name(rank->source_path));
+    // summarize_rank runs analyze_rank and keeps what cross-rank comparisons need. Its categories and
+    // correlation index equal the ones the timeline was drawn with (same classifier, same model).
+    auto summary = job::summarize_rank_parts(rank->model, options, rank->analysis.rank).summary;
+    summary.input = rank->source_path;
+    summary.analysis.path = rank->source_path;
+    summaries.push_back(std::move(summary));
+  }
+  if (cancel.load()) throw LoadCancelled{};
+  SessionAnalyses result;
+  result.job = job::assemble_job(std::move(summaries));
+  // The job gave idle time to peer_wait where a partner rank was late: the app shows the job's analyses.
+  result.ranks.resize(session.ranks.size());
+  for (std::size_t i = 0; i < session.ranks.size(); ++i) {
+    for (const auto& summary : result.job.ranks) {
+      if (summary.analysis.path == session.ranks[i]->source_path) result.ranks[i] = summary.analysis;
+    }
+  }
   if (progress) progress({stepper.total * kUnitsPerStage, stepper.total * kUnitsPerStage, "Done"});
+  return result;
+}
+
+void apply_analyses(Session& session, SessionAnalyses analyses) {
+  for (std::size_t i = 0; i < session.ranks.size() && i < analyses.ranks.size(); ++i) {
+    session.ranks[i]->analysis = std::move(analyses.ranks[i]);
+  }
+  session.job = std::move(analyses.job);
+  session.analysed = true;
+}
+
+std::shared_ptr<Session> load_session(const std::vector<std::string>& paths, const analysis::AnalysisOptions& options,
+                                      const std::atomic<bool>& cancel,
+                                      const std::function<void(const LoadProgress&)>& progress) {
+  auto session = load_session_timeline(paths, options, cancel, progress);
+  apply_analyses(*session, analyse_session(*session, cancel, progress));
   return session;
 }
 

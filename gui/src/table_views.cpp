@@ -8,7 +8,7 @@
 
 #include <algorithm>
 
-#include "gpuprof/gui/table_model.hpp"
+#include "gpuprof/gui/models/table_model.hpp"
 
 namespace gpuprof::gui {
 namespace {

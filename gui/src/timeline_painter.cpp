@@ -21,9 +21,13 @@ constexpr double kMinLabelPx = 40.0;
 // Beside a rank's header: the clock its rows are drawn on and the GPUs left out.
 QString rank_note(const Session& session, const TimelineLayout& layout, std::size_t rank) {
   QStringList parts;
+  // The label column has the mark's words; the header's note, as wide as the timeline, its whole text.
+  if (const auto mark = rank_mark(session, rank); !mark.text.empty()) parts << QString::fromStdString(mark.text);
   if (session.ranks.size() > 1) {
     const std::int64_t offset = rank < layout.clock_offset_ns.size() ? layout.clock_offset_ns[rank] : 0;
-    if (layout.options.raw_clocks) {
+    if (!session.analysed) {
+      parts << QStringLiteral("own clock until the analyses align it");
+    } else if (layout.options.raw_clocks) {
       parts << QStringLiteral("drawn on its own clock");
     } else if (offset == 0) {
       parts << QStringLiteral("reference clock");
@@ -305,7 +309,7 @@ void TimelinePainter::paint_decorations(QPainter& painter, const Session& sessio
 std::string row_label(const Session& session, const TimelineLayout& layout, const LayoutRow& place) {
   const auto& rank = *session.ranks[place.rank];
   const auto mark = rank_mark(session, place.rank);
-  const std::string marked = mark.text.empty() ? std::string() : " · " + mark.text;
+  const std::string marked = mark.label.empty() ? std::string() : " · " + mark.label;
   const std::string rank_name = "r" + std::to_string(rank.analysis.rank) + " ";
   const bool compact = layout.options.compact;
   // Compact rows, and groups pinned without their rank, say whose they are.
@@ -324,6 +328,26 @@ std::string row_label(const Session& session, const TimelineLayout& layout, cons
   return text;
 }
 
+std::vector<ChartText> label_column_texts(const Session& session, const TimelineLayout& layout, int scroll_y,
+                                          bool pinned, int top, int bottom) {
+  std::vector<ChartText> texts;
+  for (const auto& place : layout.rows) {
+    const int y = row_top(place, scroll_y);
+    if (place.pinned != pinned || y + place.height < top || y > bottom) continue;
+    const auto* row = place.row ? &session.ranks[place.rank]->timeline.rows[*place.row] : nullptr;
+    const bool rank_level = layout.options.compact || (place.heads && place.heads->kind == GroupKind::rank);
+    int indent = rank_level ? 4 : 10;
+    if (row && row->kind != RowKind::device) indent = 22;
+    const QColor colour = rank_level ? mark_color(rank_mark(session, place.rank).kind)
+                          : row && row->kind != RowKind::device ? QColor(70, 70, 70)
+                                                                : QColor(Qt::black);
+    texts.push_back({QRect(indent, y, kLabelWidth - indent - 2, std::min(place.height, 20)),
+                     QString::fromStdString(row_label(session, layout, place)), Qt::AlignVCenter | Qt::AlignLeft,
+                     colour});
+  }
+  return texts;
+}
+
 void TimelinePainter::paint_labels(QPainter& painter, QSize size, const Session& session,
                                    const TimelineLayout& layout, int scroll_y, bool pinned) {
   const int area_top = kRulerHeight + (pinned ? 0 : layout.pinned_height);
@@ -333,18 +357,10 @@ void TimelinePainter::paint_labels(QPainter& painter, QSize size, const Session&
   painter.fillRect(QRect(0, area_top, kLabelWidth, size.height() - area_top),
                    pinned ? QColor(250, 244, 222) : QColor(245, 245, 245));
   const QFontMetrics metrics(painter.font());
-  for (const auto& place : layout.rows) {
-    const int y = row_top(place, scroll_y);
-    if (place.pinned != pinned || y + place.height < area_top || y > size.height()) continue;
-    const auto* row = place.row ? &session.ranks[place.rank]->timeline.rows[*place.row] : nullptr;
-    const bool rank_level = layout.options.compact || (place.heads && place.heads->kind == GroupKind::rank);
-    int indent = rank_level ? 4 : 10;
-    if (row && row->kind != RowKind::device) indent = 22;
-    if (rank_level) painter.setPen(mark_color(rank_mark(session, place.rank).kind));
-    else painter.setPen(row && row->kind != RowKind::device ? QColor(70, 70, 70) : Qt::black);
-    const QString text = QString::fromStdString(row_label(session, layout, place));
-    painter.drawText(QRect(indent, y, kLabelWidth - indent - 2, std::min(place.height, 20)),
-                     Qt::AlignVCenter | Qt::AlignLeft, metrics.elidedText(text, Qt::ElideRight, kLabelWidth - indent));
+  for (const auto& label : label_column_texts(session, layout, scroll_y, pinned, area_top, size.height())) {
+    painter.setPen(label.colour);
+    // A label wider than the column (a long thread name) is elided; the layout tests check that none is.
+    painter.drawText(label.rect, label.flags, metrics.elidedText(label.text, Qt::ElideRight, label.rect.width()));
   }
   painter.setPen(QColor(200, 200, 200));
   painter.drawLine(kLabelWidth - 1, area_top, kLabelWidth - 1, size.height());

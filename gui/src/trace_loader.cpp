@@ -11,7 +11,10 @@ namespace gpuprof::gui {
 
 struct TraceLoader::Job {
   std::atomic<bool> cancel{false};
-  std::shared_ptr<Session> session;
+  std::vector<std::string> paths;
+  analysis::AnalysisOptions options;
+  std::shared_ptr<Session> session;  // written by the worker threads only while none of them runs
+  SessionAnalyses analyses;
   QString error;
   bool cancelled = false;
 };
@@ -47,18 +50,30 @@ void TraceLoader::start(const QStringList& paths, const analysis::AnalysisOption
     thread_->wait();
   }
   auto job = std::make_shared<Job>();
+  job->paths = to_paths(paths);
+  job->options = options;
   job_ = job;
+  run(job, [job, report = reporter()] {
+        job->session = load_session_timeline(job->paths, job->options, job->cancel, report);
+      },
+      [this, job] { finish_timeline(job); });
+}
+
+std::function<void(const LoadProgress&)> TraceLoader::reporter() {
   QPointer<TraceLoader> self(this);
-  thread_ = QThread::create([job, self, paths = to_paths(paths), options] {
-    const auto report = [&](const LoadProgress& step) {
-      QMetaObject::invokeMethod(
-          self, [self, step] {
-            if (self) emit self->progress(step.done, step.total, QString::fromStdString(step.stage));
-          },
-          Qt::QueuedConnection);
-    };
+  return [self](const LoadProgress& step) {
+    QMetaObject::invokeMethod(
+        self, [self, step] {
+          if (self) emit self->progress(step.done, step.total, QString::fromStdString(step.stage));
+        },
+        Qt::QueuedConnection);
+  };
+}
+
+void TraceLoader::run(const std::shared_ptr<Job>& job, std::function<void()> work, std::function<void()> done) {
+  thread_ = QThread::create([job, work = std::move(work)] {
     try {
-      job->session = load_session(paths, options, job->cancel, report);
+      work();
     } catch (const LoadCancelled&) {
       job->cancelled = true;
     } catch (const TraceError& error) {
@@ -67,10 +82,10 @@ void TraceLoader::start(const QStringList& paths, const analysis::AnalysisOption
       job->error = QStringLiteral("internal error: %1").arg(QString::fromUtf8(error.what()));
     }
   });
-  connect(thread_, &QThread::finished, this, [this, job, thread = thread_] {
+  connect(thread_, &QThread::finished, this, [this, job, thread = thread_, done = std::move(done)] {
     thread->deleteLater();
     if (thread_ == thread) thread_ = nullptr;
-    finish(job);
+    if (job == job_) done();  // a job replaced by a newer one reports nothing
   });
   thread_->start();
 }
@@ -79,12 +94,28 @@ void TraceLoader::cancel() {
   if (job_) job_->cancel = true;
 }
 
-void TraceLoader::finish(const std::shared_ptr<Job>& job) {
-  if (job != job_) return;  // a job replaced by a newer one reports nothing
+bool TraceLoader::ended_badly(const std::shared_ptr<Job>& job) {
+  if (!job->cancelled && job->error.isEmpty()) return false;
   job_.reset();
   if (job->cancelled) emit cancelled();
-  else if (!job->error.isEmpty()) emit failed(job->error);
-  else emit loaded(std::move(job->session));
+  else emit failed(job->error);
+  return true;
+}
+
+void TraceLoader::finish_timeline(const std::shared_ptr<Job>& job) {
+  if (ended_badly(job)) return;
+  emit timeline_ready(job->session);
+  if (job != job_) return;  // the window opened something else meanwhile
+  // The analyses read only the models, which the GUI thread draws meanwhile without changing them.
+  run(job, [job, report = reporter()] { job->analyses = analyse_session(*job->session, job->cancel, report); },
+      [this, job] { finish(job); });
+}
+
+void TraceLoader::finish(const std::shared_ptr<Job>& job) {
+  if (ended_badly(job)) return;
+  job_.reset();
+  apply_analyses(*job->session, std::move(job->analyses));
+  emit loaded(std::move(job->session));
 }
 
 }  // namespace gpuprof::gui

@@ -102,6 +102,7 @@ TEST_F(CompactJob, ThirtyTwoRanksAreLegibleAtEveryScreenSize) {
     }
     EXPECT_EQ(testing::timeline_label_problems(view), "");
     EXPECT_EQ(testing::labels_outside_their_rows(view), "");
+    EXPECT_EQ(testing::elided_row_labels(view), "");  // the label column: ranks, GPUs, streams, threads whole
     testing::save_and_check(view.render_image(size), QStringLiteral("timeline_32_ranks_compact_%1").arg(size.width()));
   }
 }

@@ -23,7 +23,7 @@
 #include "gpuprof/gui/host_summary_panel.hpp"
 #include "gpuprof/gui/main_window.hpp"
 #include "gpuprof/gui/prediction_panel.hpp"
-#include "gpuprof/gui/prediction_rows.hpp"
+#include "gpuprof/gui/models/prediction_rows.hpp"
 #include "gui_fixtures.hpp"
 #include "job_test_support.hpp"
 #include "temporary_folder.hpp"

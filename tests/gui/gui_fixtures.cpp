@@ -107,6 +107,25 @@ std::string labels_outside_their_rows(const TimelineView& view) {
   return joined(problems);
 }
 
+std::string elided_row_labels(const TimelineView& view) {
+  const QFontMetrics metrics(view.font());
+  const auto& layout = view.layout();
+  // Every row's, also those scrolled out of the view: the user scrolls to them.
+  constexpr int kFar = 1 << 28;
+  auto labels = label_column_texts(*view.session(), layout, view.scroll_y(), true, -kFar, kFar);
+  const auto rest = label_column_texts(*view.session(), layout, view.scroll_y(), false, -kFar, kFar);
+  labels.insert(labels.end(), rest.begin(), rest.end());
+  std::vector<std::string> problems;
+  for (const auto& label : labels) {
+    const int needed = metrics.horizontalAdvance(label.text);
+    if (needed > label.rect.width()) {
+      problems.push_back("elided: " + label.text.toStdString() + " (" + std::to_string(needed) + " px in " +
+                         std::to_string(label.rect.width()) + ")");
+    }
+  }
+  return joined(problems);
+}
+
 std::string joined(const std::vector<std::string>& lines) {
   std::string out;
   for (const auto& line : lines) out += line + "\n";

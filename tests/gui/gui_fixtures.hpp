@@ -47,5 +47,8 @@ std::vector<ChartText> timeline_labels(const TimelineView& view);
 std::string timeline_label_problems(const TimelineView& view);
 // Labels not inside the row they are over, one line each (empty when each is inside its row).
 std::string labels_outside_their_rows(const TimelineView& view);
+// The label column's texts `view` draws (both areas) that are wider than their place there, so the painter
+// elides them (a rank's mark cut to "Rank 7 · strag…"), one line each; empty when every label is whole.
+std::string elided_row_labels(const TimelineView& view);
 
 }  // namespace gpuprof::gui::testing

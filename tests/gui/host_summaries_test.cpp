@@ -12,7 +12,7 @@
 #include <QTableView>
 #include <QTest>
 
-#include "gpuprof/gui/analysis_tables.hpp"
+#include "gpuprof/gui/models/analysis_tables.hpp"
 #include "gpuprof/gui/host_summary_panel.hpp"
 #include "gpuprof/gui/main_window.hpp"
 #include "gpuprof/job/job_analysis.hpp"

@@ -9,7 +9,7 @@
 #include <set>
 
 #include "gpuprof/analysis/kernel_labels.hpp"
-#include "gpuprof/gui/analysis_tables.hpp"
+#include "gpuprof/gui/models/analysis_tables.hpp"
 #include "gpuprof/gui/recent_files.hpp"
 #include "gpuprof/trace/sqlite_database.hpp"
 #include "gui_fixtures.hpp"

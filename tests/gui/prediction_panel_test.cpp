@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "gpuprof/gui/prediction_rows.hpp"
+#include "gpuprof/gui/models/prediction_rows.hpp"
 #include "gpuprof/gui/step_timeline_chart.hpp"
 #include "gpuprof/gui/waterfall_chart.hpp"
 #include "gpuprof/predict/prediction_writers.hpp"

@@ -7,6 +7,7 @@
 #include <QTest>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <filesystem>
 #include <set>
@@ -15,6 +16,8 @@
 #include "gpuprof/gui/idle_details.hpp"
 #include "gpuprof/gui/main_window.hpp"
 #include "gpuprof/gui/prediction_panel.hpp"
+#include "gpuprof/gui/rank_marks.hpp"
+#include "gpuprof/gui/timeline_painter.hpp"
 #include "gpuprof/gui/step_timeline_chart.hpp"
 #include "gpuprof/predict/prediction_writers.hpp"
 #include "gpuprof/gui/timeline_layout.hpp"
@@ -137,6 +140,42 @@ TEST_F(RealTraces, OpensEightDlrmRanksAsOneJob) {
   const QStringList files = external_files("dlrm-8rank", ".json.gz");
   ASSERT_EQ(files.size(), 8);
   open_and_check(files, 8, QStringLiteral("real_dlrm_8_ranks"));
+}
+
+// Issue 39: the DLRM job's straggler was marked "r7 GPU 0 · straggler, 3.26 ms l…" in the label column. At
+// 1280x800 and 1920x1080, compact (as 8 ranks open) and not, every label there is whole, the marked ranks
+// say so in it, and each marked rank's header note (as wide as the timeline) has the whole mark.
+TEST_F(RealTraces, TheDlrmJobsRankMarksAreWholeInTheLabelColumn) {
+  std::vector<std::string> paths;
+  for (const auto& file : external_files("dlrm-8rank", ".json.gz")) paths.push_back(file.toStdString());
+  ASSERT_EQ(paths.size(), 8u);
+  const std::atomic<bool> cancel{false};
+  const std::shared_ptr<const Session> session = load_session(paths, {}, cancel);
+  std::size_t marked = 0;
+  for (std::size_t index = 0; index < session->ranks.size(); ++index) {
+    if (!rank_mark(*session, index).label.empty()) ++marked;
+  }
+  ASSERT_GT(marked, 0u) << "the job analysis names a slowest rank or a straggler";
+  for (const QSize size : {QSize(1280, 800), QSize(1920, 1080)}) {
+    for (const bool compact : {true, false}) {
+      SCOPED_TRACE(std::to_string(size.width()) + (compact ? " compact" : ""));
+      const auto view = testing::shown_timeline(session, size, compact);
+      EXPECT_EQ(testing::elided_row_labels(*view), "");
+      std::size_t shown_marks = 0;
+      const auto& layout = view->layout();
+      // Every row's label, also those below the screen (a rank header of the full layout).
+      for (const auto& label : label_column_texts(*session, layout, view->scroll_y(), false, 0, 1 << 28)) {
+        if (label.text.contains(QStringLiteral("straggler")) || label.text.contains(QStringLiteral("slowest"))) {
+          ++shown_marks;
+        }
+      }
+      // Compact rows are one a GPU; rank headers one a rank: either way each marked rank is marked once or more.
+      EXPECT_GE(shown_marks, marked);
+      testing::save_and_check(view->render_image(size), QStringLiteral("real_dlrm_8_ranks_labels_%1%2")
+                                                            .arg(size.width())
+                                                            .arg(compact ? QStringLiteral("_compact") : QString()));
+    }
+  }
 }
 
 TEST_F(RealTraces, OpensAnNsightSystemsExport) {

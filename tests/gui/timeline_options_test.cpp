@@ -154,6 +154,7 @@ TEST_F(TimelineOptions, TheAlignedJobAndItsBreakdownAreLegibleAtEveryScreenSize)
     QApplication::processEvents();
     const auto labels = testing::timeline_labels(view);
     EXPECT_EQ(testing::timeline_label_problems(view), "");
+    EXPECT_EQ(testing::elided_row_labels(view), "");  // the label column: ranks, GPUs, streams, threads whole
     // Each rank's step labels: rank 1's start where rank 0's do, its clock aligned.
     std::vector<int> first_step_x[2];
     for (const auto& label : labels) {

@@ -256,6 +256,7 @@ TEST_F(CopyArrows, ArrowsAndLabelsAreInPlaceAtEveryScreenSize) {
     EXPECT_EQ(testing::timeline_label_problems(view), "");
     testing::save_and_check(view.render_image(size),
                             QStringLiteral("timeline_peer_copies_and_steps_%1").arg(size.width()));
+    EXPECT_EQ(testing::elided_row_labels(view), "");  // the label column: ranks, GPUs, streams, threads whole
   }
 }
 

@@ -6,6 +6,9 @@
 
 #include <QApplication>
 #include <QChart>
+#include <QLabel>
+#include <QLegend>
+#include <QLegendMarker>
 #include <QRegularExpression>
 #include <QValueAxis>
 #include <QTest>
@@ -201,6 +204,49 @@ TEST(CompareView, BothBreakdownChartsShareOneScale) {
   const auto base = range(view.base_chart()), other = range(view.other_chart());
   EXPECT_GT(base.second, 0.0);
   EXPECT_EQ(base, other);
+}
+
+
+// Issue 39: at 1280x800 each breakdown chart's legend beside its bars was cut to "comput…/expose…". At
+// 1280x800 and 1920x1080 every legend the compare view shows names each series whole: a chart's own legend
+// is at least as wide as its longest entry (marker included), the shared one as wide as its text, inside
+// the window.
+TEST(CompareView, EveryLegendEntryIsWholeAt1280And1920) {
+  TemporaryFolder folder;
+  testing::write_trace(folder.file("one.sqlite"), 1, 10);
+  testing::write_trace(folder.file("two.sqlite"), 2, 10);
+  const auto base = testing::load(folder.file("one.sqlite")), other = testing::load(folder.file("two.sqlite"));
+  for (const QSize size : {QSize(1280, 800), QSize(1920, 1080)}) {
+    SCOPED_TRACE(std::to_string(size.width()));
+    CompareView view;
+    view.resize(size);
+    view.show();
+    view.set_runs(base, other, QStringLiteral("1 GPU"), QStringLiteral("2 GPUs"));
+    QApplication::processEvents();
+    ASSERT_LE(view.width(), size.width());
+    QStringList names;
+    for (auto* chart : {view.base_chart(), view.other_chart()}) {
+      auto* legend = chart->chart()->legend();
+      const QFontMetrics metrics(legend->font());
+      for (auto* marker : legend->markers()) {
+        names << marker->label();
+        if (!legend->isVisible()) continue;
+        const double needed = metrics.horizontalAdvance(marker->label()) + metrics.height() * 2.0;
+        EXPECT_GE(legend->geometry().width(), needed) << "cut: " << marker->label().toStdString();
+      }
+    }
+    ASSERT_FALSE(names.isEmpty());
+    auto* shared = view.breakdown_legend();
+    if (shared && shared->isVisible()) {
+      for (const auto& name : names) EXPECT_TRUE(shared->text().contains(name)) << name.toStdString();
+      EXPECT_GE(shared->width(), shared->sizeHint().width()) << "the shared legend is cut";
+      EXPECT_TRUE(view.rect().contains(QRect(shared->mapTo(&view, QPoint(0, 0)), shared->size())));
+    } else {
+      // Without a shared legend each chart must show its own.
+      EXPECT_TRUE(view.base_chart()->chart()->legend()->isVisible());
+    }
+    save_and_check(view.grab().toImage(), QStringLiteral("compare_view_legends_%1").arg(size.width()));
+  }
 }
 
 }  // namespace

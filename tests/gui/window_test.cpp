@@ -12,13 +12,13 @@
 
 #include <filesystem>
 
-#include "gpuprof/gui/analysis_tables.hpp"
+#include "gpuprof/gui/models/analysis_tables.hpp"
 #include "gpuprof/gui/compare_view.hpp"
 #include "gpuprof/gui/idle_cause_chart.hpp"
 #include "gpuprof/gui/memory_chart.hpp"
 #include "gpuprof/trace/sqlite_database.hpp"
 #include "gpuprof/idle/idle_description.hpp"
-#include "gpuprof/gui/table_model.hpp"
+#include "gpuprof/gui/models/table_model.hpp"
 #include "gpuprof/gui/main_window.hpp"
 #include "gpuprof/gui/report_export.hpp"
 #include "gpuprof/gui/run_alignment.hpp"
@@ -130,6 +130,63 @@ TEST(MainWindow, OpensMultiGpuTraceZoomsToStepSelectsKernelAndSavesScreenshots) 
   save_and_check(window.grab().toImage(), QStringLiteral("main_window"));
   save_and_check(timeline->render_image({1600, 900}), QStringLiteral("timeline_step"));
   for (auto* dock : window.docks()) grab_dock(dock);
+}
+
+// Issue 38: the first timeline does not wait for the analyses (as hotspot shows what it parsed); they arrive
+// after it, on a worker thread, and fill the docks without moving the view the user chose meanwhile.
+TEST(MainWindow, TheTimelineIsShownBeforeTheAnalysesAndKeepsItsViewWhenTheyArrive) {
+  TemporaryFolder folder;
+  const auto path = folder.file("dp2.sqlite");
+  testing::write_trace(path, 2, 12);
+  MainWindow window;
+  window.resize(1600, 1000);
+  window.show();
+  auto* timeline = window.timeline();
+  bool first_seen = false, loading_then = false, analysed_then = true, summary_empty_then = false;
+  std::int64_t view_start = 0, view_end = 0;
+  QObject::connect(timeline, &TimelineView::view_changed, &window, [&] {
+    if (first_seen || !timeline->session()) return;
+    first_seen = true;
+    loading_then = window.loading();
+    analysed_then = timeline->session()->analysed;
+    summary_empty_then = window.summary_text().isEmpty();
+    // The user zooms in before the analyses end.
+    view_start = timeline->axis().view_start() + (timeline->axis().view_end() - timeline->axis().view_start()) / 3;
+    view_end = view_start + (timeline->axis().view_end() - timeline->axis().view_start()) / 4;
+    timeline->set_view(view_start, view_end);
+  });
+  window.open_files({QString::fromStdString(path)});
+  ASSERT_TRUE(wait_until_loaded(window));
+  ASSERT_TRUE(first_seen);
+  EXPECT_TRUE(loading_then) << "the timeline waited for the analyses";
+  EXPECT_FALSE(analysed_then);
+  EXPECT_TRUE(summary_empty_then);
+  ASSERT_TRUE(window.session());
+  EXPECT_TRUE(window.session()->analysed);
+  EXPECT_FALSE(window.session()->ranks[0]->analysis.steps.empty());
+  EXPECT_FALSE(window.summary_text().isEmpty());
+  EXPECT_GT(window.kernel_proxy()->rowCount(), 0);
+  EXPECT_EQ(timeline->axis().view_start(), view_start);
+  EXPECT_EQ(timeline->axis().view_end(), view_end);
+}
+
+// The two stages give the session that opening in one go gives: the same analyses, drawn on the same rows.
+TEST(LoadSession, TheTimelineStageLeavesTheAnalysesToTheSecondStage) {
+  TemporaryFolder folder;
+  const auto path = folder.file("dp2.sqlite");
+  testing::write_trace(path, 2, 12);
+  const std::atomic<bool> cancel{false};
+  const auto whole = load_session({path}, {}, cancel);
+  const auto staged = load_session_timeline({path}, {}, cancel);
+  EXPECT_FALSE(staged->analysed);
+  EXPECT_TRUE(staged->ranks[0]->analysis.steps.empty());
+  EXPECT_EQ(staged->ranks[0]->name_categories, whole->ranks[0]->name_categories);
+  EXPECT_EQ(staged->ranks[0]->timeline.rows.size(), whole->ranks[0]->timeline.rows.size());
+  apply_analyses(*staged, analyse_session(*staged, cancel));
+  EXPECT_TRUE(staged->analysed);
+  EXPECT_EQ(summary_text(*staged), summary_text(*whole));
+  EXPECT_EQ(staged->ranks[0]->analysis.steps.size(), whole->ranks[0]->analysis.steps.size());
+  EXPECT_EQ(staged->ranks[0]->analysis.idle_intervals.size(), whole->ranks[0]->analysis.idle_intervals.size());
 }
 
 TEST(MainWindow, KeysZoomAndPan) {

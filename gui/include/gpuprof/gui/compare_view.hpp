@@ -33,6 +33,9 @@ class CompareView : public QWidget {
   BreakdownChart* other_chart() const { return other_chart_; }
   TimelineView* base_timeline() const { return base_timeline_; }
   TimelineView* other_timeline() const { return other_timeline_; }
+  // One legend for both breakdown charts (same colours, same scale), as wide as its entries: beside each
+  // chart, at 1280 pixels, it was cut to "comput…/expose…" (issue 39).
+  QLabel* breakdown_legend() const { return breakdown_legend_; }
   QString summary_text() const;
 
  private:
@@ -41,6 +44,7 @@ class CompareView : public QWidget {
   std::shared_ptr<const Session> base_, other_;
   comparison::RunComparison comparison_;
   QLabel* summary_ = nullptr;
+  QLabel* breakdown_legend_ = nullptr;
   BreakdownChart* base_chart_ = nullptr;
   BreakdownChart* other_chart_ = nullptr;
   WaterfallChart* waterfall_ = nullptr;

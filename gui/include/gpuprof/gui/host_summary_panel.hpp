@@ -6,13 +6,12 @@
 // are computed the first time the panel is shown, on a worker thread, so
 // opening a trace costs nothing more (the open time is a tracked figure).
 
-#include <QPointer>
 #include <QTabWidget>
-#include <QThread>
 
 #include <memory>
 #include <vector>
 
+#include "gpuprof/gui/background_job.hpp"
 #include "gpuprof/gui/launch_queue_chart.hpp"
 #include "gpuprof/gui/session.hpp"
 #include "gpuprof/summaries/host_summary_report.hpp"
@@ -42,14 +41,14 @@ class HostSummaryPanel : public QTabWidget {
 
  private:
   void compute();
-  void show_results(std::shared_ptr<const Session> session, std::vector<summaries::HostSummaries> host);
+  void show_results(std::vector<summaries::HostSummaries> host);
 
   std::shared_ptr<const Session> session_;
   std::vector<QTableView*> tables_;
   std::vector<QSortFilterProxyModel*> proxies_;
   LaunchQueueChart* queue_chart_ = nullptr;
-  QPointer<QThread> worker_;  // deletes itself once finished
-  bool busy_ = false;         // a worker runs (its result may be for an earlier session)
+  BackgroundJob* job_ = nullptr;
+  bool requested_ = false;  // for session_: computing or done
   bool ready_ = false;
 };
 

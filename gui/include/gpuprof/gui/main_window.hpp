@@ -78,7 +78,8 @@ class MainWindow : public QMainWindow {
   void build_docks();
   void build_menus();
   void rebuild_recent_menu();
-  void show_session(std::shared_ptr<const Session> session);
+  void show_timeline(std::shared_ptr<const Session> session);
+  void show_analyses(const std::shared_ptr<const Session>& session);
   void show_error(const QString& message);
   void show_warnings();
   void set_loading(bool loading);

@@ -9,13 +9,12 @@
 // predict::load_prediction_trace, predict::predict) on a worker thread when asked; the panel only shows it.
 // A job of several ranks is not predicted: the prediction reads a 1-GPU trace.
 
-#include <QPointer>
 #include <QString>
-#include <QThread>
 #include <QWidget>
 #include <memory>
 #include <optional>
 
+#include "gpuprof/gui/background_job.hpp"
 #include "gpuprof/gui/session.hpp"
 #include "gpuprof/predict/predict_request.hpp"
 
@@ -54,7 +53,7 @@ class PredictionPanel : public QWidget {
   // Shows the waterfall and the replayed step of prediction()->rows[index] (what selecting its row does).
   void select_row(std::size_t index);
 
-  bool busy() const { return busy_; }
+  bool busy() const { return job_->busy(); }
   // The last prediction shown, for the current session (empty before one, after an error or another open).
   const std::optional<predict::Prediction>& prediction() const { return prediction_; }
   std::size_t selected_row() const { return selected_row_; }  // the row the charts show
@@ -109,9 +108,7 @@ class PredictionPanel : public QWidget {
   QTableView* rows_view_ = nullptr;
   WaterfallChart* waterfall_ = nullptr;
   StepTimelineChart* step_chart_ = nullptr;
-  QPointer<QThread> worker_;  // deletes itself once finished
-  bool busy_ = false;
-  std::uint64_t generation_ = 0;  // a result is shown only when no other request or open came after it
+  BackgroundJob* job_ = nullptr;  // one prediction at a time; the newest request or open wins
 };
 
 }  // namespace gpuprof::gui

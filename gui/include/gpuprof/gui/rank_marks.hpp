@@ -16,6 +16,9 @@ enum class RankMarkKind { none, slowest, straggler };
 struct RankMark {
   RankMarkKind kind = RankMarkKind::none;
   std::string text;  // "slowest", "straggler, 7.50 ms late", "slowest; straggler, …"; empty for none
+  // The words alone ("slowest", "straggler", "slowest, straggler"): a rank's row label with the whole text
+  // was cut in the label column (issue 39); the rank header's note, as wide as the timeline, has `text`.
+  std::string label;
 };
 
 // For the rank at `index` of a session of two or more ranks; none for a lone rank.

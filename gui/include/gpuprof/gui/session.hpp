@@ -1,8 +1,13 @@
 #pragma once
 
 // What one "open" produces: every trace of a job (one file per rank) loaded,
-// analysed by the analyzer library and laid out for the timeline. Qt-free, so
-// the loader thread, the tests and the benchmark share it.
+// laid out for the timeline and analysed by the analyzer library. Qt-free, so
+// the loader thread, the tests and the benchmark share it. Opening is two
+// stages, so the first timeline does not wait for the analyses (as hotspot
+// parses off the GUI thread and shows what it has): load_session_timeline
+// (loading, timeline rows, kernel categories, the correlation index), then
+// analyse_session (every rank's analyses and the job's) applied to the
+// session once done.
 
 #include <atomic>
 #include <cstdint>
@@ -24,7 +29,7 @@ namespace gpuprof::gui {
 struct LoadedRank {
   std::string source_path;  // the file the user opened (may be a Kineto or Nsight file)
   trace::TraceModel model;
-  analysis::RankAnalysis analysis;
+  analysis::RankAnalysis analysis;  // before the analyses ran: its rank and path only
   std::unique_ptr<analysis::CorrelationIndex> correlations;
   std::vector<analysis::KernelCategory> name_categories;  // per StringId: NCCL kernels are drawn apart
   RankTimeline timeline;
@@ -37,6 +42,9 @@ struct Session {
   job::JobAnalysis job;
   std::string step_pattern;  // the one the analyses used (AnalysisOptions::step_pattern)
   analysis::AnalysisOptions options;  // as the caller gave them (an export analyses the traces again with them)
+  // False until apply_analyses: the timeline is drawn without steps, gaps, idle causes, rank marks or aligned
+  // clocks, and the docks wait.
+  bool analysed = false;
 
   bool empty() const { return ranks.empty(); }
   std::vector<std::string> paths() const;
@@ -53,10 +61,29 @@ struct LoadProgress {
   std::string stage;  // "Loading run1.sqlite", ...
 };
 
-// Loads, imports (foreign formats), analyses and lays out every file. Throws
-// TraceError naming the file on bad input, LoadCancelled when cancelled (checked between stages).
+// Loads, imports (foreign formats), analyses and lays out every file: the three functions below in a row.
+// Throws TraceError naming the file on bad input, LoadCancelled when cancelled (checked between stages).
 std::shared_ptr<Session> load_session(const std::vector<std::string>& paths, const analysis::AnalysisOptions& options,
                                       const std::atomic<bool>& cancel,
                                       const std::function<void(const LoadProgress&)>& progress = {});
+
+// What the first timeline draws: every file loaded (imported first when foreign), its timeline rows, kernel
+// categories and correlation index, ranks in ascending order; not analysed. Progress runs to two thirds.
+std::shared_ptr<Session> load_session_timeline(const std::vector<std::string>& paths,
+                                               const analysis::AnalysisOptions& options,
+                                               const std::atomic<bool>& cancel,
+                                               const std::function<void(const LoadProgress&)>& progress = {});
+
+// The analyses of every rank (same order as Session::ranks) and of the job.
+struct SessionAnalyses {
+  std::vector<analysis::RankAnalysis> ranks;
+  job::JobAnalysis job;
+};
+// Computed from the session's models only, so the GUI thread may draw the session meanwhile; the last third
+// of the progress. Throws as load_session does.
+SessionAnalyses analyse_session(const Session& session, const std::atomic<bool>& cancel,
+                                const std::function<void(const LoadProgress&)>& progress = {});
+// Stores them in the session (on the thread that draws it) and marks it analysed.
+void apply_analyses(Session& session, SessionAnalyses analyses);
 
 }  // namespace gpuprof::gui

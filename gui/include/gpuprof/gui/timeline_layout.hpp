@@ -18,7 +18,7 @@
 namespace gpuprof::gui {
 
 inline constexpr int kRulerHeight = 22;
-inline constexpr int kLabelWidth = 150;
+inline constexpr int kLabelWidth = 200;  // a rank's row label with its mark ("r7 GPU 7 · slowest, straggler") whole
 inline constexpr int kRankHeaderHeight = 18;
 inline constexpr int kDeviceRowHeight = 22;
 inline constexpr int kStreamRowHeight = 18;

@@ -14,6 +14,7 @@
 #include "gpuprof/gui/label_cache.hpp"
 #include "gpuprof/gui/lod_merge.hpp"
 #include "gpuprof/gui/timeline_layout.hpp"
+#include "gpuprof/gui/waterfall_layout.hpp"
 
 namespace gpuprof::gui {
 
@@ -72,5 +73,9 @@ inline int row_top(const LayoutRow& row, int scroll_y) { return kRulerHeight + r
 
 // The label of a row in the label column: a header's group with its ▾/▸ marker, a GPU, a stream, a thread.
 std::string row_label(const Session& session, const TimelineLayout& layout, const LayoutRow& place);
+// The label column's texts of one area (pinned or not) between widget y `top` and `bottom`, each in the
+// rectangle the painter draws it in (widget coordinates), whole: the painter elides what does not fit.
+std::vector<ChartText> label_column_texts(const Session& session, const TimelineLayout& layout, int scroll_y,
+                                          bool pinned, int top, int bottom);
 
 }  // namespace gpuprof::gui

@@ -20,6 +20,9 @@ class TimelineView : public QWidget {
   explicit TimelineView(QWidget* parent = nullptr);
 
   void set_session(std::shared_ptr<const Session> session);
+  // Lays the session out again after its analyses were stored in it (steps, gaps, aligned clocks), keeping the
+  // view, the groups and the selection.
+  void refresh() { set_layout_options(layout_options_); }
   const Session* session() const { return session_.get(); }
   const TimeAxis& axis() const { return axis_; }
   const TimelineLayout& layout() const { return layout_; }

@@ -5,7 +5,7 @@
 
 #include <QStringList>
 
-#include "gpuprof/gui/table_model.hpp"
+#include "gpuprof/gui/models/table_model.hpp"
 #include "gpuprof/predict/prediction.hpp"
 
 namespace gpuprof::gui {

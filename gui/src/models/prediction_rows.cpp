@@ -1,4 +1,4 @@
-#include "gpuprof/gui/prediction_rows.hpp"
+#include "gpuprof/gui/models/prediction_rows.hpp"
 
 #include <QObject>
 

@@ -1,4 +1,4 @@
-#include "gpuprof/gui/analysis_tables.hpp"
+#include "gpuprof/gui/models/analysis_tables.hpp"
 
 #include "gpuprof/analysis/kernel_labels.hpp"
 #include "gpuprof/units/units.hpp"

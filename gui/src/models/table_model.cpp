@@ -1,4 +1,4 @@
-#include "gpuprof/gui/table_model.hpp"
+#include "gpuprof/gui/models/table_model.hpp"
 
 namespace gpuprof::gui {
 

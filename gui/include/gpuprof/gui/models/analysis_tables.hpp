@@ -7,7 +7,7 @@
 
 #include "gpuprof/gui/session.hpp"
 #include "gpuprof/summaries/host_summary_report.hpp"
-#include "gpuprof/gui/table_model.hpp"
+#include "gpuprof/gui/models/table_model.hpp"
 
 namespace gpuprof::gui {
 
