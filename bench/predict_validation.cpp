@@ -17,7 +17,7 @@
 #include "gpuprof/units/statistics.hpp"
 #include "gpuprof/predict/case_validation.hpp"
 #include "gpuprof/predict/collective_validation.hpp"
-#include "gpuprof/predict/comm_validation.hpp"
+#include "gpuprof/predict/comm_cases.hpp"
 #include "gpuprof/predict/step_variability.hpp"
 
 namespace {

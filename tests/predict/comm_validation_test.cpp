@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "gpuprof/predict/comm_validation.hpp"
+#include "gpuprof/predict/comm_cases.hpp"
 #include "gpuprof/units/statistics.hpp"
 #include "temporary_folder.hpp"
 

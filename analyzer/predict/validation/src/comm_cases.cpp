@@ -5,7 +5,7 @@
 
 #include "gpuprof/importers/import_trace.hpp"
 #include "gpuprof/analysis/run_facts.hpp"
-#include "gpuprof/predict/comm_validation.hpp"
+#include "gpuprof/predict/comm_cases.hpp"
 #include "gpuprof/predict/link_choice.hpp"
 #include "gpuprof/predict/nccl_tests_reader.hpp"
 #include "gpuprof/trace/trace_error.hpp"
