@@ -48,7 +48,7 @@ TEST(ShellCompletion, ZshListsTheValuesOfAnOption) {
   EXPECT_EQ(zsh.lists("gpuprof report --sections summary,de"), "devices\n");
   EXPECT_EQ(zsh.lists("gpuprof report --sections me"), "memory\n");
   EXPECT_EQ(zsh.lists("gpuprof predict t.sqlite --link nvlink"), "nvlink2\nnvlink3\nnvlink4\nnvlink5\n");
-  EXPECT_EQ(zsh.lists("gpuprof study s --predict-link pcie"), "pcie3\npcie4\npcie5\n");
+  EXPECT_EQ(zsh.lists("gpuprof study s --predict-link pcie3-"), "pcie3-x1\npcie3-m60\npcie3-p2p\n");
   EXPECT_EQ(zsh.lists("gpuprof compare a.sqlite b.sqlite --format "), "text\nmd\ncsv\njson\nhtml\n");
   EXPECT_EQ(zsh.lists("gpuprof predict t.sqlite --format "), "text\nmd\njson\ncsv\nhtml\n");
   EXPECT_EQ(zsh.lists("gpuprof predict t.sqlite --strategy "), "data-parallel\nhost-staged\nplacement\n");
