@@ -2,6 +2,7 @@
 // list the values of an option after a Tab, not file names (issue 39). Skips without zsh or its zpty module.
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <optional>
 #include <string>
@@ -55,6 +56,10 @@ TEST(ShellCompletion, ZshListsTheValuesOfAnOption) {
   EXPECT_EQ(zsh.lists("gpuprof study s --format "), "text\nmd\nhtml\ncsv\njson\n");
   // A path option still gets file names.
   EXPECT_EQ(zsh.lists("gpuprof report -o "), "run.sqlite\n");
+  // compinit's dump file once was /dev/null: run as root, zsh replaced the device with a regular file.
+  struct stat null_device {};
+  ASSERT_EQ(::stat("/dev/null", &null_device), 0);
+  EXPECT_TRUE(S_ISCHR(null_device.st_mode)) << "/dev/null is no longer a device";
 }
 
 TEST(ShellCompletion, BashListsTheValuesOfPredictAndStudyOptions) {

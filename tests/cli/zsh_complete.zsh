@@ -6,7 +6,10 @@ zmodload zsh/zpty 2>/dev/null || exit 3
 folder=$1 line=$2 out=$3
 : >| $out
 zpty shell zsh -f -i
-zpty -w shell "PS1='' PS2='' fpath=(${(q)folder} \$fpath); autoload -U compinit; compinit -u -D -d /dev/null"
+# The dump file goes in the current folder (the test's temporary one; hidden, so file completion does not
+# list it): compinit run as root with
+# `-d /dev/null` replaced the machine's /dev/null with a regular file.
+zpty -w shell "PS1='' PS2='' fpath=(${(q)folder} \$fpath); autoload -U compinit; compinit -u -D -d ${(q)PWD}/.zcompdump"
 zpty -w shell "unsetopt auto_list list_beep beep"
 # Each compadd call that adds matches (not one that only fills an array: -O, -A, -D) also writes them out.
 zpty -w shell "compadd() { if [[ \" \$* \" == *' '-[OAD]' '* ]]; then builtin compadd \"\$@\"; return; fi;
