@@ -176,7 +176,17 @@ int main(int argc, char** argv) {
     const std::string argument = argv[i];
     if (argument == "--events" && i + 1 < argc) events = std::atoll(argv[++i]);
     else if (argument == "--runs" && i + 1 < argc) runs = std::max(1, std::atoi(argv[++i]));
-    else path = argument;
+    else if (argument.starts_with('-') || !path.empty()) {
+      fmt::print(stderr, "usage: gpuprof_report_bench [TRACE] [--events N] [--runs R]\n");
+      return 2;
+    } else {
+      path = argument;
+    }
+  }
+  std::error_code missing;
+  if (!path.empty() && !fs::is_regular_file(path, missing)) {
+    fmt::print(stderr, "gpuprof_report_bench: {}: not a trace file\n", path);
+    return 2;
   }
   const auto folder = fs::temp_directory_path();
   if (path.empty()) path = prepare_trace(events, folder);
