@@ -58,6 +58,10 @@ QWidget* titled(const QString& title, QWidget* content) {
 
 }  // namespace
 
+namespace {
+constexpr int kCompareTimelineMinimum = 120;
+}  // namespace
+
 CompareView::CompareView(QWidget* parent) : QWidget(parent) {
   setWindowTitle(tr("gpuprof: compare runs"));
   summary_ = new QLabel;
@@ -70,6 +74,9 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
   base_timeline_ = new TimelineView;
   other_timeline_ = new TimelineView;
   waterfall_ = new WaterfallChart;
+  // Two timelines under the charts: at their own 200 px minimum the view needed 826 px and did not fit a
+  // 1280x800 screen; the splitter lets the user give them the room back.
+  for (auto* timeline : {base_timeline_, other_timeline_}) timeline->setMinimumHeight(kCompareTimelineMinimum);
   auto* charts = new QHBoxLayout;
   charts->addWidget(base_chart_);
   charts->addWidget(other_chart_);

@@ -224,6 +224,8 @@ TEST(CompareView, EveryLegendEntryIsWholeAt1280And1920) {
     view.set_runs(base, other, QStringLiteral("1 GPU"), QStringLiteral("2 GPUs"));
     QApplication::processEvents();
     ASSERT_LE(view.width(), size.width());
+    // The whole view fits the screen's height too (it was 826 px at least: two timelines of 200 px).
+    EXPECT_LE(view.height(), size.height());
     QStringList names;
     for (auto* chart : {view.base_chart(), view.other_chart()}) {
       auto* legend = chart->chart()->legend();
