@@ -13,6 +13,7 @@
 
 #include "gpuprof/gui/prediction_panel.hpp"
 #include "gpuprof/predict/link_profile.hpp"
+#include "gpuprof/predict/sync_model.hpp"
 
 namespace gpuprof::gui {
 namespace {
@@ -40,6 +41,35 @@ std::optional<std::int64_t> bytes_of(const QLineEdit* field) {
 
 QString bytes_text(const std::optional<std::int64_t>& bytes) { return bytes ? QString::number(*bytes) : QString(); }
 
+// The analyzer's names, after a first choice that leaves the option out (the command line's default, which
+// `explained` says); the request carries the chosen name, or nothing for the first.
+QComboBox* combo_with_default(const std::vector<std::string>& names, const QString& explained) {
+  auto* box = new QComboBox;
+  box->addItem(QObject::tr("default"), QString());
+  box->setItemData(0, explained, Qt::ToolTipRole);
+  for (const auto& name : names) box->addItem(q(name), q(name));
+  box->setToolTip(explained);
+  return box;
+}
+
+std::string chosen_name(const QComboBox* box) { return box->currentData().toString().toStdString(); }
+
+// A name the analyzer does not know is added, not dropped: Predict then says what is wrong with it.
+void choose_name(QComboBox* box, const std::string& name) {
+  if (box->findData(q(name)) < 0) box->addItem(q(name), q(name));
+  box->setCurrentIndex(box->findData(q(name)));
+}
+
+// A file name as typed or picked, with a button that picks it.
+QWidget* file_row(QLineEdit* field, QPushButton* browse) {
+  auto* box = new QWidget;
+  auto* row = new QHBoxLayout(box);
+  row->setContentsMargins(0, 0, 0, 0);
+  row->addWidget(field, 1);
+  row->addWidget(browse);
+  return box;
+}
+
 }  // namespace
 
 QWidget* PredictionPanel::build_controls() {
@@ -49,8 +79,11 @@ QWidget* PredictionPanel::build_controls() {
   strategy_ = combo(predict::strategy_names());
   scaling_ = combo(predict::scaling_names());
   allreduce_ = combo(predict::allreduce_names());
-  link_ = combo(predict::link_preset_names());
-  link_->setCurrentText(QStringLiteral("nvlink3"));
+  link_ = combo_with_default(predict::link_preset_names(),
+                             tr("--link: the default is chosen from the trace's GPU, and the result says which"));
+  sync_ = combo_with_default(predict::sync_names(),
+                             tr("--sync: the default is ring all-reduce; on a link without peer access the band "
+                                "covers the parameter servers"));
   link_files_ = new QLineEdit;
   link_files_->setPlaceholderText(tr("optional: all_reduce_perf outputs"));
   link_files_->setToolTip(tr("nccl-tests all_reduce_perf outputs, separated by ;"));
@@ -58,6 +91,14 @@ QWidget* PredictionPanel::build_controls() {
   connect(browse, &QPushButton::clicked, this, [this] {
     const auto files = QFileDialog::getOpenFileNames(this, tr("nccl-tests all_reduce_perf outputs"));
     if (!files.isEmpty()) link_files_->setText(files.join(QStringLiteral("; ")));
+  });
+  topology_ = new QLineEdit;
+  topology_->setPlaceholderText(tr("optional: nvidia-smi topo -m output"));
+  topology_->setToolTip(tr("The machine's `nvidia-smi topo -m` output: a job on N GPUs uses GPUs 0 to N-1"));
+  auto* browse_topology = new QPushButton(tr("Topology…"));
+  connect(browse_topology, &QPushButton::clicked, this, [this] {
+    const auto file = QFileDialog::getOpenFileName(this, tr("nvidia-smi topo -m output"));
+    if (!file.isEmpty()) topology_->setText(file);
   });
   grad_bytes_ = bytes_field(tr("from the trace, else required"));
   split_bytes_ = bytes_field(tr("placement only"));
@@ -77,20 +118,18 @@ QWidget* PredictionPanel::build_controls() {
   pair(1, 0, tr("Scaling"), scaling_);
   pair(1, 2, tr("All-reduce"), allreduce_);
   pair(2, 0, tr("Link"), link_);
-  grid->addWidget(predict_button_, 2, 3);
+  pair(2, 2, tr("Sync"), sync_);
   const auto line = [grid](int row, const QString& label, QWidget* field) {
     grid->addWidget(new QLabel(label), row, 0);
     grid->addWidget(field, row, 1, 1, 3);
   };
   line(3, tr("Gradient bytes"), grad_bytes_);
   line(4, tr("Split bytes"), split_bytes_);
-  auto* files = new QWidget;
-  auto* files_row = new QHBoxLayout(files);
-  files_row->setContentsMargins(0, 0, 0, 0);
-  files_row->addWidget(link_files_, 1);
-  files_row->addWidget(browse);
-  line(5, tr("Link files"), files);
-  line(6, tr("Per-GPU batch"), build_per_gpu_trace_controls());
+  line(5, tr("Link files"), file_row(link_files_, browse));
+  line(6, tr("Topology"), file_row(topology_, browse_topology));
+  line(7, tr("Per-GPU batch"), build_per_gpu_trace_controls());
+  // Below every option it reads, at the right, where the eye ends after setting them.
+  grid->addWidget(predict_button_, 8, 3, Qt::AlignRight);
   grid->setColumnStretch(1, 1);
   grid->setColumnStretch(3, 1);
   return box;
@@ -140,7 +179,9 @@ predict::PredictRequest PredictionPanel::request() const {
   request.strategy = strategy_->currentText().toStdString();
   request.scaling = scaling_->currentText().toStdString();
   request.allreduce = allreduce_->currentText().toStdString();
-  request.link = link_->currentText().toStdString();
+  request.link = chosen_name(link_);
+  request.sync = chosen_name(sync_);
+  request.topology = topology_->text().trimmed().toStdString();
   for (const auto& file : link_files_->text().split(QLatin1Char(';'), Qt::SkipEmptyParts))
     if (!file.trimmed().isEmpty()) request.link_files.push_back(file.trimmed().toStdString());
   request.grad_bytes = bytes_of(grad_bytes_);
@@ -154,7 +195,9 @@ void PredictionPanel::set_request(const predict::PredictRequest& request) {
   strategy_->setCurrentText(q(request.strategy));
   scaling_->setCurrentText(q(request.scaling));
   allreduce_->setCurrentText(q(request.allreduce));
-  link_->setCurrentText(q(request.link));
+  choose_name(link_, request.link);
+  choose_name(sync_, request.sync);
+  topology_->setText(q(request.topology));
   QStringList files;
   for (const auto& file : request.link_files) files << q(file);
   link_files_->setText(files.join(QStringLiteral("; ")));

@@ -62,6 +62,10 @@ PredictionPanel::PredictionPanel(QWidget* parent) : QWidget(parent) {
   step_chart_ = new StepTimelineChart;
   auto* content = new QWidget;
   auto* column = new QVBoxLayout(content);
+  // Narrow sides: the waterfall's minimum width (its longest term name) and the style's 9 px margins were 8 px
+  // wider than the dock's 560 px less its vertical scroll bar, so it scrolled sideways after every prediction.
+  const auto margins = column->contentsMargins();
+  column->setContentsMargins(2, margins.top(), 2, margins.bottom());
   column->addWidget(build_controls());
   column->addWidget(error_);
   column->addWidget(build_rows_table());

@@ -8,6 +8,10 @@
 #include <QApplication>
 #include <QDir>
 #include <QHash>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTest>
+#include <QWindow>
 
 #include "gpuprof/synthetic/synthetic_trace.hpp"
 
@@ -124,6 +128,28 @@ std::string elided_row_labels(const TimelineView& view) {
     }
   }
   return joined(problems);
+}
+
+void click_as_user(QAbstractButton& button) {
+  QWidget* window = button.window();
+  QApplication::processEvents();  // the layout as shown
+  const QPoint centre = button.mapTo(window, button.rect().center());
+  const QWidget* under = window->childAt(centre);
+  ASSERT_EQ(under, &button) << "under the cursor at the centre of '" << button.text().toStdString() << "' ("
+                            << centre.x() << ", " << centre.y() << " in a window of " << window->width() << "x"
+                            << window->height() << "): " << (under ? under->metaObject()->className() : "nothing");
+  QTest::mouseClick(window->windowHandle(), Qt::LeftButton, {}, centre);
+}
+
+void press_predict(PredictionPanel& panel) {
+  constexpr int kTimeoutMs = 300'000;  // a safety net for a hung worker, not a performance check
+  const QSignalSpy shown(&panel, &PredictionPanel::prediction_shown);
+  ASSERT_NO_FATAL_FAILURE(click_as_user(*panel.predict_button()));
+  // The press cleared the last result and started a worker, which may already have shown its outcome.
+  ASSERT_TRUE(panel.busy() || !shown.isEmpty() || !panel.error_text().isEmpty()) << "the press started nothing";
+  ASSERT_TRUE(QTest::qWaitFor([&] { return !panel.busy() && (!shown.isEmpty() || !panel.error_text().isEmpty()); },
+                              kTimeoutMs));
+  ASSERT_EQ(panel.prediction().has_value(), !shown.isEmpty());
 }
 
 std::string joined(const std::vector<std::string>& lines) {

@@ -2,6 +2,7 @@
 
 // Synthetic traces and image checks shared by the GUI tests.
 
+#include <QAbstractButton>
 #include <QFontMetrics>
 #include <QImage>
 #include <QRect>
@@ -11,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "gpuprof/gui/prediction_panel.hpp"
 #include "gpuprof/gui/session.hpp"
 #include "gpuprof/gui/timeline_view.hpp"
 #include "gpuprof/gui/waterfall_layout.hpp"
@@ -36,6 +38,14 @@ void save_and_check(const QImage& image, const QString& name);
 std::vector<std::string> text_legibility_problems(const std::vector<ChartText>& texts, const std::vector<QRect>& shapes,
                                                   QRect widget, const QFontMetrics& metrics);
 std::string joined(const std::vector<std::string>& lines);
+
+// Presses `button` as a user does: the mouse at its centre in its window, the press going to whatever widget is
+// there. A fatal failure, naming that widget, when it is not the button (covered, cut off by a scroll area,
+// scrolled out of view).
+void click_as_user(QAbstractButton& button);
+// Presses the panel's Predict as a user does and waits for what that press started to show a prediction or an
+// error; fails when the press started nothing (a stale prediction is never taken for the new one).
+void press_predict(PredictionPanel& panel);
 
 // The three screen sizes every layout test checks (issue 39).
 inline const QSize kScreens[] = {{1280, 800}, {1600, 1000}, {1920, 1080}};

@@ -34,7 +34,9 @@ namespace {
 using gpuprof::testing::TemporaryFolder;
 using testing::joined;
 
-constexpr int kPredictTimeoutMs = 120'000;
+// The Prediction dock's size in the window at 1280x800 (DockLayout checks the dock itself there): the panel
+// is pressed as a user presses it, so it is shown at a size a user sees.
+constexpr QSize kDockSize(560, 429);
 
 predict::PredictRequest pcie_request() {
   predict::PredictRequest request;
@@ -58,18 +60,24 @@ gpuprof::testing::ProcessResult run_cli(const std::string& trace, const predict:
   std::vector<std::string> command{GPUPROF_BINARY, "predict", trace};
   if (!per_gpu_trace.empty()) command.push_back(per_gpu_trace);
   command.insert(command.end(), {"--gpus", request.gpus, "--strategy", request.strategy, "--scaling", request.scaling,
-                                 "--allreduce", request.allreduce, "--link", request.link, "--format", format});
+                                 "--allreduce", request.allreduce, "--format", format});
+  // Left out when not chosen, as a user leaves them out: the command line's defaults are the panel's.
+  for (const auto& [option, value] : {std::pair{"--link", &request.link}, {"--sync", &request.sync},
+                                      {"--topology", &request.topology}})
+    if (!value->empty()) command.insert(command.end(), {option, *value});
   if (request.grad_bytes) command.insert(command.end(), {"--grad-bytes", std::to_string(*request.grad_bytes)});
   if (request.split_bytes) command.insert(command.end(), {"--split-bytes", std::to_string(*request.split_bytes)});
   return gpuprof::testing::run_process(command);
 }
 
-// Sets the request in the controls, presses Predict and waits for the result or the error.
+// Sets the request in the controls, presses Predict as a user does and waits for the result or the error.
 void predict_with(PredictionPanel& panel, const predict::PredictRequest& request) {
   panel.set_request(request);
-  QTest::mouseClick(panel.predict_button(), Qt::LeftButton);
-  ASSERT_TRUE(QTest::qWaitFor([&] { return !panel.busy() && (panel.prediction() || !panel.error_text().isEmpty()); },
-                              kPredictTimeoutMs));
+  if (!panel.isVisible()) {
+    panel.resize(kDockSize);
+    panel.show();
+  }
+  ASSERT_NO_FATAL_FAILURE(testing::press_predict(panel));
 }
 
 // Every line the panel shows is a line of the text output, read with its wrapped lines joined (the CLI
@@ -160,6 +168,7 @@ TEST_F(PredictionPanelTest, ShowsTheFiguresOfGpuprofPredictWithTheSameOptions) {
 
 TEST_F(PredictionPanelTest, ShowsTheFiguresOfGpuprofPredictWithTheSecondTraceAndSeveralGpuCounts) {
   PredictionPanel panel;
+  panel.resize(kDockSize);
   panel.show();
   panel.set_session(testing::load(trace_));
   panel.set_per_gpu_trace(QString::fromStdString(per_gpu_));
@@ -211,7 +220,7 @@ TEST_F(PredictionPanelTest, ShowsTheFiguresOfGpuprofPredictWithTheSecondTraceAnd
   EXPECT_TRUE(panel.result_text().startsWith(QString::fromStdString(predict::row_headline(prediction.rows[2]))));
   expect_lines_of(panel.result_text(), text.out);
   // Cleared, the second trace is no longer read: the open trace alone, as `gpuprof predict TRACE`.
-  QTest::mouseClick(panel.per_gpu_clear_button(), Qt::LeftButton);
+  ASSERT_NO_FATAL_FAILURE(testing::click_as_user(*panel.per_gpu_clear_button()));
   EXPECT_TRUE(panel.per_gpu_trace().isEmpty());
   EXPECT_FALSE(panel.per_gpu_clear_button()->isEnabled());
   predict_with(panel, request);
@@ -220,6 +229,75 @@ TEST_F(PredictionPanelTest, ShowsTheFiguresOfGpuprofPredictWithTheSecondTraceAnd
   ASSERT_EQ(alone.exit_code, 0) << alone.err;
   EXPECT_EQ(predict::render_prediction(report::Format::json, *panel.prediction()), alone.out);
   EXPECT_TRUE(panel.prediction()->per_gpu_trace.empty());
+}
+
+// --sync and --topology (issue 37) with the PCIe presets measured for them: the panel's prediction is the
+// command line's to the last digit, and says the synchronisation and the topology file as it does.
+TEST_F(PredictionPanelTest, ShowsTheFiguresOfGpuprofPredictWithSyncAndTopology) {
+  const auto topology = folder_.file("topo.txt");
+  gpuprof::testing::write_file(topology, "\tGPU0\tGPU1\tCPU Affinity\nGPU0\t X \tPHB\t0-9\nGPU1\tPHB\t X \t0-9\n");
+  PredictionPanel panel;
+  panel.set_session(testing::load(trace_));
+  struct Case {
+    std::string link, sync, topology;
+  };
+  for (const auto& [link, sync, topology_file] :
+       {Case{"pcie3-x1", "ps-cpu", topology}, Case{"pcie3-m60", "ps-gpu", topology},
+        Case{"pcie3-p2p", "ring-allreduce", topology}, Case{"pcie3-x1", "", ""}, Case{"pcie3", "ps-gpu", ""}}) {
+    SCOPED_TRACE(link + " " + sync + " " + topology_file);
+    auto request = pcie_request();
+    request.link = link;
+    request.sync = sync;
+    request.topology = topology_file;
+    predict_with(panel, request);
+    // What the controls hold is what was asked: nothing dropped on the way.
+    EXPECT_EQ(panel.request().link, link);
+    EXPECT_EQ(panel.request().sync, sync);
+    EXPECT_EQ(panel.request().topology, topology_file);
+    ASSERT_TRUE(panel.prediction()) << panel.error_text().toStdString();
+    const auto json = run_cli(trace_, request, "json");
+    ASSERT_EQ(json.exit_code, 0) << json.err;
+    const auto shown = predict::render_prediction(report::Format::json, *panel.prediction());
+    EXPECT_EQ(shown, json.out);
+    if (!sync.empty()) EXPECT_NE(shown.find("\"sync\":\"" + sync + "\""), std::string::npos) << shown;
+    if (!topology_file.empty())
+      EXPECT_NE(shown.find("\"topology\":\"" + topology_file + "\""), std::string::npos) << shown;
+    const auto text = run_cli(trace_, request, "text");
+    ASSERT_EQ(text.exit_code, 0) << text.err;
+    expect_lines_of(panel.result_text(), text.out);
+  }
+  // A topology of two GPUs for four, a file that is not there, an unknown synchronisation: the CLI's one line.
+  for (const auto& [gpus, sync, topology_file] :
+       {Case{"4", "ps-cpu", topology}, Case{"2", "", folder_.file("missing.txt")}, Case{"2", "ps-tpu", ""}}) {
+    auto request = pcie_request();
+    request.gpus = gpus;
+    request.sync = sync;
+    request.topology = topology_file;
+    predict_with(panel, request);
+    EXPECT_FALSE(panel.prediction()) << sync << " " << topology_file;
+    const auto refused = run_cli(trace_, request, "text");
+    EXPECT_EQ(refused.exit_code, 2);
+    EXPECT_EQ("gpuprof: " + panel.error_text().toStdString() + "\n", refused.err);
+  }
+}
+
+// Link left at its default: chosen from the trace's GPU by the analyzer, as `gpuprof predict` without --link
+// chooses it (or refuses with the same line where the GPU's name says nothing).
+TEST_F(PredictionPanelTest, TheDefaultLinkIsTheCommandLinesDefault) {
+  PredictionPanel panel;
+  panel.set_session(testing::load(trace_));
+  auto request = pcie_request();
+  request.link.clear();
+  predict_with(panel, request);
+  EXPECT_TRUE(panel.request().link.empty());
+  const auto cli = run_cli(trace_, request, panel.prediction() ? "json" : "text");
+  if (panel.prediction()) {
+    ASSERT_EQ(cli.exit_code, 0) << cli.err;
+    EXPECT_EQ(predict::render_prediction(report::Format::json, *panel.prediction()), cli.out);
+  } else {
+    EXPECT_EQ(cli.exit_code, 2);
+    EXPECT_EQ("gpuprof: " + panel.error_text().toStdString() + "\n", cli.err);
+  }
 }
 
 TEST_F(PredictionPanelTest, ABadSecondTraceOrGpuListIsTheOneLineTheCliPrints) {

@@ -2,7 +2,7 @@
 
 // `gpuprof predict TRACE [PER_GPU_TRACE] --gpus N[,N…]` for the open trace (issue 29, item 4): controls for
 // the GPU counts, strategy, scaling, all-reduce schedule, link preset (or the user's nccl-tests files),
-// gradient and split sizes, and the optional trace recorded at the per-GPU batch; one row per GPU count
+// synchronisation (--sync) and machine topology (--topology), gradient and split sizes, and the optional trace recorded at the per-GPU batch; one row per GPU count
 // (predicted step, band, speedup, efficiency, verdict) in the text output's words; for the selected row the
 // terms as a waterfall and the replayed step of one replica beside the measured one, with the context, the
 // notes and the host warning. The analyzer reads the request and the second trace (predict::options_of,
@@ -95,6 +95,8 @@ class PredictionPanel : public QWidget {
   QComboBox* allreduce_ = nullptr;
   QComboBox* link_ = nullptr;
   QLineEdit* link_files_ = nullptr;
+  QComboBox* sync_ = nullptr;
+  QLineEdit* topology_ = nullptr;
   QLineEdit* grad_bytes_ = nullptr;
   QLineEdit* split_bytes_ = nullptr;
   QLabel* per_gpu_name_ = nullptr;
