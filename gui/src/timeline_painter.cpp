@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "gpuprof/gui/copy_arrows.hpp"
+#include "gpuprof/gui/gap_bands.hpp"
 #include "gpuprof/gui/rank_marks.hpp"
 #include "gpuprof/gui/step_boundaries.hpp"
 #include "gpuprof/gui/timeline_labels.hpp"
@@ -208,24 +209,8 @@ void TimelinePainter::paint_compact_device(QPainter& painter, const LoadedRank& 
 // Batch gaps shade the device row and its streams (their labels: step_and_gap_labels).
 void TimelinePainter::paint_gaps(QPainter& painter, const Session& session, const TimelineLayout& layout,
                                  const TimeAxis& axis, int scroll_y, int bottom, bool pinned) {
-  for (std::size_t i = 0; i < layout.rows.size(); ++i) {
-    const auto& place = layout.rows[i];
-    const auto* row = device_row_at(session, layout, i);
-    if (!row || place.pinned != pinned) continue;
-    const auto& rank = *session.ranks[place.rank];
-    const auto rank_axis = layout.rank_axis(axis, place.rank);
-    const auto& last = layout.rows[device_group_end(session, layout, i) - 1];
-    const int y0 = row_top(place, scroll_y), y1 = row_top(last, scroll_y) + last.height;
-    if (y1 < kRulerHeight || y0 > bottom) continue;
-    for (const auto& gap : rank.analysis.gaps) {
-      if (gap.device != row->device || gap.end_ns < rank_axis.view_start() || gap.start_ns > rank_axis.view_end()) {
-        continue;
-      }
-      const QRectF band(kLabelWidth, y0, axis.width(), y1 - y0);
-      const QRectF rect = clipped(rank_axis.x_of(gap.start_ns), rank_axis.x_of(gap.end_ns), band, axis.width());
-      painter.fillRect(rect, QColor(220, 40, 40, 45));
-    }
-  }
+  for (const auto& band : gap_bands(session, layout, axis, scroll_y, pinned, bottom))
+    painter.fillRect(band.rect, QColor(220, 40, 40, 45));
 }
 
 void TimelinePainter::paint_step_boundaries(QPainter& painter, const Session& session, const TimelineLayout& layout,

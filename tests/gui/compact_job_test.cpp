@@ -16,6 +16,7 @@
 #include "gpuprof/gui/timeline_view.hpp"
 #include "gui_fixtures.hpp"
 #include "job_test_support.hpp"
+#include "timeline_checks.hpp"
 #include "temporary_folder.hpp"
 
 namespace gpuprof::gui {
@@ -103,7 +104,9 @@ TEST_F(CompactJob, ThirtyTwoRanksAreLegibleAtEveryScreenSize) {
     EXPECT_EQ(testing::timeline_label_problems(view), "");
     EXPECT_EQ(testing::labels_outside_their_rows(view), "");
     EXPECT_EQ(testing::elided_row_labels(view), "");  // the label column: ranks, GPUs, streams, threads whole
-    testing::save_and_check(view.render_image(size), QStringLiteral("timeline_32_ranks_compact_%1").arg(size.width()));
+    const auto image = view.render_image(size);
+    testing::save_screenshot(image, QStringLiteral("timeline_32_ranks_compact_%1").arg(size.width()));
+    EXPECT_EQ(testing::timeline_layout_problems(view, image), "");  // what the screenshot shows, in place
   }
 }
 

@@ -42,12 +42,19 @@ ImageStats image_stats(const QImage& image) {
   return {static_cast<int>(counts.size()), pixels > 0 ? 1.0 - static_cast<double>(most) / pixels : 0.0};
 }
 
-void save_and_check(const QImage& image, const QString& name) {
-  const QDir folder(QStringLiteral(GPUPROF_GUI_SCREENSHOT_DIR));
-  ASSERT_TRUE(folder.mkpath(QStringLiteral(".")));
-  const QString path = folder.filePath(name + QStringLiteral(".png"));
+static QString screenshot_path(const QString& name) {
+  return QDir(QStringLiteral(GPUPROF_GUI_SCREENSHOT_DIR)).filePath(name + QStringLiteral(".png"));
+}
+
+void save_screenshot(const QImage& image, const QString& name) {
+  ASSERT_TRUE(QDir(QStringLiteral(GPUPROF_GUI_SCREENSHOT_DIR)).mkpath(QStringLiteral(".")));
   ASSERT_FALSE(image.isNull()) << name.toStdString();
-  ASSERT_TRUE(image.save(path, "PNG")) << path.toStdString();
+  ASSERT_TRUE(image.save(screenshot_path(name), "PNG")) << screenshot_path(name).toStdString();
+}
+
+void save_and_check(const QImage& image, const QString& name) {
+  ASSERT_NO_FATAL_FAILURE(save_screenshot(image, name));
+  const QString path = screenshot_path(name);
   const auto stats = image_stats(QImage(path));
   EXPECT_GT(stats.distinct_colors, 8) << path.toStdString();
   EXPECT_GT(stats.non_background_share, 0.02) << path.toStdString();

@@ -30,7 +30,9 @@ struct ImageStats {
 };
 ImageStats image_stats(const QImage& image);
 
-// Saves under the build folder's gui-screenshots and checks the image is not blank.
+// Saves under the build folder's gui-screenshots, for a person to look at.
+void save_screenshot(const QImage& image, const QString& name);
+// Saves it and checks the image is not blank.
 void save_and_check(const QImage& image, const QString& name);
 
 // Every way a chart's texts can be illegible, one line each: a text whose ink its rectangle clips, ink outside

@@ -18,6 +18,7 @@
 #include "gpuprof/gui/timeline_view.hpp"
 #include "gui_fixtures.hpp"
 #include "job_test_support.hpp"
+#include "timeline_checks.hpp"
 #include "temporary_folder.hpp"
 
 namespace gpuprof::gui {
@@ -167,7 +168,11 @@ TEST_F(TimelineOptions, TheAlignedJobAndItsBreakdownAreLegibleAtEveryScreenSize)
     ASSERT_FALSE(first_step_x[1].empty());
     EXPECT_NEAR(*std::min_element(first_step_x[0].begin(), first_step_x[0].end()),
                 *std::min_element(first_step_x[1].begin(), first_step_x[1].end()), 2);
-    testing::save_and_check(view.render_image(size), QStringLiteral("timeline_job_aligned_%1").arg(size.width()));
+    const auto image = view.render_image(size);
+    testing::save_screenshot(image, QStringLiteral("timeline_job_aligned_%1").arg(size.width()));
+    // What the screenshot shows: rows in order and apart, labels in their rows and over their steps and gaps,
+    // boundaries and gap bands at their times, each label drawn where the model places it.
+    EXPECT_EQ(testing::timeline_layout_problems(view, image), "");
 
     BreakdownChart chart;
     chart.resize(size.width() * 2 / 5, size.height() * 2 / 5);
@@ -179,7 +184,7 @@ TEST_F(TimelineOptions, TheAlignedJobAndItsBreakdownAreLegibleAtEveryScreenSize)
     EXPECT_TRUE(inside.contains(chart.chart()->legend()->geometry())) << "legend outside the chart";
     EXPECT_FALSE(chart.chart()->plotArea().intersects(chart.chart()->legend()->geometry()));
     EXPECT_GT(chart.chart()->plotArea().width(), chart.width() / 3.0);  // the legend leaves the bars room
-    testing::save_and_check(chart.grab().toImage(), QStringLiteral("breakdown_chart_%1").arg(size.width()));
+    testing::save_screenshot(chart.grab().toImage(), QStringLiteral("breakdown_chart_%1").arg(size.width()));
   }
 }
 

@@ -16,6 +16,7 @@
 #include "gpuprof/gui/timeline_view.hpp"
 #include "gui_fixtures.hpp"
 #include "job_test_support.hpp"
+#include "timeline_checks.hpp"
 #include "temporary_folder.hpp"
 
 namespace gpuprof::gui {
@@ -254,8 +255,11 @@ TEST_F(CopyArrows, ArrowsAndLabelsAreInPlaceAtEveryScreenSize) {
       EXPECT_DOUBLE_EQ(arrow.from.y(), middle_of(*session_, view.layout(), arrow.src_device));
     }
     EXPECT_EQ(testing::timeline_label_problems(view), "");
-    testing::save_and_check(view.render_image(size),
-                            QStringLiteral("timeline_peer_copies_and_steps_%1").arg(size.width()));
+    const auto image = view.render_image(size);
+    testing::save_screenshot(image, QStringLiteral("timeline_peer_copies_and_steps_%1").arg(size.width()));
+    // The arrows from a copy's start to a copy's end, the boundaries and gap bands at their times, the rows and
+    // labels in place, each label drawn where the model places it.
+    EXPECT_EQ(testing::timeline_layout_problems(view, image), "");
     EXPECT_EQ(testing::elided_row_labels(view), "");  // the label column: ranks, GPUs, streams, threads whole
   }
 }
