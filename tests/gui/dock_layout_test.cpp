@@ -187,22 +187,7 @@ TEST_P(DockLayout, ThePredictionDockShowsItsFieldsAndRowsWhole) {
   request.grad_bytes.reset();  // the placeholder is what must show whole
   panel->set_request(request);
   QApplication::processEvents();
-  std::vector<std::string> problems;
-  for (const auto* field : panel->findChildren<QLineEdit*>()) {
-    if (!field->isVisible() || field->placeholderText().isEmpty()) continue;
-    const int needed = field->fontMetrics().horizontalAdvance(field->placeholderText()) + 12;
-    if (field->width() < needed)
-      problems.push_back("placeholder cut: " + field->placeholderText().toStdString() + " (" +
-                         std::to_string(field->width()) + " < " + std::to_string(needed) + " px)");
-  }
-  for (const auto* box : panel->findChildren<QComboBox*>()) {
-    if (box->isVisible() && box->width() < box->minimumSizeHint().width())
-      problems.push_back("choice cut: " + box->currentText().toStdString());
-  }
-  for (const auto* button : panel->findChildren<QPushButton*>()) {
-    if (button->isVisible() && button->width() < button->minimumSizeHint().width())
-      problems.push_back("button cut: " + button->text().toStdString());
-  }
+  auto problems = testing::control_problems(*panel);
   for (const auto* scroll : panel->findChildren<QScrollArea*>()) {
     if (scroll->horizontalScrollBar()->isVisible()) problems.push_back("the dock scrolls sideways");
   }

@@ -7,7 +7,11 @@
 
 #include <QApplication>
 #include <QDir>
+#include <QAbstractItemView>
+#include <QComboBox>
 #include <QHash>
+#include <QLabel>
+#include <QLineEdit>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTest>
@@ -135,6 +139,54 @@ std::string elided_row_labels(const TimelineView& view) {
     }
   }
   return joined(problems);
+}
+
+namespace {
+
+bool inside_a_view(const QWidget& widget, const QWidget& root) {
+  for (const auto* parent = widget.parentWidget(); parent && parent != &root; parent = parent->parentWidget())
+    if (qobject_cast<const QAbstractItemView*>(parent) || qobject_cast<const QComboBox*>(parent)) return true;
+  return false;
+}
+
+// Why `widget` shows less than its text, if it does.
+std::string cut_problem(const QWidget& widget) {
+  if (const auto* field = qobject_cast<const QLineEdit*>(&widget)) {
+    if (field->placeholderText().isEmpty()) return {};
+    const int needed = field->fontMetrics().horizontalAdvance(field->placeholderText()) + 12;
+    if (field->width() >= needed) return {};
+    return "placeholder cut: " + field->placeholderText().toStdString() + " (" + std::to_string(field->width()) +
+           " < " + std::to_string(needed) + " px)";
+  }
+  if (const auto* box = qobject_cast<const QComboBox*>(&widget))
+    return box->width() < box->minimumSizeHint().width() ? "choice cut: " + box->currentText().toStdString() : "";
+  if (const auto* button = qobject_cast<const QAbstractButton*>(&widget))
+    return button->width() < button->minimumSizeHint().width() ? "button cut: " + button->text().toStdString() : "";
+  if (const auto* label = qobject_cast<const QLabel*>(&widget)) {
+    if (label->wordWrap() || label->text().isEmpty()) return {};
+    return label->width() < label->minimumSizeHint().width() ? "label cut: " + label->text().toStdString() : "";
+  }
+  return {};
+}
+
+}  // namespace
+
+std::vector<std::string> control_problems(const QWidget& root) {
+  std::vector<std::string> problems;
+  std::vector<std::pair<const QWidget*, QRect>> placed;
+  for (const auto* widget : root.findChildren<QWidget*>()) {
+    const bool control = qobject_cast<const QLineEdit*>(widget) || qobject_cast<const QComboBox*>(widget) ||
+                         qobject_cast<const QAbstractButton*>(widget) || qobject_cast<const QLabel*>(widget);
+    if (!control || !widget->isVisible() || inside_a_view(*widget, root)) continue;
+    if (auto problem = cut_problem(*widget); !problem.empty()) problems.push_back(problem);
+    const QRect rect(widget->mapTo(&root, QPoint(0, 0)), widget->size());
+    for (const auto& [other, other_rect] : placed)
+      if (other_rect.intersects(rect) && !other->isAncestorOf(widget) && !widget->isAncestorOf(other))
+        problems.push_back(std::string("over each other: ") + widget->metaObject()->className() + " and " +
+                           other->metaObject()->className());
+    placed.emplace_back(widget, rect);
+  }
+  return problems;
 }
 
 void click_as_user(QAbstractButton& button) {

@@ -41,6 +41,11 @@ std::vector<std::string> text_legibility_problems(const std::vector<ChartText>& 
                                                   QRect widget, const QFontMetrics& metrics);
 std::string joined(const std::vector<std::string>& lines);
 
+// Every way the form controls under `root` are cut or overlap, one line each: a placeholder, choice, button
+// or one-line label narrower than its text, two controls over each other. Tables and charts are checked by
+// their own tests.
+std::vector<std::string> control_problems(const QWidget& root);
+
 // Presses `button` as a user does: the mouse at its centre in its window, the press going to whatever widget is
 // there. A fatal failure, naming that widget, when it is not the button (covered, cut off by a scroll area,
 // scrolled out of view).

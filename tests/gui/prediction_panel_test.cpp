@@ -430,7 +430,9 @@ TEST_P(PredictionPanelWidths, WaterfallAndStepTimelinesAreLegible) {
   predict_with(panel, strong_request());
   ASSERT_TRUE(panel.prediction()) << panel.error_text().toStdString();
   QApplication::processEvents();
-  // One row per GPU count, every figure and verdict whole, the table inside the panel.
+  // Every control whole and apart; one row per GPU count, every figure and verdict whole, the table inside
+  // the panel.
+  EXPECT_EQ(joined(testing::control_problems(panel)), "");
   const auto* table = panel.rows_table();
   EXPECT_EQ(table->model()->rowCount(), 3);
   EXPECT_EQ(table_problems(*table), "");
