@@ -101,6 +101,16 @@ bool raise_dock_of(const MainWindow& window, const QWidget* content) {
   return false;
 }
 
+// Strong scaling of the open trace to three GPU counts over PCIe 3: three rows, both charts.
+predict::PredictRequest dock_request() {
+  predict::PredictRequest request;
+  request.gpus = "2,4,8";
+  request.link = "pcie3";
+  request.scaling = "strong";
+  request.grad_bytes = 100'000'000;
+  return request;
+}
+
 class DockLayout : public ::testing::TestWithParam<QSize> {
  protected:
   // A 1-GPU trace (the Prediction dock predicts it) whose kernels have names as long as PyTorch's.
@@ -178,11 +188,7 @@ TEST_P(DockLayout, ThePredictionDockShowsItsFieldsAndRowsWhole) {
   open(window);
   auto* panel = window.prediction();
   ASSERT_TRUE(raise_dock_of(window, panel));
-  predict::PredictRequest request;
-  request.gpus = "2,4,8";
-  request.link = "pcie3";
-  request.scaling = "strong";
-  request.grad_bytes = 100'000'000;
+  auto request = dock_request();
   panel->set_request(request);
   request.grad_bytes.reset();  // the placeholder is what must show whole
   panel->set_request(request);
@@ -220,12 +226,7 @@ TEST_P(DockLayout, ThePredictionDocksButtonsAreUnderTheCursorAfterAPrediction) {
   open(window);
   auto* panel = window.prediction();
   ASSERT_TRUE(raise_dock_of(window, panel));
-  predict::PredictRequest request;
-  request.gpus = "2,4,8";
-  request.link = "pcie3";
-  request.scaling = "strong";
-  request.grad_bytes = 100'000'000;
-  panel->set_request(request);
+  panel->set_request(dock_request());
   const auto predict_once = [&] {
     ASSERT_NO_FATAL_FAILURE(testing::press_predict(*panel));
     ASSERT_TRUE(panel->prediction()) << panel->error_text().toStdString();
