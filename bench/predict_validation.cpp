@@ -8,6 +8,7 @@
 #include <cmath>
 #include <algorithm>
 #include <cstdio>
+#include <map>
 #include <set>
 #include <vector>
 
@@ -86,8 +87,9 @@ void print_hard_case(const gpuprof::predict::CaseResult& c, const std::vector<gp
              "1 GPU {:.4g}: {} / {} {}\n",
              c.name, c.predicted, c.measured, 100 * c.error(), c.low, c.high, c.in_band() ? "in" : "OUT",
              100 * (linear / c.measured - 1), 100 * (constant / c.measured - 1), c.one_gpu,
-             c.predicted > c.one_gpu ? "faster" : "no faster", c.measured > c.one_gpu ? "faster" : "no faster",
-             c.verdict_right ? "right" : "WRONG");
+             c.uncertain ? "uncertain" : c.predicted > c.one_gpu ? "faster" : "no faster",
+             c.measured > c.one_gpu ? "faster" : "no faster",
+             c.verdict_right ? "right" : c.uncertain ? "(not right)" : "WRONG");
 }
 
 void print_coverage(const std::string& what, const gpuprof::predict::HeldOutCoverage& coverage) {
@@ -133,9 +135,45 @@ void print_band(const std::vector<gpuprof::predict::CaseResult>& eight,
   print_coverage("calibrated on DGX A100, checked on DGX-1", p::held_out(a100, dgx1, kCoverage));
 }
 
+// Verdicts decided by the band: right, uncertain (the band straddles 1x: counted apart, never right), wrong.
+void print_verdicts(const std::string& what, const std::vector<gpuprof::predict::CaseResult>& rows) {
+  const auto count = [&](bool no_faster_only, auto&& pick) {
+    return std::count_if(rows.begin(), rows.end(), [&](const auto& r) {
+      return (!no_faster_only || r.measured <= r.one_gpu) && pick(r);
+    });
+  };
+  const auto right = [](const auto& r) { return r.verdict_right; };
+  const auto open = [](const auto& r) { return r.uncertain; };
+  const auto wrong = [](const auto& r) { return !r.verdict_right && !r.uncertain; };
+  fmt::print("{}: verdict (N GPUs faster or not, from the band) right on {} of {} runs, uncertain {}, wrong {}; on "
+             "the {} runs no faster than one: right {}, uncertain {}, wrong {}\n",
+             what, count(false, right), rows.size(), count(false, open), count(false, wrong),
+             count(true, [](const auto&) { return true; }), count(true, right), count(true, open), count(true, wrong));
+}
+
+// The band of the PCIe machines' runs: its replica loss calibrated by source on them, and checked leave one
+// source out (each source's runs with the figure of the others).
+void print_pcie_band(const std::vector<gpuprof::predict::CaseResult>& rows) {
+  namespace p = gpuprof::predict;
+  constexpr double kCoverage = 0.8;
+  std::vector<double> widths;
+  for (const auto& c : rows) widths.push_back((c.high - c.low) / c.predicted);
+  fmt::print("band on PCIe machines: replica loss calibrated by source {:.4f} on the {} Rossum runs at {:.0f} % "
+             "(shipped {:.4f}); median band width (fast end - slow end, over the centre) left one source out {:.1f} %\n",
+             p::calibrate_by_source(rows, kCoverage), rows.size(), 100 * kCoverage, p::kPcieReplicaLoss,
+             100 * gpuprof::units::median(widths));
+  print_coverage("leave one source out, Rossum runs", p::band_left_out(rows, rows, kCoverage));
+  std::map<std::string, std::vector<p::CaseResult>> by_source;
+  for (const auto& c : rows) by_source[c.source].push_back(c);
+  for (const auto& [source, part] : by_source)
+    print_coverage(fmt::format("  of them {}", source.substr(source.rfind(' ') + 1)), p::band_left_out(rows, part, kCoverage));
+  print_coverage("shipped figure (in-sample, for reference)", p::coverage_with(rows, p::kPcieReplicaLoss));
+}
+
 void print_score(const std::string& rows, const std::string& method, const gpuprof::predict::MethodScore& s) {
-  fmt::print("  {:<34} {:<34} {:>3} of {:<3} within 10 % ({:>3.0f} %), median |error| {:>5.1f} %, verdict right {}\n",
-             rows, method, s.within_10, s.rows, 100 * s.share_within(), 100 * s.median_error, s.verdict_right);
+  fmt::print("  {:<34} {:<34} {:>3} of {:<3} within 10 % ({:>3.0f} %), median |error| {:>5.1f} %, verdict right {}{}\n",
+             rows, method, s.within_10, s.rows, 100 * s.share_within(), 100 * s.median_error, s.verdict_right,
+             s.uncertain ? fmt::format(", uncertain {}", s.uncertain) : std::string());
 }
 
 void print_margin(const std::string& rows, const gpuprof::predict::BaselineRows& part) {
@@ -235,14 +273,13 @@ void print_cases(const std::string& dir, double stated_spread) {
   pool.insert(pool.end(), published.begin(), published.end());
   fmt::print("\n{:<62} {:>9} {:>9} {:>8} band, baselines' errors, verdict predicted / measured\n", "Rossum run",
              "predicted", "measured", "error");
+  // Each run's band with the replica loss calibrated on the other sources' runs of PCIe machines.
+  hard = p::band_rows_left_out(pool, hard, 0.8);
+  pool = hard;
+  pool.insert(pool.end(), published.begin(), published.end());
   for (const auto& row : hard) print_hard_case(row, pool);
-  const auto right = std::count_if(hard.begin(), hard.end(), [](const auto& r) { return r.verdict_right; });
-  const auto no_faster = std::count_if(hard.begin(), hard.end(), [](const auto& r) { return r.measured <= r.one_gpu; });
-  const auto no_faster_right = std::count_if(hard.begin(), hard.end(), [](const auto& r) {
-    return r.measured <= r.one_gpu && r.verdict_right;
-  });
-  fmt::print("Rossum: verdict (N GPUs faster or not) right on {} of {} runs; on {} of the {} runs no faster than one\n",
-             right, hard.size(), no_faster_right, no_faster);
+  print_verdicts("Rossum", hard);
+  print_pcie_band(hard);
   print_baselines("Rossum runs alone", hard);
   hard.insert(hard.end(), published.begin(), published.end());
   print_baselines("Rossum runs with the published 8-GPU runs", hard);

@@ -97,7 +97,8 @@ std::vector<CaseResult> run_rossum_cases(const std::string& dir, const std::stri
     set_step_band(result, p, per_step / row.throughput);
     result.source = "rossumai/keras-multi-gpu cifar10_7gforce_results.csv";
     result.one_gpu = single, result.gpus = row.gpus;
-    result.verdict_right = (result.predicted > single) == (row.throughput > single);
+    result.over_pcie = link.over_pcie;
+    set_verdict(result, single);
     results.push_back(result);
   }
   return results;

@@ -1,0 +1,94 @@
+#include <gtest/gtest.h>
+
+#include "gpuprof/predict/prediction.hpp"
+#include "gpuprof/synthetic/synthetic_trace.hpp"
+#include "temporary_folder.hpp"
+
+// The band's ends on a machine over PCIe (issue 37): what a 1-GPU trace cannot know, the band covers, and the
+// verdict is decided only where the whole band is on one side of one GPU's throughput.
+
+namespace gpuprof::predict {
+namespace {
+
+class BandEnds : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    synthetic::SynthOptions synth;
+    synth.devices = 1;
+    synth.steps = 12;
+    synth.force = true;
+    const auto path = folder_.file("synth.sqlite");
+    synthetic::write_synthetic_trace(path, synth);
+    model_ = trace::load_trace_model(path);
+  }
+  // One 2-GPU data-parallel prediction, weak scaling, the variables on GPU 0 over 7gforce's x1 risers, with
+  // gradients of `bytes`.
+  GpuCountPrediction predict_with(std::int64_t bytes) {
+    PredictOptions options;
+    options.gpus = {2};
+    options.link = link_preset("pcie3-x1");
+    options.sync = SyncStrategy::ps_gpu;
+    options.schedule = AllReduceSchedule::after_backward;
+    options.gradient_bytes = bytes;
+    const auto prediction = predict({&model_}, options);
+    measured_ns_ = prediction.measured_step_ns;
+    return prediction.rows.front();
+  }
+  // The gradient bytes whose ps-gpu exchange on 2 GPUs takes `ns` (two copies through GPU 0's link).
+  std::int64_t bytes_for(double ns) const {
+    const auto link = link_preset("pcie3-x1");
+    return static_cast<std::int64_t>((ns / 2 - link.peer_latency_ns) * link.peer_gbps);
+  }
+  gpuprof::testing::TemporaryFolder folder_;
+  trace::TraceModel model_;
+  double measured_ns_ = 0;
+};
+
+// nvprof shows Keras's copies to a parameter server on a GPU running beside the computation (Rossum's
+// keras-tensorflow.md), and the 2-GPU runs with it on 7gforce are 11-18 % faster than the copies after backward:
+// the fast end lets the exchange run from the start of backward. Before, it only took the faster link, and
+// those runs fell outside the band.
+TEST_F(BandEnds, ParameterServerCopiesMayOverlapBackwardAtTheFastEnd) {
+  predict_with(bytes_for(1e6));  // the measured step
+  const double exchange = measured_ns_;
+  const auto row = predict_with(bytes_for(exchange));
+  const auto link = link_preset("pcie3-x1");
+  // The centre puts the whole exchange after backward; the faster link alone would save exchange × (1 - 1/faster).
+  const double faster_link_only = row.step_ns - exchange + exchange / link.faster;
+  // Backward is most of synth's step: the overlap hides at least a third of the work more.
+  EXPECT_LT(row.low_ns, faster_link_only - (row.step_ns - exchange) / 3) << "centre " << row.step_ns;
+  EXPECT_LE(row.low_ns, row.step_ns);
+}
+
+TEST_F(BandEnds, TheVerdictIsDecidedOnlyByTheWholeBand) {
+  predict_with(bytes_for(1e6));
+  const double step = measured_ns_;
+  // An exchange as long as the step: 2 GPUs at about one GPU's throughput, the band on both sides of it.
+  const auto even = predict_with(bytes_for(step));
+  EXPECT_NEAR(even.speedup, 1.0, 0.1);
+  EXPECT_EQ(even.call, Call::uncertain);
+  EXPECT_LT(even.slow_end_speedup, 1.0);
+  EXPECT_GT(even.fast_end_speedup, 1.0);
+  EXPECT_NE(even.verdict.find("uncertain whether faster than one GPU"), std::string::npos) << even.verdict;
+  // A tiny exchange: faster even at the slow end, with the replica loss of PCIe machines.
+  const auto cheap = predict_with(bytes_for(0.01 * step));
+  EXPECT_EQ(cheap.call, Call::faster) << cheap.slow_end_speedup;
+  EXPECT_EQ(cheap.verdict.find("uncertain"), std::string::npos) << cheap.verdict;
+  // An exchange five steps long: no faster even if it all hid behind backward.
+  const auto costly = predict_with(bytes_for(5 * step));
+  EXPECT_EQ(costly.call, Call::no_faster) << costly.fast_end_speedup;
+}
+
+// Machines over PCIe lose more beyond the replay than NVLink servers (one host feeds every replica over thin
+// links): the slow end takes the replica loss calibrated on Rossum's PCIe runs, not the published NVLink runs'.
+TEST_F(BandEnds, PcieMachinesTakeTheirOwnReplicaLoss) {
+  EXPECT_TRUE(link_preset("pcie3-x1").over_pcie);
+  EXPECT_TRUE(link_preset("pcie4").over_pcie);
+  EXPECT_FALSE(link_preset("nvlink3").over_pcie);
+  EXPECT_GT(kPcieReplicaLoss, kPublishedReplicaLoss);
+  const auto row = predict_with(bytes_for(1e5));
+  EXPECT_DOUBLE_EQ(row.high_ns, row.band_high.at(kPcieReplicaLoss));
+}
+
+}  // namespace
+}  // namespace gpuprof::predict
