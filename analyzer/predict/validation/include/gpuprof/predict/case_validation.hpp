@@ -37,6 +37,9 @@ struct CaseResult {
   double one_gpu = 0;
   std::int32_t gpus = 0;
   bool over_pcie = false;  // predicted with a PCIe-only link: its band's replica loss is calibrated on such runs
+  // Rossum's CIFAR-10 rows, a diagnostic beside the figure (docs/predict.md): the prediction counted as the run
+  // counts it, samples per epoch over the epoch's time, if the epoch's partial last batch costs a full step.
+  double per_epoch_full_steps = 0;
 
   double error() const { return measured != 0 ? predicted / measured - 1.0 : 0.0; }
   bool in_band() const { return low <= measured && measured <= high; }
