@@ -1,8 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "gpuprof/predict/prediction.hpp"
-#include "gpuprof/synthetic/synthetic_trace.hpp"
-#include "temporary_folder.hpp"
+#include "synthetic_gpus_trace.hpp"
 
 // The band's ends on a machine over PCIe (issue 37): what a 1-GPU trace cannot know, the band covers, and the
 // verdict is decided only where the whole band is on one side of one GPU's throughput.
@@ -12,15 +11,7 @@ namespace {
 
 class BandEnds : public ::testing::Test {
  protected:
-  void SetUp() override {
-    synthetic::SynthOptions synth;
-    synth.devices = 1;
-    synth.steps = 12;
-    synth.force = true;
-    const auto path = folder_.file("synth.sqlite");
-    synthetic::write_synthetic_trace(path, synth);
-    model_ = trace::load_trace_model(path);
-  }
+  void SetUp() override { model_ = gpuprof::testing::synthetic_steps_model(folder_); }
   // One 2-GPU data-parallel prediction, weak scaling, the variables on GPU 0 over 7gforce's x1 risers, with
   // gradients of `bytes`.
   GpuCountPrediction predict_with(std::int64_t bytes) {
