@@ -14,9 +14,9 @@ class BandEnds : public ::testing::Test {
   void SetUp() override { model_ = gpuprof::testing::synthetic_steps_model(folder_); }
   // One 2-GPU data-parallel prediction, weak scaling, the variables on GPU 0 over 7gforce's x1 risers, with
   // gradients of `bytes`.
-  GpuCountPrediction predict_with(std::int64_t bytes) {
+  GpuCountPrediction predict_with(std::int64_t bytes, std::int32_t gpus = 2) {
     PredictOptions options;
-    options.gpus = {2};
+    options.gpus = {gpus};
     options.link = link_preset("pcie3-x1");
     options.sync = SyncStrategy::ps_gpu;
     options.schedule = AllReduceSchedule::after_backward;
@@ -68,6 +68,10 @@ TEST_F(BandEnds, TheVerdictIsDecidedOnlyByTheWholeBand) {
   // An exchange five steps long: no faster even if it all hid behind backward.
   const auto costly = predict_with(bytes_for(5 * step));
   EXPECT_EQ(costly.call, Call::no_faster) << costly.fast_end_speedup;
+  // One GPU is the reference: never "uncertain", even with an exchange that would straddle at 2.
+  const auto one = predict_with(bytes_for(step), 1);
+  EXPECT_EQ(one.call, Call::no_faster);
+  EXPECT_EQ(one.verdict.find("uncertain"), std::string::npos) << one.verdict;
 }
 
 // Machines over PCIe lose more beyond the replay than NVLink servers (one host feeds every replica over thin

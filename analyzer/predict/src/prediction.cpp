@@ -252,7 +252,9 @@ GpuCountPrediction predict_count(const Inputs& inputs, const PredictOptions& opt
   // The speedup scales as 1 / step: the band's slow end gives the least, its fast end the most.
   row.slow_end_speedup = row.speedup * row.step_ns / row.high_ns;
   row.fast_end_speedup = row.speedup * row.step_ns / row.low_ns;
-  row.call = row.slow_end_speedup > 1.0    ? Call::faster
+  // One GPU is the reference itself: no faster, whatever rounding puts its band's ends at.
+  row.call = gpus <= 1                     ? Call::no_faster
+             : row.slow_end_speedup > 1.0  ? Call::faster
              : row.fast_end_speedup <= 1.0 ? Call::no_faster
                                            : Call::uncertain;
   if (options.scaling == Scaling::weak && row.efficiency > 1.0 + 1e-9)
