@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "gpuprof/predict/prediction.hpp"
+#include "gpuprof/predict/prediction_writers.hpp"
 #include "synthetic_gpus_trace.hpp"
 
 // The band's ends on a machine over PCIe (issue 37): what a 1-GPU trace cannot know, the band covers, and the
@@ -21,9 +22,9 @@ class BandEnds : public ::testing::Test {
     options.sync = SyncStrategy::ps_gpu;
     options.schedule = AllReduceSchedule::after_backward;
     options.gradient_bytes = bytes;
-    const auto prediction = predict({&model_}, options);
-    measured_ns_ = prediction.measured_step_ns;
-    return prediction.rows.front();
+    last_ = predict({&model_}, options);
+    measured_ns_ = last_.measured_step_ns;
+    return last_.rows.front();
   }
   // The gradient bytes whose ps-gpu exchange on 2 GPUs takes `ns` (two copies through GPU 0's link).
   std::int64_t bytes_for(double ns) const {
@@ -33,6 +34,7 @@ class BandEnds : public ::testing::Test {
   gpuprof::testing::TemporaryFolder folder_;
   trace::TraceModel model_;
   double measured_ns_ = 0;
+  Prediction last_;
 };
 
 // nvprof shows Keras's copies to a parameter server on a GPU running beside the computation (Rossum's
@@ -61,6 +63,8 @@ TEST_F(BandEnds, TheVerdictIsDecidedOnlyByTheWholeBand) {
   EXPECT_LT(even.slow_end_speedup, 1.0);
   EXPECT_GT(even.fast_end_speedup, 1.0);
   EXPECT_NE(even.verdict.find("uncertain whether faster than one GPU"), std::string::npos) << even.verdict;
+  const auto json = render_prediction(report::Format::json, last_);
+  EXPECT_NE(json.find(R"("call":"uncertain")"), std::string::npos) << json;
   // A tiny exchange: faster even at the slow end, with the replica loss of PCIe machines.
   const auto cheap = predict_with(bytes_for(0.01 * step));
   EXPECT_EQ(cheap.call, Call::faster) << cheap.slow_end_speedup;

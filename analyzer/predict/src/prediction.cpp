@@ -428,6 +428,18 @@ std::string_view to_string(Strategy strategy) {
   return "?";
 }
 
+std::string_view to_string(Call call) {
+  switch (call) {
+    case Call::faster:
+      return "faster";
+    case Call::no_faster:
+      return "no faster";
+    case Call::uncertain:
+      return "uncertain";
+  }
+  return "?";
+}
+
 std::string_view to_string(Scaling scaling) { return scaling == Scaling::weak ? "weak" : "strong"; }
 
 }  // namespace gpuprof::predict

@@ -99,5 +99,6 @@ Prediction predict(const std::vector<const trace::TraceModel*>& models, const Pr
 
 std::string_view to_string(Strategy strategy);
 std::string_view to_string(Scaling scaling);
+std::string_view to_string(Call call);  // "faster", "no faster", "uncertain"
 
 }  // namespace gpuprof::predict
