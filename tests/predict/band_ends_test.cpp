@@ -1,5 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <optional>
+#include <string>
+
 #include "gpuprof/predict/prediction.hpp"
 #include "gpuprof/predict/prediction_writers.hpp"
 #include "synthetic_gpus_trace.hpp"
@@ -87,6 +90,24 @@ TEST_F(BandEnds, PcieMachinesTakeTheirOwnReplicaLoss) {
   EXPECT_GT(kPcieReplicaLoss, kPublishedReplicaLoss);
   const auto row = predict_with(bytes_for(1e5));
   EXPECT_DOUBLE_EQ(row.high_ns, row.band_high.at(kPcieReplicaLoss));
+}
+
+// Without --sync a 1-GPU trace cannot tell the framework's strategy: on a PCIe box with peer access (a
+// workstation running Keras or TF 1.x) the slow end covers the parameter servers too, as it does without peer
+// access; on NVLink it stays the ring (PyTorch DDP, Horovod). Before, peer access alone meant "ring only".
+TEST_F(BandEnds, WithoutSyncAPcieBoxWithPeerAccessCoversTheParameterServers) {
+  const auto slow_end = [&](const std::string& link, std::optional<SyncStrategy> sync) {
+    PredictOptions options;
+    options.gpus = {4};
+    options.link = link_preset(link);
+    options.sync = sync;
+    options.gradient_bytes = 100'000'000;
+    return predict({&model_}, options).rows.front().band_high.replay_ns;
+  };
+  ASSERT_TRUE(link_preset("pcie3-p2p").peer_access);
+  EXPECT_GE(slow_end("pcie3-p2p", std::nullopt), slow_end("pcie3-p2p", SyncStrategy::ps_gpu));
+  EXPECT_GE(slow_end("pcie3-p2p", std::nullopt), slow_end("pcie3-p2p", SyncStrategy::ps_cpu));
+  EXPECT_LT(slow_end("nvlink3", std::nullopt), slow_end("nvlink3", SyncStrategy::ps_gpu));
 }
 
 }  // namespace

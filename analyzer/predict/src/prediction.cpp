@@ -136,10 +136,14 @@ SyncChoice fast_end_sync(const PredictOptions& options, std::int32_t gpus) {
   return sync;
 }
 
+// Where a framework may well keep its variables on a parameter server: links without peer access, and any
+// PCIe-only box (Keras and TF 1.x workstations, peer access or not: Rossum's 7gforce, a P2P machine, ran them).
+bool parameter_servers_plausible(const LinkProfile& link) { return !link.peer_access || link.over_pcie; }
+
 std::vector<SyncChoice> slow_end_syncs(const PredictOptions& options, std::int32_t gpus) {
   const auto path = options.topology ? options.topology->farthest(gpus) : PathKind::sys;
   if (options.sync) return {{*options.sync, path, true}};
-  if (options.strategy != Strategy::data_parallel || options.link.peer_access)
+  if (options.strategy != Strategy::data_parallel || !parameter_servers_plausible(options.link))
     return {{SyncStrategy::ring_allreduce, path, true}};
   return {{SyncStrategy::ring_allreduce, path, true}, {SyncStrategy::ps_cpu, path, true},
           {SyncStrategy::ps_gpu, path, true}};
@@ -297,12 +301,12 @@ std::string sync_note(const PredictOptions& options) {
     return fmt::format("synchronisation {} (--sync); {}{}", to_string(*options.sync), topology,
                        *options.sync == SyncStrategy::ps_cpu ? "; high end: the GPUs' host copies one after another"
                                                              : "");
-  if (options.link.peer_access)
+  if (!parameter_servers_plausible(options.link))
     return fmt::format("synchronisation: ring all-reduce assumed (NCCL: PyTorch DDP, Horovod); the trace cannot tell "
                        "the framework's strategy: give --sync if it uses a parameter server; {}",
                        topology);
   return fmt::format("synchronisation: ring all-reduce at the centre; the trace cannot tell the framework's strategy, "
-                     "and without peer access parameter servers are common, so the high end covers ps-cpu (host "
+                     "and on PCIe machines or without peer access parameter servers are common, so the high end covers ps-cpu (host "
                      "copies one after another) and ps-gpu (every GPU through GPU 0's link): give --sync to choose; {}",
                      topology);
 }
