@@ -299,6 +299,10 @@ void print_cases(const std::string& dir, double stated_spread) {
   for (const auto& row : hard) print_hard_case(row, pool);
   print_verdicts("Rossum", hard);
   print_pcie_band(hard);
+  auto every_row = hard;
+  every_row.insert(every_row.end(), published.begin(), published.end());
+  print_coverage("leave one source out, Rossum and published 8-GPU runs together",
+                 p::band_left_out(every_row, every_row, 0.8));
   print_per_epoch(hard);
   print_baselines("Rossum runs alone", hard);
   hard.insert(hard.end(), published.begin(), published.end());
