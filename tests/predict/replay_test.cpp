@@ -1,21 +1,14 @@
 #include <gtest/gtest.h>
 
 #include "gpuprof/predict/replay.hpp"
-#include "gpuprof/synthetic/synthetic_trace.hpp"
 #include "gpuprof/trace/trace_error.hpp"
-#include "temporary_folder.hpp"
+#include "synthetic_gpus_trace.hpp"
 
 namespace gpuprof::predict {
 namespace {
 
 trace::TraceModel synthetic_model(const gpuprof::testing::TemporaryFolder& folder, std::int32_t devices) {
-  synthetic::SynthOptions options;
-  options.devices = devices;
-  options.steps = 12;
-  options.force = true;
-  const auto path = folder.file("synth.sqlite");
-  synthetic::write_synthetic_trace(path, options);
-  return trace::load_trace_model(path);
+  return gpuprof::testing::synthetic_steps_model(folder, devices);
 }
 
 TEST(Replay, TheUnchangedReplayReproducesTheMeasuredSteps) {

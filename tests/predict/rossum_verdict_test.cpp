@@ -38,30 +38,54 @@ class RossumCases : public ::testing::Test {
 // without NCCL 1.85x: nothing a link or topology model can see (docs/predict.md).
 constexpr const char* kUnexplained = "Rossum 7gforce CIFAR-10 CNN, GPUs 4,5, b4096/GPU";
 
-TEST_F(RossumCases, VerdictRightOnEveryRunNoFasterThanOne) {
-  std::size_t no_faster = 0;
-  for (const auto& c : cases_) {
+// The verdict is the band's (set_verdict): where the band straddles one GPU the trace cannot decide, and that is
+// counted apart, never as right. Each run's band with the replica loss of the other sources (leave one source out).
+TEST_F(RossumCases, VerdictRightOrUncertainOnEveryRunNoFasterThanOne) {
+  const auto rows = band_rows_left_out(cases_, cases_, 0.8);
+  std::size_t no_faster = 0, right = 0, uncertain = 0;
+  for (const auto& c : rows) {
     if (c.measured > c.one_gpu) continue;
-    ++no_faster;
-    EXPECT_EQ(c.verdict_right, c.name != kUnexplained)
-        << c.name << ": predicted " << c.predicted << ", measured " << c.measured << ", 1 GPU " << c.one_gpu;
+    ++no_faster, right += c.verdict_right, uncertain += c.uncertain;
+    // Uncertain means the band holds one GPU's throughput between its ends.
+    if (c.uncertain) EXPECT_TRUE(c.low <= c.one_gpu && c.one_gpu < c.high) << c.name;
+    EXPECT_TRUE(c.verdict_right || c.uncertain || c.name == kUnexplained)
+        << c.name << ": predicted " << c.predicted << " [" << c.low << ", " << c.high << "], measured " << c.measured
+        << ", 1 GPU " << c.one_gpu;
   }
   // CIFAR-10 at batch 32 on 2-6 GPUs, with NCCL and without, on GPUs 0-N-1 and on 4,5 and 4,5,6 (14) and the
   // anomaly above; InceptionV3 and ResNet50 with the parameter server on a GPU at 4 and 6 GPUs (6); avolkov1's
   // ResNet50 with it on the CPU at 2 GPUs.
   EXPECT_EQ(no_faster, 22u);
+  // Uncertain: avolkov1's ResNet50 on 2 GPUs with PS on the CPU (0.96x measured, 0.997x predicted) and kuza55's
+  // InceptionV3 on 4 GPUs with PS on a GPU (its fast end, the copies beside the computation, reaches 1.04x).
+  EXPECT_EQ(right, 19u);
+  EXPECT_EQ(uncertain, 2u);
+}
+
+// What the band cannot know on these machines (the framework's sync, copies beside the computation, one host
+// feeding N replicas) it covers: 80 % of the runs, each source's band from the other sources' runs. Before this
+// round the band held 38 of the 112.
+TEST_F(RossumCases, BandHoldsTheTruthLeaveOneSourceOut) {
+  const auto coverage = band_left_out(cases_, cases_, 0.8);
+  EXPECT_EQ(coverage.cases, 112u);
+  EXPECT_GE(coverage.share(), 0.80) << coverage.inside << " of " << coverage.cases;
+}
+
+TEST_F(RossumCases, ShippedPcieReplicaLossIsTheCalibrationOfTheRossumRuns) {
+  for (const auto& c : cases_) EXPECT_TRUE(c.over_pcie) << c.name;
+  EXPECT_NEAR(calibrate_by_source(cases_, 0.8), kPcieReplicaLoss, 5e-4);
 }
 
 TEST_F(RossumCases, PredictBeatsBothBaselinesOnTheseRuns) {
   ASSERT_EQ(cases_.size(), 112u);  // CIFAR-10 42, Keras 28, tf_cnn_benchmarks 39, kuza55 MLP 3
-  const auto c = compare_with_baselines(cases_);
+  const auto c = compare_with_baselines(band_rows_left_out(cases_, cases_, 0.8));
   EXPECT_LT(c.all.predict.median_error, c.all.linear.median_error);
   EXPECT_LT(c.all.predict.median_error, c.all.constant.median_error);
   EXPECT_GT(c.all.predict.within_10, std::max(c.all.linear.within_10, c.all.constant.within_10));
   EXPECT_GT(c.all.predict.verdict_right, std::max(c.all.linear.verdict_right, c.all.constant.verdict_right));
-  // Two verdicts are wrong today: kUnexplained, and avolkov1's ResNet50 on 2 GPUs with the parameter server on a
-  // GPU, measured 1.15x, predicted 0.98x (docs/predict.md).
-  EXPECT_GE(c.all.predict.verdict_right, 110u);
+  // One verdict is wrong (kUnexplained); 15 are uncertain (the band straddles 1x), among them avolkov1's ResNet50
+  // on 2 GPUs with the parameter server on a GPU (measured 1.15x, centre 0.98x), which the centre called wrong.
+  EXPECT_GE(c.all.predict.verdict_right, 96u);
 }
 
 }  // namespace

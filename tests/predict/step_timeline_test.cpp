@@ -9,21 +9,14 @@
 #include "gpuprof/predict/predict_request.hpp"
 #include "gpuprof/predict/prediction_waterfall.hpp"
 #include "gpuprof/predict/prediction_writers.hpp"
-#include "gpuprof/synthetic/synthetic_trace.hpp"
 #include "gpuprof/trace/trace_error.hpp"
-#include "temporary_folder.hpp"
+#include "synthetic_gpus_trace.hpp"
 
 namespace gpuprof::predict {
 namespace {
 
 trace::TraceModel one_gpu_model(const gpuprof::testing::TemporaryFolder& folder) {
-  synthetic::SynthOptions options;
-  options.devices = 1;
-  options.steps = 12;
-  options.force = true;
-  const auto path = folder.file("one.sqlite");
-  synthetic::write_synthetic_trace(path, options);
-  return trace::load_trace_model(path);
+  return gpuprof::testing::synthetic_steps_model(folder);
 }
 
 PredictRequest request(const std::string& strategy) {

@@ -70,6 +70,7 @@ LinkProfile pcie(const char* name, double scale, const char* scale_note) {
   // Same post: bandwidthTest pinned H2D 12.2 GB/s; p2pBandwidthLatencyTest staged 5.71 GB/s, 14.76 us.
   link.host_gbps = 12.2 * scale, link.host_latency_ns = 10'000.0;
   link.peer_gbps = 5.71 * scale, link.peer_latency_ns = 14'760.0, link.peer_access = false;
+  link.over_pcie = true;
   link.faster = scale > 1.0 ? 1.3 : 1.1, link.slower = scale > 1.0 ? 0.6 : 0.8;
   return link;
 }
@@ -172,6 +173,7 @@ LinkProfile pcie_machine(const char* name, const std::string& description, const
   link.hop_latency_ns = kPciHopNs;
   link.host_gbps = copies.host_gbps, link.host_latency_ns = copies.latency_ns;
   link.peer_gbps = copies.peer_gbps, link.peer_latency_ns = copies.latency_ns, link.peer_access = copies.peer_access;
+  link.over_pcie = true;
   link.faster = copies.faster, link.slower = copies.slower;
   return link;
 }

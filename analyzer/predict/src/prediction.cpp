@@ -65,6 +65,9 @@ struct SyncChoice {
   SyncStrategy strategy = SyncStrategy::ring_allreduce;
   PathKind path = PathKind::pix;
   bool one_after_another = false;
+  // The band's fast end: gradients exchanged while backward produces them (a ring in buckets, a parameter
+  // server's copies from the start of backward), whatever the schedule the centre assumes.
+  bool during_backward = false;
 };
 
 // The links' copy bandwidths times `factor` (the band's faster or slower source).
@@ -82,12 +85,14 @@ void add_synchronisation(ReplayGraph& graph, const std::vector<StepShape>& shape
   if (gpus <= 1) return;
   if (sync.strategy == SyncStrategy::ring_allreduce) {
     scale.bandwidth *= ring_bandwidth_share(options.link, sync.path);  // the ring is as fast as its slowest hop
-    add_all_reduces(graph, shapes, options.link.curve(), gpus, bytes, schedule, scale);
+    add_all_reduces(graph, shapes, options.link.curve(), gpus, bytes,
+                    sync.during_backward ? AllReduceSchedule::bucketed : schedule, scale);
     return;
   }
   const auto link = copies_scaled(options.link, scale.bandwidth);
-  add_sync_transfer(graph, shapes, parameter_server_ns(sync.strategy, link, gpus, bytes, sync.path,
-                                                       sync.one_after_another));
+  add_sync_transfer(graph, shapes,
+                    parameter_server_ns(sync.strategy, link, gpus, bytes, sync.path, sync.one_after_another),
+                    sync.during_backward);
 }
 
 // `timeline`, when given, receives the first steady step of the last replay.
@@ -122,10 +127,23 @@ SyncChoice centre_sync(const PredictOptions& options, std::int32_t gpus) {
           options.topology ? options.topology->farthest(gpus) : PathKind::pix, false};
 }
 
+// The fast end: the centre's synchronisation, overlapping backward. A 1-GPU trace does not show when a
+// framework sends each gradient: TF 1.x's dataflow sends each as it is ready, and nvprof shows Keras's copies to
+// a parameter server on a GPU running beside the computation (keras-tensorflow.md, 7gforce).
+SyncChoice fast_end_sync(const PredictOptions& options, std::int32_t gpus) {
+  auto sync = centre_sync(options, gpus);
+  sync.during_backward = true;
+  return sync;
+}
+
+// Where a framework may well keep its variables on a parameter server: links without peer access, and any
+// PCIe-only box (Keras and TF 1.x workstations, peer access or not: Rossum's 7gforce, a P2P machine, ran them).
+bool parameter_servers_plausible(const LinkProfile& link) { return !link.peer_access || link.over_pcie; }
+
 std::vector<SyncChoice> slow_end_syncs(const PredictOptions& options, std::int32_t gpus) {
   const auto path = options.topology ? options.topology->farthest(gpus) : PathKind::sys;
   if (options.sync) return {{*options.sync, path, true}};
-  if (options.strategy != Strategy::data_parallel || options.link.peer_access)
+  if (options.strategy != Strategy::data_parallel || !parameter_servers_plausible(options.link))
     return {{SyncStrategy::ring_allreduce, path, true}};
   return {{SyncStrategy::ring_allreduce, path, true}, {SyncStrategy::ps_cpu, path, true},
           {SyncStrategy::ps_gpu, path, true}};
@@ -149,6 +167,10 @@ std::string verdict(const GpuCountPrediction& row, const Prediction& prediction)
   auto sentence =
       fmt::format("{} GPUs: {:.2f}x {} ({:.0f} % efficiency)", row.gpus, row.speedup,
                   weak ? "the 1-GPU throughput" : (row.speedup >= 1.0 ? "faster" : "slower"), 100.0 * row.efficiency);
+  // The band straddles one GPU's throughput: the trace cannot decide whether N GPUs are faster.
+  if (row.call == Call::uncertain)
+    sentence += fmt::format("; uncertain whether faster than one GPU: the band spans {:.2f}x to {:.2f}x",
+                            row.slow_end_speedup, row.fast_end_speedup);
   // Weak scaling keeps every replica's work: nothing is saved, so the sentence names the largest cost.
   if (weak) saved = nullptr;
   if (cost && saved)
@@ -209,7 +231,7 @@ GpuCountPrediction predict_count(const Inputs& inputs, const PredictOptions& opt
   // Low: the link's faster source, no contention, host copies of the GPUs at once, and replicas whose
   // jitter is correlated (identical work in lockstep), so none waits for a slower one.
   const auto low = replay_stages(inputs, options, gpus, prediction.gradient_bytes,
-                                 {options.link.faster, 1.0, true}, options.schedule, centre_sync(options, gpus));
+                                 {options.link.faster, 1.0, true}, options.schedule, fast_end_sync(options, gpus));
   // High: the slower source, contention on overlapped all-reduces, and no overlap at all: a 1-GPU trace does
   // not show when each gradient is ready, and the bucketed schedule assumes they come in proportion to the
   // backward work (large late parameters, fusion cycles and older strategies reduce after backward).
@@ -223,7 +245,7 @@ GpuCountPrediction predict_count(const Inputs& inputs, const PredictOptions& opt
   row.low_ns = std::min(row.step_ns, low.copies);
   // Beyond the measured spread, N replicas lose what one GPU does not show; published runs give its size.
   row.band_high = {row.step_ns, high.copies, measured_sync, row.centre.loss_unit_ns};
-  row.high_ns = row.band_high.at(kPublishedReplicaLoss);
+  row.high_ns = row.band_high.at(replica_loss_for(options.link.over_pcie));
   // Weak scaling: each replica does the 1-GPU step's work, so the gain is the replay's own 1-GPU step against
   // the edited one (the replay's error cancels; the edits only add time, so efficiency stays at most 100 %).
   // Placement runs one model, not N replicas: its throughput is its step's, under either scaling.
@@ -231,6 +253,14 @@ GpuCountPrediction predict_count(const Inputs& inputs, const PredictOptions& opt
   const double per_step_gain = (keeps_work ? nominal.work : prediction.measured_step_ns) / row.step_ns;
   row.speedup = replicas && options.scaling == Scaling::weak ? gpus * per_step_gain : per_step_gain;
   row.efficiency = row.speedup / gpus;
+  // The speedup scales as 1 / step: the band's slow end gives the least, its fast end the most.
+  row.slow_end_speedup = row.speedup * row.step_ns / row.high_ns;
+  row.fast_end_speedup = row.speedup * row.step_ns / row.low_ns;
+  // One GPU is the reference itself: no faster, whatever rounding puts its band's ends at.
+  row.call = gpus <= 1                     ? Call::no_faster
+             : row.slow_end_speedup > 1.0  ? Call::faster
+             : row.fast_end_speedup <= 1.0 ? Call::no_faster
+                                           : Call::uncertain;
   if (options.scaling == Scaling::weak && row.efficiency > 1.0 + 1e-9)
     throw TraceError::bad_input(prediction.trace,
                                 fmt::format("the replay of {} GPUs came out faster than one GPU under weak scaling "
@@ -248,13 +278,16 @@ std::string band_note(const PredictOptions& options) {
     high += fmt::format(", overlapped all-reduces {:.1f}x slower (contention) and no all-reduce overlapping backward "
                         "(the trace does not show when each gradient is ready)",
                         kContention);
+  if (options.strategy == Strategy::data_parallel)
+    low += ", gradients exchanged while backward produces them (the trace does not show when the framework sends them)";
   if (options.strategy == Strategy::host_staged) low += ", each GPU's host copies on its own PCIe link at once";
   if (options.strategy != Strategy::placement)
     low += ", replicas in lockstep (no wait for a slower one)",
         high += fmt::format(", waiting for the slowest replica: the measured step spread or, if larger, the {:.1f} % "
-                            "of the step × √(2 ln N) that published 8-GPU runs lose beyond this model (stragglers, "
-                            "a shared input pipeline)",
-                            100 * kPublishedReplicaLoss);
+                            "of the step × √(2 ln N) that {} lose beyond this model (stragglers, a shared input "
+                            "pipeline)",
+                            100 * replica_loss_for(options.link.over_pcie),
+                            options.link.over_pcie ? "multi-GPU runs on PCIe machines" : "published 8-GPU runs");
   return fmt::format("band: low end {}; high end {}", low, high);
 }
 
@@ -268,12 +301,12 @@ std::string sync_note(const PredictOptions& options) {
     return fmt::format("synchronisation {} (--sync); {}{}", to_string(*options.sync), topology,
                        *options.sync == SyncStrategy::ps_cpu ? "; high end: the GPUs' host copies one after another"
                                                              : "");
-  if (options.link.peer_access)
+  if (!parameter_servers_plausible(options.link))
     return fmt::format("synchronisation: ring all-reduce assumed (NCCL: PyTorch DDP, Horovod); the trace cannot tell "
                        "the framework's strategy: give --sync if it uses a parameter server; {}",
                        topology);
   return fmt::format("synchronisation: ring all-reduce at the centre; the trace cannot tell the framework's strategy, "
-                     "and without peer access parameter servers are common, so the high end covers ps-cpu (host "
+                     "and on PCIe machines or without peer access parameter servers are common, so the high end covers ps-cpu (host "
                      "copies one after another) and ps-gpu (every GPU through GPU 0's link): give --sync to choose; {}",
                      topology);
 }
@@ -395,6 +428,18 @@ std::string_view to_string(Strategy strategy) {
       return "host-staged";
     case Strategy::placement:
       return "placement";
+  }
+  return "?";
+}
+
+std::string_view to_string(Call call) {
+  switch (call) {
+    case Call::faster:
+      return "faster";
+    case Call::no_faster:
+      return "no faster";
+    case Call::uncertain:
+      return "uncertain";
   }
   return "?";
 }

@@ -75,6 +75,7 @@ std::string render_json(const Prediction& p) {
     field(w, "speedup", row.speedup);
     field(w, "efficiency", row.efficiency);
     field(w, "verdict", row.verdict);
+    field(w, "call", std::string(to_string(row.call)));  // faster, no faster, uncertain: decided by the band
     w.Key("terms"), w.StartArray();
     for (const auto& term : row.terms) {
       w.StartObject();

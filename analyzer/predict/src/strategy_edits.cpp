@@ -154,12 +154,14 @@ void add_host_staging(ReplayGraph& graph, const std::vector<StepShape>& shapes, 
   }
 }
 
-void add_sync_transfer(ReplayGraph& graph, const std::vector<StepShape>& shapes, double time_ns) {
+void add_sync_transfer(ReplayGraph& graph, const std::vector<StepShape>& shapes, double time_ns,
+                       bool during_backward) {
   if (time_ns <= 0) return;
   const auto stream = graph.add_stream();
   for (const auto& shape : shapes) {
     if (shape.backward.empty()) continue;
-    make_wait(graph, shape.consumer, insert_after(graph, stream, {shape.backward.back()}, time_ns));
+    const auto start = during_backward ? shape.backward.front() : shape.backward.back();
+    make_wait(graph, shape.consumer, insert_after(graph, stream, {start}, time_ns));
   }
 }
 

@@ -14,11 +14,13 @@ struct Scorer {
   MethodScore score;
   std::vector<double> errors;
 
-  void add(double predicted, const CaseResult& row) {
+  // `uncertain`: the method's band straddles one GPU's figure (predict only): not right, counted apart.
+  void add(double predicted, const CaseResult& row, bool uncertain = false) {
     const double error = std::abs(predicted / row.measured - 1.0);
     ++score.rows;
     score.within_10 += error <= 0.10;
-    score.verdict_right += (predicted > row.one_gpu) == (row.measured > row.one_gpu);
+    score.uncertain += uncertain;
+    score.verdict_right += !uncertain && (predicted > row.one_gpu) == (row.measured > row.one_gpu);
     errors.push_back(error);
   }
   MethodScore done() {
@@ -30,7 +32,7 @@ struct Scorer {
 struct RowsScorer {
   Scorer predict, linear, constant;
   void add(const CaseResult& row, double constant_efficiency) {
-    predict.add(row.predicted, row);
+    predict.add(row.predicted, row, row.uncertain);
     linear.add(row.gpus * row.one_gpu, row);
     constant.add(row.gpus * row.one_gpu * constant_efficiency, row);
   }

@@ -38,6 +38,14 @@ std::vector<CaseResult> other_sources(const std::vector<CaseResult>& cases, cons
   return others;
 }
 
+// The rows of the other sources whose link is of the same kind: the replica loss is shipped per kind.
+std::vector<CaseResult> other_sources_like(const std::vector<CaseResult>& cases, const CaseResult& row) {
+  std::vector<CaseResult> others;
+  for (const auto& c : cases)
+    if (c.source != row.source && c.over_pcie == row.over_pcie) others.push_back(c);
+  return others;
+}
+
 std::set<std::string> sources_of(const std::vector<CaseResult>& cases) {
   std::set<std::string> sources;
   for (const auto& c : cases) sources.insert(c.source);
@@ -92,13 +100,33 @@ double calibrate_by_source(const std::vector<CaseResult>& cases, double coverage
   return calibrate_replica_loss(std::move(per_source), coverage);
 }
 
+void set_verdict(CaseResult& result, double one_gpu, bool lower_is_faster) {
+  const double slow = lower_is_faster ? result.high : result.low, fast = lower_is_faster ? result.low : result.high;
+  const auto beats = [&](double figure) { return lower_is_faster ? figure < one_gpu : figure > one_gpu; };
+  const bool measured_faster = beats(result.measured);
+  result.uncertain = !beats(slow) && beats(fast);
+  result.verdict_right = !result.uncertain && beats(result.predicted) == measured_faster;
+}
+
+std::vector<CaseResult> band_rows_left_out(const std::vector<CaseResult>& train, const std::vector<CaseResult>& test,
+                                           double coverage) {
+  std::vector<CaseResult> rows = test;
+  for (auto& c : rows) {
+    if (c.measured_step_ns <= 0 || c.one_gpu <= 0) continue;
+    const double loss = calibrate_by_source(other_sources_like(train, c), coverage);
+    const double per_step = c.measured * c.measured_step_ns;
+    c.low = per_step / c.band_high.at(loss);
+    set_verdict(c, c.one_gpu);
+  }
+  return rows;
+}
+
 HeldOutCoverage band_left_out(const std::vector<CaseResult>& train, const std::vector<CaseResult>& test,
                               double coverage) {
   HeldOutCoverage result;
-  for (const auto& source : sources_of(test)) {
-    const double loss = calibrate_by_source(other_sources(train, source), coverage);
-    for (const auto& c : test)
-      if (c.source == source) ++result.cases, result.inside += c.in_band_with(loss) ? 1 : 0;
+  for (const auto& c : test) {
+    const double loss = calibrate_by_source(other_sources_like(train, c), coverage);
+    ++result.cases, result.inside += c.in_band_with(loss) ? 1 : 0;
   }
   return result;
 }

@@ -96,7 +96,7 @@ GruSummary run_gru_case(const std::string& dir, const std::string& work) {
     CaseResult row{
         "gru", fmt::format("GRU batch {}, 2 GPUs (s / 15 epochs)", batch), p.seconds, seconds.second, p.low, p.high,
         "s"};
-    row.verdict_right = (p.seconds < seconds.first) == (seconds.second < seconds.first);
+    set_verdict(row, seconds.first, true);
     row.note = batch == kFitBatch ? "gradient size fitted here" : fmt::format("top term: {}", p.top_term);
     set_step_band(row, p.row, seconds.second / p.seconds_per_step_ns);
     summary.rows.push_back(row);
@@ -132,7 +132,7 @@ CaseResult run_towers_case(const std::string& dir, const std::string& work) {
                     row.low_ns * scale,
                     row.high_ns * scale,
                     "s"};
-  result.verdict_right = row.step_ns > prediction.measured_step_ns && two > one;
+  set_verdict(result, one, true);
   result.note = fmt::format("top term: {}", row.terms.front().name);
   set_step_band(result, row, two / scale);
   return result;

@@ -20,6 +20,13 @@ constexpr const char* kCifarFile = "/rossum-keras-multi-gpu/experiments/keras_te
 // measurements.md gives the model as 1.25M parameters: fp32 gradients.
 constexpr double kCifarParameters = 1.25e6;
 constexpr const char* kTopology7gforce = "/rossum-keras-multi-gpu/experiments/topology/7gforce.txt";
+// CIFAR-10's training set: `samples/sec` is an epoch of it over the epoch's time, in ⌈50,000 / (batch·N)⌉ steps.
+constexpr std::int64_t kCifarTrainingImages = 50'000;
+
+std::int64_t steps_per_epoch(std::int64_t batch_per_gpu, std::int32_t gpus) {
+  const auto global = batch_per_gpu * gpus;
+  return (kCifarTrainingImages + global - 1) / global;
+}
 
 struct CifarRow {
   std::string gpus_list;
@@ -97,7 +104,11 @@ std::vector<CaseResult> run_rossum_cases(const std::string& dir, const std::stri
     set_step_band(result, p, per_step / row.throughput);
     result.source = "rossumai/keras-multi-gpu cifar10_7gforce_results.csv";
     result.one_gpu = single, result.gpus = row.gpus;
-    result.verdict_right = (result.predicted > single) == (row.throughput > single);
+    result.over_pcie = link.over_pcie;
+    // The predicted step, and the 1-GPU step it is scaled from, each taken ⌈…⌉ times per epoch.
+    result.per_epoch_full_steps = result.predicted * static_cast<double>(steps_per_epoch(row.batch, 1)) /
+                                  (row.gpus * static_cast<double>(steps_per_epoch(row.batch, row.gpus)));
+    set_verdict(result, single);
     results.push_back(result);
   }
   return results;

@@ -51,7 +51,8 @@ CaseResult predict_run(const KerasRun& run, double single, const Machine& machin
   set_step_band(result, p, per_step / *run.throughput);
   result.source = fmt::format("rossumai/keras-multi-gpu {}", machine.log);
   result.one_gpu = single, result.gpus = run.gpus;
-  result.verdict_right = (result.predicted > single) == (*run.throughput > single);
+  result.over_pcie = options.link.over_pcie;
+  set_verdict(result, single);
   return result;
 }
 
@@ -104,7 +105,8 @@ std::vector<CaseResult> run_rossum_mlp_cases(const std::string& dir, const std::
     set_step_band(result, p, per_step / measured);
     result.source = std::string("rossumai/keras-multi-gpu ") + kMlpLog;
     result.one_gpu = single, result.gpus = run.gpus;
-    result.verdict_right = (result.predicted > single) == (measured > single);
+    result.over_pcie = options.link.over_pcie;
+    set_verdict(result, single);
     results.push_back(result);
   }
   return results;

@@ -119,7 +119,8 @@ std::vector<CaseResult> run_rossum_tf_cnn_cases(const std::string& dir, const st
       set_step_band(result, p, per_step / *run.throughput);
       result.source = "rossumai/keras-multi-gpu " + source.file;
       result.one_gpu = single->second, result.gpus = run.gpus;
-      result.verdict_right = (result.predicted > single->second) == (*run.throughput > single->second);
+      result.over_pcie = options.link.over_pcie;
+      set_verdict(result, single->second);
       results.push_back(result);
     }
   }

@@ -14,6 +14,14 @@ namespace gpuprof::predict {
 // shipped centre loss; the test `CaseValidation.ShippedCentreAndReplicaLossAreTheCalibrationOfThePublishedRuns`
 // recomputes it from ../shared/data/scaling).
 inline constexpr double kPublishedReplicaLoss = 0.0716;
+// The same loss on machines whose GPUs talk over PCIe only (LinkProfile::over_pcie): one host feeds every
+// replica through thin links (Keras's feed_dict, a shared input pipeline, switches shared by several GPUs), which
+// NVLink servers do not show. Calibrated the same way, by source, on the 112 runs of Rossum's PCIe machines
+// (../shared/data/scaling/rossum-keras-multi-gpu, 6 sources; the test
+// `RossumCases.ShippedPcieReplicaLossIsTheCalibrationOfTheRossumRuns` recomputes it).
+inline constexpr double kPcieReplicaLoss = 0.2434;
+// The shipped replica loss for a link of that kind.
+inline constexpr double replica_loss_for(bool over_pcie) { return over_pcie ? kPcieReplicaLoss : kPublishedReplicaLoss; }
 
 struct BandHigh {
   double nominal_ns = 0;      // the prediction itself: the slow end is never faster

@@ -25,6 +25,9 @@ struct LinkProfile {
   bool peer_access = false;  // false: peer copies are staged through host memory
   // GPU <-> GPU copies across switches, the host bridge or sockets where measured apart (0: as peer_gbps).
   double far_peer_gbps = 0.0;
+  // The GPUs reach each other and the host over PCIe only (no NVLink or xGMI): one host feeds every replica
+  // over thin links, and the band's replica loss is the one calibrated on such machines (band_high.hpp).
+  bool over_pcie = false;
   // Bandwidth multipliers for the band's ends: the other sources for the same link
   // measured this much faster (low end of the time) or slower (high end).
   double faster = 1.1, slower = 0.8;

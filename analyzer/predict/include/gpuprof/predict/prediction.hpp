@@ -58,12 +58,17 @@ struct Term {
   double ns = 0;  // per step; negative saves time
 };
 
+// Will N GPUs be faster than one? Decided only where the whole band says so.
+enum class Call { faster, no_faster, uncertain };
+
 struct GpuCountPrediction {
   std::int32_t gpus = 1;
   double step_ns = 0, low_ns = 0, high_ns = 0;
   CentreParts centre;  // step_ns in its parts: step_ns = centre.at(the centre loss used)
-  BandHigh band_high;  // high_ns in its parts: high_ns = band_high.at(kPublishedReplicaLoss)
+  BandHigh band_high;  // high_ns in its parts: high_ns = band_high.at(replica_loss_for(link.over_pcie))
   double speedup = 0, efficiency = 0;  // throughput against the 1-GPU run
+  double slow_end_speedup = 0, fast_end_speedup = 0;  // the same at the band's slow and fast ends
+  Call call = Call::faster;  // uncertain where the band straddles 1x
   std::vector<Term> terms;             // largest magnitude first; they add up to step_ns - measured
   std::string verdict;
   StepTimeline replayed_step;  // with PredictOptions::step_timelines: one replica's step, from the nominal replay
@@ -94,5 +99,6 @@ Prediction predict(const std::vector<const trace::TraceModel*>& models, const Pr
 
 std::string_view to_string(Strategy strategy);
 std::string_view to_string(Scaling scaling);
+std::string_view to_string(Call call);  // "faster", "no faster", "uncertain"
 
 }  // namespace gpuprof::predict

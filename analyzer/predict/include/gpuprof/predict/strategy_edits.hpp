@@ -50,8 +50,13 @@ void add_all_reduces(ReplayGraph& graph, const std::vector<StepShape>& shapes, c
 void add_host_staging(ReplayGraph& graph, const std::vector<StepShape>& shapes, const LinkProfile& link,
                       std::int32_t gpus, std::int64_t gradient_bytes, const TransferScale& scale);
 // A synchronisation of `time_ns` per step after backward (a parameter-server exchange, sync_model.hpp)
-// that the gradients' consumer waits for.
-void add_sync_transfer(ReplayGraph& graph, const std::vector<StepShape>& shapes, double time_ns);
+// that the gradients' consumer waits for. `during_backward`: it starts with backward instead (the band's fast
+// end): the gradients go to the server while backward produces them and the parameters come back while the
+// next forward reads them layer by layer (TF reads a variable when an op needs it), so up to the whole exchange
+// hides behind the computation; one transfer from the start of backward stands for both. nvprof shows Keras's
+// peer copies to a parameter server on a GPU running beside the computation (keras-tensorflow.md).
+void add_sync_transfer(ReplayGraph& graph, const std::vector<StepShape>& shapes, double time_ns,
+                       bool during_backward = false);
 // Placement: N-1 split points; at each, the activations forward and their gradients backward cross
 // between GPUs (peer-to-peer, or staged through the host), and the next work waits for them.
 void add_split_copies(ReplayGraph& graph, const std::vector<StepShape>& shapes, const LinkProfile& link,

@@ -16,6 +16,7 @@ namespace gpuprof::predict {
 
 struct MethodScore {
   std::size_t rows = 0, within_10 = 0, verdict_right = 0;
+  std::size_t uncertain = 0;  // verdicts the band leaves open (straddling 1x): neither right nor wrong
   double median_error = 0;  // of |predicted / measured - 1|
   double share_within() const { return rows ? static_cast<double>(within_10) / static_cast<double>(rows) : 0.0; }
 };
@@ -32,7 +33,8 @@ struct BaselineComparison {
 
 inline constexpr double kLowEfficiency = 0.85;
 
-// Rows with `one_gpu` and `gpus` set (the published cases). The verdict is "N GPUs faster than one".
+// Rows with `one_gpu` and `gpus` set (the published cases). The verdict is "N GPUs faster than one"; predict's
+// is decided by its band (CaseResult::uncertain), the baselines' by their figure.
 BaselineComparison compare_with_baselines(const std::vector<CaseResult>& rows);
 
 // The constant efficiency the rows of every source but `held_out` give (their median).

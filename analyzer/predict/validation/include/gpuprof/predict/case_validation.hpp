@@ -21,7 +21,8 @@ struct CaseResult {
   double predicted = 0, measured = 0;  // the case's figure (seconds, ratio or throughput)
   double low = 0, high = 0;            // the band, same unit
   std::string unit;
-  bool verdict_right = true;  // faster/slower as measured (gru, towers)
+  bool verdict_right = true;  // faster/slower as measured, decided by the whole band (never when uncertain)
+  bool uncertain = false;     // the band straddles the 1-GPU figure: the trace cannot decide (set_verdict)
   std::string note;
 
   // The same band in step time, its slow end in parts, and the truth as one replica's step: the band
@@ -35,6 +36,10 @@ struct CaseResult {
   std::string source;
   double one_gpu = 0;
   std::int32_t gpus = 0;
+  bool over_pcie = false;  // predicted with a PCIe-only link: its band's replica loss is calibrated on such runs
+  // Rossum's CIFAR-10 rows, a diagnostic beside the figure (docs/predict.md): the prediction counted as the run
+  // counts it, samples per epoch over the epoch's time, if the epoch's partial last batch costs a full step.
+  double per_epoch_full_steps = 0;
 
   double error() const { return measured != 0 ? predicted / measured - 1.0 : 0.0; }
   bool in_band() const { return low <= measured && measured <= high; }
@@ -96,6 +101,16 @@ double calibrate_on(const std::vector<CaseResult>& cases, double coverage);
 // then the `calibrate_replica_loss` rank of those. The shipped figure (band_high.hpp) is this one.
 double calibrate_by_source(const std::vector<CaseResult>& cases, double coverage);
 
+// The verdict from the band (prediction.hpp, Call): faster where the slow end beats `one_gpu`, no faster where
+// the fast end does not, else uncertain, which is never right. Throughputs: `low` is the slow end; times
+// (`lower_is_faster`): `low` is the fast end.
+void set_verdict(CaseResult& result, double one_gpu, bool lower_is_faster = false);
+// Rows whose band has the replica loss calibrated leave one source out: each of `test`'s rows gets its slow end
+// (and its verdict) from `calibrate_by_source` on `train`'s rows of the other sources with a link of the same
+// kind (over PCIe or not). Throughput rows with `one_gpu` set.
+std::vector<CaseResult> band_rows_left_out(const std::vector<CaseResult>& train, const std::vector<CaseResult>& test,
+                                           double coverage);
+
 // The band calibrated on some cases and checked on others it never saw.
 struct HeldOutCoverage {
   std::size_t inside = 0, cases = 0;
@@ -106,7 +121,8 @@ HeldOutCoverage coverage_with(const std::vector<CaseResult>& cases, double repli
 // `test` checked with the loss calibrated (by source) on `train`.
 HeldOutCoverage held_out(const std::vector<CaseResult>& train, const std::vector<CaseResult>& test, double coverage);
 // Leave one source out: each row of `test` checked with the loss calibrated (by source) on `train`'s rows of
-// the other sources (a source: one README); `test` may be `train` itself or another GPU count.
+// the other sources (a source: one README or log) whose link is of the same kind (over PCIe or not); `test` may
+// be `train` itself or another GPU count.
 HeldOutCoverage band_left_out(const std::vector<CaseResult>& train, const std::vector<CaseResult>& test,
                               double coverage);
 
