@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include "gpuprof/analysis/data_loading_names.hpp"
 #include "gpuprof/analysis/gaps.hpp"
 #include "gpuprof/analysis/launch_stats.hpp"
 #include "gpuprof/analysis/rank_analysis.hpp"

@@ -31,9 +31,6 @@ struct BatchGap {
   double coverage() const;
 };
 
-// True for annotation names that mean "loading the next batch".
-bool is_data_loading_name(std::string_view name);
-
 // `steps` sorted by (device, start) as compute_breakdown returns them; one gap per step with a batch gap
 // that another step follows.
 std::vector<BatchGap> find_batch_gaps(const std::vector<StepBreakdown>& steps);
