@@ -1,4 +1,4 @@
-#include "gpuprof/analysis/gaps.hpp"
+#include "gpuprof/rank/gaps.hpp"
 
 namespace gpuprof::analysis {
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "gpuprof/analysis/time_breakdown.hpp"
+#include "gpuprof/rank/time_breakdown.hpp"
 #include "gpuprof/idle/idle_cause.hpp"
 #include "gpuprof/trace/records.hpp"
 
