@@ -9,7 +9,7 @@
 #include "cli_reference.hpp"
 #include "command.hpp"
 #include "progress_line.hpp"
-#include "gpuprof/analysis/rank_analysis.hpp"
+#include "gpuprof/rank/rank_analysis.hpp"
 #include "gpuprof/job/job_analysis.hpp"
 #include "gpuprof/job/job_inputs.hpp"
 #include "gpuprof/report/report_options.hpp"

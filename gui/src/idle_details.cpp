@@ -1,7 +1,7 @@
 #include "gpuprof/gui/idle_details.hpp"
 
 #include "gpuprof/analysis/step_pattern.hpp"
-#include "gpuprof/idle/idle_description.hpp"
+#include "gpuprof/rank/idle_description.hpp"
 #include "gpuprof/idle/interval_host_activity.hpp"
 #include "gpuprof/units/units.hpp"
 

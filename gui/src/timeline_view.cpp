@@ -12,7 +12,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "gpuprof/idle/idle_description.hpp"
+#include "gpuprof/rank/idle_description.hpp"
 #include "gpuprof/analysis/kernel_names.hpp"
 #include "gpuprof/trace/symbol_names.hpp"
 

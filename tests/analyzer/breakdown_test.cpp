@@ -2,7 +2,7 @@
 
 #include "gpuprof/analysis/classification.hpp"
 #include "gpuprof/analysis/device_activity.hpp"
-#include "gpuprof/analysis/time_breakdown.hpp"
+#include "gpuprof/rank/time_breakdown.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 #include "model_builder.hpp"
 

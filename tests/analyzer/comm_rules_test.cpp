@@ -2,7 +2,7 @@
 
 #include "gpuprof/analysis/classification.hpp"
 #include "gpuprof/analysis/comm_rules.hpp"
-#include "gpuprof/analysis/rank_analysis.hpp"
+#include "gpuprof/rank/rank_analysis.hpp"
 #include "model_builder.hpp"
 
 // Communication kernels found with no option (DESIGN.md, "Communication kernel"), one family per case.

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "gpuprof/analysis/rank_analysis.hpp"
+#include "gpuprof/rank/rank_analysis.hpp"
 #include "gpuprof/importers/import_trace.hpp"
 #include "temporary_folder.hpp"
 

@@ -7,7 +7,7 @@
 #include <numeric>
 #include <optional>
 
-#include "gpuprof/analysis/rank_analysis.hpp"
+#include "gpuprof/rank/rank_analysis.hpp"
 #include "gpuprof/analysis/step_pattern.hpp"
 #include "gpuprof/idle/host_causes.hpp"
 #include "gpuprof/idle/interval_host_activity.hpp"

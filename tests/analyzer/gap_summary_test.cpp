@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "gpuprof/analysis/gap_summary.hpp"
+#include "gpuprof/rank/gap_summary.hpp"
 
 namespace gpuprof::analysis {
 namespace {

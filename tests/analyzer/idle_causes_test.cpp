@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "gpuprof/analysis/rank_analysis.hpp"
+#include "gpuprof/rank/rank_analysis.hpp"
 #include "gpuprof/idle/host_blockers.hpp"
 #include "gpuprof/idle/idle_cause.hpp"
 #include "model_builder.hpp"

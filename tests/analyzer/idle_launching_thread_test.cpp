@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "gpuprof/analysis/correlation_index.hpp"
-#include "gpuprof/analysis/rank_analysis.hpp"
+#include "gpuprof/rank/rank_analysis.hpp"
 #include "gpuprof/idle/host_causes.hpp"
 #include "gpuprof/idle/idle_cause.hpp"
 #include "model_builder.hpp"

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "gpuprof/analysis/correlation_index.hpp"
-#include "gpuprof/analysis/rank_analysis.hpp"
+#include "gpuprof/rank/rank_analysis.hpp"
 #include "gpuprof/idle/idle_cause.hpp"
 #include "gpuprof/idle/phase_ranges.hpp"
 #include "model_builder.hpp"

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "gpuprof/analysis/rank_analysis.hpp"
+#include "gpuprof/rank/rank_analysis.hpp"
 #include "gpuprof/importers/import_trace.hpp"
 #include "gpuprof/trace/trace_model.hpp"
 #include "temporary_folder.hpp"

@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "gpuprof/analysis/rank_analysis.hpp"
+#include "gpuprof/rank/rank_analysis.hpp"
 #include "gpuprof/analysis/step_pattern.hpp"
 #include "gpuprof/idle/interval_host_activity.hpp"
 #include "gpuprof/importers/import_trace.hpp"

@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "gpuprof/analysis/rank_analysis.hpp"
+#include "gpuprof/rank/rank_analysis.hpp"
 #include "gpuprof/synthetic/synthetic_trace.hpp"
 #include "temporary_folder.hpp"
 

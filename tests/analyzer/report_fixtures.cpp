@@ -1,6 +1,6 @@
 #include "report_fixtures.hpp"
 
-#include "gpuprof/analysis/rank_analysis.hpp"
+#include "gpuprof/rank/rank_analysis.hpp"
 #include "gpuprof/job/job_analysis.hpp"
 #include "model_builder.hpp"
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <numeric>
 
-#include "gpuprof/analysis/rank_analysis.hpp"
+#include "gpuprof/rank/rank_analysis.hpp"
 #include "gpuprof/report/advice.hpp"
 #include "gpuprof/report/report_summary.hpp"
 #include "report_fixtures.hpp"

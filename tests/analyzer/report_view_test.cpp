@@ -4,7 +4,7 @@
 #include <limits>
 #include <string>
 
-#include "gpuprof/analysis/rank_analysis.hpp"
+#include "gpuprof/rank/rank_analysis.hpp"
 #include "gpuprof/job/job_analysis.hpp"
 #include "gpuprof/report/cells.hpp"
 #include "gpuprof/report/report_writers.hpp"

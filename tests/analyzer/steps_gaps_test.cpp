@@ -1,8 +1,9 @@
 #include <gtest/gtest.h>
 
-#include "gpuprof/analysis/gaps.hpp"
+#include "gpuprof/analysis/data_loading_names.hpp"
+#include "gpuprof/rank/gaps.hpp"
 #include "gpuprof/analysis/launch_stats.hpp"
-#include "gpuprof/analysis/rank_analysis.hpp"
+#include "gpuprof/rank/rank_analysis.hpp"
 #include "gpuprof/analysis/steps.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 #include "model_builder.hpp"

@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "gpuprof/analysis/rank_analysis.hpp"
+#include "gpuprof/rank/rank_analysis.hpp"
 #include "gpuprof/analysis/time_base_notice.hpp"
 #include "model_builder.hpp"
 

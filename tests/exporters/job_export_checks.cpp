@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "gpuprof/analysis/rank_analysis.hpp"
+#include "gpuprof/rank/rank_analysis.hpp"
 #include "gpuprof/importers/foreign_trace.hpp"
 #include "gpuprof/importers/import_trace.hpp"
 #include "gpuprof/trace/trace_model.hpp"

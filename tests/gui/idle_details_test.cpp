@@ -8,7 +8,7 @@
 
 #include "gpuprof/gui/idle_details.hpp"
 #include "gpuprof/gui/timeline_view.hpp"
-#include "gpuprof/idle/idle_description.hpp"
+#include "gpuprof/rank/idle_description.hpp"
 #include "gui_fixtures.hpp"
 #include "temporary_folder.hpp"
 

@@ -17,7 +17,7 @@
 #include "gpuprof/gui/idle_cause_chart.hpp"
 #include "gpuprof/gui/memory_chart.hpp"
 #include "gpuprof/trace/sqlite_database.hpp"
-#include "gpuprof/idle/idle_description.hpp"
+#include "gpuprof/rank/idle_description.hpp"
 #include "gpuprof/gui/models/table_model.hpp"
 #include "gpuprof/gui/main_window.hpp"
 #include "gpuprof/gui/report_export.hpp"

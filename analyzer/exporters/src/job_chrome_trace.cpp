@@ -8,7 +8,7 @@
 #include <set>
 
 #include "gpuprof/analysis/data_loss.hpp"
-#include "gpuprof/analysis/gaps.hpp"
+#include "gpuprof/rank/gaps.hpp"
 #include "gpuprof/importers/foreign_trace.hpp"
 #include "gpuprof/job/collective_groups.hpp"
 #include "gpuprof/job/job_analysis.hpp"

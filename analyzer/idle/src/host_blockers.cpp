@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "gpuprof/analysis/gaps.hpp"
+#include "gpuprof/analysis/data_loading_names.hpp"
 #include "gpuprof/units/units.hpp"
 
 namespace gpuprof::idle {

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "gpuprof/analysis/comm_rules.hpp"
-#include "gpuprof/analysis/gaps.hpp"
+#include "gpuprof/analysis/data_loading_names.hpp"
 #include "gpuprof/analysis/run_sort.hpp"
 #include "gpuprof/idle/phase_ranges.hpp"
 

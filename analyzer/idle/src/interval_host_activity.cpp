@@ -8,7 +8,7 @@
 #include <tuple>
 
 #include "gpuprof/analysis/correlation_index.hpp"
-#include "gpuprof/analysis/gaps.hpp"
+#include "gpuprof/analysis/data_loading_names.hpp"
 #include "gpuprof/analysis/interval_set.hpp"
 #include "gpuprof/idle/host_causes.hpp"
 #include "gpuprof/idle/phase_ranges.hpp"

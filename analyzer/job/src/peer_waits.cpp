@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <map>
 
-#include "gpuprof/analysis/gaps.hpp"
+#include "gpuprof/rank/gaps.hpp"
 #include "gpuprof/idle/idle_attribution.hpp"
 
 namespace gpuprof::job {

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <map>
 
-#include "gpuprof/analysis/rank_analysis.hpp"
+#include "gpuprof/rank/rank_analysis.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 #include "replay_graph_parts.hpp"
 

@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "gpuprof/report/cells.hpp"
-#include "gpuprof/idle/idle_description.hpp"
+#include "gpuprof/rank/idle_description.hpp"
 #include "gpuprof/report/idle_summary.hpp"
 
 namespace gpuprof::report {

@@ -1,6 +1,6 @@
 #include <cmath>
 
-#include "gpuprof/analysis/gap_summary.hpp"
+#include "gpuprof/rank/gap_summary.hpp"
 #include "gpuprof/report/report_summary.hpp"
 #include "gpuprof/report/report_writers.hpp"
 #include "gpuprof/trace/records.hpp"

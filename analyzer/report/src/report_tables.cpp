@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "gpuprof/analysis/kernel_labels.hpp"
-#include "gpuprof/analysis/gap_summary.hpp"
+#include "gpuprof/rank/gap_summary.hpp"
 #include "gpuprof/report/cells.hpp"
 #include "gpuprof/report/report_model.hpp"
 #include "gpuprof/trace/trace_error.hpp"

@@ -1,6 +1,6 @@
 #include "gpuprof/study/trace_breakdown.hpp"
 
-#include "gpuprof/analysis/rank_analysis.hpp"
+#include "gpuprof/rank/rank_analysis.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 #include "gpuprof/trace/trace_model.hpp"
 

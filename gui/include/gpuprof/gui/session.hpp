@@ -18,7 +18,7 @@
 
 #include "gpuprof/analysis/classification.hpp"
 #include "gpuprof/analysis/correlation_index.hpp"
-#include "gpuprof/analysis/rank_analysis.hpp"
+#include "gpuprof/rank/rank_analysis.hpp"
 #include "gpuprof/gui/timeline_data.hpp"
 #include "gpuprof/job/job_analysis.hpp"
 #include "gpuprof/job/rank_summary.hpp"

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "gpuprof/analysis/interval_set.hpp"
-#include "gpuprof/analysis/rank_analysis.hpp"
+#include "gpuprof/rank/rank_analysis.hpp"
 #include "gpuprof/job/clock_calibration.hpp"
 #include "gpuprof/trace/trace_model.hpp"
 

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "gpuprof/analysis/rank_analysis.hpp"
+#include "gpuprof/rank/rank_analysis.hpp"
 #include "gpuprof/idle/host_blockers.hpp"
 #include "gpuprof/idle/idle_cause.hpp"
 

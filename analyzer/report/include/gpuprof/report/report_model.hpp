@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "gpuprof/analysis/rank_analysis.hpp"
+#include "gpuprof/rank/rank_analysis.hpp"
 #include "gpuprof/job/clock_alignment.hpp"
 #include "gpuprof/job/job_analysis.hpp"
 #include "gpuprof/job/stragglers.hpp"

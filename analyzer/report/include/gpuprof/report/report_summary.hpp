@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "gpuprof/analysis/gap_summary.hpp"
+#include "gpuprof/rank/gap_summary.hpp"
 #include "gpuprof/report/idle_summary.hpp"
 #include "gpuprof/report/report_model.hpp"
 

@@ -1,24 +1,9 @@
-#include "gpuprof/analysis/gaps.hpp"
-
-#include <algorithm>
-#include <cctype>
+#include "gpuprof/rank/gaps.hpp"
 
 namespace gpuprof::analysis {
-namespace {
-
-bool contains(std::string_view text, std::string_view part) { return text.find(part) != std::string_view::npos; }
-
-}  // namespace
 
 double BatchGap::coverage() const {
   return idle_ns > 0 ? static_cast<double>(idle::judge(causes).covered_ns) / static_cast<double>(idle_ns) : 0.0;
-}
-
-bool is_data_loading_name(std::string_view name) {
-  std::string lower(name);
-  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return lower == "data" || contains(lower, "dataloader") || contains(lower, "data_loader") ||
-         contains(lower, "data loading") || contains(lower, "load_batch");
 }
 
 std::vector<BatchGap> find_batch_gaps(const std::vector<StepBreakdown>& steps) {

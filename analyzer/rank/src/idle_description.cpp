@@ -1,4 +1,4 @@
-#include "gpuprof/idle/idle_description.hpp"
+#include "gpuprof/rank/idle_description.hpp"
 
 #include <algorithm>
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "gpuprof/analysis/gaps.hpp"
+#include "gpuprof/rank/gaps.hpp"
 #include "gpuprof/idle/idle_attribution.hpp"
 
 namespace gpuprof::idle {

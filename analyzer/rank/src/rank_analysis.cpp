@@ -1,4 +1,4 @@
-#include "gpuprof/analysis/rank_analysis.hpp"
+#include "gpuprof/rank/rank_analysis.hpp"
 
 #include <algorithm>
 #include <future>

@@ -1,4 +1,4 @@
-#include "gpuprof/analysis/time_breakdown.hpp"
+#include "gpuprof/rank/time_breakdown.hpp"
 
 #include <algorithm>
 #include <optional>

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "gpuprof/analysis/gaps.hpp"
+#include "gpuprof/rank/gaps.hpp"
 
 namespace gpuprof::analysis {
 

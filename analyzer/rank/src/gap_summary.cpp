@@ -1,4 +1,4 @@
-#include "gpuprof/analysis/gap_summary.hpp"
+#include "gpuprof/rank/gap_summary.hpp"
 #include "gpuprof/units/statistics.hpp"
 #include "gpuprof/units/units.hpp"
 

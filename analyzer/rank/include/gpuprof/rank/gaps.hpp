@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "gpuprof/analysis/time_breakdown.hpp"
+#include "gpuprof/rank/time_breakdown.hpp"
 #include "gpuprof/idle/idle_cause.hpp"
 #include "gpuprof/trace/records.hpp"
 
@@ -30,9 +30,6 @@ struct BatchGap {
   // Share of idle_ns that the labelled cause covers (for mixed, the largest cause); 0 without causes.
   double coverage() const;
 };
-
-// True for annotation names that mean "loading the next batch".
-bool is_data_loading_name(std::string_view name);
 
 // `steps` sorted by (device, start) as compute_breakdown returns them; one gap per step with a batch gap
 // that another step follows.
