@@ -130,6 +130,16 @@ void expect_safe(report::Format format, const std::string& out) {
   if (format == report::Format::json) parsed(out);
 }
 
+template <typename Render>
+void expect_safe_in_every_format(const Render& render) {
+  for (const auto format : every_format()) {
+    SCOPED_TRACE("format " + std::to_string(static_cast<int>(format)));
+    const auto out = render(format);
+    expect_safe(format, out);
+    if (format == report::Format::markdown) EXPECT_EQ(gpuprof::testing::first_row_with_other_columns(out), "");
+  }
+}
+
 Prediction hostile_prediction() {
   Prediction p;
   p.trace = "runs/" + hostile_names()[6] + ".sqlite";
@@ -158,12 +168,7 @@ Prediction hostile_prediction() {
 // through and no document but CSV replaced bytes that are not UTF-8.
 TEST(PredictionOutputs, HostileNamesAreSafeInEveryFormat) {
   const auto p = hostile_prediction();
-  for (const auto format : every_format()) {
-    SCOPED_TRACE("format " + std::to_string(static_cast<int>(format)));
-    const auto out = render_prediction(format, p);
-    expect_safe(format, out);
-    if (format == report::Format::markdown) EXPECT_EQ(gpuprof::testing::first_row_with_other_columns(out), "");
-  }
+  expect_safe_in_every_format([&](report::Format format) { return render_prediction(format, p); });
   // Figures stay beside their names: one CSV line per term, each with its value.
   const auto csv = render_prediction(report::Format::csv, p);
   std::size_t records = 0;
@@ -199,12 +204,7 @@ TEST(PredictionOutputs, JobCheckHostileNamesAreSafeInEveryFormat) {
     check.ranks.push_back(rank);
   }
   check.notes.push_back("link chosen for " + hostile_names()[6]);
-  for (const auto format : every_format()) {
-    SCOPED_TRACE("format " + std::to_string(static_cast<int>(format)));
-    const auto out = render_job_check(format, check);
-    expect_safe(format, out);
-    if (format == report::Format::markdown) EXPECT_EQ(gpuprof::testing::first_row_with_other_columns(out), "");
-  }
+  expect_safe_in_every_format([&](report::Format format) { return render_job_check(format, check); });
   // The figures, as the table shows them: 2.000 ms measured, 2.200 predicted, +10 % error.
   const auto csv = render_job_check(report::Format::csv, check);
   EXPECT_NE(csv.find(",2.000,2.200,10.0,10.0,12.0,3,4,"), std::string::npos) << csv;
