@@ -98,7 +98,7 @@ TEST(PredictionText, NonFiniteFiguresReadNotAvailable) {
 const std::vector<std::string>& hostile_names() {
   static const std::vector<std::string> names = {
       "all|reduce|pipes", "sum, \"quoted\", name", "=cmd|' /C calc'!A0", "+1-2", "@SUM(A1)",
-      "<script>alert(1)</script>*_`", "ctl\x1b]0;title\x07\x1b[31mred\r\nnext", "bad\xff\xfeutf8\xc2\x85c1"};
+      "<script>alert(1)</script>*_`", "ctl\x1b]0;title\x07\x1b[31mred\r\nnext", "bad\xff\xfeutf8\xc2\x85" "c1"};
   return names;
 }
 
@@ -117,6 +117,7 @@ void expect_safe(report::Format format, const std::string& out) {
   if (format == report::Format::text || format == report::Format::markdown) {
     EXPECT_EQ(out.find("\xc2\x85"), std::string::npos) << out;
     EXPECT_EQ(out.find('\r'), std::string::npos) << out;
+    EXPECT_EQ(out.find("\nnext"), std::string::npos) << "a name's line break starts no line of its own: " << out;
   }
   if (format == report::Format::html || format == report::Format::markdown) {
     EXPECT_EQ(out.find("<script>alert"), std::string::npos) << out;

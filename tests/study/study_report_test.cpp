@@ -194,6 +194,7 @@ TEST(StudyReport, HostileNamesAreSafeInEveryFormat) {
       if (format == report::Format::text || format == report::Format::markdown) {
         EXPECT_EQ(out.find("\xc2\x85"), std::string::npos) << out;
         EXPECT_EQ(out.find('\r'), std::string::npos) << out;
+        EXPECT_EQ(out.find("\nnext"), std::string::npos) << "a name's line break starts no line of its own: " << out;
       }
       if (format == report::Format::csv) {
         EXPECT_EQ(out.find("\n=cmd"), std::string::npos) << out;
