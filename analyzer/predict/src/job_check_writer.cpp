@@ -109,13 +109,11 @@ std::string render_markdown(const JobCheck& check) {
 
 std::string render_html(const JobCheck& check) {
   using report::escape_html;
-  std::string out = fmt::format("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>gpuprof "
-                                "predict --check</title><style>{}</style></head><body>\n<h1>{}</h1>\n",
-                                report::html_style(), escape_html(kHeading));
+  std::string out = report::html_page_start(kHeading);
   out += report::html_table(ranks_table(check));
   out += "<p>" + escape_html(summary(check)) + "</p>\n";
   for (const auto& note : check.notes) out += "<p class=\"note\">" + escape_html(note) + "</p>\n";
-  return out + report::html_script() + "</body></html>\n";
+  return out + report::html_page_end();
 }
 
 std::string render_format(report::Format format, const JobCheck& check) {

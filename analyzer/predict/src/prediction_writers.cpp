@@ -134,9 +134,7 @@ std::vector<report::Table> prediction_tables(const Prediction& p) {
 // Self-contained, with the report's style and sortable tables; every string from a file or option is escaped.
 std::string render_html(const Prediction& p) {
   using report::escape_html;
-  std::string out = fmt::format("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>gpuprof "
-                                "predict</title><style>{}</style></head><body>\n<h1>gpuprof predict</h1>\n",
-                                report::html_style());
+  std::string out = report::html_page_start("gpuprof predict");
   out += fmt::format("<p>trace: <code>{}</code>", escape_html(p.trace));
   if (!p.per_gpu_trace.empty()) out += fmt::format("<br>per-GPU batch: <code>{}</code>", escape_html(p.per_gpu_trace));
   out += fmt::format("<br>strategy {}, {} scaling, link {} ({})", to_string(p.strategy), to_string(p.scaling),
@@ -149,7 +147,7 @@ std::string render_html(const Prediction& p) {
   for (const auto& table : prediction_tables(p)) out += report::html_table(table);
   for (const auto& note : p.notes) out += fmt::format("<p class=\"note\">{}</p>\n", escape_html(note));
   out += fmt::format("<p class=\"warning\">{}</p>\n", escape_html(host_warning(p)));
-  return out + report::html_script() + "</body></html>\n";
+  return out + report::html_page_end();
 }
 
 // The HTML page's content as Markdown, for documents and issues; every name from a file is escaped.

@@ -354,6 +354,15 @@ const char* html_style() {
          ".card .detail{font-size:11px;color:#777}";
 }
 
+std::string html_page_start(std::string_view title, std::string_view extra_style) {
+  const auto escaped = escape_html(title);
+  return fmt::format("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{}</title><style>{}{}"
+                     "</style></head><body>\n<h1>{}</h1>\n",
+                     escaped, html_style(), extra_style, escaped);
+}
+
+std::string html_page_end() { return std::string(html_script()) + "</body></html>\n"; }
+
 // Inline (the documents stay offline and self-contained): a filter box above each table,
 // and headers that sort by the raw value of numeric cells, by text otherwise.
 const char* html_script() {

@@ -74,15 +74,13 @@ std::string breakdown_chart(const StudyReport& report) {
 }  // namespace
 
 std::string render_study_html(const StudyReport& report) {
-  std::string out = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" +
-                    escape_html(report.title) + "</title>\n<style>" + report::html_style() +
-                    "svg{display:inline-block;vertical-align:top;margin:1em 1em 1em 0}</style></head><body>\n<h1>" +
-                    escape_html(report.title) + "</h1>\n";
+  std::string out =
+      report::html_page_start(report.title, "svg{display:inline-block;vertical-align:top;margin:1em 1em 1em 0}");
   for (const auto& notice : report.notices) out += "<p class=\"note\">" + escape_html(notice) + "</p>\n";
   // The charts answer the question; the tables behind them follow.
   out += throughput_chart(report) + speedup_chart(report) + breakdown_chart(report);
   for (const auto& table : study_tables(report)) out += report::html_table(table);
-  return out + report::html_script() + "</body></html>\n";
+  return out + report::html_page_end();
 }
 
 }  // namespace gpuprof::study

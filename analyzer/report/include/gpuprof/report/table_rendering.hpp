@@ -56,5 +56,10 @@ std::string escape_markdown_cell(std::string_view text);
 const char* html_style();
 // The script every gpuprof HTML document ends with: sortable, filterable tables.
 const char* html_script();
+// How every gpuprof HTML document opens: doctype, html_style() (plus `extra_style`), and `title`, escaped, as
+// its <title> and <h1>.
+std::string html_page_start(std::string_view title, std::string_view extra_style = "");
+// How it ends: html_script() and the closing tags.
+std::string html_page_end();
 
 }  // namespace gpuprof::report
