@@ -27,8 +27,7 @@ struct PredictArguments {
 
 // `--check JOB`: the link model against the job's own communication, rank by rank.
 int run_check(const PredictArguments& arguments, const Invocation& invocation) {
-  if (arguments.format != "text" && arguments.format != "json")
-    throw TraceError::bad_input("", fmt::format("--check: unknown format '{}' (text or json)", arguments.format));
+  const auto format = report::format_from_string(arguments.format);
   if (!arguments.request.link.empty()) predict::link_preset(arguments.request.link);  // said before any trace
   analysis::AnalysisOptions analysis;
   analysis.warmup_steps = arguments.request.warmup_steps;
@@ -40,7 +39,7 @@ int run_check(const PredictArguments& arguments, const Invocation& invocation) {
   const auto check = predict::check_job(arguments.traces, arguments.request.link, arguments.request.link_files,
                                         analysis, line.callback());
   line.clear();
-  const auto text = predict::render_job_check(check, arguments.format == "json");
+  const auto text = predict::render_job_check(format, check);
   if (to_stdout)
     std::fwrite(text.data(), 1, text.size(), stdout);
   else

@@ -36,10 +36,79 @@ TEST(TextLayout, ElideMiddleKeepsBothEnds) {
   EXPECT_EQ(elide_middle("ncclDevKernel_AllReduce_Sum_bf16_RING_LL", 20), "ncclDevKe..._RING_LL");
   EXPECT_EQ(elide_middle("ncclDevKernel_AllReduce_Sum_bf16_RING_LL", 20).size(), 20U);
   EXPECT_EQ(elide_middle("abcdef", 2), "..");
-  // A cut never splits a UTF-8 character.
-  const auto elided = elide_middle("\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9", 8);
-  EXPECT_LE(elided.size(), 8U);
-  EXPECT_NE(static_cast<unsigned char>(elided.back()) & 0xC0, 0xC0);
+  // A cut never splits a UTF-8 character, and the width is in characters (before: bytes, so 8 "é" became 4).
+  const auto elided = elide_middle("\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9", 8);
+  EXPECT_EQ(elided, "\xc3\xa9\xc3\xa9\xc3\xa9...\xc3\xa9\xc3\xa9");
+  EXPECT_EQ(display_width(elided), 8U);
+}
+
+// Cells with ±, µ or names in other scripts line up: widths are characters (before: bytes, so a column holding
+// "±" was padded one column too far and its neighbours shifted).
+TEST(TextLayout, ColumnsAlignByCharacters) {
+  Table table{Section::summary, "t", "Speedups", {"Name", "Speedup", "Note"}, {}};
+  table.rows.push_back({{"\xc3\xa9t\xc3\xa9", "", false}, {"1.27x \xc2\xb1 0.02", "", true}, {"a", "", false}});
+  table.rows.push_back({{"plain", "", false}, {"10.00x", "", true}, {"b", "", false}});
+  const auto text = text_table(table);
+  std::vector<std::size_t> note_column;
+  for (const auto& [row, note] : {std::pair{"\xc3\xa9t\xc3\xa9", " a\n"}, std::pair{"plain", " b\n"}}) {
+    const auto start = text.find(row);
+    ASSERT_NE(start, std::string::npos) << text;
+    const auto line_start = text.rfind('\n', start) + 1;
+    note_column.push_back(display_width(text.substr(line_start, text.find(note, start) - line_start)));
+  }
+  EXPECT_EQ(note_column[0], note_column[1]) << text;
+}
+
+// A table too wide whose last column is a number is split into parts that each repeat the columns naming a row
+// (the study's results; before, only the study's own layout did this).
+TEST(TextLayout, TooWideTableSplitsIntoPartsRepeatingItsKeyColumns) {
+  Table table{Section::summary, "t", "Results", {"Model", "Batch"}, {}};
+  for (int c = 0; c < 8; ++c) table.columns.push_back("figure " + std::to_string(c));
+  for (int r = 0; r < 3; ++r) {
+    std::vector<Cell> row{{"model" + std::to_string(r), "", false}, {"64", "64", true}};
+    for (int c = 0; c < 8; ++c) row.push_back({"1234.5678 \xc2\xb1 9.1", "", true});
+    table.rows.push_back(row);
+  }
+  const auto text = text_table(table, TextLayout{60, LongText::shorten, 2});
+  EXPECT_TRUE(first_line_wider_than(text, 60).empty()) << text;
+  EXPECT_GE(count(text, "Results (continued)"), 1U) << text;
+  EXPECT_EQ(count(text, " Model "), count(text, "Results")) << text;
+  for (int c = 0; c < 8; ++c) EXPECT_EQ(count(text, "figure " + std::to_string(c)), 1U) << text;
+  EXPECT_EQ(count(text, "model2 "), count(text, "Results")) << "each part names every row: " << text;
+  // Without key columns the table keeps one line per row.
+  EXPECT_EQ(count(text_table(table, TextLayout{60}), "Results"), 1U);
+}
+
+// Prose in the last column wraps at its spaces under its column, no word cut (the study's failures and changes).
+TEST(TextLayout, LongTextWrapsAtWordsUnderItsColumn) {
+  Table table{Section::summary, "t", "Failures", {"Run", "Error"}, {}};
+  const std::string error = "exit 2: CUDA out of memory while allocating the gradient buckets of the second replica";
+  table.rows.push_back({{"rnn_b128_g2", "", false}, {error, "", false}});
+  const auto text = text_table(table, TextLayout{50, LongText::words});
+  EXPECT_TRUE(first_line_wider_than(text, 50).empty()) << text;
+  for (const auto* word : {"allocating", "gradient", "buckets", "second", "replica"}) {
+    EXPECT_NE(text.find(std::string(" ") + word), std::string::npos) << word << " whole: " << text;
+  }
+  const auto first = text.find("exit 2");
+  const auto column = first - (text.rfind('\n', first) + 1);
+  const auto next_line = text.find('\n', first) + 1;
+  EXPECT_EQ(text.substr(next_line, column), std::string(column, ' ')) << "continued under its column: " << text;
+  EXPECT_NE(text[next_line + column], ' ') << text;
+}
+
+// Strings from files reach a terminal or a Markdown viewer without a control character or markup, titles and
+// headers included (before: a Markdown table's title was written as it came, and control characters passed).
+TEST(TextLayout, TitlesHeadersAndCellsArePrintableAndEscaped) {
+  Table table{Section::summary, "t", "Predicted (<b>link</b> \x1b[31m)", {"Na|me\x07"}, {}};
+  table.rows.push_back({{"k\x1b]0;x\x07|*_", "", false}});
+  for (const auto& out : {text_table(table), markdown_table(table)}) {
+    EXPECT_EQ(out.find('\x1b'), std::string::npos) << out;
+    EXPECT_EQ(out.find('\x07'), std::string::npos) << out;
+  }
+  const auto markdown = markdown_table(table);
+  EXPECT_EQ(markdown.find("<b>"), std::string::npos) << markdown;
+  EXPECT_NE(markdown.find("Na\\|me?"), std::string::npos) << markdown;
+  EXPECT_NE(markdown.find("\\|\\*\\_"), std::string::npos) << markdown;
 }
 
 TEST(TextLayout, WrapTextIndentsAndKeepsUnitsWithNumbers) {
@@ -269,6 +338,12 @@ TEST(ReportCells, NonFiniteDurationIsAWordNotANumber) {
     EXPECT_EQ(cell.raw, "");
   }
   EXPECT_EQ(duration_cell(1500.4).raw, "1500");
+  // Every figure cell follows the same policy (before: number_cell wrote "nan" and "inf").
+  for (const double value : {std::numeric_limits<double>::quiet_NaN(), -std::numeric_limits<double>::infinity()}) {
+    EXPECT_EQ(number_cell(value, 2).text, "n/a");
+    EXPECT_EQ(number_cell(value, 2).raw, "");
+  }
+  EXPECT_EQ(number_cell(2.5, 0).raw, "2");  // fmt's rounding, as before
 }
 
 }  // namespace

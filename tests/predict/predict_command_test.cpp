@@ -47,7 +47,9 @@ TEST_F(PredictCommand, WritesHtmlWithEscapedNames) {
   EXPECT_NE(page.find("a&lt;b&gt;&amp;.sqlite"), std::string::npos);
   EXPECT_EQ(page.find("a<b>"), std::string::npos);
   EXPECT_NE(page.find("<h3>Predicted step per GPU count</h3>"), std::string::npos);
-  EXPECT_NE(page.find("<h3>8 GPUs: terms"), std::string::npos);
+  // Each GPU count's terms under its headline, as in the text (issue 41: one set of tables for every format).
+  EXPECT_NE(page.find("<h3>8 GPUs: step "), std::string::npos);
+  EXPECT_NE(page.find("<th>term (predicted - measured 1-GPU step)</th>"), std::string::npos);
   EXPECT_NE(page.find("class=\"sortable\""), std::string::npos);
   EXPECT_NE(page.find("band: low end"), std::string::npos);
   EXPECT_NE(page.find("</html>"), std::string::npos);

@@ -6,9 +6,13 @@
 #include <rapidjson/document.h>
 
 #include <limits>
+#include <string>
+#include <vector>
 
 #include "gpuprof/predict/job_check.hpp"
 #include "gpuprof/predict/prediction_writers.hpp"
+#include "gpuprof/trace/utf8_text.hpp"
+#include "markdown_tables.hpp"
 
 namespace gpuprof::predict {
 namespace {
@@ -49,7 +53,7 @@ TEST(PredictionJson, JobCheckWritesNonFiniteSharesAsNull) {
   rank.predicted_step_ns = std::numeric_limits<double>::quiet_NaN();
   rank.measured_exposed_share = 0.42562841;
   check.ranks.push_back(rank);
-  const auto document = parsed(render_job_check(check, true));
+  const auto document = parsed(render_job_check(report::Format::json, check));
   ASSERT_TRUE(document.IsObject());
   EXPECT_TRUE(document["ranks"][0]["predicted_step_ns"].IsNull());
   EXPECT_DOUBLE_EQ(document["ranks"][0]["measured_exposed_share"].GetDouble(), 0.426);
@@ -87,6 +91,126 @@ TEST(PredictionText, NonFiniteFiguresReadNotAvailable) {
     EXPECT_EQ(text.find("9223372036854775808"), std::string::npos) << text;
     EXPECT_EQ(text.find("-9223"), std::string::npos) << text;
   }
+}
+
+// Names from trace and link files, each a different attack: a table separator, CSV quoting, a spreadsheet formula,
+// markup, terminal escapes and bytes that are not UTF-8.
+const std::vector<std::string>& hostile_names() {
+  static const std::vector<std::string> names = {
+      "all|reduce|pipes", "sum, \"quoted\", name", "=cmd|' /C calc'!A0", "+1-2", "@SUM(A1)",
+      "<script>alert(1)</script>*_`", "ctl\x1b]0;title\x07\x1b[31mred\r\nnext", "bad\xff\xfeutf8\xc2\x85" "c1"};
+  return names;
+}
+
+const std::vector<report::Format>& every_format() {
+  static const std::vector<report::Format> formats = {report::Format::text, report::Format::markdown,
+                                                      report::Format::csv, report::Format::json,
+                                                      report::Format::html};
+  return formats;
+}
+
+// What every format must hold for any name: valid UTF-8 without a control character but tab and newline; on a
+// terminal (text, Markdown) no C1 control either; no live markup in HTML or Markdown; CSV fields quoted or
+// defused; JSON that parses.
+void expect_safe(report::Format format, const std::string& out) {
+  EXPECT_TRUE(is_clean_utf8(out)) << out;
+  if (format == report::Format::text || format == report::Format::markdown) {
+    EXPECT_EQ(out.find("\xc2\x85"), std::string::npos) << out;
+    EXPECT_EQ(out.find('\r'), std::string::npos) << out;
+    EXPECT_EQ(out.find("\nnext"), std::string::npos) << "a name's line break starts no line of its own: " << out;
+  }
+  if (format == report::Format::html || format == report::Format::markdown) {
+    EXPECT_EQ(out.find("<script>alert"), std::string::npos) << out;
+  }
+  if (format == report::Format::csv) {
+    EXPECT_EQ(out.find("\n=cmd"), std::string::npos) << out;
+    EXPECT_EQ(out.find(",=cmd"), std::string::npos) << out;
+    EXPECT_EQ(out.find(",@SUM"), std::string::npos) << out;
+    EXPECT_EQ(out.find(",+1-2"), std::string::npos) << out;
+  }
+  if (format == report::Format::json) parsed(out);
+}
+
+template <typename Render>
+void expect_safe_in_every_format(const Render& render) {
+  for (const auto format : every_format()) {
+    SCOPED_TRACE("format " + std::to_string(static_cast<int>(format)));
+    const auto out = render(format);
+    expect_safe(format, out);
+    if (format == report::Format::markdown) EXPECT_EQ(gpuprof::testing::first_row_with_other_columns(out), "");
+  }
+}
+
+Prediction hostile_prediction() {
+  Prediction p;
+  p.trace = "runs/" + hostile_names()[6] + ".sqlite";
+  p.per_gpu_trace = hostile_names()[7];
+  p.link_name = hostile_names()[0];
+  p.link_source = hostile_names()[5];
+  p.gradient_bytes = 1 << 20;
+  p.gradient_source = hostile_names()[1];
+  p.measured_step_ns = 1.5e6;
+  p.replayed_step_ns = 1.4e6;
+  GpuCountPrediction row;
+  row.gpus = 2;
+  row.step_ns = 1.0e6;
+  row.low_ns = 0.9e6;
+  row.high_ns = 1.2e6;
+  row.speedup = 1.5;
+  row.efficiency = 0.75;
+  row.verdict = "the largest cost is " + hostile_names()[5];
+  for (const auto& name : hostile_names()) row.terms.push_back({name, 1000.0});
+  p.rows.push_back(row);
+  p.notes.push_back("note on " + hostile_names()[6]);
+  return p;
+}
+
+// Before: text wrote every name raw (terminal escapes reached the terminal), Markdown let control characters
+// through and no document but CSV replaced bytes that are not UTF-8.
+TEST(PredictionOutputs, HostileNamesAreSafeInEveryFormat) {
+  const auto p = hostile_prediction();
+  expect_safe_in_every_format([&](report::Format format) { return render_prediction(format, p); });
+  // Figures stay beside their names: one CSV line per term, each with its value.
+  const auto csv = render_prediction(report::Format::csv, p);
+  std::size_t records = 0;
+  bool quoted = false;
+  for (const char c : csv) {
+    if (c == '"') quoted = !quoted;
+    if (c == '\n' && !quoted) ++records;
+  }
+  EXPECT_EQ(records, 1 + hostile_names().size()) << csv;
+  EXPECT_NE(csv.find(",'=cmd|' /C calc'!A0,1000\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find(",\"sum, \"\"quoted\"\", name\",1000\n"), std::string::npos) << csv;
+  // The text's terms table is report's: a rule under its header, each name printable in its row.
+  const auto text = render_prediction(report::Format::text, p);
+  EXPECT_NE(text.find("ctl?]0;title??[31mred??next"), std::string::npos) << text;
+  EXPECT_NE(text.find(" ------"), std::string::npos) << text;
+  const auto json = parsed(render_prediction(report::Format::json, p));
+  EXPECT_EQ(std::string(json["predictions"][0]["terms"][2]["name"].GetString()), hostile_names()[2]);
+}
+
+// `predict --check` in every format, from report's writers: the rank's path and link name are names from files.
+TEST(PredictionOutputs, JobCheckHostileNamesAreSafeInEveryFormat) {
+  JobCheck check;
+  for (const auto& name : hostile_names()) {
+    CommCase rank;
+    rank.trace = "ranks/" + name + ".sqlite";
+    rank.link_name = name;
+    rank.measured_step_ns = 2e6;
+    rank.predicted_step_ns = 2.2e6;
+    rank.measured_exposed_share = 0.1;
+    rank.predicted_exposed_share = 0.12;
+    rank.comm_kernels = 4;
+    rank.sized_kernels = 3;
+    check.ranks.push_back(rank);
+  }
+  check.notes.push_back("link chosen for " + hostile_names()[6]);
+  expect_safe_in_every_format([&](report::Format format) { return render_job_check(format, check); });
+  // The figures, as the table shows them: 2.000 ms measured, 2.200 predicted, +10 % error.
+  const auto csv = render_job_check(report::Format::csv, check);
+  EXPECT_NE(csv.find(",2.000,2.200,10.0,10.0,12.0,3,4,"), std::string::npos) << csv;
+  const auto text = render_job_check(report::Format::text, check);
+  EXPECT_NE(text.find("median |step error| 10.0 %"), std::string::npos) << text;
 }
 
 }  // namespace

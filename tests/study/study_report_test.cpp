@@ -10,6 +10,8 @@
 #include "gpuprof/study/study_report.hpp"
 #include "gpuprof/study/study_writers.hpp"
 #include "gpuprof/report/table_rendering.hpp"
+#include "gpuprof/trace/utf8_text.hpp"
+#include "markdown_tables.hpp"
 
 namespace gpuprof::study {
 namespace {
@@ -166,6 +168,60 @@ TEST(StudyReport, HostileNamesAreEscapedInCsvAndMarkdown) {
   EXPECT_NE(markdown.find("@SUM(1+1)\\*cmd\\|"), std::string::npos) << markdown;
   // Figures stay as they were: a signed change is a number, not a formula.
   EXPECT_EQ(csv.find("'+"), std::string::npos) << csv;
+}
+
+// Every kind of hostile name a study carries (the study file's workload and configurations, a failed run's
+// error line, kernel-derived parts of a waterfall, the link and strategy of its predictions), in every format.
+// Before: the Markdown title and a table's title were written raw (live <script>), and the HTML tables were
+// the study's own.
+TEST(StudyReport, HostileNamesAreSafeInEveryFormat) {
+  auto report = build_study_report(synthetic_study(), synthetic_breakdowns());
+  const std::string attack = "<script>alert(1)</script>|a,\"b\"*_\x1b[31m\x07\r\nnext\xc2\x85\xff";
+  report.title = "Scaling study: " + attack;
+  report.failures.push_back({"=cmd|' /C calc'!A0", 1, RunKind::profiled, RunStatus::failed, 2, attack});
+  report.waterfalls.push_back({"@SUM(1+1)", "base", 1e6, 2e6, {{attack, 1e6}}});
+  report.predictions = StudyPredictions{attack, "+" + attack, {{64, 2, false, 1.5, 1.2, 1.8, 1.4}}, {}};
+  report.notices.push_back("trace " + attack + " has no GPU activity");
+  for (const auto format : {report::Format::text, report::Format::markdown, report::Format::csv,
+                            report::Format::json, report::Format::html}) {
+    for (const bool wide : {false, true}) {
+      SCOPED_TRACE("format " + std::to_string(static_cast<int>(format)) + (wide ? " wide" : ""));
+      const auto out = render_study(format, report, wide);
+      EXPECT_TRUE(is_clean_utf8(out)) << out;
+      if (format == report::Format::html || format == report::Format::markdown) {
+        EXPECT_EQ(out.find("<script>alert"), std::string::npos) << out;
+      }
+      if (format == report::Format::text || format == report::Format::markdown) {
+        EXPECT_EQ(out.find("\xc2\x85"), std::string::npos) << out;
+        EXPECT_EQ(out.find('\r'), std::string::npos) << out;
+        EXPECT_EQ(out.find("\nnext"), std::string::npos) << "a name's line break starts no line of its own: " << out;
+      }
+      if (format == report::Format::csv) {
+        EXPECT_EQ(out.find("\n=cmd"), std::string::npos) << out;
+        EXPECT_EQ(out.find("\n@SUM"), std::string::npos) << out;
+      }
+      // A row keeps its columns: as many unescaped pipes as the header of its table.
+      if (format == report::Format::markdown) EXPECT_EQ(gpuprof::testing::first_row_with_other_columns(out), "");
+    }
+  }
+  // The text's tables are report's: within the screen, a rule under each header.
+  const auto text = render_study_text(report);
+  EXPECT_NE(text.find("Runs that did not succeed\n\n Configuration"), std::string::npos) << text;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    const auto end = text.find('\n', start);
+    EXPECT_LE(report::display_width(text.substr(start, end - start)), kTextWidth);
+    start = end == std::string::npos ? text.size() : end + 1;
+  }
+}
+
+// HTML tables are report's: numeric cells right-aligned and sorted by their value, titles at the level of every
+// document's tables (before: the study's own writer, with "8.400 ± 0.168" left as text).
+TEST(StudyReport, HtmlTablesAreTheReportsTables) {
+  const auto report = build_study_report(synthetic_study(), synthetic_breakdowns());
+  const auto html = render_study_html(report);
+  EXPECT_NE(html.find("<h3>Results (mean ± standard deviation over repeats)</h3>"), std::string::npos);
+  EXPECT_NE(html.find("<td class=\"n\" data-v=\"8.400 ± 0.168\">8.400 ± 0.168</td>"), std::string::npos) << html;
 }
 
 }  // namespace

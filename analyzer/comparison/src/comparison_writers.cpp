@@ -66,9 +66,7 @@ std::string render_csv(const RunComparison& comparison) {
 }
 
 std::string render_html(const RunComparison& comparison) {
-  std::string out = fmt::format("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>gpuprof "
-                                "compare</title><style>{}</style></head><body>\n<h1>gpuprof compare</h1>\n",
-                                report::html_style());
+  std::string out = report::html_page_start("gpuprof compare");
   for (const auto& assumption : comparison.assumptions) {
     out += fmt::format("<p class=\"warning\">Assumption: {}</p>\n", report::escape_html(assumption));
   }
@@ -80,7 +78,7 @@ std::string render_html(const RunComparison& comparison) {
   for (const auto& notice : comparison.notices) out += fmt::format("<p class=\"note\">{}</p>\n", report::escape_html(notice));
   out += "<h2>Step time waterfall</h2>\n" + waterfall_svg(comparison);
   for (const auto& table : comparison_tables(comparison)) out += report::html_table(table);
-  return out + report::html_script() + "</body></html>\n";
+  return out + report::html_page_end();
 }
 
 std::string render_format(report::Format format, const RunComparison& comparison, bool wide) {

@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <cmath>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
@@ -11,21 +10,32 @@
 #include "gpuprof/report/report_model.hpp"
 #include "gpuprof/report/table_rendering.hpp"
 #include "gpuprof/trace/trace_error.hpp"
+#include "gpuprof/trace/utf8_text.hpp"
 #include "gpuprof/units/units.hpp"
 
 namespace gpuprof::predict {
 namespace {
 
-// A figure that is not finite says so in words ("n/a"), as the report's cells do; JSON writes null.
-std::string duration(double ns) {
-  if (!std::isfinite(ns)) return "n/a";
-  const auto text = units::format_duration(static_cast<std::int64_t>(std::llround(std::abs(ns))));
-  return ns < 0 ? "-" + text : text;
+// Durations as every gpuprof table shows them (report/cells.hpp): "n/a" when not finite, rounded to whole ns.
+std::string duration(double ns) { return report::duration_cell(ns).text; }
+
+// A figure with a unit after it ("1.82x"), or "n/a" alone when it is not finite.
+std::string with_unit(const report::Cell& figure, std::string_view unit) {
+  return figure.raw.empty() ? figure.text : figure.text + std::string(unit);
 }
 
-// Prose within the terminal's 120 columns, continued on lines indented by four spaces, as the report does.
+// Prose within the terminal's 120 columns, continued on lines indented by four spaces, as the report does;
+// names from files and options reach the terminal only as printable text.
 std::string wrapped(std::string_view first, std::string_view text) {
-  return report::wrap_text(first, "    ", text, report::kTerminalWidth);
+  return report::wrap_text(first, "    ", printable(text), report::kTerminalWidth);
+}
+
+// One table per GPU count: what each term adds to the measured 1-GPU step, under the count's headline.
+report::Table terms_table(const GpuCountPrediction& row) {
+  report::Table table{report::Section::summary, fmt::format("terms_{}", row.gpus), row_headline(row),
+                      {"term (predicted - measured 1-GPU step)", "per step"}, {}};
+  for (const auto& term : row.terms) table.rows.push_back({report::text_cell(term.name), report::duration_cell(term.ns)});
+  return table;
 }
 
 std::string render_text(const Prediction& p) {
@@ -33,12 +43,10 @@ std::string render_text(const Prediction& p) {
   for (const auto& line : prediction_context(p)) out += wrapped("", line);
   out += "\n";
   for (const auto& row : p.rows) out += wrapped("  ", row.verdict);
-  for (const auto& row : p.rows) {
-    out += "\n" + wrapped("", row_headline(row));
-    out += fmt::format("  {:<58} {:>12}\n", "term (predicted - measured 1-GPU step)", "per step");
-    for (const auto& term : row.terms) out += fmt::format("  {:<58} {:>12}\n", term.name, duration(term.ns));
-  }
   out += "\n";
+  for (const auto& row : p.rows) {
+    out += report::text_table(terms_table(row), report::TextLayout{report::kTerminalWidth, report::LongText::words});
+  }
   for (const auto& note : p.notes) out += wrapped("note: ", note);
   return out + wrapped("warning: ", host_warning(p));
 }
@@ -94,20 +102,21 @@ std::string render_json(const Prediction& p) {
   return std::string(buffer.GetString()) + "\n";
 }
 
-// One row per (GPU count, term), through the report's CSV writer (its quoting and formula guard).
+// One row per (GPU count, term), through the report's CSV writer (its quoting and formula guard); figures as
+// fmt rounds them (whole nanoseconds, 4 decimals), empty when not finite.
 std::string render_csv(const Prediction& p) {
-  const auto figure = [](std::string text) { return report::Cell{text, text, true}; };
+  using report::number_cell;
   report::Table table{report::Section::summary, "predictions", "",
                       {"gpus", "step_ns", "low_ns", "high_ns", "speedup", "efficiency", "term", "term_ns"}, {}};
   for (const auto& row : p.rows)
     for (const auto& term : row.terms)
-      table.rows.push_back({figure(std::to_string(row.gpus)), figure(fmt::format("{:.0f}", row.step_ns)),
-                            figure(fmt::format("{:.0f}", row.low_ns)), figure(fmt::format("{:.0f}", row.high_ns)),
-                            figure(fmt::format("{:.4f}", row.speedup)), figure(fmt::format("{:.4f}", row.efficiency)),
-                            report::text_cell(term.name), figure(fmt::format("{:.0f}", term.ns))});
+      table.rows.push_back({report::integer_cell(row.gpus), number_cell(row.step_ns, 0), number_cell(row.low_ns, 0),
+                            number_cell(row.high_ns, 0), number_cell(row.speedup, 4), number_cell(row.efficiency, 4),
+                            report::text_cell(term.name), number_cell(term.ns, 0)});
   return report::csv_table(table);
 }
 
+// The summary and each GPU count's terms: the tables of the HTML and Markdown documents.
 std::vector<report::Table> prediction_tables(const Prediction& p) {
   report::Table summary{report::Section::summary, "predictions", "Predicted step per GPU count",
                         {"GPUs", "step", "band low", "band high", "speedup", "efficiency", "verdict"}, {}};
@@ -117,23 +126,16 @@ std::vector<report::Table> prediction_tables(const Prediction& p) {
                             report::duration_cell(row.low_ns), report::duration_cell(row.high_ns),
                             report::number_cell(row.speedup, 2), report::percent_cell(row.efficiency),
                             report::text_cell(row.verdict)});
-    report::Table terms{report::Section::summary, fmt::format("terms_{}", row.gpus),
-                        fmt::format("{} GPUs: terms (predicted - measured 1-GPU step), per step", row.gpus),
-                        {"term", "per step"}, {}};
-    for (const auto& term : row.terms)
-      terms.rows.push_back({report::text_cell(term.name), report::duration_cell(term.ns)});
-    tables.push_back(std::move(terms));
   }
-  tables.insert(tables.begin(), std::move(summary));
+  tables.push_back(std::move(summary));
+  for (const auto& row : p.rows) tables.push_back(terms_table(row));
   return tables;
 }
 
 // Self-contained, with the report's style and sortable tables; every string from a file or option is escaped.
 std::string render_html(const Prediction& p) {
   using report::escape_html;
-  std::string out = fmt::format("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>gpuprof "
-                                "predict</title><style>{}</style></head><body>\n<h1>gpuprof predict</h1>\n",
-                                report::html_style());
+  std::string out = report::html_page_start("gpuprof predict");
   out += fmt::format("<p>trace: <code>{}</code>", escape_html(p.trace));
   if (!p.per_gpu_trace.empty()) out += fmt::format("<br>per-GPU batch: <code>{}</code>", escape_html(p.per_gpu_trace));
   out += fmt::format("<br>strategy {}, {} scaling, link {} ({})", to_string(p.strategy), to_string(p.scaling),
@@ -146,7 +148,7 @@ std::string render_html(const Prediction& p) {
   for (const auto& table : prediction_tables(p)) out += report::html_table(table);
   for (const auto& note : p.notes) out += fmt::format("<p class=\"note\">{}</p>\n", escape_html(note));
   out += fmt::format("<p class=\"warning\">{}</p>\n", escape_html(host_warning(p)));
-  return out + report::html_script() + "</body></html>\n";
+  return out + report::html_page_end();
 }
 
 // The HTML page's content as Markdown, for documents and issues; every name from a file is escaped.
@@ -178,8 +180,9 @@ std::vector<std::string> prediction_context(const Prediction& p) {
 
 RowFigures row_figures(const GpuCountPrediction& row) {
   return {std::to_string(row.gpus), duration(row.step_ns),
-          fmt::format("{} to {}", duration(row.low_ns), duration(row.high_ns)), fmt::format("{:.2f}x", row.speedup),
-          fmt::format("{:.0f} %", 100 * row.efficiency)};
+          fmt::format("{} to {}", duration(row.low_ns), duration(row.high_ns)),
+          with_unit(report::number_cell(row.speedup, 2), "x"),
+          with_unit(report::number_cell(100 * row.efficiency, 0), " %")};
 }
 
 std::string row_headline(const GpuCountPrediction& row) {
@@ -202,7 +205,8 @@ std::string host_warning(const Prediction& p) {
       duration(p.host_data_ns), duration(p.host_launch_ns), waits);
 }
 
-std::string render_prediction(report::Format format, const Prediction& prediction) {
+namespace {
+std::string render_format(report::Format format, const Prediction& prediction) {
   switch (format) {
     case report::Format::json:
       return render_json(prediction);
@@ -216,6 +220,12 @@ std::string render_prediction(report::Format format, const Prediction& predictio
       break;
   }
   return render_text(prediction);
+}
+}  // namespace
+
+// Names come from trace and link files: whatever bytes they hold, the document is valid UTF-8.
+std::string render_prediction(report::Format format, const Prediction& prediction) {
+  return clean_utf8(render_format(format, prediction));
 }
 
 }  // namespace gpuprof::predict

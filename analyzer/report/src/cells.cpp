@@ -21,6 +21,7 @@ Cell duration_cell(double ns) {
 }
 Cell bytes_cell(std::int64_t value) { return {units::format_bytes(value), std::to_string(value), true}; }
 Cell number_cell(double value, int decimals) {
+  if (!std::isfinite(value)) return {std::string(kNotANumber), "", true};
   const auto text = fmt::format("{:.{}f}", value, decimals);
   return {text, text, true};
 }

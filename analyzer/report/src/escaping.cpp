@@ -1,5 +1,7 @@
 #include "escaping.hpp"
 
+#include "gpuprof/trace/utf8_text.hpp"
+
 namespace gpuprof::report {
 
 std::string escape_html(std::string_view text) {
@@ -48,7 +50,8 @@ std::string escape_markdown_cell(std::string_view text) {
       default: out += c;
     }
   }
-  return out;
+  // Markdown is read in terminals too: no escape sequence or other control character gets through.
+  return printable(out);
 }
 
 }  // namespace gpuprof::report

@@ -12,7 +12,7 @@ std::string escape_html(std::string_view text);
 // One CSV field (RFC 4180 quoting). Text cells that a spreadsheet would run
 // as a formula (=, +, -, @ first) get a leading apostrophe.
 std::string escape_csv(std::string_view text, bool is_text);
-// One Markdown table cell: pipes, backslashes, HTML and line breaks neutralised.
+// One Markdown table cell: pipes, backslashes, HTML and line breaks neutralised, control characters as '?'.
 std::string escape_markdown_cell(std::string_view text);
 
 }  // namespace gpuprof::report

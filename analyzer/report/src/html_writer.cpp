@@ -118,9 +118,7 @@ std::string summary_html(const ReportInput& input) {
 }  // namespace
 
 std::string render_html(const ReportInput& input) {
-  std::string out = fmt::format(
-      "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>gpuprof report</title>"
-      "<style>{}</style></head><body>\n<h1>gpuprof report</h1>\n", html_style());
+  std::string out = html_page_start("gpuprof report");
   out += rank_list(input);
   for (const auto& note : grouped_notes(input)) {
     out += fmt::format("<p class=\"{}\">{}{}</p>\n", note.warning ? "warning" : "note",
@@ -133,7 +131,7 @@ std::string render_html(const ReportInput& input) {
   for (const auto& table : tables) {
     if (input.ranks.size() <= 1 || table.section != Section::job) out += html_table(table);
   }
-  return out + html_script() + "</body></html>\n";
+  return out + html_page_end();
 }
 
 }  // namespace gpuprof::report

@@ -16,22 +16,36 @@ namespace {
 
 bool continuation_byte(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
 
-// Byte offsets moved back to the start of a UTF-8 character, so a cut never splits one.
-std::size_t character_start(std::string_view text, std::size_t offset) {
-  while (offset > 0 && offset < text.size() && continuation_byte(text[offset])) --offset;
-  return offset;
+// Where the character number `characters` starts (the end when the text is shorter).
+std::size_t byte_offset(std::string_view text, std::size_t characters) {
+  std::size_t seen = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (continuation_byte(text[i])) continue;
+    if (seen++ == characters) return i;
+  }
+  return text.size();
+}
+
+std::string padded(const std::string& text, std::size_t width, bool right) {
+  const auto shown = display_width(text);
+  const std::string fill(width > shown ? width - shown : 0, ' ');
+  return right ? fill + text : text + fill;
 }
 
 }  // namespace
 
+std::size_t display_width(std::string_view text) {
+  return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char c) { return !continuation_byte(c); }));
+}
+
 std::string elide_middle(const std::string& text, std::size_t width) {
   constexpr std::string_view kEllipsis = "...";
-  if (text.size() <= width) return text;
+  const auto length = display_width(text);
+  if (length <= width) return text;
   if (width <= kEllipsis.size()) return std::string(kEllipsis.substr(0, width));
   const auto keep = width - kEllipsis.size();
-  const auto head = character_start(text, (keep + 1) / 2);
-  auto tail = text.size() - keep / 2;
-  while (tail < text.size() && continuation_byte(text[tail])) ++tail;
+  const auto head = byte_offset(text, (keep + 1) / 2);
+  const auto tail = byte_offset(text, length - keep / 2);
   return text.substr(0, head) + std::string(kEllipsis) + text.substr(tail);
 }
 
@@ -78,8 +92,8 @@ std::string wrap_text(std::string_view first, std::string_view rest, std::string
   for (const auto& whole : words_of(text)) {
     std::string_view word = whole;
     while (!word.empty()) {
-      const auto needed = word.size() + (line_has_word ? 1 : 0);
-      if (line.size() + needed <= width) {
+      const auto needed = display_width(word) + (line_has_word ? 1 : 0);
+      if (display_width(line) + needed <= width) {
         line += (line_has_word ? " " : "") + std::string(word);
         line_has_word = true;
         break;
@@ -89,8 +103,9 @@ std::string wrap_text(std::string_view first, std::string_view rest, std::string
         continue;
       }
       // A word longer than a whole line: as much as fits, the rest on the next line.
-      const auto room = width > line.size() ? width - line.size() : 1;
-      const auto cut = std::max<std::size_t>(1, character_start(word, std::min(room, word.size())));
+      const auto shown = display_width(line);
+      const auto room = width > shown ? width - shown : 1;
+      const auto cut = std::max<std::size_t>(1, byte_offset(word, room));
       line += std::string(word.substr(0, cut));
       word.remove_prefix(cut);
       flush();
@@ -100,7 +115,21 @@ std::string wrap_text(std::string_view first, std::string_view rest, std::string
   return out;
 }
 
-std::string text_table(const Table& table) { return text_table(table, 0); }
+std::string text_table(const Table& table) { return text_table(table, TextLayout{}); }
+std::string text_table(const Table& table, std::size_t max_width) { return text_table(table, TextLayout{max_width}); }
+std::string text_table(const Table& table, std::size_t max_width, bool wrap_last) {
+  return text_table(table, TextLayout{max_width, wrap_last ? LongText::cut : LongText::shorten});
+}
+
+Table with_columns(const Table& table, const std::vector<std::size_t>& columns) {
+  Table part{table.section, table.id, table.title, {}, {}};
+  for (const auto column : columns) part.columns.push_back(table.columns[column]);
+  for (const auto& row : table.rows) {
+    auto& cells = part.rows.emplace_back();
+    for (const auto column : columns) cells.push_back(row[column]);
+  }
+  return part;
+}
 
 namespace {
 
@@ -126,51 +155,113 @@ void shorten_apart(std::vector<std::vector<std::string>>& texts, std::size_t wid
   }
 }
 
+// The last cell's text past `width` characters, in the pieces that go on the lines below it.
+std::vector<std::string> continuation(std::string& last, std::size_t width, LongText long_text) {
+  std::vector<std::string> pieces;
+  if (display_width(last) <= width) return pieces;
+  if (long_text == LongText::words) {
+    const auto lines = wrap_text("", "", last, width);
+    std::size_t start = 0;
+    while (start < lines.size()) {
+      const auto end = lines.find('\n', start);
+      pieces.push_back(lines.substr(start, end - start));
+      start = end + 1;
+    }
+    last = pieces.front();
+    pieces.erase(pieces.begin());
+    return pieces;
+  }
+  auto rest = last.substr(byte_offset(last, width));
+  last.resize(last.size() - rest.size());
+  while (!rest.empty()) {
+    const auto cut = byte_offset(rest, width);
+    pieces.push_back(rest.substr(0, cut));
+    rest.erase(0, cut);
+  }
+  return pieces;
+}
+
+constexpr std::size_t kNarrowestName = 12;
+
+// A line is one space, then each column's width and two spaces between columns.
+std::size_t line_width(const std::vector<std::size_t>& widths) {
+  std::size_t total = 1;
+  for (const auto width : widths) total += width + 2;
+  return total - 2;
+}
+
+// Split into parts when the table is too wide and its last column cannot shrink to fit; none otherwise.
+std::vector<Table> parts_to_fit(const Table& table, const std::vector<std::size_t>& widths,
+                                const std::vector<bool>& right, const TextLayout& layout) {
+  const auto total = line_width(widths);
+  if (layout.max_width == 0 || layout.key_columns == 0 || layout.key_columns >= widths.size() ||
+      total <= layout.max_width) {
+    return {};
+  }
+  if (!right.back() && widths.back() >= kNarrowestName + (total - layout.max_width)) return {};
+  std::vector<std::size_t> key(layout.key_columns);
+  for (std::size_t c = 0; c < key.size(); ++c) key[c] = c;
+  std::size_t key_width = 1;
+  for (const auto column : key) key_width += widths[column] + 2;
+  std::vector<Table> parts;
+  auto columns = key;
+  auto used = key_width;
+  const auto close_part = [&] {
+    auto& part = parts.emplace_back(with_columns(table, columns));
+    if (parts.size() > 1) part.title += " (continued)";
+  };
+  for (std::size_t column = key.size(); column < widths.size(); ++column) {
+    if (columns.size() > key.size() && used + widths[column] > layout.max_width) {
+      close_part();
+      columns = key, used = key_width;
+    }
+    columns.push_back(column), used += widths[column] + 2;
+  }
+  close_part();
+  return parts;
+}
+
 }  // namespace
 
-std::string text_table(const Table& table, std::size_t max_width) { return text_table(table, max_width, false); }
-
-std::string text_table(const Table& table, std::size_t max_width, bool wrap_last) {
+std::string text_table(const Table& table, const TextLayout& layout) {
+  const auto max_width = layout.max_width;
   // A title that says which ranks lack something grows with the job: wrapped like prose, never past the width.
-  std::string out = (max_width > 0 ? wrap_text("", "  ", table.title, max_width) : table.title + "\n") + "\n";
+  const auto title = printable(table.title);
+  std::string out = (max_width > 0 ? wrap_text("", "  ", title, max_width) : title + "\n") + "\n";
   if (table.rows.empty()) return out + "  (none)\n\n";
   std::vector<std::size_t> widths(table.columns.size());
-  for (std::size_t c = 0; c < table.columns.size(); ++c) widths[c] = table.columns[c].size();
+  std::vector<std::string> header;
+  for (std::size_t c = 0; c < table.columns.size(); ++c) {
+    header.push_back(printable(table.columns[c]));
+    widths[c] = display_width(header.back());
+  }
   std::vector<std::vector<std::string>> texts;
   for (const auto& row : table.rows) {
     auto& cells = texts.emplace_back();
     for (std::size_t c = 0; c < row.size(); ++c) {
       cells.push_back(printable(row[c].text));
-      widths[c] = std::max(widths[c], cells.back().size());
+      widths[c] = std::max(widths[c], display_width(cells.back()));
     }
   }
   std::vector<bool> right(table.columns.size(), false);
   for (std::size_t c = 0; c < right.size(); ++c) right[c] = table.rows.front()[c].numeric;
-  std::size_t total = 1;
-  for (const auto width : widths) total += width + 2;
-  total -= 2;
-  constexpr std::size_t kNarrowestName = 12;
+  if (const auto parts = parts_to_fit(table, widths, right, layout); !parts.empty()) {
+    out.clear();
+    for (const auto& part : parts) out += text_table(part, TextLayout{max_width, layout.long_text});
+    return out;
+  }
+  const auto total = line_width(widths);
   // Full last cells (whole kernel names) continue on the next lines, under their column.
   std::vector<std::vector<std::string>> continued(texts.size());
   if (max_width > 0 && total > max_width && !widths.empty() && !right.back() &&
       widths.back() - (total - max_width) >= kNarrowestName) {
     widths.back() -= total - max_width;
-    for (std::size_t r = 0; r < texts.size(); ++r) {
-      auto& last = texts[r].back();
-      if (!wrap_last) continue;  // shortened below, all at once
-      if (last.size() <= widths.back()) continue;
-      auto rest = last.substr(character_start(last, widths.back()));
-      last.resize(last.size() - rest.size());
-      while (!rest.empty()) {
-        const auto cut = rest.size() <= widths.back() ? rest.size() : character_start(rest, widths.back());
-        continued[r].push_back(rest.substr(0, cut));
-        rest.erase(0, cut);
-      }
-    }
-    // Names are told apart when shortening makes two read the same; prose (a description) is only shortened.
-    if (!wrap_last && table.section == Section::kernels) {
+    if (layout.long_text != LongText::shorten) {
+      for (std::size_t r = 0; r < texts.size(); ++r) continued[r] = continuation(texts[r].back(), widths.back(), layout.long_text);
+    } else if (table.section == Section::kernels) {
+      // Names are told apart when shortening makes two read the same; prose (a description) is only shortened.
       shorten_apart(texts, widths.back());
-    } else if (!wrap_last) {
+    } else {
       for (auto& cells : texts) cells.back() = elide_middle(cells.back(), widths.back());
     }
   }
@@ -178,13 +269,12 @@ std::string text_table(const Table& table, std::size_t max_width, bool wrap_last
     std::string text = " ";
     for (std::size_t c = 0; c < cells.size(); ++c) {
       const bool last = c + 1 == cells.size();
-      if (right[c]) text += fmt::format("{:>{}}", cells[c], widths[c]);
-      else text += last ? cells[c] : fmt::format("{:<{}}", cells[c], widths[c]);
+      if (right[c]) text += padded(cells[c], widths[c], true);
+      else text += last ? cells[c] : padded(cells[c], widths[c], false);
       if (!last) text += "  ";
     }
     out += text + "\n";
   };
-  auto header = table.columns;
   header.back() = elide_middle(header.back(), widths.back());
   line(header);
   std::vector<std::string> rules;
@@ -201,7 +291,7 @@ std::string text_table(const Table& table, std::size_t max_width, bool wrap_last
 }
 
 std::string markdown_table(const Table& table) {
-  std::string out = fmt::format("\n## {}\n\n", table.title);
+  std::string out = fmt::format("\n## {}\n\n", escape_markdown_cell(table.title));
   if (table.rows.empty()) return out + "(none)\n";
   std::string header = "|", rule = "|";
   for (std::size_t c = 0; c < table.columns.size(); ++c) {
@@ -263,6 +353,15 @@ const char* html_style() {
          ".card .label{font-size:12px;color:#555}.card .value{font-size:22px;font-weight:600}"
          ".card .detail{font-size:11px;color:#777}";
 }
+
+std::string html_page_start(std::string_view title, std::string_view extra_style) {
+  const auto escaped = escape_html(title);
+  return fmt::format("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{}</title><style>{}{}"
+                     "</style></head><body>\n<h1>{}</h1>\n",
+                     escaped, html_style(), extra_style, escaped);
+}
+
+std::string html_page_end() { return std::string(html_script()) + "</body></html>\n"; }
 
 // Inline (the documents stay offline and self-contained): a filter box above each table,
 // and headers that sort by the raw value of numeric cells, by text otherwise.

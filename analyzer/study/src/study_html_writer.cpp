@@ -1,13 +1,11 @@
-// One self-contained HTML page: notices, the throughput, speedup and breakdown charts as inline SVG, then the tables.
+// One self-contained HTML page: notices, the throughput, speedup and breakdown charts as inline SVG, then the
+// tables, written by report's HTML table writer (its escaping; numeric cells right-aligned and sorted by value).
 
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cmath>
-#include <cstdlib>
 #include <map>
 #include <optional>
-#include <string_view>
 
 #include "gpuprof/study/study_writers.hpp"
 #include "study_svg_plots.hpp"
@@ -15,31 +13,6 @@
 
 namespace gpuprof::study {
 namespace {
-
-// "1.85x", "24.5%", "0.023": the number the table script sorts by; none for words and "-".
-std::optional<double> leading_number(const std::string& cell) {
-  const char* begin = cell.c_str();
-  char* end = nullptr;
-  const double value = std::strtod(begin, &end);
-  if (end == begin || !std::isfinite(value) || std::string_view(end).size() > 1) return std::nullopt;
-  return value;
-}
-
-std::string study_html_table(const Table& table) {
-  std::string out = "<h2>" + escape_html(table.title) + "</h2>\n<table class=\"sortable\"><thead><tr>";
-  for (const auto& header : table.columns) out += "<th>" + escape_html(header) + "</th>";
-  out += "</tr></thead><tbody>\n";
-  for (const auto& row : table.rows) {
-    out += "<tr>";
-    for (const auto& cell : row) {
-      const auto number = leading_number(cell.text);
-      out += number ? fmt::format("<td class=\"n\" data-v=\"{}\">{}</td>", *number, escape_html(cell.text))
-                    : "<td>" + escape_html(cell.text) + "</td>";
-    }
-    out += "</tr>\n";
-  }
-  return out + "</tbody></table>\n";
-}
 
 // One series per GPU count, from the mean of each configuration.
 template <typename Value>
@@ -101,15 +74,13 @@ std::string breakdown_chart(const StudyReport& report) {
 }  // namespace
 
 std::string render_study_html(const StudyReport& report) {
-  std::string out = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" +
-                    escape_html(report.title) + "</title>\n<style>" + report::html_style() +
-                    "svg{display:inline-block;vertical-align:top;margin:1em 1em 1em 0}</style></head><body>\n<h1>" +
-                    escape_html(report.title) + "</h1>\n";
+  std::string out =
+      report::html_page_start(report.title, "svg{display:inline-block;vertical-align:top;margin:1em 1em 1em 0}");
   for (const auto& notice : report.notices) out += "<p class=\"note\">" + escape_html(notice) + "</p>\n";
   // The charts answer the question; the tables behind them follow.
   out += throughput_chart(report) + speedup_chart(report) + breakdown_chart(report);
-  for (const auto& table : study_tables(report)) out += study_html_table(table);
-  return out + report::html_script() + "</body></html>\n";
+  for (const auto& table : study_tables(report)) out += report::html_table(table);
+  return out + report::html_page_end();
 }
 
 }  // namespace gpuprof::study

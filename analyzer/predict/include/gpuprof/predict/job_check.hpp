@@ -13,6 +13,7 @@
 #include "gpuprof/analysis/analysis_options.hpp"
 #include "gpuprof/predict/comm_validation.hpp"
 #include "gpuprof/progress/progress.hpp"
+#include "gpuprof/report/report_writers.hpp"
 
 namespace gpuprof::predict {
 
@@ -28,8 +29,9 @@ JobCheck check_job(const std::vector<std::string>& paths, const std::string& lin
                    const std::vector<std::string>& link_files, const analysis::AnalysisOptions& options,
                    const progress::ProgressCallback& progress = {});
 
-// text: one row per rank (measured and predicted step, error, exposed communication share, communication per
-// step), a summary line and the notes; json: `gpuprof.predict-check/1`.
-std::string render_job_check(const JobCheck& check, bool json);
+// One table, a row per rank (measured and predicted step, error, exposed communication share, communication
+// kernels sized), a summary line and the notes, in any format (job_check_writer.cpp); json:
+// `gpuprof.predict-check/1`.
+std::string render_job_check(report::Format format, const JobCheck& check);
 
 }  // namespace gpuprof::predict

@@ -13,6 +13,8 @@ Cell integer_cell(std::int64_t value);
 Cell duration_cell(std::int64_t ns);
 Cell duration_cell(double ns);  // rounded to whole nanoseconds
 Cell bytes_cell(std::int64_t value);
+// A figure with `decimals` decimals (fmt's rounding), the same text for people and machines; one that is not
+// finite reads "n/a" (raw: empty), as duration_cell(double) does, never "nan" or a made-up 0.
 Cell number_cell(double value, int decimals);
 // A mean count (instances per step): whole counts as integers ("29", not "29.00"), others with 2 decimals.
 Cell count_cell(double value);
