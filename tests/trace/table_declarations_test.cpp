@@ -5,6 +5,7 @@
 // name the columns a file has at the positions it has them.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <stdexcept>
 #include <string>
@@ -13,6 +14,7 @@
 
 #include "gpuprof/trace/schema_version.hpp"
 #include "gpuprof/trace/sqlite_database.hpp"
+#include "gpuprof/trace/trace_file.hpp"
 #include "gpuprof/trace/trace_writer.hpp"
 #include "event_chunks.hpp"
 #include "schema_text.hpp"
@@ -118,6 +120,20 @@ TEST(TableDeclarations, ChunkedTablesAreTheOnesDeclaredChunked) {
     if (TableDeclaration<Row>::options.chunked) declared.emplace_back(TableDeclaration<Row>::name);
   });
   EXPECT_EQ(declared, chunked_tables());
+}
+
+// TraceFile refuses views named like a trace table and counts the event tables'
+// rows for `gpuprof info`: a declared table missing from its lists would be
+// neither guarded nor counted.
+TEST(TableDeclarations, TraceFileListsEveryDeclaredTable) {
+  const auto listed = [](const std::vector<std::string>& tables, std::string_view name) {
+    return std::find(tables.begin(), tables.end(), name) != tables.end();
+  };
+  for_each_table([&]<typename Row>() {
+    const std::string_view name = TableDeclaration<Row>::name;
+    EXPECT_TRUE(listed(trace_tables(), name)) << name;
+    if (name != "devices" && name != "device_links") EXPECT_TRUE(listed(event_tables(), name)) << name;
+  });
 }
 
 // A table's binding puts every member in its own column: a row whose members
