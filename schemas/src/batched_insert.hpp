@@ -3,7 +3,8 @@
 #include <string>
 #include <vector>
 
-#include "row_binding.hpp"
+#include "gpuprof/trace/sqlite_database.hpp"
+#include "table_declarations.hpp"
 
 namespace gpuprof::trace {
 
@@ -18,7 +19,7 @@ class BatchedInsert {
   static constexpr std::size_t kRowsPerStatement = 32;
 
   explicit BatchedInsert(sqlite::Database& database)
-      : single_(database, insert_sql(1)), batch_(database, insert_sql(kRowsPerStatement)) {
+      : single_(database, insert_sql<Row>(1)), batch_(database, insert_sql<Row>(kRowsPerStatement)) {
     pending_.reserve(kRowsPerStatement);
   }
 
@@ -37,20 +38,11 @@ class BatchedInsert {
   }
 
  private:
-  static std::string insert_sql(std::size_t rows) {
-    std::string one_row = "(?";
-    for (int column = 1; column < TableOf<Row>::columns; ++column) one_row += ", ?";
-    one_row += ")";
-    std::string sql = "INSERT INTO " + std::string(TableOf<Row>::name) + " VALUES " + one_row;
-    for (std::size_t row = 1; row < rows; ++row) sql += ", " + one_row;
-    return sql;
-  }
-
   void write_batch() {
     int first = 1;
     for (const auto& row : pending_) {
       bind_row(batch_, first, row);
-      first += TableOf<Row>::columns;
+      first += kColumnCount<Row>;
     }
     batch_.run();
     pending_.clear();

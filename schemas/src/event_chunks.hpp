@@ -58,7 +58,7 @@ class ChunkEncoder {
   std::vector<Column> columns_;
 };
 
-// Hands one row's columns from bind_row (row_binding.hpp) to an encoder:
+// Hands one row's columns from bind_row (table_columns.hpp) to an encoder:
 // parameters are numbered from 1, as in SQLite, columns from 0.
 class ChunkRowSink {
  public:

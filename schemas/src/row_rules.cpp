@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "gpuprof/trace/records.hpp"
+#include "table_declarations.hpp"
 
 namespace gpuprof::trace {
 namespace {
@@ -49,135 +50,10 @@ bool keeps(const Values& row, const ColumnRule& rule, const std::vector<std::uin
   return false;
 }
 
-// Columns 0-5 of kernels, memcpys and memsets.
-#define GPU_COLUMN_RULES                                                                                      \
-  ColumnRule{0, "device", Rule::device}, ColumnRule{1, "context", Rule::integer_or_null},                     \
-      ColumnRule{2, "stream", Rule::integer_or_null}, ColumnRule{3, "start_ns", Rule::time},                  \
-      ColumnRule{4, "end_ns", Rule::end_time}, ColumnRule {                                                   \
-    5, "correlation_id", Rule::integer_or_null                                                                \
-  }
-// Columns 0-3 of api_calls, syncs and ranges.
-#define HOST_COLUMN_RULES                                                                                     \
-  ColumnRule{0, "process_id", Rule::integer_or_null}, ColumnRule{1, "thread_id", Rule::integer_or_null},      \
-      ColumnRule{2, "start_ns", Rule::time}, ColumnRule {                                                     \
-    3, "end_ns", Rule::end_time                                                                               \
-  }
-
-constexpr std::int64_t kLastCopyKind = static_cast<std::int64_t>(CopyKind::peer_to_peer);
-constexpr std::int64_t kLastMemoryKind = static_cast<std::int64_t>(MemoryKind::array);
-constexpr std::int64_t kLastSyncType = static_cast<std::int64_t>(SyncType::device);
-
-constexpr std::array kKernelBase = {GPU_COLUMN_RULES, ColumnRule{6, "name_id", Rule::string_id}};
-constexpr std::array kKernelDetailed = {
-    GPU_COLUMN_RULES,
-    ColumnRule{6, "name_id", Rule::string_id},
-    ColumnRule{7, "grid_x", Rule::int32_or_null},
-    ColumnRule{8, "grid_y", Rule::int32_or_null},
-    ColumnRule{9, "grid_z", Rule::int32_or_null},
-    ColumnRule{10, "block_x", Rule::int32_or_null},
-    ColumnRule{11, "block_y", Rule::int32_or_null},
-    ColumnRule{12, "block_z", Rule::int32_or_null},
-    ColumnRule{13, "registers_per_thread", Rule::int32_or_null},
-    ColumnRule{14, "static_shared_bytes", Rule::int32_or_null},
-    ColumnRule{15, "dynamic_shared_bytes", Rule::int32_or_null},
-    ColumnRule{16, "graph_node_id", Rule::integer_or_null},
-    ColumnRule{17, "mangled_name_id", Rule::string_id_or_null},  // since 1.1
-};
-constexpr std::array kMemcpy = {
-    GPU_COLUMN_RULES,
-    ColumnRule{6, "copy_kind", Rule::enum_value, 0, kLastCopyKind},
-    ColumnRule{7, "src_memory_kind", Rule::enum_or_null, 0, kLastMemoryKind},
-    ColumnRule{8, "dst_memory_kind", Rule::enum_or_null, 0, kLastMemoryKind},
-    ColumnRule{9, "src_device", Rule::device_or_null},
-    ColumnRule{10, "dst_device", Rule::device_or_null},
-    ColumnRule{11, "bytes", Rule::count_or_null},
-};
-constexpr std::array kMemset = {GPU_COLUMN_RULES, ColumnRule{6, "bytes", Rule::count_or_null}};
-constexpr std::array kApiCall = {
-    HOST_COLUMN_RULES,
-    ColumnRule{4, "correlation_id", Rule::integer_or_null},
-    ColumnRule{5, "name_id", Rule::string_id},
-    ColumnRule{6, "kind", Rule::enum_value, static_cast<std::int64_t>(ApiKind::runtime),
-               static_cast<std::int64_t>(ApiKind::driver)},
-    ColumnRule{7, "return_code", Rule::integer_or_null},
-};
-constexpr std::array kSync = {
-    HOST_COLUMN_RULES,
-    ColumnRule{4, "sync_type", Rule::enum_value, 0, kLastSyncType},
-    ColumnRule{5, "device", Rule::device_or_null},
-    ColumnRule{6, "stream", Rule::integer_or_null},
-    ColumnRule{7, "event", Rule::integer_or_null},
-    ColumnRule{8, "correlation_id", Rule::integer_or_null},
-};
-constexpr std::array kRange = {
-    HOST_COLUMN_RULES,
-    ColumnRule{4, "name_id", Rule::string_id},
-    ColumnRule{5, "domain_id", Rule::string_id_or_null},
-    ColumnRule{6, "category", Rule::integer_or_null},
-    ColumnRule{7, "on_gpu", Rule::enum_value, 0, 1},
-    ColumnRule{8, "device", Rule::device_or_null},
-    ColumnRule{9, "stream", Rule::integer_or_null},
-    ColumnRule{10, "correlation_id", Rule::integer_or_null},
-};
-// Since 1.2. A group of 0 would divide the bus bandwidth factor (n-1)/n by zero.
-constexpr std::array kCollective = {
-    ColumnRule{0, "device", Rule::device},
-    ColumnRule{1, "correlation_id", Rule::integer},
-    ColumnRule{2, "name_id", Rule::string_id},
-    ColumnRule{3, "in_elements", Rule::count_or_null},
-    ColumnRule{4, "out_elements", Rule::count_or_null},
-    ColumnRule{5, "in_bytes", Rule::count_or_null},
-    ColumnRule{6, "out_bytes", Rule::count_or_null},
-    ColumnRule{7, "dtype_id", Rule::string_id_or_null},
-    ColumnRule{8, "group_size", Rule::positive_or_null},
-    ColumnRule{9, "process_group_id", Rule::string_id_or_null},
-    ColumnRule{10, "group_desc_id", Rule::string_id_or_null},
-    ColumnRule{11, "group_ranks_id", Rule::string_id_or_null},
-};
-
-// Since 1.3. Sizes are never negative: the operation says which way they count.
-constexpr std::array kMemoryEvent = {
-    ColumnRule{0, "device", Rule::device},
-    ColumnRule{1, "context", Rule::integer_or_null},
-    ColumnRule{2, "stream", Rule::integer_or_null},
-    ColumnRule{3, "time_ns", Rule::time},
-    ColumnRule{4, "correlation_id", Rule::integer_or_null},
-    ColumnRule{5, "operation", Rule::enum_value, static_cast<std::int64_t>(MemoryOperation::alloc),
-               static_cast<std::int64_t>(MemoryOperation::free)},
-    ColumnRule{6, "memory_kind", Rule::enum_or_null, 0, kLastMemoryKind},
-    ColumnRule{7, "address", Rule::integer_or_null},
-    ColumnRule{8, "bytes", Rule::count},
-    ColumnRule{9, "allocated_after", Rule::count_or_null},
-};
-
-// A stretch of a thread's state names its thread: without one it describes nothing.
-constexpr std::array kThreadState = {
-    ColumnRule{0, "process_id", Rule::integer_or_null},
-    ColumnRule{1, "thread_id", Rule::integer},
-    ColumnRule{2, "start_ns", Rule::time},
-    ColumnRule{3, "end_ns", Rule::end_time},
-    ColumnRule{4, "state", Rule::enum_value, static_cast<std::int64_t>(ThreadRunState::running),
-               static_cast<std::int64_t>(ThreadRunState::not_running)},
-    ColumnRule{5, "cpu", Rule::integer_or_null},
-    ColumnRule{6, "os_state_id", Rule::string_id_or_null},
-    ColumnRule{7, "block_reason_id", Rule::string_id_or_null},
-};
-
-// Derived tables (written by `report --save`), read back by the exporter.
-constexpr std::array kStep = {
-    ColumnRule{0, "rank", Rule::int32_or_null}, ColumnRule{1, "device", Rule::device},
-    ColumnRule{2, "step", Rule::integer_or_null}, ColumnRule{3, "start_ns", Rule::time},
-    ColumnRule{4, "end_ns", Rule::end_time},      ColumnRule{5, "busy_ns", Rule::count_or_null},
-    ColumnRule{6, "warmup", Rule::enum_or_null, 0, 1},
-};
-constexpr std::array kGap = {
-    ColumnRule{0, "rank", Rule::int32_or_null}, ColumnRule{1, "device", Rule::device},
-    ColumnRule{2, "after_step", Rule::integer_or_null}, ColumnRule{3, "start_ns", Rule::time},
-    ColumnRule{4, "end_ns", Rule::end_time},
-};
-
-#undef GPU_COLUMN_RULES
-#undef HOST_COLUMN_RULES
+// The rules come from the tables' declarations; the loader reads the kernels'
+// launch details only when asked, and then checks only the columns it reads.
+constexpr std::size_t kKernelSummaryColumns = TableDeclaration<KernelRow>::summary_columns;
+static_assert(kColumnRules<KernelRow>[kKernelSummaryColumns - 1].column == kKernelSummaryColumns - 1);
 
 }  // namespace
 
@@ -228,17 +104,18 @@ const char* describe(Rule rule) {
 }
 
 std::span<const ColumnRule> kernel_rules(bool launch_details) {
-  return launch_details ? std::span<const ColumnRule>(kKernelDetailed) : std::span<const ColumnRule>(kKernelBase);
+  const std::span<const ColumnRule> all = kColumnRules<KernelRow>;
+  return launch_details ? all : all.first(kKernelSummaryColumns);
 }
-std::span<const ColumnRule> memcpy_rules() { return kMemcpy; }
-std::span<const ColumnRule> memset_rules() { return kMemset; }
-std::span<const ColumnRule> api_call_rules() { return kApiCall; }
-std::span<const ColumnRule> sync_rules() { return kSync; }
-std::span<const ColumnRule> range_rules() { return kRange; }
-std::span<const ColumnRule> collective_rules() { return kCollective; }
-std::span<const ColumnRule> memory_event_rules() { return kMemoryEvent; }
-std::span<const ColumnRule> thread_state_rules() { return kThreadState; }
-std::span<const ColumnRule> step_rules() { return kStep; }
-std::span<const ColumnRule> gap_rules() { return kGap; }
+std::span<const ColumnRule> memcpy_rules() { return kColumnRules<MemcpyRow>; }
+std::span<const ColumnRule> memset_rules() { return kColumnRules<MemsetRow>; }
+std::span<const ColumnRule> api_call_rules() { return kColumnRules<ApiCallRow>; }
+std::span<const ColumnRule> sync_rules() { return kColumnRules<SyncRow>; }
+std::span<const ColumnRule> range_rules() { return kColumnRules<RangeRow>; }
+std::span<const ColumnRule> collective_rules() { return kColumnRules<CollectiveRow>; }
+std::span<const ColumnRule> memory_event_rules() { return kColumnRules<MemoryEventRow>; }
+std::span<const ColumnRule> thread_state_rules() { return kColumnRules<ThreadStateRow>; }
+std::span<const ColumnRule> step_rules() { return kColumnRules<StepRow>; }
+std::span<const ColumnRule> gap_rules() { return kColumnRules<GapRow>; }
 
 }  // namespace gpuprof::trace

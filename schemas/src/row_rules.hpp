@@ -76,7 +76,8 @@ const ColumnRule* broken_rule(const Values& row, std::span<const ColumnRule> rul
 // Why a row breaking `rule` was left out, for the counted problem's detail.
 const char* describe(Rule rule);
 
-// Rules per table, by column position in the table (SELECT * order).
+// Rules per table, by column position in the table (SELECT * order), as the
+// tables' declarations state them (table_declarations.hpp).
 std::span<const ColumnRule> kernel_rules(bool launch_details);
 std::span<const ColumnRule> memcpy_rules();
 std::span<const ColumnRule> memset_rules();

@@ -4,7 +4,7 @@
 #include <string_view>
 
 #include "event_chunks.hpp"
-#include "row_binding.hpp"
+#include "table_declarations.hpp"
 
 namespace gpuprof::trace {
 

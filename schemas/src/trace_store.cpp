@@ -1,6 +1,8 @@
 #include "trace_store.hpp"
 
 #include <filesystem>
+#include <tuple>
+#include <type_traits>
 
 #include "gpuprof/trace/chunk_guards.hpp"
 #include "gpuprof/trace/schema_version.hpp"
@@ -33,67 +35,67 @@ sqlite::Database open_fresh(const std::string& path, const WriterOptions& option
 
 }  // namespace
 
+// One table's rows, and its column chunks (encoded as the rows arrive) where it has them.
+template <typename Row>
+struct TableInserts {
+  static constexpr bool kChunked = TableDeclaration<Row>::options.chunked;
+  struct NoChunks {};
+
+  explicit TableInserts(sqlite::Database& database) : rows(database), chunks(make_chunks()) {}
+  static auto make_chunks() {
+    if constexpr (kChunked) {
+      return TableChunkStream(TableDeclaration<Row>::name, kColumnCount<Row>);
+    } else {
+      return NoChunks{};
+    }
+  }
+  void add(const Row& row, sqlite::Statement& insert_chunk) {
+    rows.add(row);
+    if constexpr (kChunked) chunks.add(row, insert_chunk);
+  }
+  void finish_chunks(sqlite::Statement& insert_chunk) {
+    if constexpr (kChunked) chunks.finish(insert_chunk);
+  }
+
+  BatchedInsert<Row> rows;
+  std::conditional_t<kChunked, TableChunkStream, NoChunks> chunks;
+};
+
+template <typename List>
+struct AllTableInserts;
+template <typename... Rows>
+struct AllTableInserts<RowTypes<Rows...>> {
+  template <typename>
+  static sqlite::Database& database_for(sqlite::Database& database) {
+    return database;
+  }
+  explicit AllTableInserts(sqlite::Database& database) : tables(database_for<Rows>(database)...) {}
+  std::tuple<TableInserts<Rows>...> tables;
+};
+
 struct TraceStore::Statements {
   explicit Statements(sqlite::Database& database)
       : insert_string(database, "INSERT INTO strings(id, value) VALUES (?, ?)"),
         insert_meta(database, "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)"),
-        insert_device(database, "INSERT OR REPLACE INTO devices VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
-        insert_device_link(database, "INSERT OR REPLACE INTO device_links VALUES (?, ?, ?, ?, ?)"),
         delete_stat(database, "DELETE FROM collector_stats WHERE name = ?"),
         insert_stat(database, "INSERT INTO collector_stats VALUES (?, ?, ?, ?)"),
         insert_chunk(database, kInsertChunkSql),
-        kernels(database),
-        memcpys(database),
-        memsets(database),
-        api_calls(database),
-        syncs(database),
-        ranges(database),
-        collectives(database),
-        memory_events(database),
-        thread_states(database) {}
+        inserts(database) {}
 
+  template <typename Row>
+  TableInserts<Row>& table() {
+    return std::get<TableInserts<Row>>(inserts.tables);
+  }
   // Commits must see every row added before them.
   void flush_batches() {
-    kernels.rows.flush(), memcpys.rows.flush(), memsets.rows.flush(), api_calls.rows.flush(), syncs.rows.flush(),
-        ranges.rows.flush(), collectives.flush(),
-        memory_events.flush(), thread_states.flush();
+    std::apply([](auto&... table) { (table.rows.flush(), ...); }, inserts.tables);
   }
   void finish_chunks() {
-    kernels.finish(insert_chunk), memcpys.finish(insert_chunk), memsets.finish(insert_chunk),
-        api_calls.finish(insert_chunk), syncs.finish(insert_chunk), ranges.finish(insert_chunk);
+    std::apply([this](auto&... table) { (table.finish_chunks(insert_chunk), ...); }, inserts.tables);
   }
 
-  // An event table: its rows, and its column chunks encoded as the rows arrive.
-  template <typename Row>
-  struct EventTable {
-    explicit EventTable(sqlite::Database& database)
-        : rows(database), chunks(TableOf<Row>::name, TableOf<Row>::columns) {}
-    void add(const Row& row, sqlite::Statement& insert_chunk) {
-      rows.add(row);
-      chunks.add(row, insert_chunk);
-    }
-    void finish(sqlite::Statement& insert_chunk) { chunks.finish(insert_chunk); }
-    BatchedInsert<Row> rows;
-    TableChunkStream chunks;
-  };
-  EventTable<KernelRow>& table_of(const KernelRow&) { return kernels; }
-  EventTable<MemcpyRow>& table_of(const MemcpyRow&) { return memcpys; }
-  EventTable<MemsetRow>& table_of(const MemsetRow&) { return memsets; }
-  EventTable<ApiCallRow>& table_of(const ApiCallRow&) { return api_calls; }
-  EventTable<SyncRow>& table_of(const SyncRow&) { return syncs; }
-  EventTable<RangeRow>& table_of(const RangeRow&) { return ranges; }
-
-  sqlite::Statement insert_string, insert_meta, insert_device, insert_device_link, delete_stat, insert_stat,
-      insert_chunk;
-  EventTable<KernelRow> kernels;
-  EventTable<MemcpyRow> memcpys;
-  EventTable<MemsetRow> memsets;
-  EventTable<ApiCallRow> api_calls;
-  EventTable<SyncRow> syncs;
-  EventTable<RangeRow> ranges;
-  BatchedInsert<CollectiveRow> collectives;
-  BatchedInsert<MemoryEventRow> memory_events;
-  BatchedInsert<ThreadStateRow> thread_states;
+  sqlite::Statement insert_string, insert_meta, delete_stat, insert_stat, insert_chunk;
+  AllTableInserts<WrittenRows> inserts;
 };
 
 TraceStore::TraceStore(const std::string& path, const WriterOptions& options)
@@ -127,13 +129,6 @@ void TraceStore::count_row() {
   if (++rows_in_transaction_ >= rows_per_transaction_) commit();
 }
 
-template <typename Row>
-void TraceStore::add_single(sqlite::Statement& statement, const Row& row) {
-  bind_row(statement, 1, row);
-  statement.run();
-  count_row();
-}
-
 void TraceStore::apply(const WriteOp& op) {
   std::visit([this](const auto& value) { apply(value); }, op);
 }
@@ -163,38 +158,22 @@ void TraceStore::write(const StatRow& stat) {
   s.insert_stat.run();
 }
 
-void TraceStore::write(const DeviceRow& row) { add_single(statements_->insert_device, row); }
-void TraceStore::write(const DeviceLinkRow& row) { add_single(statements_->insert_device_link, row); }
-
-void TraceStore::write(const CollectiveRow& row) {
-  statements_->collectives.add(row);
-  count_row();
-}
-
-void TraceStore::write(const MemoryEventRow& row) {
-  statements_->memory_events.add(row);
-  count_row();
-}
-
-void TraceStore::write(const ThreadStateRow& row) {
-  statements_->thread_states.add(row);
-  count_row();
-}
-
 // A chunk goes in before count_row() may commit, so that every commit holds the
 // chunks of the rows it holds.
-template <typename Row>
-void TraceStore::write_event(const Row& row) {
-  statements_->table_of(row).add(row, statements_->insert_chunk);
+template <WrittenRow Row>
+void TraceStore::write(const Row& row) {
+  statements_->table<Row>().add(row, statements_->insert_chunk);
   count_row();
 }
 
-void TraceStore::write(const KernelRow& row) { write_event(row); }
-void TraceStore::write(const MemcpyRow& row) { write_event(row); }
-void TraceStore::write(const MemsetRow& row) { write_event(row); }
-void TraceStore::write(const ApiCallRow& row) { write_event(row); }
-void TraceStore::write(const SyncRow& row) { write_event(row); }
-void TraceStore::write(const RangeRow& row) { write_event(row); }
+// Compiles write() here for every written table, where Statements is known.
+template <typename List>
+struct RowWrites;
+template <typename... Rows>
+struct RowWrites<RowTypes<Rows...>> {
+  static auto functions() { return std::tuple{static_cast<void (TraceStore::*)(const Rows&)>(&TraceStore::write<Rows>)...}; }
+};
+template struct RowWrites<WrittenRows>;
 
 void TraceStore::finish() {
   begin_if_needed();

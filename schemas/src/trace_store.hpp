@@ -44,25 +44,14 @@ class TraceStore {
   struct Statements;
   void begin_if_needed();
   void count_row();
-  template <typename Row>
-  void add_single(sqlite::Statement& statement, const Row& row);
-  // One per kind of WriteOp but CommitPoint.
+  // One per kind of WriteOp but CommitPoint; the rows of every table through one template.
   void write(const InternedString& string);
   void write(const MetaEntry& entry);
   void write(const StatRow& stat);
-  void write(const DeviceRow& row);
-  void write(const DeviceLinkRow& row);
-  void write(const CollectiveRow& row);
-  void write(const MemoryEventRow& row);
-  void write(const ThreadStateRow& row);
-  void write(const KernelRow& row);
-  void write(const MemcpyRow& row);
-  void write(const MemsetRow& row);
-  void write(const ApiCallRow& row);
-  void write(const SyncRow& row);
-  void write(const RangeRow& row);
-  template <typename Row>
-  void write_event(const Row& row);
+  template <WrittenRow Row>
+  void write(const Row& row);
+  template <typename>
+  friend struct RowWrites;
   void close();
 
   std::uint64_t rows_per_transaction_;

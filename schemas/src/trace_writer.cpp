@@ -6,6 +6,7 @@
 #include <ctime>
 #include <filesystem>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 
 #include "gpuprof/trace/file_publishing.hpp"
@@ -175,17 +176,20 @@ KernelName TraceWriter::intern_kernel_name(std::string_view reported, std::strin
   return impl_->intern_kernel_name(reported, demangled);
 }
 
-void TraceWriter::add(const DeviceRow& row) { impl_->add_row(row); }
-void TraceWriter::add(const DeviceLinkRow& row) { impl_->add_row(row); }
-void TraceWriter::add(const KernelRow& row) { impl_->add_row(row); }
-void TraceWriter::add(const MemcpyRow& row) { impl_->add_row(row); }
-void TraceWriter::add(const MemsetRow& row) { impl_->add_row(row); }
-void TraceWriter::add(const ApiCallRow& row) { impl_->add_row(row); }
-void TraceWriter::add(const SyncRow& row) { impl_->add_row(row); }
-void TraceWriter::add(const RangeRow& row) { impl_->add_row(row); }
-void TraceWriter::add(const CollectiveRow& row) { impl_->add_row(row); }
-void TraceWriter::add(const MemoryEventRow& row) { impl_->add_row(row); }
-void TraceWriter::add(const ThreadStateRow& row) { impl_->add_row(row); }
+template <WrittenRow Row>
+void TraceWriter::add(const Row& row) {
+  impl_->add_row(row);
+}
+
+// Compiles add() here for every written table, where Impl is known.
+template <typename List>
+struct RowAdds;
+template <typename... Rows>
+struct RowAdds<RowTypes<Rows...>> {
+  static auto functions() { return std::tuple{static_cast<void (TraceWriter::*)(const Rows&)>(&TraceWriter::add<Rows>)...}; }
+};
+template struct RowAdds<WrittenRows>;
+
 void TraceWriter::set_stat(const StatRow& row) { impl_->write(row); }
 
 void TraceWriter::flush() {

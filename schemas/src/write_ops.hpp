@@ -19,8 +19,10 @@ struct MetaEntry {
 };
 struct CommitPoint {};
 
-using WriteOp = std::variant<InternedString, MetaEntry, DeviceRow, DeviceLinkRow, KernelRow, MemcpyRow, MemsetRow,
-                             ApiCallRow, SyncRow, RangeRow, CollectiveRow, MemoryEventRow, ThreadStateRow,
-                             StatRow, CommitPoint>;
+template <typename... Rows>
+std::variant<InternedString, MetaEntry, Rows..., StatRow, CommitPoint> write_op_of(RowTypes<Rows...>);
+
+// Every write: a string, a meta entry, a row of any written table, a stat, a commit.
+using WriteOp = decltype(write_op_of(WrittenRows{}));
 
 }  // namespace gpuprof::trace

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 namespace gpuprof::trace {
 
@@ -199,5 +200,22 @@ struct GapRow {
   std::string cause;
   friend bool operator==(const GapRow&, const GapRow&) = default;
 };
+
+// A list of record types.
+template <typename... Rows>
+struct RowTypes {};
+
+// The tables TraceWriter::add writes, each declared once with its columns in
+// schemas/src/table_declarations.hpp (schemas/README.md, "Adding a table").
+using WrittenRows = RowTypes<DeviceRow, DeviceLinkRow, KernelRow, MemcpyRow, MemsetRow, ApiCallRow, SyncRow, RangeRow,
+                             CollectiveRow, MemoryEventRow, ThreadStateRow>;
+
+template <typename Row, typename List>
+inline constexpr bool kListed = false;
+template <typename Row, typename... Rows>
+inline constexpr bool kListed<Row, RowTypes<Rows...>> = (std::is_same_v<Row, Rows> || ...);
+
+template <typename Row>
+concept WrittenRow = kListed<Row, WrittenRows>;
 
 }  // namespace gpuprof::trace

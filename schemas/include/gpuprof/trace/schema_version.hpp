@@ -13,7 +13,8 @@ inline constexpr std::int64_t kSchemaMinor = 4;
 inline constexpr std::int64_t kUserVersion = kSchemaMajor * 1000 + kSchemaMinor;
 inline constexpr std::string_view kFormatName = "gpuprof.trace";
 
-// The text of schemas/trace.sql, embedded at build time.
+// The SQL that creates a trace file: schemas/trace.sql with the CREATE TABLE
+// statements of the declared tables (schemas/src/table_declarations.hpp) in place.
 std::string_view schema_sql();
 // Indexes created when writing ends.
 std::string_view index_sql();

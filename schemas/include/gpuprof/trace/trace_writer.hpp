@@ -66,17 +66,9 @@ class TraceWriter {
   // `demangled` is the source's own demangling where it has one (Nsight Systems).
   KernelName intern_kernel_name(std::string_view reported, std::string_view demangled = {});
 
-  void add(const DeviceRow& row);
-  void add(const DeviceLinkRow& row);
-  void add(const KernelRow& row);
-  void add(const MemcpyRow& row);
-  void add(const MemsetRow& row);
-  void add(const ApiCallRow& row);
-  void add(const SyncRow& row);
-  void add(const RangeRow& row);
-  void add(const CollectiveRow& row);
-  void add(const MemoryEventRow& row);
-  void add(const ThreadStateRow& row);
+  // A row of any table in WrittenRows (records.hpp).
+  template <WrittenRow Row>
+  void add(const Row& row);
   // Replaces any earlier value of the same name, so counters can be updated.
   void set_stat(const StatRow& row);
 
