@@ -11,6 +11,27 @@
 
 namespace gpuprof::analysis {
 
+// Stable merge of values[0, middle) and values[middle, end) through `buffer`, which takes the shorter of the two.
+template <typename T, typename Less>
+void merge_neighbours(std::span<T> values, std::size_t middle, std::vector<T>& buffer, Less& less) {
+  const std::size_t size = values.size();
+  if (middle <= size - middle) {
+    buffer.assign(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(middle));
+    std::size_t left = 0, right = middle, out = 0;
+    while (left < buffer.size() && right < size) {
+      values[out++] = less(values[right], buffer[left]) ? values[right++] : buffer[left++];  // ties: left first
+    }
+    while (left < buffer.size()) values[out++] = buffer[left++];
+  } else {
+    buffer.assign(values.begin() + static_cast<std::ptrdiff_t>(middle), values.end());
+    std::size_t left = middle, right = buffer.size(), out = size;
+    while (left > 0 && right > 0) {
+      values[--out] = less(buffer[right - 1], values[left - 1]) ? values[--left] : buffer[--right];
+    }
+    while (right > 0) values[--out] = buffer[--right];
+  }
+}
+
 // A whole array or part of one (one device's rows of an array that holds every device's).
 template <typename T, typename Less = std::less<>>
 void sort_runs(std::span<T> values, Less less = {}) {
@@ -25,13 +46,16 @@ void sort_runs(std::span<T> values, Less less = {}) {
     std::sort(values.begin(), values.end(), less);
     return;
   }
-  // Merge neighbouring runs pairwise until one is left.
+  if (bounds.size() <= 2) return;
+  // Merge neighbouring runs pairwise until one is left, as std::inplace_merge would, but through one buffer
+  // of at most half the values: inplace_merge takes a fresh one for each merge, and above glibc's mmap
+  // threshold (32 MB) each is new memory the kernel zeroes (the system time of 100 M-event reports).
+  std::vector<T> buffer;
+  buffer.reserve(values.size() / 2 + 1);
   while (bounds.size() > 2) {
     std::vector<std::size_t> next{0};
     for (std::size_t i = 0; i + 2 < bounds.size(); i += 2) {
-      std::inplace_merge(values.begin() + static_cast<std::ptrdiff_t>(bounds[i]),
-                         values.begin() + static_cast<std::ptrdiff_t>(bounds[i + 1]),
-                         values.begin() + static_cast<std::ptrdiff_t>(bounds[i + 2]), less);
+      merge_neighbours(values.subspan(bounds[i], bounds[i + 2] - bounds[i]), bounds[i + 1] - bounds[i], buffer, less);
       next.push_back(bounds[i + 2]);
     }
     if ((bounds.size() - 1) % 2 == 1) next.push_back(bounds.back());
