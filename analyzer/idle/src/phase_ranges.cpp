@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cstdint>
 #include <map>
+#include <numeric>
 #include <span>
 #include <tuple>
+#include <unordered_map>
 #include <utility>
 
 #include "gpuprof/analysis/run_sort.hpp"
@@ -26,18 +28,36 @@ struct LaunchCalls {
   std::map<std::int64_t, std::pair<std::size_t, std::size_t>> threads;  // [begin, end) in `by_thread`
 
   LaunchCalls(const trace::ApiCallTable& api, const std::vector<bool>& launched) : start(api.start_ns) {
-    std::map<std::int64_t, std::size_t> counts;
-    every.reserve(static_cast<std::size_t>(std::count(launched.begin(), launched.end(), true)));
+    // Each launching thread's slot, looked up by hash and only when the thread changes from the call before.
+    std::unordered_map<std::int64_t, std::size_t> slot_of;
+    std::vector<std::size_t> counts;
+    std::int64_t last_thread = 0;
+    std::size_t last_slot = 0;
+    const auto slot = [&](std::int64_t thread) {
+      if (counts.empty() || thread != last_thread) {
+        last_slot = slot_of.try_emplace(thread, slot_of.size()).first->second;
+        last_thread = thread;
+        if (last_slot == counts.size()) counts.push_back(0);
+      }
+      return last_slot;
+    };
     for (std::size_t row = 0; row < launched.size() && row < api.size(); ++row) {
-      if (!launched[row]) continue;
-      every.push_back(static_cast<std::uint32_t>(row));
-      ++counts[api.thread_id[row]];
+      if (launched[row]) ++counts[slot(api.thread_id[row])];
+    }
+    every.reserve(std::accumulate(counts.begin(), counts.end(), std::size_t{0}));
+    for (std::size_t row = 0; row < launched.size() && row < api.size(); ++row) {
+      if (launched[row]) every.push_back(static_cast<std::uint32_t>(row));
     }
     analysis::sort_runs(every, [this](std::uint32_t a, std::uint32_t b) { return start[a] < start[b]; });
+    std::vector<std::size_t> next(counts.size());
     std::size_t end = 0;
-    for (const auto& [thread, count] : counts) threads[thread] = {end, end}, end += count;
+    for (const auto& [thread, index] : slot_of) {
+      next[index] = end;
+      threads[thread] = {end, end + counts[index]};
+      end += counts[index];
+    }
     by_thread.resize(end);
-    for (const auto row : every) by_thread[threads.at(api.thread_id[row]).second++] = row;
+    for (const auto row : every) by_thread[next[slot(api.thread_id[row])]++] = row;
   }
 
   std::span<const std::uint32_t> of_thread(std::int64_t thread) const {
