@@ -12,23 +12,42 @@
 namespace gpuprof::analysis {
 
 // Stable merge of values[0, middle) and values[middle, end) through `buffer`, which takes the shorter of the two.
+// What is in place already stays: the left run's head up to the right run's first value and the right run's
+// tail from the left run's last value (equal values keep their order either way).
 template <typename T, typename Less>
 void merge_neighbours(std::span<T> values, std::size_t middle, std::vector<T>& buffer, Less& less) {
-  const std::size_t size = values.size();
-  if (middle <= size - middle) {
-    buffer.assign(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(middle));
-    std::size_t left = 0, right = middle, out = 0;
-    while (left < buffer.size() && right < size) {
-      values[out++] = less(values[right], buffer[left]) ? values[right++] : buffer[left++];  // ties: left first
+  T* const split = values.data() + middle;
+  T* const first = std::upper_bound(values.data(), split, *split, less);
+  if (first == split) return;  // already in order
+  T* const last = std::lower_bound(split, values.data() + values.size(), *(split - 1), less);
+  if (split - first <= last - split) {
+    buffer.assign(first, split);
+    const T* left = buffer.data();
+    const T* const left_end = left + buffer.size();
+    T* right = split;
+    T* out = first;
+    while (left != left_end && right != last) {
+      if (less(*right, *left)) {
+        *out++ = std::move(*right++);
+      } else {
+        *out++ = *left++;  // ties: left first
+      }
     }
-    while (left < buffer.size()) values[out++] = buffer[left++];
+    std::copy(left, left_end, out);
   } else {
-    buffer.assign(values.begin() + static_cast<std::ptrdiff_t>(middle), values.end());
-    std::size_t left = middle, right = buffer.size(), out = size;
-    while (left > 0 && right > 0) {
-      values[--out] = less(buffer[right - 1], values[left - 1]) ? values[--left] : buffer[--right];
+    buffer.assign(split, last);
+    const T* const right_begin = buffer.data();
+    const T* right = right_begin + buffer.size();
+    T* left = split;
+    T* out = last;
+    while (left != first && right != right_begin) {
+      if (less(*(right - 1), *(left - 1))) {
+        *--out = std::move(*--left);
+      } else {
+        *--out = *--right;  // ties: right last
+      }
     }
-    while (right > 0) values[--out] = buffer[--right];
+    std::copy_backward(right_begin, right, out);
   }
 }
 
