@@ -97,99 +97,91 @@ void add_running(const trace::ThreadStateTable& states, Raw& raw) {
   }
 }
 
-// Every device's launches in one array, device after device: each device's part is sized by its rows in
-// every GPU table (the most it can launch), filled, then moved up against the one before.
+// Calls `visit(device, row, api row)` for each row of `table` whose launching call is in the trace, device
+// after device (GPU tables are sorted by device).
+template <class Visit>
+void for_each_launched_row(const trace::GpuColumns& table, const CorrelationIndex& correlations, Visit&& visit) {
+  for (std::size_t row = 0; row < table.size(); ++row) {
+    const auto api_row = correlations.api_row(table.correlation_id[row]);
+    if (api_row != CorrelationIndex::kNone) visit(table.device[row], row, api_row);
+  }
+}
+
+// A copy whose call holds the host (pageable or synchronous) is not a launch: the GPU waits for the host's
+// staging, which is the blocking_copy the call already stands for.
+bool holds_host(const trace::TraceModel& model, ApiNames& names, std::size_t copy_row, std::size_t api_row) {
+  return pageable_copy(model.memcpys, copy_row) ||
+         names.cause(model.api_calls.name[api_row]) == IdleCause::blocking_copy;
+}
+
+// What one walk over every GPU table finds before the launches are stored: the threads that issue each
+// device's work, the API calls that launched anything (phase_ranges.hpp reads them), those that made a
+// pageable copy (pageable_copy_calls) and how many launches each device has. The launches themselves are
+// stored by a second walk, once the phase ranges' arrays are freed: holding both was 120 MB more at the peak
+// of a 30 M-event report.
+struct LaunchSurvey {
+  std::map<std::int32_t, std::set<std::int64_t>> threads;
+  std::vector<bool> launched_calls;
+  std::vector<bool> pageable_calls;
+  std::map<std::int32_t, std::size_t> launches;  // per device
+
+  LaunchSurvey(const trace::TraceModel& model, const CorrelationIndex& correlations)
+      : launched_calls(model.api_calls.size(), false), pageable_calls(model.api_calls.size(), false) {
+    ApiNames names(model);
+    std::int32_t last_device = 0;
+    std::int64_t last_thread = 0;
+    std::set<std::int64_t>* issuing = nullptr;  // a stream's launches come from one thread, mostly
+    std::size_t* count = nullptr;
+    const auto add = [&](std::int32_t device, std::size_t api_row, bool launch) {
+      launched_calls[api_row] = true;
+      const auto thread = model.api_calls.thread_id[api_row];
+      if (issuing == nullptr || device != last_device) {
+        issuing = &threads[device], count = &launches[device], last_device = device;
+        issuing->insert(thread), last_thread = thread;
+      } else if (thread != last_thread) {
+        issuing->insert(thread), last_thread = thread;
+      }
+      if (launch) ++*count;
+    };
+    for_each_launched_row(model.kernels, correlations,
+                          [&](std::int32_t device, std::size_t, std::size_t api_row) { add(device, api_row, true); });
+    for_each_launched_row(model.memcpys, correlations, [&](std::int32_t device, std::size_t row, std::size_t api_row) {
+      if (pageable_copy(model.memcpys, row)) pageable_calls[api_row] = true;
+      add(device, api_row, !holds_host(model, names, row, api_row));
+    });
+    for_each_launched_row(model.memsets, correlations,
+                          [&](std::int32_t device, std::size_t, std::size_t api_row) { add(device, api_row, true); });
+  }
+};
+
+// Every device's launches in one array, device after device, each device's part sized by the survey's count.
 struct LaunchStore {
   std::vector<Launch> launches;
   std::map<std::int32_t, std::pair<std::size_t, std::size_t>> runs;  // per device: [begin, end) in `launches`
 
-  explicit LaunchStore(const trace::TraceModel& model) {
-    std::map<std::int32_t, std::size_t> rows;
-    for (const trace::GpuColumns* table : std::initializer_list<const trace::GpuColumns*>{
-             &model.kernels, &model.memcpys, &model.memsets}) {
-      for_each_device_run(*table, [&](std::int32_t device, std::size_t, std::size_t count) { rows[device] += count; });
-    }
+  LaunchStore(const trace::TraceModel& model, const CorrelationIndex& correlations, const LaunchSurvey& survey) {
     std::size_t total = 0;
-    for (const auto& [device, count] : rows) runs[device] = {total, total}, total += count;
+    for (const auto& [device, count] : survey.launches) runs[device] = {total, total}, total += count;
     launches.resize(total);
-  }
-
-  // Calls `run(device, first row, rows)` for each stretch of rows of one device.
-  template <class Run>
-  static void for_each_device_run(const trace::GpuColumns& table, Run&& run) {
-    std::size_t begin = 0;
-    for (std::size_t row = 1; row <= table.size(); ++row) {
-      if (row == table.size() || table.device[row] != table.device[begin]) {
-        run(table.device[begin], begin, row - begin);
-        begin = row;
-      }
-    }
-  }
-
-  void compact() {
-    std::size_t end = 0;
-    for (auto& [device, run] : runs) {
-      std::copy(launches.begin() + static_cast<std::ptrdiff_t>(run.first),
-                launches.begin() + static_cast<std::ptrdiff_t>(run.second),
-                launches.begin() + static_cast<std::ptrdiff_t>(end));
-      run = {end, end + (run.second - run.first)};
-      end = run.second;
-    }
-    launches.resize(end);
+    ApiNames names(model);
+    const auto& api = model.api_calls;
+    std::size_t* next = nullptr;  // the current device's, looked up when the device changes
+    std::int32_t last_device = 0;
+    const auto store = [&](std::int32_t device, std::int64_t gpu_start, std::size_t api_row) {
+      if (next == nullptr || device != last_device) next = &runs.at(device).second, last_device = device;
+      launches[(*next)++] = {gpu_start, api.start_ns[api_row], api.thread_id[api_row]};
+    };
+    for_each_launched_row(model.kernels, correlations, [&](std::int32_t device, std::size_t row, std::size_t api_row) {
+      store(device, model.kernels.start_ns[row], api_row);
+    });
+    for_each_launched_row(model.memcpys, correlations, [&](std::int32_t device, std::size_t row, std::size_t api_row) {
+      if (!holds_host(model, names, row, api_row)) store(device, model.memcpys.start_ns[row], api_row);
+    });
+    for_each_launched_row(model.memsets, correlations, [&](std::int32_t device, std::size_t row, std::size_t api_row) {
+      store(device, model.memsets.start_ns[row], api_row);
+    });
   }
 };
-
-// What one pass over every GPU table gathers: the launches per device, the threads that issue each device's
-// work, the API calls that launched anything (phase_ranges.hpp reads them) and those that made a pageable copy
-// (pageable_copy_calls). Each table is read once, each correlation looked up once.
-struct Gathered {
-  LaunchStore store;
-  std::map<std::int32_t, std::set<std::int64_t>> threads;
-  std::vector<bool> launched_calls;
-  std::vector<bool> pageable_calls;
-
-  explicit Gathered(const trace::TraceModel& model)
-      : store(model), launched_calls(model.api_calls.size(), false), pageable_calls(model.api_calls.size(), false) {}
-};
-
-// `holds_host(row, api_row)`: a copy whose call holds the host (pageable or synchronous) is not a launch: the
-// GPU waits for the host's staging, which is the blocking_copy the call already stands for.
-template <class HoldsHost>
-void add_launches(const trace::GpuColumns& table, const trace::ApiCallTable& api, const CorrelationIndex& correlations,
-                  HoldsHost&& holds_host, Gathered& out) {
-  LaunchStore::for_each_device_run(table, [&](std::int32_t device, std::size_t begin, std::size_t rows) {
-    auto& issuing = out.threads[device];
-    auto& next = out.store.runs.at(device).second;
-    std::optional<std::int64_t> last_thread;  // a stream's launches come from one thread, mostly
-    for (std::size_t row = begin; row < begin + rows; ++row) {
-      const auto api_row = correlations.api_row(table.correlation_id[row]);
-      if (api_row == CorrelationIndex::kNone) continue;
-      out.launched_calls[api_row] = true;
-      const auto thread = api.thread_id[api_row];
-      if (thread != last_thread) issuing.insert(thread), last_thread = thread;
-      if (holds_host(row, api_row)) continue;
-      out.store.launches[next++] = {table.start_ns[row], api.start_ns[api_row], thread};
-    }
-  });
-}
-
-Gathered gather_launches(const trace::TraceModel& model, const CorrelationIndex& correlations) {
-  Gathered out(model);
-  const auto never = [](std::size_t, std::size_t) { return false; };
-  add_launches(model.kernels, model.api_calls, correlations, never, out);
-  ApiNames names(model);
-  add_launches(model.memcpys, model.api_calls, correlations,
-               [&](std::size_t row, std::size_t api_row) {
-                 const bool pageable = pageable_copy(model.memcpys, row);
-                 if (pageable) out.pageable_calls[api_row] = true;
-                 return pageable || names.cause(model.api_calls.name[api_row]) == IdleCause::blocking_copy;
-               },
-               out);
-  add_launches(model.memsets, model.api_calls, correlations, never, out);
-  out.store.compact();
-  std::erase_if(out.threads, [](const auto& entry) { return entry.second.empty(); });
-  return out;
-}
 
 // Disjoint sets for `threads`: each cause keeps only the time no earlier cause holds.
 void fill_sets(const std::map<std::int64_t, std::array<IntervalSet, kHostCauses>>& per_thread,
@@ -255,10 +247,10 @@ bool is_peer_wait_name(std::string_view name) {
 
 HostCauses::HostCauses(const trace::TraceModel& model, const CorrelationIndex& correlations,
                        const std::vector<bool>& step_names) {
-  auto gathered = std::make_shared<Gathered>(gather_launches(model, correlations));
-  pageable_copy_calls_ = std::move(gathered->pageable_calls);
-  phase_ranges_ = idle::phase_ranges(model, gathered->launched_calls);
-  gathered->launched_calls = {};
+  LaunchSurvey survey(model, correlations);
+  pageable_copy_calls_ = std::move(survey.pageable_calls);
+  phase_ranges_ = idle::phase_ranges(model, survey.launched_calls);
+  survey.launched_calls = {};
   Raw raw;
   add_api_calls(model, pageable_copy_calls_, raw);
   add_ranges(model, step_names, phase_ranges_, raw);
@@ -270,9 +262,10 @@ HostCauses::HostCauses(const trace::TraceModel& model, const CorrelationIndex& c
     }
   }
   const auto data_loading = analysis::normalize(std::move(raw.data_loading));
-  auto& threads = gathered->threads;
-  LaunchStore* const store = &gathered->store;
-  const std::shared_ptr<const std::vector<Launch>> launches(gathered, &store->launches);
+  auto& threads = survey.threads;
+  std::erase_if(threads, [](const auto& entry) { return entry.second.empty(); });
+  const auto store = std::make_shared<LaunchStore>(model, correlations, survey);
+  const std::shared_ptr<const std::vector<Launch>> launches(store, &store->launches);
   for (const auto& [device, run] : store->runs) {
     if (run.second == run.first) continue;  // nothing launched on it: read as none_
     auto& entry = devices_[device];
