@@ -67,10 +67,9 @@ void sort_runs(std::span<T> values, Less less = {}) {
   }
   if (bounds.size() <= 2) return;
   // Merge neighbouring runs pairwise until one is left, as std::inplace_merge would, but through one buffer
-  // of at most half the values: inplace_merge takes a fresh one for each merge, and above glibc's mmap
-  // threshold (32 MB) each is new memory the kernel zeroes (the system time of 100 M-event reports).
+  // that grows to the largest part moved (at most half the values): inplace_merge takes a fresh one for each
+  // merge, and above glibc's mmap threshold (32 MB) each is new memory the kernel zeroes.
   std::vector<T> buffer;
-  buffer.reserve(values.size() / 2 + 1);
   while (bounds.size() > 2) {
     std::vector<std::size_t> next{0};
     for (std::size_t i = 0; i + 2 < bounds.size(); i += 2) {
