@@ -1,6 +1,7 @@
 #include "gpuprof/idle/phase_ranges.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <map>
 #include <numeric>
@@ -28,18 +29,25 @@ struct LaunchCalls {
   std::map<std::int64_t, std::pair<std::size_t, std::size_t>> threads;  // [begin, end) in `by_thread`
 
   LaunchCalls(const trace::ApiCallTable& api, const std::vector<bool>& launched) : start(api.start_ns) {
-    // Each launching thread's slot, looked up by hash and only when the thread changes from the call before.
+    // Each launching thread's slot: the threads' calls interleave, so the few seen last are searched first and
+    // the hash map (any number of threads) only on a miss.
     std::unordered_map<std::int64_t, std::size_t> slot_of;
     std::vector<std::size_t> counts;
-    std::int64_t last_thread = 0;
-    std::size_t last_slot = 0;
+    constexpr std::size_t kRecent = 8;
+    std::array<std::pair<std::int64_t, std::size_t>, kRecent> recent{};
+    std::size_t recent_count = 0, replace = 0;
     const auto slot = [&](std::int64_t thread) {
-      if (counts.empty() || thread != last_thread) {
-        last_slot = slot_of.try_emplace(thread, slot_of.size()).first->second;
-        last_thread = thread;
-        if (last_slot == counts.size()) counts.push_back(0);
+      for (std::size_t i = 0; i < recent_count; ++i) {
+        if (recent[i].first == thread) return recent[i].second;
       }
-      return last_slot;
+      const auto found = slot_of.try_emplace(thread, slot_of.size()).first->second;
+      if (found == counts.size()) counts.push_back(0);
+      if (recent_count < kRecent) {
+        recent[recent_count++] = {thread, found};
+      } else {
+        recent[replace] = {thread, found}, replace = (replace + 1) % kRecent;
+      }
+      return found;
     };
     for (std::size_t row = 0; row < launched.size() && row < api.size(); ++row) {
       if (launched[row]) ++counts[slot(api.thread_id[row])];
