@@ -54,7 +54,8 @@ void add_api_calls(const trace::TraceModel& model, const std::vector<bool>& page
   }
   for (std::size_t row = 0; row < pageable_calls.size(); ++row) {
     if (pageable_calls[row])
-      add_span(raw.threads[api.thread_id[row]][index_of(IdleCause::blocking_copy)], {api.start_ns[row], api.end_ns[row]});
+      add_span(raw.threads[api.thread_id[row]][index_of(IdleCause::blocking_copy)],
+               {api.start_ns[row], api.end_ns[row]});
   }
   const auto& syncs = model.syncs;
   for (std::size_t row = 0; row < syncs.size(); ++row) {

@@ -105,7 +105,9 @@ std::vector<NamedDurations> launch_latency_by_kernel(const trace::TraceModel& mo
   std::vector<std::int64_t> latencies;
   std::vector<std::pair<std::int64_t, std::int64_t>> waits;
   std::size_t largest = 0;  // both sized once for the largest group, not grown through each
-  for (std::size_t group = 0; group < grouped.groups(); ++group) largest = std::max(largest, grouped.group(group).size());
+  for (std::size_t group = 0; group < grouped.groups(); ++group) {
+    largest = std::max(largest, grouped.group(group).size());
+  }
   latencies.reserve(largest), waits.reserve(largest);
   for (const auto& [name, index] : group_of_short_name) {
     if (grouped.group(index).empty()) continue;  // a name with no counted launch

@@ -61,8 +61,8 @@ class ThinnedSeriesBuilder {
   std::int64_t first_time_of(std::size_t slice, std::int64_t now_ns) const {
     const std::size_t slices = max_points_ - 1;
     if (slice >= slices) return std::numeric_limits<std::int64_t>::max();
-    const long double estimate =
-        static_cast<long double>(first_ns_) + static_cast<long double>(slice) * span_ / static_cast<long double>(slices);
+    const long double estimate = static_cast<long double>(first_ns_) +
+                                 static_cast<long double>(slice) * span_ / static_cast<long double>(slices);
     if (!(estimate > -9.0e18L && estimate < 9.0e18L)) return now_ns + 1;
     std::int64_t time = static_cast<std::int64_t>(estimate);
     for (int step = 0; step < 64; ++step) {
