@@ -78,6 +78,21 @@ TEST(IdlePhaseRanges, RowOrderDoesNotMatter) {
             (std::vector<std::string>{"## backward ##", "## forward ##", "DistributedDataParallel.forward"}));
 }
 
+// HostCauses hands over the launch calls it gathered: the same phases as gathering them again, rows reversed too.
+TEST(IdlePhaseRanges, FromGatheredLaunchCallsEqualsFromTheCorrelations) {
+  for (const bool reversed : {false, true}) {
+    auto model = fixture();
+    if (reversed) {
+      model.ranges.visit_columns([](auto& column) { std::reverse(column.begin(), column.end()); });
+      model.api_calls.visit_columns([](auto& column) { std::reverse(column.begin(), column.end()); });
+    }
+    const analysis::CorrelationIndex correlations(model.api_calls);
+    const auto launched = launched_calls(model, correlations);
+    EXPECT_EQ(std::count(launched.begin(), launched.end(), true), 7);
+    EXPECT_EQ(phase_ranges(model, launched), phase_ranges(model, correlations));
+  }
+}
+
 // Hostile rows: ranges that cross, end before they start, sit at the earliest time or hold nothing are never
 // phases and never crash.
 TEST(IdlePhaseRanges, CrossingAndInvertedRangesAreNoPhases) {

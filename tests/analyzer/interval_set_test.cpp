@@ -63,5 +63,22 @@ TEST(SortRuns, EqualsAFullSort) {
   }
 }
 
+// Runs merged through one buffer (the shorter run of each merge goes into it) keep equal keys in input order,
+// as std::stable_sort does: long runs before short ones and short before long, ties across runs.
+TEST(SortRuns, KeepsEqualKeysInInputOrder) {
+  std::vector<std::pair<int, int>> values;  // (key, input position)
+  const std::vector<int> run_lengths = {300, 3, 1, 120, 7, 7, 250, 2};
+  for (std::size_t run = 0; run < run_lengths.size(); ++run) {
+    for (int i = 0; i < run_lengths[run]; ++i) {
+      values.emplace_back((i * 5 + static_cast<int>(run)) / 4, static_cast<int>(values.size()));
+    }
+  }
+  const auto by_key = [](const std::pair<int, int>& a, const std::pair<int, int>& b) { return a.first < b.first; };
+  auto expected = values;
+  std::stable_sort(expected.begin(), expected.end(), by_key);
+  sort_runs(values, by_key);
+  EXPECT_EQ(values, expected);
+}
+
 }  // namespace
 }  // namespace gpuprof::analysis

@@ -75,5 +75,21 @@ TEST(ThinnedSeries, TheBuilderThinsAsTheWholeSeriesIsThinned) {
   }
 }
 
+// Each slice's first time is found without a division per point (thin() skips to the next slice's first time):
+// a point on every nanosecond next to each boundary, far from zero, with slices that do not divide the span and
+// repeated times, lands in the slice the direct computation gives.
+TEST(ThinnedSeries, PointsOnEveryNanosecondLandInTheSlicesTheDirectComputationGives) {
+  for (const std::int64_t base : {std::int64_t{0}, std::int64_t{1'700'000'000'000'000'000}, std::int64_t{-5'000}}) {
+    for (const std::size_t max : {3u, 7u, 97u, 1000u}) {
+      std::vector<Point> points;
+      for (std::int64_t t = 0; t < 20'011; ++t) {
+        points.push_back({base + t, (t * 7919) % 1013});
+        if (t % 13 == 0) points.push_back({base + t, (t * 31) % 1013});  // the same time twice
+      }
+      EXPECT_EQ(thinned_keeping_max(points, max, &Point::value), reference(points, max)) << base << " " << max;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace gpuprof::analysis

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -29,23 +30,16 @@ struct Raw {
   std::vector<Interval> data_loading;  // every thread's
 };
 
-// Sized before they are filled: a thread's host_bound list takes at most a span per call, sync, range and
-// scheduler state of it (grown one at a time, the lists of millions of calls were copied at each doubling).
-void reserve_host_bound(const trace::TraceModel& model, Raw& raw) {
-  std::map<std::int64_t, std::size_t> rows;
-  for (const trace::HostColumns* table : std::initializer_list<const trace::HostColumns*>{
-           &model.api_calls, &model.syncs, &model.ranges, &model.thread_states}) {
-    std::size_t* count = nullptr;
-    std::int64_t thread = 0;
-    for (std::size_t row = 0; row < table->size(); ++row) {
-      if (count == nullptr || table->thread_id[row] != thread) {
-        thread = table->thread_id[row];
-        count = &rows[thread];
-      }
-      ++*count;
-    }
+// A cause's spans as they are added: a span starting inside the last one (a thread's calls follow one another
+// back to back) is folded into it, as `normalize` would fold it, and empty spans are left out as it leaves them
+// out. The lists then hold about the merged set instead of a span per call (80 MB of API calls at 10 M events).
+void add_span(std::vector<Interval>& spans, Interval span) {
+  if (span.end <= span.start) return;
+  if (!spans.empty() && span.start >= spans.back().start && span.start <= spans.back().end) {
+    spans.back().end = std::max(spans.back().end, span.end);
+    return;
   }
-  for (const auto& [thread, count] : rows) raw.threads[thread][index_of(IdleCause::host_bound)].reserve(count);
+  spans.push_back(span);
 }
 
 void add_api_calls(const trace::TraceModel& model, const std::vector<bool>& pageable_calls, Raw& raw) {
@@ -55,18 +49,19 @@ void add_api_calls(const trace::TraceModel& model, const std::vector<bool>& page
     auto& causes = raw.threads[api.thread_id[row]];
     const Interval span{api.start_ns[row], api.end_ns[row]};
     const auto cause = names.cause(api.name[row]);
-    if (cause != IdleCause::host_bound) causes[index_of(cause)].push_back(span);
-    causes[index_of(IdleCause::host_bound)].push_back(span);
+    if (cause != IdleCause::host_bound) add_span(causes[index_of(cause)], span);
+    add_span(causes[index_of(IdleCause::host_bound)], span);
   }
   for (std::size_t row = 0; row < pageable_calls.size(); ++row) {
     if (pageable_calls[row])
-      raw.threads[api.thread_id[row]][index_of(IdleCause::blocking_copy)].push_back({api.start_ns[row], api.end_ns[row]});
+      add_span(raw.threads[api.thread_id[row]][index_of(IdleCause::blocking_copy)],
+               {api.start_ns[row], api.end_ns[row]});
   }
   const auto& syncs = model.syncs;
   for (std::size_t row = 0; row < syncs.size(); ++row) {
     auto& causes = raw.threads[syncs.thread_id[row]];
-    causes[index_of(IdleCause::sync_wait)].push_back({syncs.start_ns[row], syncs.end_ns[row]});
-    causes[index_of(IdleCause::host_bound)].push_back({syncs.start_ns[row], syncs.end_ns[row]});
+    add_span(causes[index_of(IdleCause::sync_wait)], {syncs.start_ns[row], syncs.end_ns[row]});
+    add_span(causes[index_of(IdleCause::host_bound)], {syncs.start_ns[row], syncs.end_ns[row]});
   }
 }
 
@@ -84,12 +79,12 @@ void add_ranges(const trace::TraceModel& model, const std::vector<bool>& step_na
     }
     const Interval span{ranges.start_ns[row], ranges.end_ns[row]};
     auto& causes = raw.threads[ranges.thread_id[row]];
-    if (kind[id] == 1) raw.data_loading.push_back(span);
-    if (kind[id] == 2) causes[index_of(IdleCause::peer_wait)].push_back(span);
+    if (kind[id] == 1) add_span(raw.data_loading, span);
+    if (kind[id] == 2) add_span(causes[index_of(IdleCause::peer_wait)], span);
     // A step annotation covers the whole step, idle time included, and a range enclosing its phase
     // (phase_ranges.hpp) the phase: neither is a sign the host was busy.
     const bool step_mark = id < step_names.size() && step_names[id];
-    if (!step_mark && !phases[row]) causes[index_of(IdleCause::host_bound)].push_back(span);
+    if (!step_mark && !phases[row]) add_span(causes[index_of(IdleCause::host_bound)], span);
   }
 }
 
@@ -98,84 +93,96 @@ void add_ranges(const trace::TraceModel& model, const std::vector<bool>& step_na
 void add_running(const trace::ThreadStateTable& states, Raw& raw) {
   for (std::size_t row = 0; row < states.size(); ++row) {
     if (states.state[row] != trace::ThreadRunState::running) continue;
-    raw.threads[states.thread_id[row]][index_of(IdleCause::host_bound)].push_back(
-        {states.start_ns[row], states.end_ns[row]});
+    add_span(raw.threads[states.thread_id[row]][index_of(IdleCause::host_bound)],
+             {states.start_ns[row], states.end_ns[row]});
   }
 }
 
-// Every device's launches in one array, device after device: each device's part is sized by its rows in
-// every GPU table (the most it can launch), filled, then moved up against the one before.
+// Calls `visit(device, row, api row)` for each row of `table` whose launching call is in the trace, device
+// after device (GPU tables are sorted by device).
+template <class Visit>
+void for_each_launched_row(const trace::GpuColumns& table, const CorrelationIndex& correlations, Visit&& visit) {
+  for (std::size_t row = 0; row < table.size(); ++row) {
+    const auto api_row = correlations.api_row(table.correlation_id[row]);
+    if (api_row != CorrelationIndex::kNone) visit(table.device[row], row, api_row);
+  }
+}
+
+// A copy whose call holds the host (pageable or synchronous) is not a launch: the GPU waits for the host's
+// staging, which is the blocking_copy the call already stands for.
+bool holds_host(const trace::TraceModel& model, ApiNames& names, std::size_t copy_row, std::size_t api_row) {
+  return pageable_copy(model.memcpys, copy_row) ||
+         names.cause(model.api_calls.name[api_row]) == IdleCause::blocking_copy;
+}
+
+// What one walk over every GPU table finds before the launches are stored: the threads that issue each
+// device's work, the API calls that launched anything (phase_ranges.hpp reads them), those that made a
+// pageable copy (pageable_copy_calls) and how many launches each device has. The launches themselves are
+// stored by a second walk, once the phase ranges' arrays are freed: holding both was 120 MB more at the peak
+// of a 30 M-event report.
+struct LaunchSurvey {
+  std::map<std::int32_t, std::set<std::int64_t>> threads;
+  std::vector<bool> launched_calls;
+  std::vector<bool> pageable_calls;
+  std::map<std::int32_t, std::size_t> launches;  // per device
+
+  LaunchSurvey(const trace::TraceModel& model, const CorrelationIndex& correlations)
+      : launched_calls(model.api_calls.size(), false), pageable_calls(model.api_calls.size(), false) {
+    ApiNames names(model);
+    std::int32_t last_device = 0;
+    std::int64_t last_thread = 0;
+    std::set<std::int64_t>* issuing = nullptr;  // a stream's launches come from one thread, mostly
+    std::size_t* count = nullptr;
+    const auto add = [&](std::int32_t device, std::size_t api_row, bool launch) {
+      launched_calls[api_row] = true;
+      const auto thread = model.api_calls.thread_id[api_row];
+      if (issuing == nullptr || device != last_device) {
+        issuing = &threads[device], count = &launches[device], last_device = device;
+        issuing->insert(thread), last_thread = thread;
+      } else if (thread != last_thread) {
+        issuing->insert(thread), last_thread = thread;
+      }
+      if (launch) ++*count;
+    };
+    for_each_launched_row(model.kernels, correlations,
+                          [&](std::int32_t device, std::size_t, std::size_t api_row) { add(device, api_row, true); });
+    for_each_launched_row(model.memcpys, correlations, [&](std::int32_t device, std::size_t row, std::size_t api_row) {
+      if (pageable_copy(model.memcpys, row)) pageable_calls[api_row] = true;
+      add(device, api_row, !holds_host(model, names, row, api_row));
+    });
+    for_each_launched_row(model.memsets, correlations,
+                          [&](std::int32_t device, std::size_t, std::size_t api_row) { add(device, api_row, true); });
+  }
+};
+
+// Every device's launches in one array, device after device, each device's part sized by the survey's count.
 struct LaunchStore {
   std::vector<Launch> launches;
   std::map<std::int32_t, std::pair<std::size_t, std::size_t>> runs;  // per device: [begin, end) in `launches`
 
-  explicit LaunchStore(const trace::TraceModel& model) {
-    std::map<std::int32_t, std::size_t> rows;
-    for (const trace::GpuColumns* table : std::initializer_list<const trace::GpuColumns*>{
-             &model.kernels, &model.memcpys, &model.memsets}) {
-      for_each_device_run(*table, [&](std::int32_t device, std::size_t, std::size_t count) { rows[device] += count; });
-    }
+  LaunchStore(const trace::TraceModel& model, const CorrelationIndex& correlations, const LaunchSurvey& survey) {
     std::size_t total = 0;
-    for (const auto& [device, count] : rows) runs[device] = {total, total}, total += count;
+    for (const auto& [device, count] : survey.launches) runs[device] = {total, total}, total += count;
     launches.resize(total);
-  }
-
-  // Calls `run(device, first row, rows)` for each stretch of rows of one device.
-  template <class Run>
-  static void for_each_device_run(const trace::GpuColumns& table, Run&& run) {
-    std::size_t begin = 0;
-    for (std::size_t row = 1; row <= table.size(); ++row) {
-      if (row == table.size() || table.device[row] != table.device[begin]) {
-        run(table.device[begin], begin, row - begin);
-        begin = row;
-      }
-    }
-  }
-
-  void compact() {
-    std::size_t end = 0;
-    for (auto& [device, run] : runs) {
-      std::copy(launches.begin() + static_cast<std::ptrdiff_t>(run.first),
-                launches.begin() + static_cast<std::ptrdiff_t>(run.second),
-                launches.begin() + static_cast<std::ptrdiff_t>(end));
-      run = {end, end + (run.second - run.first)};
-      end = run.second;
-    }
-    launches.resize(end);
+    ApiNames names(model);
+    const auto& api = model.api_calls;
+    std::size_t* next = nullptr;  // the current device's, looked up when the device changes
+    std::int32_t last_device = 0;
+    const auto store = [&](std::int32_t device, std::int64_t gpu_start, std::size_t api_row) {
+      if (next == nullptr || device != last_device) next = &runs.at(device).second, last_device = device;
+      launches[(*next)++] = {gpu_start, api.start_ns[api_row], api.thread_id[api_row]};
+    };
+    for_each_launched_row(model.kernels, correlations, [&](std::int32_t device, std::size_t row, std::size_t api_row) {
+      store(device, model.kernels.start_ns[row], api_row);
+    });
+    for_each_launched_row(model.memcpys, correlations, [&](std::int32_t device, std::size_t row, std::size_t api_row) {
+      if (!holds_host(model, names, row, api_row)) store(device, model.memcpys.start_ns[row], api_row);
+    });
+    for_each_launched_row(model.memsets, correlations, [&](std::int32_t device, std::size_t row, std::size_t api_row) {
+      store(device, model.memsets.start_ns[row], api_row);
+    });
   }
 };
-
-// Launches and issuing threads per device, from every GPU table.
-// A copy whose call holds the host (pageable or synchronous) is not a launch: the GPU waits for the host's
-// staging, which is the blocking_copy the call already stands for.
-void add_launches(const trace::GpuColumns& table, const trace::ApiCallTable& api, const CorrelationIndex& correlations,
-                  const std::vector<bool>& holds_host, LaunchStore& store,
-                  std::map<std::int32_t, std::set<std::int64_t>>& threads) {
-  LaunchStore::for_each_device_run(table, [&](std::int32_t device, std::size_t begin, std::size_t rows) {
-    auto& issuing = threads[device];
-    auto& next = store.runs.at(device).second;
-    for (std::size_t row = begin; row < begin + rows; ++row) {
-      const auto api_row = correlations.api_row(table.correlation_id[row]);
-      if (api_row == CorrelationIndex::kNone) continue;
-      issuing.insert(api.thread_id[api_row]);
-      if (!holds_host.empty() && holds_host[row]) continue;
-      store.launches[next++] = {table.start_ns[row], api.start_ns[api_row], api.thread_id[api_row]};
-    }
-  });
-}
-
-std::vector<bool> blocking_copy_rows(const trace::TraceModel& model, const CorrelationIndex& correlations) {
-  ApiNames names(model);
-  const auto& copies = model.memcpys;
-  std::vector<bool> rows(copies.size(), false);
-  for (std::size_t row = 0; row < copies.size(); ++row) {
-    const auto api_row = correlations.api_row(copies.correlation_id[row]);
-    rows[row] = pageable_copy(copies, row) ||
-                (api_row != CorrelationIndex::kNone &&
-                 names.cause(model.api_calls.name[api_row]) == IdleCause::blocking_copy);
-  }
-  return rows;
-}
 
 // Disjoint sets for `threads`: each cause keeps only the time no earlier cause holds.
 void fill_sets(const std::map<std::int64_t, std::array<IntervalSet, kHostCauses>>& per_thread,
@@ -240,11 +247,12 @@ bool is_peer_wait_name(std::string_view name) {
 }
 
 HostCauses::HostCauses(const trace::TraceModel& model, const CorrelationIndex& correlations,
-                       const std::vector<bool>& step_names)
-    : pageable_copy_calls_(idle::pageable_copy_calls(model, correlations)),
-      phase_ranges_(idle::phase_ranges(model, correlations)) {
+                       const std::vector<bool>& step_names) {
+  LaunchSurvey survey(model, correlations);
+  pageable_copy_calls_ = std::move(survey.pageable_calls);
+  phase_ranges_ = idle::phase_ranges(model, survey.launched_calls);
+  survey.launched_calls = {};
   Raw raw;
-  reserve_host_bound(model, raw);
   add_api_calls(model, pageable_copy_calls_, raw);
   add_ranges(model, step_names, phase_ranges_, raw);
   add_running(model.thread_states, raw);
@@ -255,13 +263,9 @@ HostCauses::HostCauses(const trace::TraceModel& model, const CorrelationIndex& c
     }
   }
   const auto data_loading = analysis::normalize(std::move(raw.data_loading));
-  std::map<std::int32_t, std::set<std::int64_t>> threads;
-  auto store = std::make_shared<LaunchStore>(model);
-  add_launches(model.kernels, model.api_calls, correlations, {}, *store, threads);
-  add_launches(model.memcpys, model.api_calls, correlations, blocking_copy_rows(model, correlations), *store, threads);
-  add_launches(model.memsets, model.api_calls, correlations, {}, *store, threads);
-  store->compact();
+  auto& threads = survey.threads;
   std::erase_if(threads, [](const auto& entry) { return entry.second.empty(); });
+  const auto store = std::make_shared<LaunchStore>(model, correlations, survey);
   const std::shared_ptr<const std::vector<Launch>> launches(store, &store->launches);
   for (const auto& [device, run] : store->runs) {
     if (run.second == run.first) continue;  // nothing launched on it: read as none_

@@ -78,39 +78,42 @@ std::vector<NamedDurations> launch_latency_by_kernel(const trace::TraceModel& mo
                                                      const analysis::CorrelationIndex& correlations) {
   const auto& kernels = model.kernels;
   // Each name id's group (its short name, found once per id; ids past the string table, from a hostile file,
-  // share the last entry as they share one name), then the launches' rows grouped in one array: the group
-  // is looked up again rather than kept per kernel (a per-kernel array was 20 MB at 10 M events), and
-  // latencies are computed again when grouped.
+  // share the last entry as they share one name), then the counted launches' rows grouped in one array of
+  // 32-bit rows (20 MB at 10 M events): whether a kernel's launch is counted is found once and kept as a bit,
+  // its group looked up again from its name, its latency found again when its group is read.
   constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
   const auto name_of = [&](std::size_t row) { return std::min<std::size_t>(kernels.name[row], model.strings.size()); };
   std::vector<std::uint32_t> group_of_name(model.strings.size() + 1, kNone);
   std::map<std::string, std::uint32_t> group_of_short_name;
   const analysis::GraphLaunchNames graph_launches(model);
+  std::vector<bool> counted(kernels.size(), false);
   for (std::size_t row = 0; row < kernels.size(); ++row) {
+    counted[row] = analysis::kernel_launch(model, correlations, graph_launches, row).status ==
+                   analysis::LaunchStatus::counted;
     auto& found = group_of_name[name_of(row)];
     if (found != kNone) continue;
     const auto short_name = analysis::short_kernel_name(model.string(kernels.name[row]));
     const auto next = static_cast<std::uint32_t>(group_of_short_name.size());
     found = group_of_short_name.try_emplace(short_name, next).first->second;
   }
-  auto grouped = analysis::group_values(
+  auto grouped = analysis::group_values<std::uint32_t>(
       kernels.size(), group_of_short_name.size(),
-      [&](std::size_t row) -> std::size_t {
-        if (analysis::kernel_launch(model, correlations, graph_launches, row).status !=
-            analysis::LaunchStatus::counted) {
-          return analysis::kNoGroup;
-        }
-        return group_of_name[name_of(row)];
-      },
-      [](std::size_t row) { return static_cast<std::int64_t>(row); });
+      [&](std::size_t row) -> std::size_t { return counted[row] ? group_of_name[name_of(row)] : analysis::kNoGroup; },
+      [](std::size_t row) { return static_cast<std::uint32_t>(row); });
+  counted = {};
   std::vector<NamedDurations> rows;
   std::vector<std::int64_t> latencies;
   std::vector<std::pair<std::int64_t, std::int64_t>> waits;
+  std::size_t largest = 0;  // both sized once for the largest group, not grown through each
+  for (std::size_t group = 0; group < grouped.groups(); ++group) {
+    largest = std::max(largest, grouped.group(group).size());
+  }
+  latencies.reserve(largest), waits.reserve(largest);
   for (const auto& [name, index] : group_of_short_name) {
     if (grouped.group(index).empty()) continue;  // a name with no counted launch
     latencies.clear(), waits.clear();
     for (const auto row : grouped.group(index)) {
-      const auto launch = analysis::kernel_launch(model, correlations, graph_launches, static_cast<std::size_t>(row));
+      const auto launch = analysis::kernel_launch(model, correlations, graph_launches, row);
       latencies.push_back(launch.latency_ns);
       waits.emplace_back(launch.call_start_ns, launch.call_start_ns + launch.latency_ns);
     }

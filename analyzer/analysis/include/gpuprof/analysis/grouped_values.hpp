@@ -16,22 +16,26 @@ namespace gpuprof::analysis {
 // A key that leaves its row out.
 inline constexpr std::size_t kNoGroup = std::numeric_limits<std::size_t>::max();
 
-struct GroupedValues {
-  std::vector<std::int64_t> values;  // group after group, in key order
-  std::vector<std::size_t> begin;    // group k is values[begin[k], begin[k + 1])
+template <typename Value>
+struct BasicGroupedValues {
+  std::vector<Value> values;       // group after group, in key order
+  std::vector<std::size_t> begin;  // group k is values[begin[k], begin[k + 1])
 
   std::size_t groups() const { return begin.empty() ? 0 : begin.size() - 1; }
-  std::span<std::int64_t> group(std::size_t key) {
+  std::span<Value> group(std::size_t key) {
     return std::span(values).subspan(begin[key], begin[key + 1] - begin[key]);
   }
 };
 
+using GroupedValues = BasicGroupedValues<std::int64_t>;
+
 // `key_of(row)`: a key below `key_count`, or anything else (kNoGroup) to leave
 // the row out. It is called twice per row, so it must be cheap and answer the
-// same both times; `value_of(row)` is called once per row kept.
-template <typename KeyOf, typename ValueOf>
-GroupedValues group_values(std::size_t rows, std::size_t key_count, KeyOf&& key_of, ValueOf&& value_of) {
-  GroupedValues grouped;
+// same both times; `value_of(row)` is called once per row kept. `Value`: what is stored (row numbers fit
+// 32 bits, half the memory of a time).
+template <typename Value = std::int64_t, typename KeyOf, typename ValueOf>
+BasicGroupedValues<Value> group_values(std::size_t rows, std::size_t key_count, KeyOf&& key_of, ValueOf&& value_of) {
+  BasicGroupedValues<Value> grouped;
   grouped.begin.assign(key_count + 1, 0);
   for (std::size_t row = 0; row < rows; ++row) {
     const std::size_t key = key_of(row);

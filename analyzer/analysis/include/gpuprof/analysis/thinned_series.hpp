@@ -49,13 +49,43 @@ class ThinnedSeriesBuilder {
   }
 
  private:
-  void thin(const Point& point) {
+  std::size_t slice_of(std::int64_t time_ns) const {
     const std::size_t slices = max_points_ - 1;
-    const auto slice = std::min<std::size_t>(
-        slices - 1, static_cast<std::size_t>(static_cast<long double>(point.time_ns - first_ns_) * slices / span_));
+    return std::min<std::size_t>(
+        slices - 1, static_cast<std::size_t>(static_cast<long double>(time_ns - first_ns_) * slices / span_));
+  }
+
+  // The earliest time in slice `slice` or a later one; slice_of never falls as time grows (each step of it is
+  // a rounded product or quotient by a positive number), so an estimate is corrected by a few steps. Past the
+  // last slice, or when the estimate is far off (a span near the int64 range), none: each point is computed.
+  std::int64_t first_time_of(std::size_t slice, std::int64_t now_ns) const {
+    const std::size_t slices = max_points_ - 1;
+    if (slice >= slices) return std::numeric_limits<std::int64_t>::max();
+    const long double estimate = static_cast<long double>(first_ns_) +
+                                 static_cast<long double>(slice) * span_ / static_cast<long double>(slices);
+    if (!(estimate > -9.0e18L && estimate < 9.0e18L)) return now_ns + 1;
+    std::int64_t time = static_cast<std::int64_t>(estimate);
+    for (int step = 0; step < 64; ++step) {
+      if (time > now_ns + 1 && slice_of(time - 1) >= slice) {
+        --time;
+      } else if (slice_of(time) < slice) {
+        if (time == std::numeric_limits<std::int64_t>::max()) break;
+        ++time;
+      } else {
+        return std::max(time, now_ns + 1);
+      }
+    }
+    return now_ns + 1;
+  }
+
+  void thin(const Point& point) {
+    // Points come in time order: one before the next slice's first time is in the current slice, found without
+    // a long double division per point (most of the launch queue's time at two points per kernel).
+    const auto slice = point.time_ns < next_slice_ns_ ? current_ : slice_of(point.time_ns);
     if (slice != current_) {
       kept_.push_back(point);
       current_ = slice;
+      next_slice_ns_ = first_time_of(slice + 1, point.time_ns);
     } else {
       kept_.back().*value_ = std::max(kept_.back().*value_, point.*value_);
     }
@@ -69,6 +99,7 @@ class ThinnedSeriesBuilder {
   std::optional<Point> held_;
   bool whole_ = true;
   std::size_t current_ = std::numeric_limits<std::size_t>::max();
+  std::int64_t next_slice_ns_ = std::numeric_limits<std::int64_t>::min();  // before it: current_'s slice
 };
 
 template <typename Point, typename Value>

@@ -21,5 +21,11 @@ namespace gpuprof::idle {
 
 // Per row of model.ranges: true where the range encloses its phase (GPU-side rows are false).
 std::vector<bool> phase_ranges(const trace::TraceModel& model, const analysis::CorrelationIndex& correlations);
+// The same from `launched` (per row of model.api_calls: the call launched GPU work), for a caller that
+// gathers the launches already (HostCauses).
+std::vector<bool> phase_ranges(const trace::TraceModel& model, const std::vector<bool>& launched);
+
+// Per row of model.api_calls: the call launched a kernel, copy or memset.
+std::vector<bool> launched_calls(const trace::TraceModel& model, const analysis::CorrelationIndex& correlations);
 
 }  // namespace gpuprof::idle
