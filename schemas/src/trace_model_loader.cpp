@@ -15,6 +15,7 @@
 #include "gpuprof/trace/trace_sorting.hpp"
 #include "chunk_check.hpp"
 #include "event_chunks.hpp"
+#include "kernel_detail_rows.hpp"
 #include "row_rules.hpp"
 
 namespace gpuprof::trace {
@@ -437,6 +438,10 @@ void load_host_tables(sqlite::Database& database, TraceModel& model, const LoadO
 }  // namespace
 
 namespace {
+bool chunks_allowed(TraceFile& file) {
+  return file.user_version() >= kFirstChunkedVersion && chunk_guards_installed(file.database());
+}
+
 TraceModel load_once(const std::string& path, const LoadOptions& options, sqlite::OpenMode mode) {
   TraceModel model;
   model.path = path;
@@ -453,11 +458,9 @@ TraceModel load_once(const std::string& path, const LoadOptions& options, sqlite
   model.device_links = file.device_links();
   model.stats = file.stats();
   opening.reset();
-  const bool chunks_allowed =
-      file.user_version() >= kFirstChunkedVersion && chunk_guards_installed(file.database());
+  const bool chunks = chunks_allowed(file);
   const auto* on_rows = options.on_rows ? &options.on_rows : nullptr;
-  RowChecks gpu_checks{strings.present, chunks_allowed, {}, {}, on_rows},
-      host_checks{strings.present, chunks_allowed, {}, {}, on_rows};
+  RowChecks gpu_checks{strings.present, chunks, {}, {}, on_rows}, host_checks{strings.present, chunks, {}, {}, on_rows};
   auto host = std::async(std::launch::async, [&host_file, &model, &options, &host_checks] {
     timed("host tables", [&] { load_host_tables(host_file.database(), model, options, host_checks); });
   });
@@ -506,6 +509,21 @@ std::int64_t rows_to_load(const std::string& path, const LoadOptions& options) {
     if (database.has_table(table)) rows += std::min(row_bound(database, table), kCap);
   }
   return rows;
+}
+
+KernelLaunchDetails load_kernel_launch_details(const std::string& path, const TraceModel& model) {
+  const StageTimer timer("kernels: launch details");
+  TraceFile file(path);
+  const auto strings = file.strings();
+  RowChecks checks{strings.present, chunks_allowed(file), {}, {}, nullptr};
+  KernelDetailRows rows;
+  read_table(file.database(), "kernels", kernel_rules(true), checks, rows,
+             [&model](const auto& row, KernelDetailRows& into) {
+               into.add(model, {row.i32(0), row.i64_or_unknown(2), row.i64(3), row.i64(4), row.string_id(6),
+                                row.dim3(7), row.dim3(10)});
+             }, kKernelColumns);
+  file.database().check_unchanged_since_open();
+  return std::move(rows).finish(model, checks.left_out);
 }
 
 namespace {
