@@ -36,13 +36,18 @@ void add_copy_fields(const trace::MemcpyTable& copies, std::size_t row, std::vec
                                 std::string(trace::to_string(copies.dst_memory_kind[row])) + ")");
 }
 
-void add_kernel_fields(const trace::KernelTable& kernels, std::size_t row, std::vector<Field>& fields) {
-  if (row < kernels.grid.size()) {
+void add_kernel_fields(const LoadedRank& rank, std::size_t row, std::vector<Field>& fields) {
+  const auto& kernels = rank.model.kernels;
+  if (row < kernels.grid.size() && row < kernels.block.size()) {
     const auto& grid = kernels.grid[row];
     const auto& block = kernels.block[row];
     fields.emplace_back("Grid", std::to_string(grid.x) + "x" + std::to_string(grid.y) + "x" + std::to_string(grid.z));
     fields.emplace_back("Block",
                         std::to_string(block.x) + "x" + std::to_string(block.y) + "x" + std::to_string(block.z));
+  } else if (rank.launch_details_pending) {
+    fields.emplace_back("Grid, block", "being read");
+  } else if (!rank.launch_details_problem.empty()) {
+    fields.emplace_back("Grid, block", "not read: " + rank.launch_details_problem);
   }
 }
 
@@ -102,7 +107,7 @@ std::vector<Field> event_fields(const LoadedRank& rank, const EventRef& ref) {
   switch (ref.kind) {
     case LaneKind::kernels:
       add_gpu_fields(model.kernels, ref.row, fields);
-      add_kernel_fields(model.kernels, ref.row, fields);
+      add_kernel_fields(rank, ref.row, fields);
       break;
     case LaneKind::memcpys:
       add_gpu_fields(model.memcpys, ref.row, fields);

@@ -348,10 +348,10 @@ void MainWindow::show_timeline(std::shared_ptr<const Session> session) {
   idle_causes_->set_session(nullptr);
   memory_->set_session(nullptr);
   heat_map_->set_session(nullptr);
-  // The Prediction dock reads no analysis: it takes the session now. The host summaries (computed when their
-  // dock shows) wait for the analyses, so that opening never computes them beside the first timeline.
+  // The host summaries (computed when their dock shows) wait for the analyses, so that opening never computes
+  // them beside the first timeline; the Prediction dock waits for the launch details read beside the analyses.
   host_summaries_->set_session(nullptr);
-  prediction_->set_session(session_);
+  prediction_->set_session(nullptr);
   for (auto* proxy : {kernel_proxy_, step_proxy_, transfer_proxy_, collective_proxy_}) replace_source(proxy, nullptr);
   warning_banner_->hide();
   if (session_) statusBar()->showMessage(tr("%1 events in %2 rank(s); analysing").arg(session_->event_count()).arg(session_->ranks.size()));
@@ -363,6 +363,7 @@ void MainWindow::show_analyses(const std::shared_ptr<const Session>& session) {
   if (session != session_) show_timeline(session);
   timeline_->refresh();
   host_summaries_->set_session(session_);
+  prediction_->set_session(session_);
   summary_->setPlainText(QString::fromStdString(gui::summary_text(*session_)));
   breakdown_->set_session(session_.get());
   idle_causes_->set_session(session_.get());

@@ -41,7 +41,12 @@ predict::Prediction predict_for(const Session& session, const predict::PredictRe
   if (!per_gpu_trace.empty()) paths.push_back(per_gpu_trace);
   auto options = predict::check_prediction(request, paths).options;  // every option and path, first
   options.step_timelines = true;
-  std::vector<const trace::TraceModel*> models{&open->model};
+  // A trace opened without its launch details (LoadedRank::launch_details_problem) is read as the command line
+  // reads it: the grids can size the gradients.
+  std::optional<trace::TraceModel> reread;
+  const bool complete = open->model.kernels.grid.size() == open->model.kernels.size();
+  std::vector<const trace::TraceModel*> models{
+      complete ? &open->model : &reread.emplace(predict::load_prediction_trace(open->source_path))};
   std::optional<trace::TraceModel> per_gpu;
   if (!per_gpu_trace.empty()) models.push_back(&per_gpu.emplace(predict::load_prediction_trace(per_gpu_trace)));
   return predict::predict(models, options);

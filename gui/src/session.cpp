@@ -56,10 +56,12 @@ std::unique_ptr<LoadedRank> load_rank(const std::string& path, std::size_t index
     const auto trace = importers::open_as_trace(path, store, stepper.within("Importing " + file_name(path)));
     // An import filled the stage already; loading its copy after it is the short part.
     const auto shown = trace == path ? stepper.within(loading) : progress::ProgressCallback{};
-    // The app shows launch details but no context or return code (the exporter does).
-    rank->model = importers::read_as_input(path, trace, [&] {
-      return progress::load_counted(trace, {.load_contexts_and_return_codes = false}, shown);
-    });
+    // No context or return code (the exporter shows them). The launch details, which the first timeline does
+    // not draw, are read after it from a gpuprof file; an imported copy is gone by then.
+    const bool imported = trace != path;
+    const trace::LoadOptions load{.load_kernel_launch_details = imported, .load_contexts_and_return_codes = false};
+    rank->model = importers::read_as_input(path, trace, [&] { return progress::load_counted(trace, load, shown); });
+    rank->launch_details_pending = !imported && rank->model.kernels.size() > 0;
   }
   rank->model.path = path;
   // The rank the analyses will be given (meta, else the file's position), so the ranks sort before them.
@@ -81,6 +83,21 @@ analysis::AnalysisOptions app_analysis_options(const analysis::AnalysisOptions& 
   with_intervals.keep_idle_intervals = true;
   with_intervals.host_summaries = false;  // the Host summaries dock computes them when first shown
   return with_intervals;
+}
+
+// Every rank's pending launch details, or why they could not be read: the trace opens without them.
+std::vector<trace::KernelLaunchDetails> read_launch_details(const Session& session) {
+  std::vector<trace::KernelLaunchDetails> result(session.ranks.size());
+  for (std::size_t i = 0; i < session.ranks.size(); ++i) {
+    const auto& rank = *session.ranks[i];
+    if (!rank.launch_details_pending) continue;
+    try {
+      result[i] = trace::load_kernel_launch_details(rank.source_path, rank.model);
+    } catch (const std::exception& error) {
+      result[i].problem = error.what();
+    }
+  }
+  return result;
 }
 
 }  // namespace
@@ -125,6 +142,8 @@ SessionAnalyses analyse_session(const Session& session, const std::atomic<bool>&
   const int files = static_cast<int>(session.ranks.size());
   Stepper stepper{cancel, progress, files * (kStagesPerFile - 1), files * kStagesPerFile};
   const auto options = app_analysis_options(session.options);
+  // On the second core while the first analyses run; joined before any exception leaves.
+  auto launch_details = std::async(std::launch::async, [&session] { return read_launch_details(session); });
   std::vector<job::RankSummary> summaries;
   for (const auto& rank : session.ranks) {
     stepper.next("Analysing " + file_name(rank->source_path));
@@ -145,6 +164,7 @@ SessionAnalyses analyse_session(const Session& session, const std::atomic<bool>&
       if (summary.analysis.path == session.ranks[i]->source_path) result.ranks[i] = summary.analysis;
     }
   }
+  result.launch_details = launch_details.get();
   if (progress) progress({stepper.total * kUnitsPerStage, stepper.total * kUnitsPerStage, "Done"});
   return result;
 }
@@ -152,6 +172,18 @@ SessionAnalyses analyse_session(const Session& session, const std::atomic<bool>&
 void apply_analyses(Session& session, SessionAnalyses analyses) {
   for (std::size_t i = 0; i < session.ranks.size() && i < analyses.ranks.size(); ++i) {
     session.ranks[i]->analysis = std::move(analyses.ranks[i]);
+  }
+  for (std::size_t i = 0; i < session.ranks.size() && i < analyses.launch_details.size(); ++i) {
+    auto& rank = *session.ranks[i];
+    if (!rank.launch_details_pending) continue;
+    rank.launch_details_pending = false;
+    auto& details = analyses.launch_details[i];
+    if (details.problem.empty() && details.grid.size() == rank.model.kernels.size()) {
+      rank.model.kernels.grid = std::move(details.grid);
+      rank.model.kernels.block = std::move(details.block);
+    } else {
+      rank.launch_details_problem = details.problem.empty() ? "not read" : details.problem;
+    }
   }
   session.job = std::move(analyses.job);
   session.analysed = true;

@@ -15,6 +15,7 @@
 #include "gpuprof/trace/trace_sorting.hpp"
 #include "chunk_check.hpp"
 #include "event_chunks.hpp"
+#include "kernel_detail_rows.hpp"
 #include "row_rules.hpp"
 
 namespace gpuprof::trace {
@@ -506,6 +507,24 @@ std::int64_t rows_to_load(const std::string& path, const LoadOptions& options) {
     if (database.has_table(table)) rows += std::min(row_bound(database, table), kCap);
   }
   return rows;
+}
+
+KernelLaunchDetails load_kernel_launch_details(const std::string& path, const TraceModel& model) {
+  const StageTimer timer("kernels: launch details");
+  TraceFile file(path);
+  const auto strings = file.strings();
+  // As load_trace_model decides it (kept apart so that this addition stays out of its lines).
+  const bool chunks_allowed =
+      file.user_version() >= kFirstChunkedVersion && chunk_guards_installed(file.database());
+  RowChecks checks{strings.present, chunks_allowed, {}, {}, nullptr};
+  KernelDetailRows rows;
+  read_table(file.database(), "kernels", kernel_rules(true), checks, rows,
+             [&model](const auto& row, KernelDetailRows& into) {
+               into.add(model, {row.i32(0), row.i64_or_unknown(2), row.i64(3), row.i64(4), row.string_id(6),
+                                row.dim3(7), row.dim3(10)});
+             }, kKernelColumns);
+  file.database().check_unchanged_since_open();
+  return std::move(rows).finish(model, checks.left_out);
 }
 
 namespace {

@@ -23,6 +23,7 @@
 #include "gpuprof/gui/waterfall_chart.hpp"
 #include "gpuprof/predict/prediction_writers.hpp"
 #include "gpuprof/synthetic/synthetic_trace.hpp"
+#include "gpuprof/trace/sqlite_database.hpp"
 #include "gui_fixtures.hpp"
 #include "wrapped_text.hpp"
 #include "process_runner.hpp"
@@ -164,6 +165,25 @@ TEST_F(PredictionPanelTest, ShowsTheFiguresOfGpuprofPredictWithTheSameOptions) {
     EXPECT_TRUE(panel.result_text().contains(QString::fromStdString(predict::row_headline(row))));
     EXPECT_TRUE(panel.result_text().contains(QString::fromStdString(row.verdict)));
   }
+}
+
+// The app opens a trace whose launch details break the rules without them (docs/app.md, "Opening"); the
+// command line, which loads them, leaves those kernels out. The panel reads such a trace as the command does.
+TEST_F(PredictionPanelTest, ATraceOpenedWithoutItsLaunchDetailsIsPredictedAsGpuprofPredictReadsIt) {
+  {
+    sqlite::Database database(trace_, sqlite::OpenMode::read_write);
+    database.execute("UPDATE kernels SET block_x = 1 << 40 WHERE rowid % 5 = 0");
+  }
+  const auto session = testing::load(trace_);
+  ASSERT_FALSE(session->ranks[0]->launch_details_problem.empty());
+  PredictionPanel panel;
+  panel.set_session(session);
+  const auto request = pcie_request();
+  predict_with(panel, request);
+  ASSERT_TRUE(panel.prediction()) << panel.error_text().toStdString();
+  const auto json = run_cli(trace_, request, "json");
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  EXPECT_EQ(predict::render_prediction(report::Format::json, *panel.prediction()), json.out);
 }
 
 TEST_F(PredictionPanelTest, ShowsTheFiguresOfGpuprofPredictWithTheSecondTraceAndSeveralGpuCounts) {

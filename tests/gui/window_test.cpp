@@ -189,6 +189,49 @@ TEST(LoadSession, TheTimelineStageLeavesTheAnalysesToTheSecondStage) {
   EXPECT_EQ(staged->ranks[0]->analysis.idle_intervals.size(), whole->ranks[0]->analysis.idle_intervals.size());
 }
 
+// The first timeline draws no launch details, so a gpuprof file's are read with the analyses: once applied, every
+// kernel's grid and block are the ones a load with them gives, and the Details pane shows them (issue 38).
+TEST(LoadSession, TheLaunchDetailsArriveWithTheAnalysesAsALoadWithThemGivesThem) {
+  TemporaryFolder folder;
+  const auto path = folder.file("dp2.sqlite");
+  testing::write_trace(path, 2, 12);
+  const std::atomic<bool> cancel{false};
+  const auto staged = load_session_timeline({path}, {}, cancel);
+  auto& rank = *staged->ranks[0];
+  ASSERT_GT(rank.model.kernels.size(), 0U);
+  EXPECT_TRUE(rank.model.kernels.grid.empty()) << "the first timeline waited for the launch details";
+  EXPECT_TRUE(rank.launch_details_pending);
+  const EventRef first_kernel{0, LaneKind::kernels, 0};
+  EXPECT_NE(describe_event(rank, first_kernel).find("Grid, block: being read"), std::string::npos);
+  apply_analyses(*staged, analyse_session(*staged, cancel));
+  const auto full = trace::load_trace_model(path);
+  EXPECT_FALSE(rank.launch_details_pending);
+  EXPECT_EQ(rank.launch_details_problem, "");
+  EXPECT_TRUE(rank.model.kernels.grid == full.kernels.grid);
+  EXPECT_TRUE(rank.model.kernels.block == full.kernels.block);
+  const auto& grid = full.kernels.grid[0];
+  EXPECT_NE(describe_event(rank, first_kernel)
+                .find("Grid: " + std::to_string(grid.x) + "x" + std::to_string(grid.y) + "x" + std::to_string(grid.z)),
+            std::string::npos);
+}
+
+// A file whose launch details a load with them would refuse opens with every event, and says why it has none.
+TEST(LoadSession, AFileWhoseLaunchDetailsBreakTheRulesOpensWithoutThemAndSaysWhy) {
+  TemporaryFolder folder;
+  const auto path = folder.file("dp2.sqlite");
+  testing::write_trace(path, 1, 4);
+  {
+    sqlite::Database database(path, sqlite::OpenMode::read_write);
+    database.execute("UPDATE kernels SET block_x = 1 << 40 WHERE rowid = 3");
+  }
+  const auto session = testing::load(path);
+  const auto& rank = *session->ranks[0];
+  EXPECT_EQ(rank.model.kernels.size(), trace::load_trace_model(path, {.load_kernel_launch_details = false}).kernels.size());
+  EXPECT_TRUE(rank.model.kernels.grid.empty());
+  EXPECT_NE(rank.launch_details_problem.find("kernels.block_x"), std::string::npos) << rank.launch_details_problem;
+  EXPECT_NE(describe_event(rank, {0, LaneKind::kernels, 0}).find("Grid, block: not read: 1 of"), std::string::npos);
+}
+
 TEST(MainWindow, KeysZoomAndPan) {
   TemporaryFolder folder;
   const auto path = folder.file("dp2.sqlite");

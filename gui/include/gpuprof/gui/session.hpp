@@ -22,6 +22,7 @@
 #include "gpuprof/gui/timeline_data.hpp"
 #include "gpuprof/job/job_analysis.hpp"
 #include "gpuprof/job/rank_summary.hpp"
+#include "gpuprof/trace/kernel_launch_details.hpp"
 #include "gpuprof/trace/trace_model.hpp"
 
 namespace gpuprof::gui {
@@ -33,6 +34,11 @@ struct LoadedRank {
   std::unique_ptr<analysis::CorrelationIndex> correlations;
   std::vector<analysis::KernelCategory> name_categories;  // per StringId: NCCL kernels are drawn apart
   RankTimeline timeline;
+  // The kernels' grid and block (model.kernels.grid, .block), for the Details pane and the prediction: a
+  // gpuprof file's are read with the analyses, after the first timeline (it draws none); an imported
+  // file's with its model. Pending until apply_analyses; then either in the model or not read, and why.
+  bool launch_details_pending = false;
+  std::string launch_details_problem;
 };
 
 struct Session {
@@ -74,16 +80,19 @@ std::shared_ptr<Session> load_session_timeline(const std::vector<std::string>& p
                                                const std::atomic<bool>& cancel,
                                                const std::function<void(const LoadProgress&)>& progress = {});
 
-// The analyses of every rank (same order as Session::ranks) and of the job.
+// The analyses of every rank (same order as Session::ranks) and of the job, and the launch details pending.
 struct SessionAnalyses {
   std::vector<analysis::RankAnalysis> ranks;
   job::JobAnalysis job;
+  std::vector<trace::KernelLaunchDetails> launch_details;  // per rank; empty where none were pending
 };
 // Computed from the session's models only, so the GUI thread may draw the session meanwhile; the last third
-// of the progress. Throws as load_session does.
+// of the progress. The launch details are read beside the analyses; a file that cannot give them opens
+// without them (LoadedRank::launch_details_problem). Throws as load_session does.
 SessionAnalyses analyse_session(const Session& session, const std::atomic<bool>& cancel,
                                 const std::function<void(const LoadProgress&)>& progress = {});
-// Stores them in the session (on the thread that draws it) and marks it analysed.
+// Stores them in the session (on the thread that draws it, and while no other reads its models' launch
+// details) and marks it analysed.
 void apply_analyses(Session& session, SessionAnalyses analyses);
 
 }  // namespace gpuprof::gui

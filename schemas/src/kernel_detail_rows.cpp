@@ -1,0 +1,59 @@
+#include "kernel_detail_rows.hpp"
+
+#include <algorithm>
+
+#include "row_rules.hpp"
+
+namespace gpuprof::trace {
+
+void KernelDetailRows::add(const TraceModel& model, const KernelDetailRow& row) {
+  const auto& kernels = model.kernels;
+  if (!placement_) {
+    placement_.emplace(kernels, model.kernel_streams);
+    details_.grid.assign(kernels.size(), Dim3{});
+    details_.block.assign(kernels.size(), Dim3{});
+  }
+  const auto at = placement_->place(row.device, row.stream, row.start_ns, row.end_ns);
+  if (!at || kernels.name[*at] != row.name) {
+    ++not_in_model_;
+    return;
+  }
+  details_.grid[*at] = row.grid;
+  details_.block[*at] = row.block;
+}
+
+namespace {
+
+// The rules only a load with launch details applies: what made it leave out a kernel the model kept.
+std::string detail_rules_broken(const LeftOutRows& left_out) {
+  const auto base = kernel_rules(false);
+  std::string broken;
+  for (const auto& [column, entry] : left_out) {
+    const bool base_rule = std::any_of(base.begin(), base.end(), [&column](const ColumnRule& rule) {
+      return column == std::string("kernels.") + rule.name;
+    });
+    if (base_rule) continue;
+    broken += (broken.empty() ? "" : "; ") + column + ": " + std::to_string(entry.rows) + " " + entry.reason;
+  }
+  return broken;
+}
+
+}  // namespace
+
+KernelLaunchDetails KernelDetailRows::finish(const TraceModel& model, const LeftOutRows& left_out) && {
+  const std::size_t kernels = model.kernels.size();
+  const std::size_t placed = placement_ ? placement_->placed() : 0;
+  if (not_in_model_ == 0 && placed == kernels) return std::move(details_);
+  KernelLaunchDetails none;
+  const auto broken = detail_rules_broken(left_out);
+  if (not_in_model_ > 0 || broken.empty()) {
+    none.problem = "the file changed since it was loaded (" + std::to_string(not_in_model_) + " kernels not loaded, " +
+                   std::to_string(kernels - placed) + " loaded ones missing)";
+  } else {
+    none.problem = std::to_string(kernels - placed) + " of " + std::to_string(kernels) +
+                   " kernels have launch details the rules leave out (" + broken + ")";
+  }
+  return none;
+}
+
+}  // namespace gpuprof::trace
