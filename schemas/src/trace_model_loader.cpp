@@ -110,8 +110,7 @@ ChunkRead read_chunks(sqlite::Database& database, const std::string& table_name,
   any_chunk.bind(1, std::string_view(table_name));
   if (!any_chunk.step()) return {};
   if (times.start < 0 || times.end < 0) return {true, "the table has no start_ns and end_ns to check chunks by"};
-  const auto counted = timed("chunk check: row count", [&] { return dense_row_count(database, table_name); });
-  if (!counted || *counted != table_rows) return {true, "the table's row ids are not 1 to its row count"};
+  if (auto problem = implausible_row_ids(database, table_name, table_rows, table_columns)) return {true, *problem};
   wanted_columns = std::max({wanted_columns, times.start + 1, times.end + 1});
   ChunkSampleCheck sample(database, table_name);
   sqlite::Statement chunks(database, "SELECT chunk, first_row, row_count, columns, data FROM event_chunks "
