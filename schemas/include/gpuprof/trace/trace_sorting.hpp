@@ -13,37 +13,47 @@
 
 namespace gpuprof::trace {
 
-// Reorders every column of a table by `order` (order[i] = old index of new row
-// i): each column is gathered into one scratch buffer, then copied back (a
-// RunColumn is gathered into a new one: its runs are few). New
-// memory costs more than copying here (the kernel zeroes every new page: a
-// third of a large report's CPU), so one buffer serves every column instead of
-// a new column per column. Not an in-place walk of the permutation's cycles:
-// that chases one dependent index after another and measured 5x slower on 5 M
-// shuffled kernel rows, where the gather's reads overlap.
-template <typename Table>
-void apply_order(Table& table, const std::vector<std::uint32_t>& order) {
+// Moves rows within every loaded column of a table: row to(k) takes the value
+// of row from(k), for k < count, every value read before any is written. Each
+// column's values are gathered into one scratch buffer, then written back (a
+// RunColumn is spread out, moved and gathered into runs again: its runs are
+// few). New memory costs more than copying here (the kernel zeroes every new
+// page: a third of a large report's CPU), so one buffer serves every column.
+// Not an in-place walk of a permutation's cycles: that chases one dependent
+// index after another and measured 5x slower on 5 M shuffled kernel rows,
+// where the gather's reads overlap.
+template <typename Table, typename From, typename To>
+void move_rows(Table& table, std::size_t count, const From& from, const To& to) {
   // 8-byte words, aligned for every column type; left uninitialized, since every word used is written first.
   std::unique_ptr<std::int64_t[]> scratch;
   std::size_t scratch_words = 0;
-  table.visit_columns([&order, &scratch, &scratch_words](auto& column) {
+  table.visit_columns([&](auto& column) {
     if (column.empty()) return;  // a column that was not loaded
     using Column = std::decay_t<decltype(column)>;
     using Value = typename Column::value_type;
     if constexpr (kIsRunColumn<Column>) {
-      if (column.runs() == 1) return column.resize(order.size());  // every row the same value
-      Column gathered;
-      for (const auto row : order) gathered.push_back(column[row]);
-      column = std::move(gathered);
+      if (column.runs() == 1) return;  // every row holds the same value
+      std::vector<Value> values(column.begin(), column.end()), moved(count);
+      for (std::size_t k = 0; k < count; ++k) moved[k] = values[from(k)];
+      for (std::size_t k = 0; k < count; ++k) values[to(k)] = moved[k];
+      column.clear();
+      for (const auto value : values) column.push_back(value);
     } else {
       static_assert(std::is_trivially_copyable_v<Value> && alignof(Value) <= alignof(std::int64_t));
-      const std::size_t words = (order.size() * sizeof(Value) + sizeof(std::int64_t) - 1) / sizeof(std::int64_t);
+      const std::size_t words = (count * sizeof(Value) + sizeof(std::int64_t) - 1) / sizeof(std::int64_t);
       if (scratch_words < words) scratch = std::make_unique_for_overwrite<std::int64_t[]>(scratch_words = words);
-      auto* gathered = reinterpret_cast<Value*>(scratch.get());
-      for (std::size_t row = 0; row < order.size(); ++row) gathered[row] = column[order[row]];
-      std::copy(gathered, gathered + order.size(), column.begin());
+      auto* moved = reinterpret_cast<Value*>(scratch.get());
+      for (std::size_t k = 0; k < count; ++k) moved[k] = column[from(k)];
+      for (std::size_t k = 0; k < count; ++k) column[to(k)] = moved[k];
     }
   });
+}
+
+// Reorders every column of a table by `order` (order[i] = old index of new row
+// i). An order shorter than the table fills its first rows; the caller cuts the rest.
+template <typename Table>
+void apply_order(Table& table, const std::vector<std::uint32_t>& order) {
+  move_rows(table, order.size(), [&order](std::size_t k) { return order[k]; }, [](std::size_t k) { return k; });
 }
 
 // A row that changes place: new row `to` is old row `from`.
@@ -51,36 +61,12 @@ struct RowMove {
   std::uint32_t to, from;
 };
 
-// Moves the rows of a table that change place (`moves`, every other row stays
-// where it is): each column's moved values are gathered, then written back, so
-// the cost follows the rows moved, not the table's size.
+// Moves the rows of a table that change place (`moves`; every other row stays
+// where it is), so the cost follows the rows moved, not the table's size.
 template <typename Table>
 void apply_moves(Table& table, const std::vector<RowMove>& moves) {
-  if (moves.empty()) return;
-  std::unique_ptr<std::int64_t[]> scratch;
-  std::size_t scratch_words = 0;
-  table.visit_columns([&moves, &scratch, &scratch_words](auto& column) {
-    if (column.empty()) return;  // a column that was not loaded
-    using Column = std::decay_t<decltype(column)>;
-    using Value = typename Column::value_type;
-    if constexpr (kIsRunColumn<Column>) {
-      if (column.runs() == 1) return;  // every row the same value
-      std::vector<Value> values(column.begin(), column.end());
-      std::vector<Value> moved;
-      moved.reserve(moves.size());
-      for (const auto& move : moves) moved.push_back(values[move.from]);
-      for (std::size_t k = 0; k < moves.size(); ++k) values[moves[k].to] = moved[k];
-      column.clear();
-      for (const auto value : values) column.push_back(value);
-    } else {
-      static_assert(std::is_trivially_copyable_v<Value> && alignof(Value) <= alignof(std::int64_t));
-      const std::size_t words = (moves.size() * sizeof(Value) + sizeof(std::int64_t) - 1) / sizeof(std::int64_t);
-      if (scratch_words < words) scratch = std::make_unique_for_overwrite<std::int64_t[]>(scratch_words = words);
-      auto* moved = reinterpret_cast<Value*>(scratch.get());
-      for (std::size_t k = 0; k < moves.size(); ++k) moved[k] = column[moves[k].from];
-      for (std::size_t k = 0; k < moves.size(); ++k) column[moves[k].to] = moved[k];
-    }
-  });
+  move_rows(table, moves.size(), [&moves](std::size_t k) { return moves[k].from; },
+            [&moves](std::size_t k) { return moves[k].to; });
 }
 
 // Sorts a host table by start time, stably. Traces arrive nearly sorted (each
