@@ -6,15 +6,20 @@
 
 namespace gpuprof::trace {
 
-std::optional<std::int64_t> dense_row_count(sqlite::Database& database, const std::string& table) {
-  // Three statements: together in one SELECT, SQLite would decode every row instead of using
-  // its count and min/max shortcuts.
-  const auto count = database.query_int("SELECT count(*) FROM " + table).value_or(0);
-  if (count == 0) return 0;
-  const auto first = database.query_int("SELECT min(rowid) FROM " + table);
-  const auto last = database.query_int("SELECT max(rowid) FROM " + table);
-  if (first != 1 || last != count) return std::nullopt;
-  return count;
+std::int64_t rows_pages_can_hold(std::int64_t file_bytes, int columns) {
+  return std::max<std::int64_t>(0, file_bytes) / (5 + std::max(0, columns));
+}
+
+std::optional<std::string> implausible_row_ids(sqlite::Database& database, const std::string& table,
+                                               std::int64_t last_row, int columns) {
+  if (last_row == 0) return std::nullopt;
+  if (database.query_int("SELECT min(rowid) FROM " + table) != 1) return "the table's row ids do not start at 1";
+  const auto file_bytes = database.query_int("PRAGMA page_count").value_or(0) *
+                          database.query_int("PRAGMA page_size").value_or(0);
+  if (last_row > rows_pages_can_hold(file_bytes, columns)) {
+    return "the table's last row id " + std::to_string(last_row) + " is more rows than the file can hold";
+  }
+  return std::nullopt;
 }
 
 std::vector<std::int64_t> sampled_rows(std::int64_t rows, std::uint64_t seed) {

@@ -111,8 +111,7 @@ ChunkRead read_chunks(sqlite::Database& database, const std::string& table_name,
   any_chunk.bind(1, std::string_view(table_name));
   if (!any_chunk.step()) return {};
   if (times.start < 0 || times.end < 0) return {true, "the table has no start_ns and end_ns to check chunks by"};
-  const auto counted = timed("chunk check: row count", [&] { return dense_row_count(database, table_name); });
-  if (!counted || *counted != table_rows) return {true, "the table's row ids are not 1 to its row count"};
+  if (auto problem = implausible_row_ids(database, table_name, table_rows, table_columns)) return {true, *problem};
   wanted_columns = std::max({wanted_columns, times.start + 1, times.end + 1});
   ChunkSampleCheck sample(database, table_name);
   sqlite::Statement chunks(database, "SELECT chunk, first_row, row_count, columns, data FROM event_chunks "
@@ -276,11 +275,26 @@ void read_table(sqlite::Database& database, const char* table_name, std::span<co
   report();
 }
 
+// A GPU table while it loads: its rows' streams are kept as indices
+// (StreamsOfRows) until the rows are grouped by stream, when the device and
+// stream columns become one run per stream.
+template <typename Table>
+struct LoadingGpuTable {
+  Table table;
+  StreamsOfRows streams;
+
+  template <typename Visitor>
+  void visit_columns(Visitor&& visit) {
+    table.visit_columns(visit);
+    visit(streams.of_row);
+  }
+};
+
 template <typename Table, typename Values>
-void read_gpu_columns(const Row<Values>& row, Table& table, bool with_context) {
-  table.device.push_back(row.i32(0));
+void read_gpu_columns(const Row<Values>& row, LoadingGpuTable<Table>& loading, bool with_context) {
+  auto& table = loading.table;
+  loading.streams.add(row.i32(0), row.i64_or_unknown(2));
   if (with_context) table.context.push_back(row.i64_or_unknown(1));
-  table.stream.push_back(row.i64_or_unknown(2));
   table.start_ns.push_back(row.i64(3));
   table.end_ns.push_back(row.i64(4));
   table.correlation_id.push_back(row.i64_or_unknown(5));
@@ -331,12 +345,27 @@ void load_thread_states(sqlite::Database& database, TraceModel& model, RowChecks
   }
 }
 
+// Groups a loaded GPU table's rows by (device, stream), each stream's by start.
+template <typename Table>
+std::vector<StreamSlice> group_by_stream(LoadingGpuTable<Table>& loading, Table& table) {
+  std::vector<std::uint32_t> order;
+  const auto slices = group_streams(loading.streams, loading.table.start_ns, order);
+  loading.streams = {};
+  order_by_streams(loading.table, order, slices);
+  table = std::move(loading.table);
+  return slices;
+}
+
 void load_gpu_tables(sqlite::Database& database, TraceModel& model, const LoadOptions& options, RowChecks& checks) {
   const bool context = options.load_contexts_and_return_codes;
+  LoadingGpuTable<KernelTable> kernels;
+  LoadingGpuTable<MemcpyTable> memcpys;
+  LoadingGpuTable<MemsetTable> memsets;
   if (options.load_kernel_launch_details) {
-    read_table(database, "kernels", kernel_rules(true), checks, model.kernels,
-               [context](const auto& row, KernelTable& table) {
-                 read_gpu_columns(row, table, context);
+    read_table(database, "kernels", kernel_rules(true), checks, kernels,
+               [context](const auto& row, LoadingGpuTable<KernelTable>& loading) {
+                 read_gpu_columns(row, loading, context);
+                 auto& table = loading.table;
                  table.name.push_back(row.string_id(6));
                  table.grid.push_back(row.dim3(7));
                  table.block.push_back(row.dim3(10));
@@ -348,16 +377,17 @@ void load_gpu_tables(sqlite::Database& database, TraceModel& model, const LoadOp
                }, kKernelColumns);
   } else {
     read_table(
-        database, "kernels", kernel_rules(false), checks, model.kernels,
-        [context](const auto& row, KernelTable& table) {
-          read_gpu_columns(row, table, context);
-          table.name.push_back(row.string_id(6));
+        database, "kernels", kernel_rules(false), checks, kernels,
+        [context](const auto& row, LoadingGpuTable<KernelTable>& loading) {
+          read_gpu_columns(row, loading, context);
+          loading.table.name.push_back(row.string_id(6));
         },
         kKernelSummaryColumns);
   }
-  read_table(database, "memcpys", memcpy_rules(), checks, model.memcpys,
-             [context](const auto& row, MemcpyTable& table) {
-               read_gpu_columns(row, table, context);
+  read_table(database, "memcpys", memcpy_rules(), checks, memcpys,
+             [context](const auto& row, LoadingGpuTable<MemcpyTable>& loading) {
+               read_gpu_columns(row, loading, context);
+               auto& table = loading.table;
                table.copy_kind.push_back(static_cast<CopyKind>(row.i64(6)));
                table.src_memory_kind.push_back(static_cast<MemoryKind>(std::max<std::int64_t>(0, row.i64(7))));
                table.dst_memory_kind.push_back(static_cast<MemoryKind>(std::max<std::int64_t>(0, row.i64(8))));
@@ -365,10 +395,10 @@ void load_gpu_tables(sqlite::Database& database, TraceModel& model, const LoadOp
                table.dst_device.push_back(row.i32_or_unknown(10));
                table.bytes.push_back(row.i64_or_unknown(11));
              }, kMemcpyColumns);
-  read_table(database, "memsets", memset_rules(), checks, model.memsets,
-             [context](const auto& row, MemsetTable& table) {
-               read_gpu_columns(row, table, context);
-               table.bytes.push_back(row.i64_or_unknown(6));
+  read_table(database, "memsets", memset_rules(), checks, memsets,
+             [context](const auto& row, LoadingGpuTable<MemsetTable>& loading) {
+               read_gpu_columns(row, loading, context);
+               loading.table.bytes.push_back(row.i64_or_unknown(6));
              }, kMemsetColumns);
   // Files before schema 1.2 have no collectives table: nothing is known about collectives.
   if (database.has_table("collectives")) {
@@ -390,9 +420,9 @@ void load_gpu_tables(sqlite::Database& database, TraceModel& model, const LoadOp
   }
   load_memory_events(database, model, checks);
   const StageTimer timer("GPU tables: order by stream");
-  model.kernel_streams = sort_by_device_stream_start(model.kernels);
-  model.memcpy_streams = sort_by_device_stream_start(model.memcpys);
-  model.memset_streams = sort_by_device_stream_start(model.memsets);
+  model.kernel_streams = group_by_stream(kernels, model.kernels);
+  model.memcpy_streams = group_by_stream(memcpys, model.memcpys);
+  model.memset_streams = group_by_stream(memsets, model.memsets);
 }
 
 void load_host_tables(sqlite::Database& database, TraceModel& model, const LoadOptions& options, RowChecks& checks) {

@@ -36,46 +36,50 @@ std::int64_t sort_thread_states_apart(ThreadStateTable& table) {
   return left_out;
 }
 
-std::vector<StreamSlice> group_streams(const GpuColumns& table, std::vector<std::uint32_t>& order) {
-  const std::size_t rows = table.size();
-  // Streams are few (tens), so a sorted map from key to group is cheap; the
-  // last-hit cache skips the lookup for runs of rows on the same stream.
-  std::map<std::pair<std::int32_t, std::int64_t>, std::uint32_t> group_of_key;
-  std::vector<std::uint32_t> group_of_row(rows);
-  std::vector<std::size_t> group_sizes;
-  std::pair<std::int32_t, std::int64_t> last_key{kUnknown32, kUnknown};
-  std::uint32_t last_group = 0;
-  for (std::size_t i = 0; i < rows; ++i) {
-    const std::pair key{table.device[i], table.stream[i]};
-    if (i == 0 || key != last_key) {
-      auto [found, inserted] = group_of_key.try_emplace(key, static_cast<std::uint32_t>(group_sizes.size()));
-      if (inserted) group_sizes.push_back(0);
-      last_key = key;
-      last_group = found->second;
-    }
-    group_of_row[i] = last_group;
-    ++group_sizes[last_group];
+void StreamsOfRows::add(std::int32_t device, std::int64_t stream) {
+  const std::pair key{device, stream};
+  if (keys.empty() || keys[last_] != key) {
+    const auto [found, inserted] = index_.try_emplace(key, static_cast<std::uint32_t>(keys.size()));
+    if (inserted) keys.push_back(key);
+    last_ = found->second;
   }
-  // Groups are laid out in (device, stream) order: the map iterates sorted.
-  std::vector<std::size_t> group_begin(group_sizes.size());
+  of_row.push_back(last_);
+}
+
+std::vector<StreamSlice> group_streams(const StreamsOfRows& streams, const std::vector<std::int64_t>& start_ns,
+                                       std::vector<std::uint32_t>& order) {
+  const auto& of_row = streams.of_row;
+  std::vector<std::size_t> group_sizes(streams.keys.size());
+  for (const auto group : of_row) ++group_sizes[group];
+  // Groups are laid out in (device, stream) order.
+  std::vector<std::uint32_t> by_key(streams.keys.size());
+  std::iota(by_key.begin(), by_key.end(), 0U);
+  std::sort(by_key.begin(), by_key.end(),
+            [&streams](std::uint32_t a, std::uint32_t b) { return streams.keys[a] < streams.keys[b]; });
+  std::vector<std::size_t> cursor(group_sizes.size());
   std::vector<StreamSlice> slices;
   std::size_t offset = 0;
-  for (const auto& [key, group] : group_of_key) {
-    group_begin[group] = offset;
-    slices.push_back({key.first, key.second, offset, offset + group_sizes[group]});
+  for (const auto group : by_key) {
+    cursor[group] = offset;
+    slices.push_back({streams.keys[group].first, streams.keys[group].second, offset, offset + group_sizes[group]});
     offset += group_sizes[group];
   }
-  order.assign(rows, 0);
-  std::vector<std::size_t> cursor = group_begin;
-  for (std::size_t i = 0; i < rows; ++i) order[cursor[group_of_row[i]]++] = static_cast<std::uint32_t>(i);
-  const auto& start = table.start_ns;
+  order.assign(of_row.size(), 0);
+  for (std::size_t i = 0; i < of_row.size(); ++i) order[cursor[of_row[i]]++] = static_cast<std::uint32_t>(i);
   for (const auto& slice : slices) {
     const auto first = order.begin() + static_cast<std::ptrdiff_t>(slice.begin);
     const auto last = order.begin() + static_cast<std::ptrdiff_t>(slice.end);
-    const auto by_start = [&start](std::uint32_t a, std::uint32_t b) { return start[a] < start[b]; };
+    const auto by_start = [&start_ns](std::uint32_t a, std::uint32_t b) { return start_ns[a] < start_ns[b]; };
     if (!std::is_sorted(first, last, by_start)) std::stable_sort(first, last, by_start);
   }
   return slices;
+}
+
+std::vector<StreamSlice> group_streams(const GpuColumns& table, std::vector<std::uint32_t>& order) {
+  StreamsOfRows streams;
+  streams.reserve(table.size());
+  for (std::size_t i = 0; i < table.size(); ++i) streams.add(table.device[i], table.stream[i]);
+  return group_streams(streams, table.start_ns, order);
 }
 
 }  // namespace gpuprof::trace

@@ -7,6 +7,7 @@
 #include <numeric>
 #include <optional>
 
+#include "gpuprof/trace/trace_sorting.hpp"
 #include "gpuprof/rank/rank_analysis.hpp"
 #include "gpuprof/analysis/step_pattern.hpp"
 #include "gpuprof/idle/host_causes.hpp"
@@ -107,11 +108,12 @@ void expect_gap_host_activity(const trace::TraceModel& model) {
   ASSERT_EQ(rank.gap_host_activity.size(), rank.gaps.size());
   const StepPattern steps(AnalysisOptions{}.step_pattern);
   trace::TraceModel reversed = model;
-  const auto reverse = [](auto& column) { std::reverse(column.begin(), column.end()); };
-  reversed.api_calls.visit_columns(reverse);
-  reversed.syncs.visit_columns(reverse);
-  reversed.ranges.visit_columns(reverse);
-  reversed.thread_states.visit_columns(reverse);
+  const auto reverse = [](auto& table) {
+    std::vector<std::uint32_t> order(table.size());
+    std::iota(order.rbegin(), order.rend(), 0U);
+    trace::apply_order(table, order);
+  };
+  reverse(reversed.api_calls), reverse(reversed.syncs), reverse(reversed.ranges), reverse(reversed.thread_states);
   const auto& threads = parts.host->any_device().threads;
   const CorrelationIndex reversed_correlations(reversed.api_calls);
   const idle::HostActivityIndex read_whole(
@@ -161,9 +163,12 @@ void expect_gap_host_activity(const trace::TraceModel& model) {
 std::size_t expect_phase_ranges(const trace::TraceModel& model) {
   const auto phases = idle::phase_ranges(model, CorrelationIndex(model.api_calls));
   trace::TraceModel reversed = model;
-  const auto reverse = [](auto& column) { std::reverse(column.begin(), column.end()); };
-  reversed.api_calls.visit_columns(reverse);
-  reversed.ranges.visit_columns(reverse);
+  const auto reverse = [](auto& table) {
+    std::vector<std::uint32_t> order(table.size());
+    std::iota(order.rbegin(), order.rend(), 0U);
+    trace::apply_order(table, order);
+  };
+  reverse(reversed.api_calls), reverse(reversed.ranges);
   const auto phases_reversed = idle::phase_ranges(reversed, CorrelationIndex(reversed.api_calls));
   const auto& ranges = model.ranges;
   EXPECT_EQ(phases.size(), ranges.size());

@@ -1,9 +1,11 @@
+#include <numeric>
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <limits>
 #include <string>
 
+#include "gpuprof/trace/trace_sorting.hpp"
 #include "gpuprof/analysis/correlation_index.hpp"
 #include "gpuprof/rank/rank_analysis.hpp"
 #include "gpuprof/idle/idle_cause.hpp"
@@ -70,8 +72,12 @@ TEST(IdlePhaseRanges, RangesHoldingOperationsOrOtherThreadsWorkEncloseTheirPhase
 
 TEST(IdlePhaseRanges, RowOrderDoesNotMatter) {
   auto model = fixture();
-  model.ranges.visit_columns([](auto& column) { std::reverse(column.begin(), column.end()); });
-  model.api_calls.visit_columns([](auto& column) { std::reverse(column.begin(), column.end()); });
+  const auto reverse = [](auto& table) {
+    std::vector<std::uint32_t> order(table.size());
+    std::iota(order.rbegin(), order.rend(), 0U);
+    trace::apply_order(table, order);
+  };
+  reverse(model.ranges), reverse(model.api_calls);
   auto names = phases_of(model);
   std::sort(names.begin(), names.end());
   EXPECT_EQ(names,

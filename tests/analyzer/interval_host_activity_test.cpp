@@ -1,8 +1,10 @@
+#include <numeric>
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <limits>
 
+#include "gpuprof/trace/trace_sorting.hpp"
 #include "gpuprof/analysis/analysis_options.hpp"
 #include "gpuprof/idle/interval_host_activity.hpp"
 #include "model_builder.hpp"
@@ -107,7 +109,10 @@ TEST(IntervalHostActivity, ARowOfHostileTimesStillMarksItsTableOutOfOrder) {
   builder.api_call(1, 100, 150, 11, "cudaMemcpy");
   auto model = builder.build();
   // Sorted: the hostile row, 100, 9000..9300. Put in the order 9000..9300, the hostile row, 100.
-  model.api_calls.visit_columns([](auto& column) { std::rotate(column.begin(), column.begin() + 2, column.end()); });
+  std::vector<std::uint32_t> order(model.api_calls.size());
+  std::iota(order.begin(), order.end(), 0U);
+  std::rotate(order.begin(), order.begin() + 2, order.end());
+  trace::apply_order(model.api_calls, order);
   ASSERT_EQ(model.api_calls.start_ns.back(), 100);
   const HostActivityIndex index(model, {1}, [](trace::StringId) { return false; }, {});
   const auto activity = index.during(100, 200);

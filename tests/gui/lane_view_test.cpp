@@ -69,7 +69,7 @@ TEST(LaneView, NestedHostCallsGoOneBelowTheOther) {
   add_call(model, 9, 15, 25);    // another thread
   add_call(model, 5, 30, 40);
   add_call(model, 5, 200, 300);  // the next runtime call
-  model.ranges.process_id = {1};
+  model.ranges.process_id.clear(), model.ranges.process_id.push_back(1);  // stored per run
   model.ranges.thread_id = {5};
   model.ranges.start_ns = {0};
   model.ranges.end_ns = {500};

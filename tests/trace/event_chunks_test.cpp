@@ -119,7 +119,13 @@ std::vector<std::string> fingerprint(TraceModel model) {
   std::vector<std::string> out;
   const auto add_table = [&out](auto& table) {
     table.visit_columns([&out](auto& column) {
-      out.emplace_back(reinterpret_cast<const char*>(column.data()), column.size() * sizeof(column[0]));
+      if constexpr (kIsRunColumn<std::decay_t<decltype(column)>>) {
+        for (std::size_t run = 0; run < column.runs(); ++run) {
+          out.push_back(std::to_string(column.run_value(run)) + " to " + std::to_string(column.run_end(run)));
+        }
+      } else {
+        out.emplace_back(reinterpret_cast<const char*>(column.data()), column.size() * sizeof(column[0]));
+      }
     });
   };
   add_table(model.kernels), add_table(model.memcpys), add_table(model.memsets);
@@ -184,6 +190,26 @@ TEST_F(EventChunks, LeavingOutContextsAndReturnCodesLeavesEveryOtherColumnAsLoad
     full.kernels.context.clear(), full.memcpys.context.clear(), full.memsets.context.clear();
     full.api_calls.return_code.clear();
     EXPECT_TRUE(fingerprint(full) == fingerprint(partial)) << path;
+  }
+}
+
+// The rows are out of order across devices and streams in the file; loaded,
+// each stream's rows stand together, so device and stream take one entry per
+// stream, and the API calls' process one entry.
+TEST_F(EventChunks, DeviceStreamAndProcessAreStoredOncePerRun) {
+  for (const auto& path : {chunked, rows_only}) {
+    const auto model = load_trace_model(path);
+    ASSERT_GT(model.kernel_streams.size(), 1U);
+    EXPECT_EQ(model.kernels.device.runs(), 3U) << path;
+    EXPECT_LE(model.kernels.stream.runs(), model.kernel_streams.size()) << path;
+    for (const auto& slice : model.kernel_streams) {
+      for (auto row = slice.begin; row < slice.end; ++row) {
+        ASSERT_EQ(model.kernels.device[row], slice.device) << row;
+        ASSERT_EQ(model.kernels.stream[row], slice.stream) << row;
+      }
+    }
+    EXPECT_EQ(model.api_calls.process_id.runs(), 1U) << path;
+    EXPECT_EQ(model.api_calls.process_id.size(), model.api_calls.size()) << path;
   }
 }
 

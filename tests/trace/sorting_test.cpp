@@ -76,6 +76,7 @@ TEST(TraceSorting, HostTableOrderMatchesAStableSortOnAnyInput) {
     SyncTable table;
     for (const auto start : starts) {
       table.start_ns.push_back(start);
+      table.process_id.push_back(static_cast<std::int64_t>(table.event.size() / 7 % 3));  // runs of 7 rows
       table.event.push_back(static_cast<std::int64_t>(table.event.size()));
     }
     std::vector<std::int64_t> expected(starts.size());
@@ -84,6 +85,8 @@ TEST(TraceSorting, HostTableOrderMatchesAStableSortOnAnyInput) {
                      [&starts](std::int64_t a, std::int64_t b) { return starts[a] < starts[b]; });
     sort_by_start(table);
     EXPECT_EQ(table.event, expected);
+    // The process moved with its row.
+    for (std::size_t row = 0; row < expected.size(); ++row) ASSERT_EQ(table.process_id[row], expected[row] / 7 % 3);
   }
 }
 

@@ -3,6 +3,7 @@
 // The in-memory form of one trace file, as columns (struct of arrays).
 // GPU tables are sorted by (device, stream, start); host tables by start.
 // Nullable integer columns hold kUnknown / kUnknown32 where the file has NULL.
+// Columns constant over long runs of rows (RunColumn) are stored once per run.
 
 #include <cstddef>
 #include <cstdint>
@@ -15,16 +16,19 @@
 #include <vector>
 
 #include "gpuprof/trace/records.hpp"
+#include "gpuprof/trace/run_column.hpp"
 
 namespace gpuprof::trace {
 
 inline constexpr std::int64_t kUnknown = std::numeric_limits<std::int64_t>::min();
 inline constexpr std::int32_t kUnknown32 = std::numeric_limits<std::int32_t>::min();
 
-// Columns every GPU activity table has.
+// Columns every GPU activity table has. Device and stream are constant over
+// each stream's rows (the table is grouped by stream), so stored once per run.
 struct GpuColumns {
-  std::vector<std::int32_t> device;
-  std::vector<std::int64_t> context, stream, start_ns, end_ns, correlation_id;
+  RunColumn<std::int32_t> device;
+  RunColumn<std::int64_t> stream;
+  std::vector<std::int64_t> context, start_ns, end_ns, correlation_id;
 
   std::size_t size() const { return start_ns.size(); }
   template <typename Visitor>
@@ -75,9 +79,11 @@ struct MemsetTable : GpuColumns {
   }
 };
 
-// Columns every host-side table has.
+// Columns every host-side table has. A trace's rows come from one process or
+// a few, so the process is stored once per run of rows.
 struct HostColumns {
-  std::vector<std::int64_t> process_id, thread_id, start_ns, end_ns;
+  RunColumn<std::int64_t> process_id;
+  std::vector<std::int64_t> thread_id, start_ns, end_ns;
 
   std::size_t size() const { return start_ns.size(); }
   template <typename Visitor>

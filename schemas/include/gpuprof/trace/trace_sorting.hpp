@@ -2,43 +2,79 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <numeric>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "gpuprof/trace/trace_model.hpp"
 
 namespace gpuprof::trace {
 
-// Reorders every column of a table by `order` (order[i] = old index of new row
-// i): each column is gathered into one scratch buffer, then copied back. New
-// memory costs more than copying here (the kernel zeroes every new page: a
-// third of a large report's CPU), so one buffer serves every column instead of
-// a new column per column. Not an in-place walk of the permutation's cycles:
-// that chases one dependent index after another and measured 5x slower on 5 M
-// shuffled kernel rows, where the gather's reads overlap.
-template <typename Table>
-void apply_order(Table& table, const std::vector<std::uint32_t>& order) {
+// Moves rows within every loaded column of a table: row to(k) takes the value
+// of row from(k), for k < count, every value read before any is written. Each
+// column's values are gathered into one scratch buffer, then written back (a
+// RunColumn is spread out, moved and gathered into runs again: its runs are
+// few). New memory costs more than copying here (the kernel zeroes every new
+// page: a third of a large report's CPU), so one buffer serves every column.
+// Not an in-place walk of a permutation's cycles: that chases one dependent
+// index after another and measured 5x slower on 5 M shuffled kernel rows,
+// where the gather's reads overlap.
+template <typename Table, typename From, typename To>
+void move_rows(Table& table, std::size_t count, const From& from, const To& to) {
   // 8-byte words, aligned for every column type; left uninitialized, since every word used is written first.
   std::unique_ptr<std::int64_t[]> scratch;
   std::size_t scratch_words = 0;
-  table.visit_columns([&order, &scratch, &scratch_words](auto& column) {
+  table.visit_columns([&](auto& column) {
     if (column.empty()) return;  // a column that was not loaded
-    using Value = typename std::decay_t<decltype(column)>::value_type;
-    static_assert(std::is_trivially_copyable_v<Value> && alignof(Value) <= alignof(std::int64_t));
-    const std::size_t words = (order.size() * sizeof(Value) + sizeof(std::int64_t) - 1) / sizeof(std::int64_t);
-    if (scratch_words < words) scratch = std::make_unique_for_overwrite<std::int64_t[]>(scratch_words = words);
-    auto* gathered = reinterpret_cast<Value*>(scratch.get());
-    for (std::size_t row = 0; row < order.size(); ++row) gathered[row] = column[order[row]];
-    std::copy(gathered, gathered + order.size(), column.begin());
+    using Column = std::decay_t<decltype(column)>;
+    using Value = typename Column::value_type;
+    if constexpr (kIsRunColumn<Column>) {
+      if (column.runs() == 1) return;  // every row holds the same value
+      std::vector<Value> values(column.begin(), column.end()), moved(count);
+      for (std::size_t k = 0; k < count; ++k) moved[k] = values[from(k)];
+      for (std::size_t k = 0; k < count; ++k) values[to(k)] = moved[k];
+      column.clear();
+      for (const auto value : values) column.push_back(value);
+    } else {
+      static_assert(std::is_trivially_copyable_v<Value> && alignof(Value) <= alignof(std::int64_t));
+      const std::size_t words = (count * sizeof(Value) + sizeof(std::int64_t) - 1) / sizeof(std::int64_t);
+      if (scratch_words < words) scratch = std::make_unique_for_overwrite<std::int64_t[]>(scratch_words = words);
+      auto* moved = reinterpret_cast<Value*>(scratch.get());
+      for (std::size_t k = 0; k < count; ++k) moved[k] = column[from(k)];
+      for (std::size_t k = 0; k < count; ++k) column[to(k)] = moved[k];
+    }
   });
+}
+
+// Reorders every column of a table by `order` (order[i] = old index of new row
+// i). An order shorter than the table fills its first rows; the caller cuts the rest.
+template <typename Table>
+void apply_order(Table& table, const std::vector<std::uint32_t>& order) {
+  move_rows(table, order.size(), [&order](std::size_t k) { return order[k]; }, [](std::size_t k) { return k; });
+}
+
+// A row that changes place: new row `to` is old row `from`.
+struct RowMove {
+  std::uint32_t to, from;
+};
+
+// Moves the rows of a table that change place (`moves`; every other row stays
+// where it is), so the cost follows the rows moved, not the table's size.
+template <typename Table>
+void apply_moves(Table& table, const std::vector<RowMove>& moves) {
+  move_rows(table, moves.size(), [&moves](std::size_t k) { return moves[k].from; },
+            [&moves](std::size_t k) { return moves[k].to; });
 }
 
 // Sorts a host table by start time, stably. Traces arrive nearly sorted (each
 // thread's records are appended in order), so the rows that keep the running
 // maximum stay as they are and only the few others are sorted and merged in:
-// O(n + k log k) for k rows out of place, O(n log n) at worst.
+// O(n + k log k) for k rows out of place, O(n log n) at worst. Only the rows
+// that change place are moved (a row out of place shifts the rows it passes by
+// one, not the whole table).
 template <typename Table>
 void sort_by_start(Table& table) {
   const auto& start = table.start_ns;
@@ -59,16 +95,20 @@ void sort_by_start(Table& table) {
     return start[a] < start[b] || (start[a] == start[b] && a < b);
   };
   std::sort(out_of_order.begin(), out_of_order.end(), before);
-  std::vector<std::uint32_t> order;
-  order.reserve(rows);
+  std::vector<RowMove> moves;
+  std::uint32_t to = 0;
+  const auto place = [&moves, &to](std::uint32_t from) {
+    if (from != to) moves.push_back({to, from});
+    ++to;
+  };
   auto next = out_of_order.begin();
   for (std::uint32_t row = 0; row < rows; ++row) {
     if (out_of_place[row]) continue;
-    for (; next != out_of_order.end() && before(*next, row); ++next) order.push_back(*next);
-    order.push_back(row);
+    for (; next != out_of_order.end() && before(*next, row); ++next) place(*next);
+    place(row);
   }
-  order.insert(order.end(), next, out_of_order.end());
-  apply_order(table, order);
+  for (; next != out_of_order.end(); ++next) place(*next);
+  apply_moves(table, moves);
 }
 
 // Sorts memory events by (device, time), stably: an alloc and a free at the
@@ -80,18 +120,50 @@ void sort_by_device_time(MemoryEventTable& table);
 // on a CPU or off it, never both. Returns the stretches left out.
 std::int64_t sort_thread_states_apart(ThreadStateTable& table);
 
-// Groups a GPU table by (device, stream) and sorts each group by start; returns
+// Each row's stream as an index into `keys`, the distinct (device, stream)
+// pairs in the order they first appear: 4 bytes a row while a table loads,
+// where its device and stream columns would take 12 before grouping.
+struct StreamsOfRows {
+  std::vector<std::pair<std::int32_t, std::int64_t>> keys;
+  std::vector<std::uint32_t> of_row;
+
+  void add(std::int32_t device, std::int64_t stream);
+  void reserve(std::size_t rows) { of_row.reserve(rows); }
+
+ private:
+  // Streams are few (tens), but a hostile file may name millions: a map, and
+  // the last key for the runs of rows on one stream.
+  std::map<std::pair<std::int32_t, std::int64_t>, std::uint32_t> index_;
+  std::uint32_t last_ = 0;
+};
+
+// Groups rows by (device, stream), in that order, and sorts each group by
+// start, stably; fills `order` (order[i] = old index of new row i) and returns
 // the groups. Linear bucketing with a per-group sortedness check keeps this
 // near O(n) on the usual nearly-ordered input.
+std::vector<StreamSlice> group_streams(const StreamsOfRows& streams, const std::vector<std::int64_t>& start_ns,
+                                       std::vector<std::uint32_t>& order);
 std::vector<StreamSlice> group_streams(const GpuColumns& table, std::vector<std::uint32_t>& order);
+
+// Puts a GPU table's rows in `order` (from group_streams), unless they are in
+// it already, and sets its device and stream columns to one run per slice.
+template <typename Table>
+void order_by_streams(Table& table, const std::vector<std::uint32_t>& order, const std::vector<StreamSlice>& slices) {
+  table.device.clear(), table.stream.clear();
+  bool identity = true;
+  for (std::size_t i = 0; i < order.size() && identity; ++i) identity = order[i] == i;
+  if (!identity) apply_order(table, order);
+  for (const auto& slice : slices) {
+    table.device.append(slice.device, slice.end - slice.begin);
+    table.stream.append(slice.stream, slice.end - slice.begin);
+  }
+}
 
 template <typename Table>
 std::vector<StreamSlice> sort_by_device_stream_start(Table& table) {
   std::vector<std::uint32_t> order;
   auto slices = group_streams(table, order);
-  bool identity = true;
-  for (std::size_t i = 0; i < order.size() && identity; ++i) identity = order[i] == i;
-  if (!identity) apply_order(table, order);
+  order_by_streams(table, order, slices);
   return slices;
 }
 
