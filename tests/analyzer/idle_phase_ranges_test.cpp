@@ -65,6 +65,16 @@ std::vector<std::string> phases_of(const trace::TraceModel& model) {
   return names;
 }
 
+// The ranges and API calls in reverse row order: phases must not depend on it.
+void reverse_host_rows(trace::TraceModel& model) {
+  const auto reverse = [](auto& table) {
+    std::vector<std::uint32_t> order(table.size());
+    std::iota(order.rbegin(), order.rend(), 0U);
+    trace::apply_order(table, order);
+  };
+  reverse(model.ranges), reverse(model.api_calls);
+}
+
 TEST(IdlePhaseRanges, RangesHoldingOperationsOrOtherThreadsWorkEncloseTheirPhase) {
   EXPECT_EQ(phases_of(fixture()),
             (std::vector<std::string>{"## forward ##", "DistributedDataParallel.forward", "## backward ##"}));
@@ -72,12 +82,7 @@ TEST(IdlePhaseRanges, RangesHoldingOperationsOrOtherThreadsWorkEncloseTheirPhase
 
 TEST(IdlePhaseRanges, RowOrderDoesNotMatter) {
   auto model = fixture();
-  const auto reverse = [](auto& table) {
-    std::vector<std::uint32_t> order(table.size());
-    std::iota(order.rbegin(), order.rend(), 0U);
-    trace::apply_order(table, order);
-  };
-  reverse(model.ranges), reverse(model.api_calls);
+  reverse_host_rows(model);
   auto names = phases_of(model);
   std::sort(names.begin(), names.end());
   EXPECT_EQ(names,
@@ -89,8 +94,7 @@ TEST(IdlePhaseRanges, FromGatheredLaunchCallsEqualsFromTheCorrelations) {
   for (const bool reversed : {false, true}) {
     auto model = fixture();
     if (reversed) {
-      model.ranges.visit_columns([](auto& column) { std::reverse(column.begin(), column.end()); });
-      model.api_calls.visit_columns([](auto& column) { std::reverse(column.begin(), column.end()); });
+      reverse_host_rows(model);
     }
     const analysis::CorrelationIndex correlations(model.api_calls);
     const auto launched = launched_calls(model, correlations);
