@@ -28,6 +28,21 @@ table() {
     sed 's/  */ /g'
 }
 
+# A file of the SQL that makes an empty gpuprof trace, as gpuprof writes it (schemas/trace.sql holds each
+# declared table as a placeholder line): the schema of a shipped sample, made once per test run.
+trace_schema() {
+  local schema=$work/trace-schema.sql
+  [[ -s "$schema" ]] || "$real_python" - "$repo/samples/gru.sqlite" "$schema" << 'EOF'
+import sqlite3, sys
+db = sqlite3.connect(f"file:{sys.argv[1]}?mode=ro", uri=True)
+statements = [row[0] for row in db.execute(
+    "select sql from sqlite_master where sql is not null and name not like 'sqlite_%' order by rowid")]
+version = db.execute("pragma user_version").fetchone()[0]
+open(sys.argv[2], "w").write(";\n".join(statements) + f";\nPRAGMA user_version = {version};\n")
+EOF
+  echo "$schema"
+}
+
 # A PATH with the tools the script uses and no ctest: $work/no-ctest.
 make_no_ctest_path() {
   local tool
@@ -71,7 +86,7 @@ EOF
 }
 # gpuprof's trace: STEP_FOR_EXTRA_KERNEL (none when empty) gets one kernel more.
 gpuprof_trace() {
-  "$real_python" - "$repo/schemas/trace.sql" "$1" "$2" << 'EOF'
+  "$real_python" - "$(trace_schema)" "$1" "$2" << 'EOF'
 import sqlite3, sys
 schema, path, extra = sys.argv[1], sys.argv[2], sys.argv[3]
 db = sqlite3.connect(path)

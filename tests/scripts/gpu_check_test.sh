@@ -365,7 +365,7 @@ check "overhead: under the limits, and said so" "2 files no" \
 # The workloads phase: each recording checked (kernels, step ranges, no loss), the
 # samples in their own tarball and not again in the logs.
 small_trace() {  # PATH STEP_RANGES LOST [LOSS_STATISTIC]
-  "$real_python" - "$repo/schemas/trace.sql" "$@" << 'EOF'
+  "$real_python" - "$(trace_schema)" "$@" << 'EOF'
 import sqlite3, sys
 schema, path, steps, dropped = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 loss_name = sys.argv[5] if len(sys.argv) > 5 else "dropped_records"

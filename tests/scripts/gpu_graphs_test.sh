@@ -19,7 +19,7 @@ calls=$work/calls.log
 source "$repo/tests/scripts/gpu_check_fixtures.sh"
 
 # Steps 9 (warm-up), 10 (launched call by call) and 11 (one graph launch); times in µs.
-"$real_python" - "$repo/schemas/trace.sql" "$work/idle.sqlite" << 'EOF'
+"$real_python" - "$(trace_schema)" "$work/idle.sqlite" << 'EOF'
 import sqlite3, sys
 schema, path = sys.argv[1], sys.argv[2]
 db = sqlite3.connect(path)
