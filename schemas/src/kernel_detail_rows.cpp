@@ -29,8 +29,10 @@ std::string detail_rules_broken(const LeftOutRows& left_out) {
   const auto base = kernel_rules(false);
   std::string broken;
   for (const auto& [column, entry] : left_out) {
-    const bool base_rule = std::any_of(base.begin(), base.end(), [&column](const ColumnRule& rule) {
-      return column == std::string("kernels.") + rule.name;
+    // A named copy: Clang before 16 cannot capture a structured binding.
+    const std::string& left_out_column = column;
+    const bool base_rule = std::any_of(base.begin(), base.end(), [&left_out_column](const ColumnRule& rule) {
+      return left_out_column == std::string("kernels.") + rule.name;
     });
     if (base_rule) continue;
     broken += (broken.empty() ? "" : "; ") + column + ": " + std::to_string(entry.rows) + " " + entry.reason;
