@@ -468,6 +468,11 @@ void load_host_tables(sqlite::Database& database, TraceModel& model, const LoadO
 }  // namespace
 
 namespace {
+// Column chunks serve a load only where the file's version has them and their guards are in place.
+bool chunks_allowed(TraceFile& file) {
+  return file.user_version() >= kFirstChunkedVersion && chunk_guards_installed(file.database());
+}
+
 TraceModel load_once(const std::string& path, const LoadOptions& options, sqlite::OpenMode mode) {
   TraceModel model;
   model.path = path;
@@ -484,11 +489,9 @@ TraceModel load_once(const std::string& path, const LoadOptions& options, sqlite
   model.device_links = file.device_links();
   model.stats = file.stats();
   opening.reset();
-  const bool chunks_allowed =
-      file.user_version() >= kFirstChunkedVersion && chunk_guards_installed(file.database());
+  const bool chunks = chunks_allowed(file);
   const auto* on_rows = options.on_rows ? &options.on_rows : nullptr;
-  RowChecks gpu_checks{strings.present, chunks_allowed, {}, {}, on_rows},
-      host_checks{strings.present, chunks_allowed, {}, {}, on_rows};
+  RowChecks gpu_checks{strings.present, chunks, {}, {}, on_rows}, host_checks{strings.present, chunks, {}, {}, on_rows};
   auto host = std::async(std::launch::async, [&host_file, &model, &options, &host_checks] {
     timed("host tables", [&] { load_host_tables(host_file.database(), model, options, host_checks); });
   });
@@ -543,10 +546,7 @@ KernelLaunchDetails load_kernel_launch_details(const std::string& path, const Tr
   const StageTimer timer("kernels: launch details");
   TraceFile file(path);
   const auto strings = file.strings();
-  // As load_trace_model decides it (kept apart so that this addition stays out of its lines).
-  const bool chunks_allowed =
-      file.user_version() >= kFirstChunkedVersion && chunk_guards_installed(file.database());
-  RowChecks checks{strings.present, chunks_allowed, {}, {}, nullptr};
+  RowChecks checks{strings.present, chunks_allowed(file), {}, {}, nullptr};
   KernelDetailRows rows;
   read_table(file.database(), "kernels", kernel_rules(true), checks, rows,
              [&model](const auto& row, KernelDetailRows& into) {
