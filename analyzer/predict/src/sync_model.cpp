@@ -21,10 +21,18 @@ std::string_view to_string(SyncStrategy sync) {
   return "?";
 }
 
-std::vector<std::string> sync_names() { return {"ring-allreduce", "ps-cpu", "ps-gpu"}; }
+namespace {
+constexpr SyncStrategy kSyncStrategies[] = {SyncStrategy::ring_allreduce, SyncStrategy::ps_cpu, SyncStrategy::ps_gpu};
+}  // namespace
+
+std::vector<std::string> sync_names() {
+  std::vector<std::string> names;
+  for (const auto sync : kSyncStrategies) names.emplace_back(to_string(sync));
+  return names;
+}
 
 SyncStrategy parse_sync(const std::string& name, const std::string& option) {
-  for (const auto sync : {SyncStrategy::ring_allreduce, SyncStrategy::ps_cpu, SyncStrategy::ps_gpu})
+  for (const auto sync : kSyncStrategies)
     if (name == to_string(sync)) return sync;
   throw TraceError::bad_input("", fmt::format("unknown {} '{}' ({})", option, name, fmt::join(sync_names(), ", ")));
 }
