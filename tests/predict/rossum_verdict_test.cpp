@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 
 #include "gpuprof/predict/baselines.hpp"
@@ -86,6 +87,39 @@ TEST_F(RossumCases, PredictBeatsBothBaselinesOnTheseRuns) {
   // One verdict is wrong (kUnexplained); 15 are uncertain (the band straddles 1x), among them avolkov1's ResNet50
   // on 2 GPUs with the parameter server on a GPU (measured 1.15x, centre 0.98x), which the centre called wrong.
   EXPECT_GE(c.all.predict.verdict_right, 96u);
+}
+
+std::size_t within_10(const std::vector<CaseResult>& rows) {
+  return static_cast<std::size_t>(
+      std::count_if(rows.begin(), rows.end(), [](const CaseResult& c) { return std::abs(c.error()) <= 0.10; }));
+}
+
+// Why the centre carries no replica loss on PCIe machines (docs/predict.md, "The centre on Rossum's machines"):
+// the published runs' replica loss calibrated on the other Rossum sources (each source held out) moves fewer of
+// them within 10 % than none: the losses the runs show beyond the model differ by source and do not carry over.
+TEST_F(RossumCases, CentreReplicaLossLeftOneSourceOutDoesNotCarryOver) {
+  const auto before = within_10(cases_);
+  const auto left_out = centre_left_out(cases_, cases_);
+  ASSERT_EQ(left_out.size(), cases_.size());
+  EXPECT_EQ(before, 58u);
+  EXPECT_LT(within_10(left_out), before);
+}
+
+// The largest tf_cnn_benchmarks misses on az-2x-m60 (AlexNet on CIFAR-10 +53 to +62 %, ResNet20 +20 to +27 %) are
+// not the exchange: the same log's `independent` runs, which exchange nothing, reach 1.22x and 1.74x, and every
+// tf_cnn run more than 10 % off is predicted above that. No link, topology or overlap model can close them.
+TEST_F(RossumCases, TfCnnMissesArePredictedAboveTheSameGpusExchangingNothing) {
+  std::size_t with = 0, misses = 0;
+  for (const auto& c : cases_) {
+    if (c.no_exchange <= 0) continue;
+    ++with;
+    if (c.name.find("alexnet") != std::string::npos) EXPECT_NEAR(c.no_exchange, 6322.44, 0.01) << c.name;
+    if (std::abs(c.error()) <= 0.10) continue;
+    ++misses;
+    EXPECT_GT(c.predicted, c.no_exchange) << c.name;
+  }
+  EXPECT_EQ(with, 36u);  // az-2x-m60's CIFAR-10 log (32) and InceptionV3 log (4); az-4x-m60's table has none
+  EXPECT_EQ(misses, 14u);
 }
 
 }  // namespace

@@ -10,6 +10,7 @@ void set_step_band(CaseResult& result, const GpuCountPrediction& row, double mea
   result.measured_step_ns = measured_step_ns;
   result.low_step_ns = row.low_ns;
   result.band_high = row.band_high;
+  result.centre = row.centre;
 }
 
 double calibrate_on(const std::vector<CaseResult>& cases, double coverage) {

@@ -88,8 +88,12 @@ std::vector<CaseResult> run_rossum_tf_cnn_cases(const std::string& dir, const st
     const auto path = dir + kRoot + source.file;
     const auto runs = source.file.ends_with(".tsv") ? read_tsv_runs(path) : read_tf_cnn_log(path);
     std::map<std::tuple<std::string, std::string>, double> one_gpu;  // (model, data format) -> images/s
-    for (const auto& run : runs)
+    std::map<std::tuple<std::string, std::string, std::int32_t>, double> independent;  // ... and GPUs
+    for (const auto& run : runs) {
       if (run.gpus == 1 && run.throughput) one_gpu.try_emplace({run.model, run.data_format}, *run.throughput);
+      if (run.variable_update == "independent" && run.throughput)
+        independent.try_emplace({run.model, run.data_format, run.gpus}, *run.throughput);
+    }
     PredictOptions options;
     options.schedule = AllReduceSchedule::after_backward;
     options.link = link_preset("pcie3-m60");
@@ -119,6 +123,8 @@ std::vector<CaseResult> run_rossum_tf_cnn_cases(const std::string& dir, const st
       set_step_band(result, p, per_step / *run.throughput);
       result.source = "rossumai/keras-multi-gpu " + source.file;
       result.one_gpu = single->second, result.gpus = run.gpus;
+      if (const auto alone = independent.find({run.model, run.data_format, run.gpus}); alone != independent.end())
+        result.no_exchange = alone->second;
       result.over_pcie = options.link.over_pcie;
       set_verdict(result, single->second);
       results.push_back(result);

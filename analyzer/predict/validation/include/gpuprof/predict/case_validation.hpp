@@ -40,6 +40,10 @@ struct CaseResult {
   // Rossum's CIFAR-10 rows, a diagnostic beside the figure (docs/predict.md): the prediction counted as the run
   // counts it, samples per epoch over the epoch's time, if the epoch's partial last batch costs a full step.
   double per_epoch_full_steps = 0;
+  // Rossum's tf_cnn_benchmarks rows, a diagnostic: the same model, data format and GPU count in `independent`
+  // mode (each GPU trains alone, nothing is exchanged), the most the run reached without synchronising. A
+  // measured N-GPU figure, so never an input of the prediction; 0 where the log has no such run.
+  double no_exchange = 0;
 
   double error() const { return measured != 0 ? predicted / measured - 1.0 : 0.0; }
   bool in_band() const { return low <= measured && measured <= high; }
