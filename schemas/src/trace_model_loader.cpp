@@ -16,6 +16,7 @@
 #include "chunk_check.hpp"
 #include "event_chunks.hpp"
 #include "kernel_detail_rows.hpp"
+#include "model_columns.hpp"
 #include "row_rules.hpp"
 #include "table_reads.hpp"
 
@@ -251,6 +252,13 @@ void read_table(sqlite::Database& database, const TableRead& read, RowChecks& ch
   report();
 }
 
+// Reads a table the model stores column for column as declared (model_columns.hpp).
+template <typename Record, typename Table>
+void read_declared_table(sqlite::Database& database, RowChecks& checks, Table& table) {
+  read_table(database, table_read<Record>(), checks, table,
+             [](const auto& row, Table& into) { store_row<Record>(row, into); });
+}
+
 // A GPU table while it loads: its rows' streams are kept as indices
 // (StreamsOfRows) until the rows are grouped by stream, when the device and
 // stream columns become one run per stream.
@@ -288,33 +296,14 @@ void read_host_columns(const Row<Values>& row, Table& table) {
 void load_memory_events(sqlite::Database& database, TraceModel& model, RowChecks& checks) {
   model.memory_events_table = database.has_table("memory_events");
   if (!model.memory_events_table) return;
-  read_table(database, table_read<MemoryEventRow>(), checks, model.memory_events,
-             [](const auto& row, MemoryEventTable& table) {
-               table.device.push_back(row.i32(0));
-               table.context.push_back(row.i64_or_unknown(1));
-               table.stream.push_back(row.i64_or_unknown(2));
-               table.time_ns.push_back(row.i64(3));
-               table.correlation_id.push_back(row.i64_or_unknown(4));
-               table.operation.push_back(static_cast<MemoryOperation>(row.i64(5)));
-               table.memory_kind.push_back(static_cast<MemoryKind>(std::max<std::int64_t>(0, row.i64(6))));
-               table.address.push_back(row.i64_or_unknown(7));
-               table.bytes.push_back(row.i64(8));
-               table.allocated_after.push_back(row.i64_or_unknown(9));
-             });
+  read_declared_table<MemoryEventRow>(database, checks, model.memory_events);
   sort_by_device_time(model.memory_events);
 }
 
 // Files before schema 1.4 have no thread_states table: the OS scheduler was not recorded.
 void load_thread_states(sqlite::Database& database, TraceModel& model, RowChecks& checks) {
   if (!database.has_table("thread_states")) return;
-  read_table(database, table_read<ThreadStateRow>(), checks, model.thread_states,
-             [](const auto& row, ThreadStateTable& table) {
-               read_host_columns(row, table);
-               table.state.push_back(static_cast<ThreadRunState>(row.i64(4)));
-               table.cpu.push_back(row.i64_or_unknown(5));
-               table.os_state.push_back(row.string_id_or_none(6));
-               table.block_reason.push_back(row.string_id_or_none(7));
-             });
+  read_declared_table<ThreadStateRow>(database, checks, model.thread_states);
   if (const auto overlapping = sort_thread_states_apart(model.thread_states); overlapping > 0) {
     auto& entry = checks.left_out["thread_states.overlap"];
     entry.rows += overlapping, entry.reason = "starts before the thread's previous state ends";
@@ -377,21 +366,7 @@ void load_gpu_tables(sqlite::Database& database, TraceModel& model, const LoadOp
              });
   // Files before schema 1.2 have no collectives table: nothing is known about collectives.
   if (database.has_table("collectives")) {
-    read_table(database, table_read<CollectiveRow>(), checks, model.collectives,
-               [](const auto& row, CollectiveTable& table) {
-                 table.device.push_back(row.i32(0));
-                 table.correlation_id.push_back(row.i64(1));
-                 table.name.push_back(row.string_id(2));
-                 table.in_elements.push_back(row.i64_or_unknown(3));
-                 table.out_elements.push_back(row.i64_or_unknown(4));
-                 table.in_bytes.push_back(row.i64_or_unknown(5));
-                 table.out_bytes.push_back(row.i64_or_unknown(6));
-                 table.dtype.push_back(row.string_id_or_none(7));
-                 table.group_size.push_back(row.i64_or_unknown(8));
-                 table.process_group.push_back(row.string_id_or_none(9));
-                 table.group_description.push_back(row.string_id_or_none(10));
-                 table.group_ranks.push_back(row.string_id_or_none(11));
-               });
+    read_declared_table<CollectiveRow>(database, checks, model.collectives);
   }
   load_memory_events(database, model, checks);
   const StageTimer timer("GPU tables: order by stream");
@@ -415,27 +390,11 @@ void load_host_tables(sqlite::Database& database, TraceModel& model, const LoadO
     load_thread_states(database, model, checks);
   }
   if (options.load_syncs) {
-    read_table(database, table_read<SyncRow>(), checks, model.syncs, [](const auto& row, SyncTable& table) {
-      read_host_columns(row, table);
-      table.type.push_back(static_cast<SyncType>(row.i64(4)));
-      table.device.push_back(row.i32_or_unknown(5));
-      table.stream.push_back(row.i64_or_unknown(6));
-      table.event.push_back(row.i64_or_unknown(7));
-      table.correlation_id.push_back(row.i64_or_unknown(8));
-    });
+    read_declared_table<SyncRow>(database, checks, model.syncs);
     sort_by_start(model.syncs);
   }
   if (options.load_ranges) {
-    read_table(database, table_read<RangeRow>(), checks, model.ranges, [](const auto& row, RangeTable& table) {
-      read_host_columns(row, table);
-      table.name.push_back(row.string_id(4));
-      table.domain.push_back(row.is_null(5) ? kNoString : row.string_id(5));
-      table.category.push_back(row.i64_or_unknown(6));
-      table.on_gpu.push_back(static_cast<std::uint8_t>(row.i64(7) != 0));
-      table.device.push_back(row.i32_or_unknown(8));
-      table.stream.push_back(row.i64_or_unknown(9));
-      table.correlation_id.push_back(row.i64_or_unknown(10));
-    });
+    read_declared_table<RangeRow>(database, checks, model.ranges);
     sort_by_start(model.ranges);
   }
 }
