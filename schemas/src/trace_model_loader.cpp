@@ -253,8 +253,11 @@ void read_table(sqlite::Database& database, const TableRead& read, RowChecks& ch
 }
 
 // Reads a table the model stores column for column as declared (model_columns.hpp).
+// Files older than the table lack it: nothing was recorded there.
 template <typename Record, typename Table>
 void read_declared_table(sqlite::Database& database, RowChecks& checks, Table& table) {
+  const auto& declared = TableDeclaration<Record>::options;
+  if (declared.since_minor > 0 && !database.has_table(TableDeclaration<Record>::name)) return;
   read_table(database, table_read<Record>(), checks, table,
              [](const auto& row, Table& into) { store_row<Record>(row, into); });
 }
@@ -302,7 +305,6 @@ void load_memory_events(sqlite::Database& database, TraceModel& model, RowChecks
 
 // Files before schema 1.4 have no thread_states table: the OS scheduler was not recorded.
 void load_thread_states(sqlite::Database& database, TraceModel& model, RowChecks& checks) {
-  if (!database.has_table("thread_states")) return;
   read_declared_table<ThreadStateRow>(database, checks, model.thread_states);
   if (const auto overlapping = sort_thread_states_apart(model.thread_states); overlapping > 0) {
     auto& entry = checks.left_out["thread_states.overlap"];
@@ -365,9 +367,7 @@ void load_gpu_tables(sqlite::Database& database, TraceModel& model, const LoadOp
                loading.table.bytes.push_back(row.i64_or_unknown(6));
              });
   // Files before schema 1.2 have no collectives table: nothing is known about collectives.
-  if (database.has_table("collectives")) {
-    read_declared_table<CollectiveRow>(database, checks, model.collectives);
-  }
+  read_declared_table<CollectiveRow>(database, checks, model.collectives);
   load_memory_events(database, model, checks);
   const StageTimer timer("GPU tables: order by stream");
   model.kernel_streams = group_by_stream(kernels, model.kernels);
