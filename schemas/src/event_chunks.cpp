@@ -110,13 +110,6 @@ std::string decode_column(Reader reader, std::int64_t rows, std::vector<std::int
 
 }  // namespace
 
-const std::vector<std::string>& chunked_tables() {
-  // Never destroyed: the collector may finish a trace on another thread while the program exits.
-  static const auto* tables = new std::vector<std::string>{"kernels", "memcpys", "memsets", "api_calls", "syncs",
-                                                           "ranges"};
-  return *tables;
-}
-
 void seal_chunk(std::vector<std::uint8_t>& blob) {
   if (blob.size() < kChecksumBytes) blob.resize(kChecksumBytes, 0);
   const auto sum = checksum(std::span(blob).subspan(kChecksumBytes));

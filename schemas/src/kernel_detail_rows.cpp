@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "row_rules.hpp"
+#include "table_reads.hpp"
 
 namespace gpuprof::trace {
 
@@ -26,7 +27,7 @@ namespace {
 
 // The rules only a load with launch details applies: what made it leave out a kernel the model kept.
 std::string detail_rules_broken(const LeftOutRows& left_out) {
-  const auto base = kernel_rules(false);
+  const auto base = kernel_summary_read().rules;
   std::string broken;
   for (const auto& [column, entry] : left_out) {
     // A named copy: Clang before 16 cannot capture a structured binding.

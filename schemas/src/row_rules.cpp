@@ -8,9 +8,6 @@
 #include <array>
 #include <limits>
 
-#include "gpuprof/trace/records.hpp"
-#include "table_declarations.hpp"
-
 namespace gpuprof::trace {
 namespace {
 
@@ -49,11 +46,6 @@ bool keeps(const Values& row, const ColumnRule& rule, const std::vector<std::uin
   }
   return false;
 }
-
-// The rules come from the tables' declarations; the loader reads the kernels'
-// launch details only when asked, and then checks only the columns it reads.
-constexpr std::size_t kKernelSummaryColumns = TableDeclaration<KernelRow>::summary_columns;
-static_assert(kColumnRules<KernelRow>[kKernelSummaryColumns - 1].column == kKernelSummaryColumns - 1);
 
 }  // namespace
 
@@ -102,20 +94,5 @@ const char* describe(Rule rule) {
   }
   return "not valid";
 }
-
-std::span<const ColumnRule> kernel_rules(bool launch_details) {
-  const std::span<const ColumnRule> all = kColumnRules<KernelRow>;
-  return launch_details ? all : all.first(kKernelSummaryColumns);
-}
-std::span<const ColumnRule> memcpy_rules() { return kColumnRules<MemcpyRow>; }
-std::span<const ColumnRule> memset_rules() { return kColumnRules<MemsetRow>; }
-std::span<const ColumnRule> api_call_rules() { return kColumnRules<ApiCallRow>; }
-std::span<const ColumnRule> sync_rules() { return kColumnRules<SyncRow>; }
-std::span<const ColumnRule> range_rules() { return kColumnRules<RangeRow>; }
-std::span<const ColumnRule> collective_rules() { return kColumnRules<CollectiveRow>; }
-std::span<const ColumnRule> memory_event_rules() { return kColumnRules<MemoryEventRow>; }
-std::span<const ColumnRule> thread_state_rules() { return kColumnRules<ThreadStateRow>; }
-std::span<const ColumnRule> step_rules() { return kColumnRules<StepRow>; }
-std::span<const ColumnRule> gap_rules() { return kColumnRules<GapRow>; }
 
 }  // namespace gpuprof::trace

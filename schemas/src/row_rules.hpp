@@ -76,18 +76,7 @@ const ColumnRule* broken_rule(const Values& row, std::span<const ColumnRule> rul
 // Why a row breaking `rule` was left out, for the counted problem's detail.
 const char* describe(Rule rule);
 
-// Rules per table, by column position in the table (SELECT * order), as the
-// tables' declarations state them (table_declarations.hpp).
-std::span<const ColumnRule> kernel_rules(bool launch_details);
-std::span<const ColumnRule> memcpy_rules();
-std::span<const ColumnRule> memset_rules();
-std::span<const ColumnRule> api_call_rules();
-std::span<const ColumnRule> sync_rules();
-std::span<const ColumnRule> range_rules();
-std::span<const ColumnRule> collective_rules();
-std::span<const ColumnRule> memory_event_rules();
-std::span<const ColumnRule> thread_state_rules();
-std::span<const ColumnRule> step_rules();
-std::span<const ColumnRule> gap_rules();
+// The rules of each table, by column position (SELECT * order), are derived
+// from its declaration: kColumnRules<Row> (table_columns.hpp).
 
 }  // namespace gpuprof::trace

@@ -80,6 +80,9 @@ struct Column {
   std::optional<Rule> rule;
   std::int64_t low = 0, high = 0;  // the codes an enum rule accepts
   std::string_view comment = {};  // kept in the file's schema text, after the column
+  // The schema 1.x that added the column: files of older versions lack it and
+  // the loader reads it as NULL there. Any other missing column refuses the file.
+  int since_minor = 0;
 };
 
 // How a table is created and written, besides its columns.
@@ -91,6 +94,10 @@ struct TableOptions {
   bool without_rowid = false;
   bool replace = false;   // a row of a key already written replaces it (INSERT OR REPLACE)
   bool chunked = false;   // written again in event_chunks (README, "Column chunks")
+  // The schema 1.x that added the table: files of older versions lack it. `gpuprof
+  // info` lists the tables in the order versions added them (event_tables()).
+  int since_minor = 0;
+  bool counted = true;  // its rows are events that `gpuprof info` counts; false: a description (devices)
 };
 
 // Specialised once per table in table_declarations.hpp: `name`, `columns`

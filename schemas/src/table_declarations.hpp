@@ -85,7 +85,7 @@ struct TableDeclaration<DeviceRow> {
       {"memory_bandwidth_bps", sql::kInteger, field<&R::memory_bandwidth_bps>, {}},
       {"host_link_bandwidth_bps", sql::kInteger, field<&R::host_link_bandwidth_bps>, {}},
   }};
-  static constexpr TableOptions options{.replace = true};
+  static constexpr TableOptions options{.replace = true, .counted = false};
 };
 
 // TraceFile::device_links() checks both devices itself.
@@ -101,7 +101,7 @@ struct TableDeclaration<DeviceLinkRow> {
       {"performance_rank", sql::kInteger, field<&R::performance_rank>, {}},
   }};
   static constexpr TableOptions options{
-      .after_columns = "PRIMARY KEY (src_device, dst_device)", .without_rowid = true, .replace = true};
+      .after_columns = "PRIMARY KEY (src_device, dst_device)", .without_rowid = true, .replace = true, .counted = false};
 };
 
 template <>
@@ -121,7 +121,7 @@ struct TableDeclaration<KernelRow> {
       {"dynamic_shared_bytes", sql::kInteger, field<&R::dynamic_shared_bytes>, Rule::int32_or_null},
       {"graph_node_id", sql::kInteger, field<&R::graph_node_id>, Rule::integer_or_null},
       {"mangled_name_id", sql::kNameOrNull, field<&R::mangled_name>, Rule::string_id_or_null, 0, 0,
-       "since 1.1; name_id holds the demangled name"},
+       "since 1.1; name_id holds the demangled name", 1},
   }});
   static constexpr TableOptions options{.chunked = true};
   // The columns up to name_id: what the loader reads when launch details are not wanted.
@@ -201,7 +201,7 @@ struct TableDeclaration<RangeRow> {
   static constexpr TableOptions options{.chunked = true};
 };
 
-// Since 1.2. A group of 0 would divide the bus bandwidth factor (n-1)/n by zero.
+// A group of 0 would divide the bus bandwidth factor (n-1)/n by zero.
 template <>
 struct TableDeclaration<CollectiveRow> {
   using R = CollectiveRow;
@@ -220,10 +220,10 @@ struct TableDeclaration<CollectiveRow> {
       {"group_desc_id", sql::kNameOrNull, field<&R::group_description>, Rule::string_id_or_null},
       {"group_ranks_id", sql::kNameOrNull, field<&R::group_ranks>, Rule::string_id_or_null},
   }};
-  static constexpr TableOptions options{.name_width = 18};  // as schema 1.2 spelled it
+  static constexpr TableOptions options{.name_width = 18, .since_minor = 2};  // the width as 1.2 spelled it
 };
 
-// Since 1.3. Sizes are never negative: the operation says which way they count.
+// Sizes are never negative: the operation says which way they count.
 template <>
 struct TableDeclaration<MemoryEventRow> {
   using R = MemoryEventRow;
@@ -242,10 +242,10 @@ struct TableDeclaration<MemoryEventRow> {
       {"bytes", sql::kNotNull, field<&R::bytes>, Rule::count},
       {"allocated_after", sql::kInteger, field<&R::allocated_after>, Rule::count_or_null},
   }};
-  static constexpr TableOptions options{};
+  static constexpr TableOptions options{.since_minor = 3};
 };
 
-// Since 1.4. A stretch of a thread's state names its thread: without one it describes nothing.
+// A stretch of a thread's state names its thread: without one it describes nothing.
 template <>
 struct TableDeclaration<ThreadStateRow> {
   using R = ThreadStateRow;
@@ -261,7 +261,7 @@ struct TableDeclaration<ThreadStateRow> {
       {"os_state_id", sql::kNameOrNull, field<&R::os_state>, Rule::string_id_or_null},
       {"block_reason_id", sql::kNameOrNull, field<&R::block_reason>, Rule::string_id_or_null},
   }};
-  static constexpr TableOptions options{};
+  static constexpr TableOptions options{.since_minor = 4};
 };
 
 // Derived tables (written by `report --save`), read back by the exporter.

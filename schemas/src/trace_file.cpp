@@ -17,6 +17,7 @@
 #include "gpuprof/trace/stats_catalogue.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 #include "row_rules.hpp"
+#include "table_declarations.hpp"
 
 namespace gpuprof::trace {
 namespace {
@@ -115,23 +116,7 @@ void record_left_out(const LeftOutRows& left_out, std::vector<StatRow>& stats) {
   }
 }
 
-const std::vector<std::string>& trace_tables() {
-  // Never destroyed, as every static the trace writer uses: see chunk_guard_triggers().
-  static const auto* tables = new std::vector<std::string>{
-      "meta",   "strings", "devices", "device_links", "kernels",     "memcpys",         "memsets",      "api_calls",
-      "syncs",  "ranges",  "steps",   "gaps",         "collectives", "collector_stats", "event_chunks", "memory_events",
-      "thread_states"};
-  return *tables;
-}
-
 void refuse_stored_code(sqlite::Database& database) { database.refuse_code(trace_tables(), chunk_guard_triggers()); }
-
-const std::vector<std::string>& event_tables() {
-  static const auto* tables = new std::vector<std::string>{
-      "kernels", "memcpys", "memsets", "api_calls", "syncs", "ranges", "steps", "gaps", "collectives", "memory_events",
-      "thread_states"};
-  return *tables;
-}
 
 namespace {
 
@@ -286,7 +271,7 @@ std::vector<StepRow> TraceFile::steps() {
   std::vector<StepRow> rows;
   sqlite::Statement query(database_, "SELECT * FROM steps ORDER BY device, step");
   while (query.step()) {
-    if (leaves_out(query, step_rules(), "steps", left_out_)) continue;
+    if (leaves_out(query, kColumnRules<StepRow>, "steps", left_out_)) continue;
     StepRow row;
     row.rank = optional_number<std::int32_t>(query, 0);
     row.device = static_cast<std::int32_t>(query.column_int(1));
@@ -304,7 +289,7 @@ std::vector<GapRow> TraceFile::gaps() {
   std::vector<GapRow> rows;
   sqlite::Statement query(database_, "SELECT * FROM gaps ORDER BY device, start_ns");
   while (query.step()) {
-    if (leaves_out(query, gap_rules(), "gaps", left_out_)) continue;
+    if (leaves_out(query, kColumnRules<GapRow>, "gaps", left_out_)) continue;
     GapRow row;
     row.rank = optional_number<std::int32_t>(query, 0);
     row.device = static_cast<std::int32_t>(query.column_int(1));

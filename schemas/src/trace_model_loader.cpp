@@ -16,7 +16,9 @@
 #include "chunk_check.hpp"
 #include "event_chunks.hpp"
 #include "kernel_detail_rows.hpp"
+#include "model_columns.hpp"
 #include "row_rules.hpp"
+#include "table_reads.hpp"
 
 namespace gpuprof::trace {
 namespace {
@@ -154,35 +156,6 @@ ChunkRead read_chunks(sqlite::Database& database, const std::string& table_name,
   return {true, {}};
 }
 
-// Each table's columns in schema order, as the row readers below index them.
-// Rows are read by these names, so a table whose columns stand in another order
-// reads the same; a name ending in '?' came with a later schema version and
-// reads as NULL where the file lacks it. Any other missing column refuses the file.
-using ColumnNames = std::initializer_list<const char*>;
-constexpr ColumnNames kKernelColumns = {"device", "context", "stream", "start_ns", "end_ns", "correlation_id",
-                                        "name_id", "grid_x", "grid_y", "grid_z", "block_x", "block_y", "block_z",
-                                        "registers_per_thread", "static_shared_bytes", "dynamic_shared_bytes",
-                                        "graph_node_id", "mangled_name_id?"};
-constexpr ColumnNames kKernelSummaryColumns = {"device",  "context",        "stream", "start_ns",
-                                               "end_ns", "correlation_id", "name_id"};
-constexpr ColumnNames kMemcpyColumns = {"device", "context", "stream", "start_ns", "end_ns", "correlation_id",
-                                        "copy_kind", "src_memory_kind", "dst_memory_kind", "src_device",
-                                        "dst_device", "bytes"};
-constexpr ColumnNames kMemsetColumns = {"device", "context", "stream", "start_ns", "end_ns", "correlation_id", "bytes"};
-constexpr ColumnNames kCollectiveColumns = {"device", "correlation_id", "name_id", "in_elements", "out_elements",
-                                            "in_bytes", "out_bytes", "dtype_id", "group_size", "process_group_id",
-                                            "group_desc_id", "group_ranks_id"};
-constexpr ColumnNames kMemoryEventColumns = {"device", "context", "stream", "time_ns", "correlation_id",
-                                             "operation", "memory_kind", "address", "bytes", "allocated_after"};
-constexpr ColumnNames kThreadStateColumns = {"process_id", "thread_id", "start_ns", "end_ns", "state", "cpu",
-                                             "os_state_id", "block_reason_id"};
-constexpr ColumnNames kApiCallColumns = {"process_id", "thread_id", "start_ns", "end_ns", "correlation_id",
-                                         "name_id", "kind", "return_code"};
-constexpr ColumnNames kSyncColumns = {"process_id", "thread_id", "start_ns", "end_ns", "sync_type",
-                                      "device", "stream", "event", "correlation_id"};
-constexpr ColumnNames kRangeColumns = {"process_id", "thread_id", "start_ns", "end_ns", "name_id", "domain_id",
-                                       "category", "on_gpu", "device", "stream", "correlation_id"};
-
 std::vector<std::string> column_names(sqlite::Statement& all_columns) {
   std::vector<std::string> names;
   for (int column = 0; column < all_columns.column_count(); ++column) {
@@ -191,25 +164,26 @@ std::vector<std::string> column_names(sqlite::Statement& all_columns) {
   return names;
 }
 
-std::string select_list(const std::vector<std::string>& present, ColumnNames expected) {
+// Rows are read by the declared names, so a table whose columns stand in another
+// order reads the same; a column a later minor version added reads as NULL where
+// the file lacks it. Any other missing column refuses the file.
+std::string select_list(const std::vector<std::string>& present, std::span<const LoadedColumn> expected) {
   std::string list;
-  for (const std::string_view entry : expected) {
-    const bool optional = entry.ends_with('?');
-    const std::string name(optional ? entry.substr(0, entry.size() - 1) : entry);
+  for (const auto& column : expected) {
+    const std::string name(column.name);
     const bool found = std::find(present.begin(), present.end(), name) != present.end();
-    list += (list.empty() ? "" : ", ") + (found || !optional ? name : "NULL AS " + name);
+    list += (list.empty() ? "" : ", ") + (found || !column.later ? name : "NULL AS " + name);
   }
   return list;
 }
 
 // Chunks hold a table's columns by position: they stand for the rows only when
 // the table's columns are in schema order.
-bool in_schema_order(const std::vector<std::string>& present, ColumnNames expected) {
+bool in_schema_order(const std::vector<std::string>& present, std::span<const LoadedColumn> expected) {
   std::size_t at = 0;
-  for (std::string_view name : expected) {
-    if (at == present.size()) return name.ends_with('?');  // an older file without the later columns
-    if (name.ends_with('?')) name.remove_suffix(1);
-    if (present[at++] != name) return false;
+  for (const auto& column : expected) {
+    if (at == present.size()) return column.later;  // an older file without the later columns
+    if (present[at++] != column.name) return false;
   }
   return true;
 }
@@ -219,8 +193,11 @@ bool in_schema_order(const std::vector<std::string>& present, ColumnNames expect
 // unchecked. The column chunks are read when usable, else the rows: both give
 // the same values to the same rules.
 template <typename Table, typename ReadRow>
-void read_table(sqlite::Database& database, const char* table_name, std::span<const ColumnRule> rules,
-                RowChecks& checks, Table& table, ReadRow&& read_row, ColumnNames columns) {
+void read_table(sqlite::Database& database, const TableRead& read, RowChecks& checks, Table& table,
+                ReadRow&& read_row) {
+  const std::string table_name(read.name);
+  const auto rules = read.rules;
+  const auto columns = read.columns;
   const StageTimer timer(table_name);
   // row_bound is only an upper bound for files others wrote, so the reservation
   // is capped by the file's size rather than trusted.
@@ -249,7 +226,7 @@ void read_table(sqlite::Database& database, const char* table_name, std::span<co
       });
     }
   };
-  sqlite::Statement all_columns(database, std::string("SELECT * FROM ") + table_name);
+  sqlite::Statement all_columns(database, "SELECT * FROM " + table_name);
   const auto present = column_names(all_columns);
   // Prepared first even when the chunks serve: a file whose table lacks a column read here is refused either way.
   sqlite::Statement statement(database, "SELECT " + select_list(present, columns) + " FROM " + table_name);
@@ -273,6 +250,16 @@ void read_table(sqlite::Database& database, const char* table_name, std::span<co
     store(values);
   }
   report();
+}
+
+// Reads a table the model stores column for column as declared (model_columns.hpp).
+// Files older than the table lack it: nothing was recorded there.
+template <typename Record, typename Table>
+void read_declared_table(sqlite::Database& database, RowChecks& checks, Table& table) {
+  const auto& declared = TableDeclaration<Record>::options;
+  if (declared.since_minor > 0 && !database.has_table(TableDeclaration<Record>::name)) return;
+  read_table(database, table_read<Record>(), checks, table,
+             [](const auto& row, Table& into) { store_row<Record>(row, into); });
 }
 
 // A GPU table while it loads: its rows' streams are kept as indices
@@ -312,33 +299,13 @@ void read_host_columns(const Row<Values>& row, Table& table) {
 void load_memory_events(sqlite::Database& database, TraceModel& model, RowChecks& checks) {
   model.memory_events_table = database.has_table("memory_events");
   if (!model.memory_events_table) return;
-  read_table(database, "memory_events", memory_event_rules(), checks, model.memory_events,
-             [](const auto& row, MemoryEventTable& table) {
-               table.device.push_back(row.i32(0));
-               table.context.push_back(row.i64_or_unknown(1));
-               table.stream.push_back(row.i64_or_unknown(2));
-               table.time_ns.push_back(row.i64(3));
-               table.correlation_id.push_back(row.i64_or_unknown(4));
-               table.operation.push_back(static_cast<MemoryOperation>(row.i64(5)));
-               table.memory_kind.push_back(static_cast<MemoryKind>(std::max<std::int64_t>(0, row.i64(6))));
-               table.address.push_back(row.i64_or_unknown(7));
-               table.bytes.push_back(row.i64(8));
-               table.allocated_after.push_back(row.i64_or_unknown(9));
-             }, kMemoryEventColumns);
+  read_declared_table<MemoryEventRow>(database, checks, model.memory_events);
   sort_by_device_time(model.memory_events);
 }
 
 // Files before schema 1.4 have no thread_states table: the OS scheduler was not recorded.
 void load_thread_states(sqlite::Database& database, TraceModel& model, RowChecks& checks) {
-  if (!database.has_table("thread_states")) return;
-  read_table(database, "thread_states", thread_state_rules(), checks, model.thread_states,
-             [](const auto& row, ThreadStateTable& table) {
-               read_host_columns(row, table);
-               table.state.push_back(static_cast<ThreadRunState>(row.i64(4)));
-               table.cpu.push_back(row.i64_or_unknown(5));
-               table.os_state.push_back(row.string_id_or_none(6));
-               table.block_reason.push_back(row.string_id_or_none(7));
-             }, kThreadStateColumns);
+  read_declared_table<ThreadStateRow>(database, checks, model.thread_states);
   if (const auto overlapping = sort_thread_states_apart(model.thread_states); overlapping > 0) {
     auto& entry = checks.left_out["thread_states.overlap"];
     entry.rows += overlapping, entry.reason = "starts before the thread's previous state ends";
@@ -362,7 +329,7 @@ void load_gpu_tables(sqlite::Database& database, TraceModel& model, const LoadOp
   LoadingGpuTable<MemcpyTable> memcpys;
   LoadingGpuTable<MemsetTable> memsets;
   if (options.load_kernel_launch_details) {
-    read_table(database, "kernels", kernel_rules(true), checks, kernels,
+    read_table(database, table_read<KernelRow>(), checks, kernels,
                [context](const auto& row, LoadingGpuTable<KernelTable>& loading) {
                  read_gpu_columns(row, loading, context);
                  auto& table = loading.table;
@@ -374,17 +341,16 @@ void load_gpu_tables(sqlite::Database& database, TraceModel& model, const LoadOp
                  table.dynamic_shared_bytes.push_back(row.i32_or_unknown(15));
                  table.graph_node_id.push_back(row.i64_or_unknown(16));
                  table.mangled_name.push_back(row.string_id_or_none(17));  // schema 1.1
-               }, kKernelColumns);
+               });
   } else {
     read_table(
-        database, "kernels", kernel_rules(false), checks, kernels,
+        database, kernel_summary_read(), checks, kernels,
         [context](const auto& row, LoadingGpuTable<KernelTable>& loading) {
           read_gpu_columns(row, loading, context);
           loading.table.name.push_back(row.string_id(6));
-        },
-        kKernelSummaryColumns);
+        });
   }
-  read_table(database, "memcpys", memcpy_rules(), checks, memcpys,
+  read_table(database, table_read<MemcpyRow>(), checks, memcpys,
              [context](const auto& row, LoadingGpuTable<MemcpyTable>& loading) {
                read_gpu_columns(row, loading, context);
                auto& table = loading.table;
@@ -394,30 +360,14 @@ void load_gpu_tables(sqlite::Database& database, TraceModel& model, const LoadOp
                table.src_device.push_back(row.i32_or_unknown(9));
                table.dst_device.push_back(row.i32_or_unknown(10));
                table.bytes.push_back(row.i64_or_unknown(11));
-             }, kMemcpyColumns);
-  read_table(database, "memsets", memset_rules(), checks, memsets,
+             });
+  read_table(database, table_read<MemsetRow>(), checks, memsets,
              [context](const auto& row, LoadingGpuTable<MemsetTable>& loading) {
                read_gpu_columns(row, loading, context);
                loading.table.bytes.push_back(row.i64_or_unknown(6));
-             }, kMemsetColumns);
+             });
   // Files before schema 1.2 have no collectives table: nothing is known about collectives.
-  if (database.has_table("collectives")) {
-    read_table(database, "collectives", collective_rules(), checks, model.collectives,
-               [](const auto& row, CollectiveTable& table) {
-                 table.device.push_back(row.i32(0));
-                 table.correlation_id.push_back(row.i64(1));
-                 table.name.push_back(row.string_id(2));
-                 table.in_elements.push_back(row.i64_or_unknown(3));
-                 table.out_elements.push_back(row.i64_or_unknown(4));
-                 table.in_bytes.push_back(row.i64_or_unknown(5));
-                 table.out_bytes.push_back(row.i64_or_unknown(6));
-                 table.dtype.push_back(row.string_id_or_none(7));
-                 table.group_size.push_back(row.i64_or_unknown(8));
-                 table.process_group.push_back(row.string_id_or_none(9));
-                 table.group_description.push_back(row.string_id_or_none(10));
-                 table.group_ranks.push_back(row.string_id_or_none(11));
-               }, kCollectiveColumns);
-  }
+  read_declared_table<CollectiveRow>(database, checks, model.collectives);
   load_memory_events(database, model, checks);
   const StageTimer timer("GPU tables: order by stream");
   model.kernel_streams = group_by_stream(kernels, model.kernels);
@@ -428,39 +378,23 @@ void load_gpu_tables(sqlite::Database& database, TraceModel& model, const LoadOp
 void load_host_tables(sqlite::Database& database, TraceModel& model, const LoadOptions& options, RowChecks& checks) {
   if (options.load_api_calls) {
     const bool return_code = options.load_contexts_and_return_codes;
-    read_table(database, "api_calls", api_call_rules(), checks, model.api_calls,
+    read_table(database, table_read<ApiCallRow>(), checks, model.api_calls,
                [return_code](const auto& row, ApiCallTable& table) {
                  read_host_columns(row, table);
                  table.correlation_id.push_back(row.i64_or_unknown(4));
                  table.name.push_back(row.string_id(5));
                  table.kind.push_back(static_cast<ApiKind>(row.i64(6)));
                  if (return_code) table.return_code.push_back(row.i64_or_unknown(7));
-               }, kApiCallColumns);
+               });
     timed("api_calls: order by start", [&] { sort_by_start(model.api_calls); });
     load_thread_states(database, model, checks);
   }
   if (options.load_syncs) {
-    read_table(database, "syncs", sync_rules(), checks, model.syncs, [](const auto& row, SyncTable& table) {
-      read_host_columns(row, table);
-      table.type.push_back(static_cast<SyncType>(row.i64(4)));
-      table.device.push_back(row.i32_or_unknown(5));
-      table.stream.push_back(row.i64_or_unknown(6));
-      table.event.push_back(row.i64_or_unknown(7));
-      table.correlation_id.push_back(row.i64_or_unknown(8));
-    }, kSyncColumns);
+    read_declared_table<SyncRow>(database, checks, model.syncs);
     sort_by_start(model.syncs);
   }
   if (options.load_ranges) {
-    read_table(database, "ranges", range_rules(), checks, model.ranges, [](const auto& row, RangeTable& table) {
-      read_host_columns(row, table);
-      table.name.push_back(row.string_id(4));
-      table.domain.push_back(row.is_null(5) ? kNoString : row.string_id(5));
-      table.category.push_back(row.i64_or_unknown(6));
-      table.on_gpu.push_back(static_cast<std::uint8_t>(row.i64(7) != 0));
-      table.device.push_back(row.i32_or_unknown(8));
-      table.stream.push_back(row.i64_or_unknown(9));
-      table.correlation_id.push_back(row.i64_or_unknown(10));
-    }, kRangeColumns);
+    read_declared_table<RangeRow>(database, checks, model.ranges);
     sort_by_start(model.ranges);
   }
 }
@@ -548,11 +482,11 @@ KernelLaunchDetails load_kernel_launch_details(const std::string& path, const Tr
   const auto strings = file.strings();
   RowChecks checks{strings.present, chunks_allowed(file), {}, {}, nullptr};
   KernelDetailRows rows;
-  read_table(file.database(), "kernels", kernel_rules(true), checks, rows,
+  read_table(file.database(), table_read<KernelRow>(), checks, rows,
              [&model](const auto& row, KernelDetailRows& into) {
                into.add(model, {row.i32(0), row.i64_or_unknown(2), row.i64(3), row.i64(4), row.string_id(6),
                                 row.dim3(7), row.dim3(10)});
-             }, kKernelColumns);
+             });
   file.database().check_unchanged_since_open();
   return std::move(rows).finish(model, checks.left_out);
 }

@@ -5,7 +5,6 @@
 // name the columns a file has at the positions it has them.
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <filesystem>
 #include <stdexcept>
 #include <string>
@@ -14,9 +13,7 @@
 
 #include "gpuprof/trace/schema_version.hpp"
 #include "gpuprof/trace/sqlite_database.hpp"
-#include "gpuprof/trace/trace_file.hpp"
 #include "gpuprof/trace/trace_writer.hpp"
-#include "event_chunks.hpp"
 #include "schema_text.hpp"
 #include "table_declarations.hpp"
 #include "temporary_folder.hpp"
@@ -109,30 +106,6 @@ TEST(TableDeclarations, RulesNameTheColumnsAtTheirPositions) {
       ASSERT_LT(static_cast<std::size_t>(rule.column), names.size()) << table;
       EXPECT_EQ(names[static_cast<std::size_t>(rule.column)], rule.name) << table;
     }
-  });
-}
-
-// The chunk guards and the chunk writer walk chunked_tables(); a table declared
-// chunked is encoded as its rows arrive, so the two must name the same tables.
-TEST(TableDeclarations, ChunkedTablesAreTheOnesDeclaredChunked) {
-  std::vector<std::string> declared;
-  for_each_table([&]<typename Row>() {
-    if (TableDeclaration<Row>::options.chunked) declared.emplace_back(TableDeclaration<Row>::name);
-  });
-  EXPECT_EQ(declared, chunked_tables());
-}
-
-// TraceFile refuses views named like a trace table and counts the event tables'
-// rows for `gpuprof info`: a declared table missing from its lists would be
-// neither guarded nor counted.
-TEST(TableDeclarations, TraceFileListsEveryDeclaredTable) {
-  const auto listed = [](const std::vector<std::string>& tables, std::string_view name) {
-    return std::find(tables.begin(), tables.end(), name) != tables.end();
-  };
-  for_each_table([&]<typename Row>() {
-    const std::string_view name = TableDeclaration<Row>::name;
-    EXPECT_TRUE(listed(trace_tables(), name)) << name;
-    if (name != "devices" && name != "device_links") EXPECT_TRUE(listed(event_tables(), name)) << name;
   });
 }
 
