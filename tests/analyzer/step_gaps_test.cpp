@@ -29,7 +29,8 @@ Rank synthetic_rank(std::int32_t devices, std::int64_t per_device, std::int64_t 
       StepBreakdown entry;
       entry.step = {device, step, start, start + 1000, last_work, step == 0};
       rank.steps.push_back(entry);
-      if (gap) rank.gaps.push_back({device, step, last_work, start + 1000, IdleCause::data_loading, step == 0, 300, {}});
+      if (!gap) continue;
+      rank.gaps.push_back({device, step, last_work, start + 1000, IdleCause::data_loading, step == 0, 300, {}});
     }
   }
   return rank;
