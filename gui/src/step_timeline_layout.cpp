@@ -20,12 +20,6 @@ int widest_label(const std::vector<StepSection>& sections, const QFontMetrics& m
   return width + 2;  // advances are rounded; a pixel each side keeps the last glyph whole
 }
 
-ChartText wrapped(const QString& text, int left, int top, int width, const QFontMetrics& metrics) {
-  const int flags = Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap;
-  const QRect needed = metrics.boundingRect(QRect(left, top, std::max(1, width), 100000), flags, text);
-  return {QRect(left, top, std::max(1, width), needed.height()), text, flags, kTextColour};
-}
-
 // Round ticks (the reports' nice_ticks, in ms or us as the waterfall's) whose labels, centred under them, stay
 // apart and inside [left, right]: as many as fit. The axis ends at the last tick.
 void place_ticks(StepChartLayout& layout, double span_ns, int left, int right, int top, const QFontMetrics& metrics) {
@@ -73,7 +67,7 @@ StepChartLayout layout_step_chart(const std::vector<StepSection>& sections, QSiz
   for (const auto& section : sections) span_ns = std::max(span_ns, static_cast<double>(section.timeline->step_ns));
   int y = kMargin, first_lane = -1;
   for (const auto& section : sections) {
-    const auto title = wrapped(section.title, kMargin, y, inner, metrics);
+    const auto title = wrapped_text(section.title, kMargin, y, inner, metrics, kTextColour);
     layout.texts.push_back(title);
     y = title.rect.bottom() + 1 + kPad;
     for (const auto& lane : section.timeline->lanes) {

@@ -22,13 +22,6 @@ int widest(const std::vector<comparison::WaterfallBar>& bars, const QFontMetrics
   return width + 2;  // advances are rounded; a pixel each side keeps the last glyph whole
 }
 
-// The text wrapped to `width` at the left of a rectangle from `top`, as tall as it needs.
-ChartText wrapped(const QString& text, int left, int top, int width, const QFontMetrics& metrics, QColor colour) {
-  const int flags = Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap;
-  const QRect needed = metrics.boundingRect(QRect(left, top, std::max(1, width), 100000), flags, text);
-  return {QRect(left, top, std::max(1, width), needed.height()), text, flags, colour};
-}
-
 struct TickLabels {
   comparison::WaterfallAxis axis;
   std::vector<ChartText> texts;
@@ -64,6 +57,12 @@ TickLabels tick_labels(const std::vector<comparison::WaterfallBar>& bars, int le
 
 }  // namespace
 
+ChartText wrapped_text(const QString& text, int left, int top, int width, const QFontMetrics& metrics, QColor colour) {
+  const int flags = Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap;
+  const QRect needed = metrics.boundingRect(QRect(left, top, std::max(1, width), 100000), flags, text);
+  return {QRect(left, top, std::max(1, width), needed.height()), text, flags, colour};
+}
+
 WaterfallLayout layout_waterfall(const std::vector<comparison::WaterfallBar>& bars, const QString& title_text,
                                  QSize size, const QFontMetrics& metrics) {
   WaterfallLayout layout;
@@ -72,7 +71,7 @@ WaterfallLayout layout_waterfall(const std::vector<comparison::WaterfallBar>& ba
   const int row_floor = metrics.height() + 4;
   const int width = std::max(size.width(), 2 * kMargin + label_width + kPad + kMinPlotWidth + kPad + value_width);
   const int inner = width - 2 * kMargin;
-  const auto title = wrapped(title_text, kMargin, kMargin, inner, metrics, kTextColour);
+  const auto title = wrapped_text(title_text, kMargin, kMargin, inner, metrics, kTextColour);
   layout.texts.push_back(title);
   const int plot_left = kMargin + label_width + kPad, plot_right = width - kMargin - value_width - kPad;
   const int plot_top = title.rect.bottom() + 1 + kPad;
@@ -87,7 +86,8 @@ WaterfallLayout layout_waterfall(const std::vector<comparison::WaterfallBar>& ba
       axis.low_ns > 0 ? QObject::tr("The axis starts at %1, not at 0, so that small changes stay visible.")
                             .arg(q(units::format_duration(static_cast<std::int64_t>(axis.low_ns))))
                       : QString();
-  const int note_height = note_text.isEmpty() ? 0 : wrapped(note_text, 0, 0, inner, metrics, kNoteColour).rect.height();
+  const int note_height =
+      note_text.isEmpty() ? 0 : wrapped_text(note_text, 0, 0, inner, metrics, kNoteColour).rect.height();
   const int below = kPad + tick_height + (note_height ? kPad + note_height : 0) + kMargin;
   const int row_height = std::clamp((size.height() - plot_top - below) / std::max(1, rows), row_floor, kMaxRowHeight);
   layout.plot = QRect(QPoint(plot_left, plot_top), QPoint(plot_right, plot_top + row_height * rows - 1));
@@ -115,8 +115,8 @@ WaterfallLayout layout_waterfall(const std::vector<comparison::WaterfallBar>& ba
   }
   for (const auto& tick : ticks.texts) layout.texts.push_back(tick);
   if (!note_text.isEmpty()) {
-    layout.texts.push_back(
-        wrapped(note_text, kMargin, layout.plot.bottom() + 1 + kPad + tick_height + kPad, inner, metrics, kNoteColour));
+    const int note_top = layout.plot.bottom() + 1 + kPad + tick_height + kPad;
+    layout.texts.push_back(wrapped_text(note_text, kMargin, note_top, inner, metrics, kNoteColour));
   }
   const int minimum_width = 2 * kMargin + label_width + kPad + kMinPlotWidth + kPad + value_width;
   layout.minimum = QSize(minimum_width, plot_top + row_floor * rows + below);

@@ -82,12 +82,19 @@ bool wal_holds_nothing(const std::string& wal) {
 // (no -shm; a -wal, if any, holds nothing): reading it normally would create
 // both side files beside the user's file. A -wal with frames and no -shm is
 // refused: reading it would need a -shm, ignoring it would lose its commits.
+// A writer that closes removes its -shm just before its -wal (checkpointed
+// by then): for that moment the file looks like one whose writer stopped
+// mid-write, so that look is waited out as a lock is (a reader under CPU load
+// once called a live trace damaged there).
 bool wal_without_side_files(const std::string& path) {
   std::ifstream file(path, std::ios::binary);
   std::array<char, 20> header{};
   if (!file.read(header.data(), header.size()) || header[18] != 2 || header[19] != 2) return false;
-  if (exists_beside(path, "-shm")) return false;
-  if (!exists_beside(path, "-wal") || wal_holds_nothing(path + "-wal")) return true;
+  for (int tries = 0;; ++tries) {
+    if (exists_beside(path, "-shm")) return false;
+    if (!exists_beside(path, "-wal") || wal_holds_nothing(path + "-wal")) return true;
+    if (wait_for_lock(nullptr, tries) == 0) break;
+  }
   throw TraceError::bad_input(path, "has a -wal file with changes but no -shm beside it (a writer stopped mid-write); "
                                     "gpuprof never changes an input: open it once with sqlite3, which folds the -wal "
                                     "in, or remove " + path + "-wal if it is not this file's");
@@ -173,11 +180,13 @@ Database::Database(const std::string& path, OpenMode mode) : path_(path) {
   const bool reading = mode == OpenMode::read_only || mode == OpenMode::read_only_locked;
   const bool long_path = is_past_sqlite_path_limit(path);
   if (long_path) refuse_long_path_unless_readable(path, reading);
+  // Taken before the side files are looked at, so that a writer that opens after that look and checkpoints
+  // while the file is read changes the stamp (taken after the look, it could fall inside that checkpoint).
+  const auto stamp = stamp_of(path);
   // A long path can only be read immutable: see long_path_vfs().
   const bool immutable = long_path || (mode == OpenMode::read_only && wal_without_side_files(path));
   const std::string name = immutable ? immutable_uri(path) : path;
-  // Taken before opening, so that any change after it is seen.
-  if (immutable) immutable_stamp_ = stamp_of(path);
+  if (immutable) immutable_stamp_ = stamp;
   const int status = sqlite3_open_v2(name.c_str(), &handle_, flags | (immutable ? SQLITE_OPEN_URI : 0),
                                      long_path ? "gpuprof-long-paths" : nullptr);
   if (status != SQLITE_OK) {

@@ -96,6 +96,52 @@ TEST_F(LiveWriter, AnUnlockedReadThatAWriterCheckpointedUnderIsRetriedNotCalledD
   EXPECT_THROW(reader.check_unchanged_since_open(), sqlite::BusyError);
 }
 
+// Leaves beside `path` the -wal of a commit that is already in the file, and no -shm: what a writer that
+// closes leaves for a moment (SQLite removes its -shm, then its -wal).
+void leave_a_checkpointed_wal(const std::string& path, const std::string& copy) {
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  sqlite3_exec(db, "PRAGMA journal_mode = WAL", nullptr, nullptr, nullptr);
+  sqlite3_exec(db, "UPDATE kernels SET grid_x = grid_x + 0 WHERE rowid % 64 = 0", nullptr, nullptr, nullptr);
+  std::filesystem::copy_file(path + "-wal", copy);
+  sqlite3_close(db);
+  ASSERT_FALSE(std::filesystem::exists(path + "-shm"));
+  ASSERT_GT(std::filesystem::file_size(copy), 32U) << "the -wal holds frames";
+  std::filesystem::copy_file(copy, path + "-wal");
+}
+
+TEST_F(LiveWriter, AWriterBetweenRemovingItsShmAndItsWalIsWaitedFor) {
+  leave_a_checkpointed_wal(trace_, folder_.file("kept-wal"));
+  // The writer removes its -wal a moment later; a reader that looked before must not call the trace damaged.
+  std::thread closer([this] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    std::filesystem::remove(trace_ + "-wal");
+  });
+  std::string problem;
+  std::size_t kernels = 0;
+  try {
+    kernels = trace::load_trace_model(trace_).kernels.size();
+  } catch (const TraceError& error) {
+    problem = error.what();
+  }
+  closer.join();
+  EXPECT_EQ(problem, "");
+  EXPECT_GT(kernels, 0U);
+  EXPECT_FALSE(std::filesystem::exists(trace_ + "-shm")) << "the reader created a -shm beside its input";
+}
+
+TEST_F(LiveWriter, AWalWithChangesAndNoShmThatStaysIsStillRefused) {
+  leave_a_checkpointed_wal(trace_, folder_.file("kept-wal"));
+  try {
+    trace::load_trace_model(trace_);
+    ADD_FAILURE() << "read a file whose -wal may hold commits it does not have";
+  } catch (const TraceError& error) {
+    EXPECT_NE(std::string(error.what()).find("no -shm beside it"), std::string::npos) << error.what();
+  }
+  EXPECT_FALSE(std::filesystem::exists(trace_ + "-shm")) << "the reader created a -shm beside its input";
+  EXPECT_TRUE(std::filesystem::exists(trace_ + "-wal"));
+}
+
 // How many kernels differ from `reference` in grid_x, or -1 when a row differs
 // by anything but the writer's +1: one commit of the writer changes none (its
 // first state) or all of the rows its UPDATE picks (the other).

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "gpuprof/rank/gaps.hpp"
+#include "gpuprof/rank/step_gaps.hpp"
 #include "gpuprof/idle/idle_attribution.hpp"
 
 namespace gpuprof::job {
@@ -97,17 +98,18 @@ void refresh_sums(RankSummary& rank) {
     if (device.source == analysis::WindowSource::span) device.steady = device.total;
   }
   if (!analysis.steps.empty()) analysis.gaps = analysis::find_batch_gaps(analysis.steps);
-  std::map<DeviceKey, const analysis::StepBreakdown*> steps;  // (device, step)
-  for (const auto& step : analysis.steps) steps[{step.step.device, step.step.step}] = &step;
-  std::map<DeviceKey, idle::IdleCause> gap_causes;  // (device, step before the gap)
-  for (const auto& gap : analysis.gaps) gap_causes[{gap.device, gap.after_step}] = gap.cause;
+  const auto step_gaps = analysis::gap_of_each_step(analysis.steps, analysis.gaps);
+  std::map<DeviceKey, std::size_t> steps;  // (device, step) → index into analysis.steps
+  for (std::size_t index = 0; index < analysis.steps.size(); ++index) {
+    steps[{analysis.steps[index].step.device, analysis.steps[index].step.step}] = index;
+  }
   for (auto& window : rank.windows) {
     if (!window.from_steps) continue;
-    if (const auto found = steps.find({window.device, window.step}); found != steps.end()) {
-      window.breakdown = found->second->breakdown;
-    }
-    const auto gap = gap_causes.find({window.device, window.step});
-    if (window.gap_cause && gap != gap_causes.end()) window.gap_cause = gap->second;
+    const auto found = steps.find({window.device, window.step});
+    if (found == steps.end()) continue;
+    window.breakdown = analysis.steps[found->second].breakdown;
+    const auto gap = step_gaps[found->second];
+    if (window.gap_cause && gap) window.gap_cause = analysis.gaps[*gap].cause;
   }
 }
 

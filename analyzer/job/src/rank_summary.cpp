@@ -8,6 +8,7 @@
 #include "gpuprof/analysis/classification.hpp"
 #include "gpuprof/analysis/device_activity.hpp"
 #include "gpuprof/analysis/run_facts.hpp"
+#include "gpuprof/rank/step_gaps.hpp"
 #include "gpuprof/trace/stage_timings.hpp"
 
 namespace gpuprof::job {
@@ -70,25 +71,24 @@ std::array<IntervalSet, kCopyKinds> exposed_copies_by_kind(const trace::TraceMod
   return per_kind;
 }
 
-std::vector<WindowSample> device_windows(const analysis::RankAnalysis& result, const analysis::DeviceActivity& device,
+// `step_gaps`: analysis::gap_of_each_step of the rank's steps and gaps.
+std::vector<WindowSample> device_windows(const analysis::RankAnalysis& result,
+                                         const std::vector<std::optional<std::size_t>>& step_gaps,
+                                         const analysis::DeviceActivity& device,
                                          const std::array<IntervalSet, kCopyKinds>& exposed_copies) {
   std::vector<WindowSample> windows;
-  for (const auto& entry : result.steps) {
+  for (std::size_t index = 0; index < result.steps.size(); ++index) {
+    const auto& entry = result.steps[index];
     if (entry.step.device != device.device) continue;
     windows.push_back({device.device, entry.step.step, entry.step.warmup, true, entry.step.start_ns,
                        entry.step.end_ns, entry.breakdown, {}});
+    if (const auto gap = step_gaps[index]) windows.back().gap_cause = result.gaps[*gap].cause;
   }
   if (windows.empty()) {
     const auto breakdown = analysis::breakdown_in(device, device.first_start(), device.last_end());
     windows.push_back({device.device, 0, false, false, device.first_start(), device.last_end(), breakdown, {}});
   }
-  // Windows tile a device's timeline, so a gap is found by the end of the window it closes.
-  std::map<std::int64_t, idle::IdleCause> gap_causes;
-  for (const auto& gap : result.gaps) {
-    if (gap.device == device.device) gap_causes[gap.end_ns] = gap.cause;
-  }
   for (auto& window : windows) {
-    if (const auto found = gap_causes.find(window.end_ns); found != gap_causes.end()) window.gap_cause = found->second;
     for (std::size_t kind = 0; kind < kCopyKinds; ++kind) {
       window.exposed_copy_ns[kind] = analysis::length_within(exposed_copies[kind], window.start_ns, window.end_ns);
     }
@@ -114,10 +114,11 @@ RankSummaryParts summarize_rank_parts(const trace::TraceModel& model, const anal
   const auto& activity = parts.activity;
   const trace::StageTimer timer("rank summary: collectives, windows, step kernels");
   summary.collectives = find_collectives(model, parts.categories, activity);
+  const auto step_gaps = analysis::gap_of_each_step(summary.analysis.steps, summary.analysis.gaps);
   for (const auto& device : activity) {
     if (device.empty()) continue;
     const auto exposed_copies = exposed_copies_by_kind(model, device);
-    auto windows = device_windows(summary.analysis, device, exposed_copies);
+    auto windows = device_windows(summary.analysis, step_gaps, device, exposed_copies);
     summary.windows.insert(summary.windows.end(), windows.begin(), windows.end());
   }
   const auto found = model.meta.find("clock_calibration");

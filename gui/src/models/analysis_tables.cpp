@@ -1,6 +1,7 @@
 #include "gpuprof/gui/models/analysis_tables.hpp"
 
 #include "gpuprof/analysis/kernel_labels.hpp"
+#include "gpuprof/rank/step_gaps.hpp"
 #include "gpuprof/units/units.hpp"
 
 namespace gpuprof::gui {
@@ -68,17 +69,20 @@ TableModel* make_step_model(const Session& session, QObject* parent) {
   std::vector<QVariant> payloads;
   for (std::size_t index = 0; index < session.ranks.size(); ++index) {
     const auto& rank = session.ranks[index];
-    for (const auto& entry : rank->analysis.steps) {
+    const auto& steps = rank->analysis.steps;
+    const auto& gaps = rank->analysis.gaps;
+    const auto step_gaps = analysis::gap_of_each_step(steps, gaps);
+    for (std::size_t position = 0; position < steps.size(); ++position) {
+      const auto& entry = steps[position];
       const auto& step = entry.step;
+      const auto gap = step_gaps[position];
       std::vector<TableCell> row{count(rank->analysis.rank), device(step.device),
                                  {QString::number(step.step) + (step.warmup ? QStringLiteral(" (warm-up)") : QString()),
                                   QVariant::fromValue<qint64>(step.step)},
                                  duration(step.start_ns - session.start_ns), duration(entry.breakdown.window_ns),
                                  duration(entry.breakdown.busy_ns), duration(entry.breakdown.idle_in_steps_ns),
-                                 duration(entry.breakdown.batch_gap_ns), text(std::string("-"))};
-      for (const auto& gap : rank->analysis.gaps) {
-        if (gap.device == step.device && gap.after_step == step.step) row[8] = text(analysis::to_string(gap.cause));
-      }
+                                 duration(entry.breakdown.batch_gap_ns),
+                                 text(gap ? analysis::to_string(gaps[*gap].cause) : std::string_view("-"))};
       rows.push_back(std::move(row));
       payloads.push_back(QVariant::fromValue(QList<qint64>{step.start_ns, step.end_ns, static_cast<qint64>(index)}));
     }

@@ -27,6 +27,10 @@ struct ChartText {
   QColor colour;
 };
 
+// `text` wrapped to `width` at the left of a rectangle from `top`, as tall as it needs at `metrics`: the
+// charts' titles and notes (waterfall, replayed step).
+ChartText wrapped_text(const QString& text, int left, int top, int width, const QFontMetrics& metrics, QColor colour);
+
 struct ChartBar {
   QRect rect;
   QColor colour;
