@@ -20,6 +20,8 @@
 #include "gpuprof/predict/collective_validation.hpp"
 #include "gpuprof/predict/comm_cases.hpp"
 #include "gpuprof/predict/step_variability.hpp"
+#include "gpuprof/predict/verdict_accounting.hpp"
+#include "gpuprof/predict/verdict_lean.hpp"
 
 namespace {
 
@@ -80,16 +82,21 @@ void print_case(const gpuprof::predict::CaseResult& c) {
 
 // A hard case with the two no-skill guesses beside it (the constant efficiency fitted on the other sources of
 // `pool`) and the verdict: N GPUs faster than one, predicted and measured.
-void print_hard_case(const gpuprof::predict::CaseResult& c, const std::vector<gpuprof::predict::CaseResult>& pool) {
+// Beside an uncertain verdict, the centre's lean (too close within `variability` of 1x).
+void print_hard_case(const gpuprof::predict::CaseResult& c, const std::vector<gpuprof::predict::CaseResult>& pool,
+                     double variability) {
   const double linear = c.gpus * c.one_gpu;
   const double constant = linear * gpuprof::predict::fitted_efficiency(pool, c.source);
   fmt::print("{:<62} {:>9.4g} {:>9.4g} {:>+7.1f}% [{:.4g}, {:.4g}] {:<3} linear {:>+7.1f}% constant {:>+7.1f}% "
-             "1 GPU {:.4g}: {} / {} {}\n",
+             "1 GPU {:.4g}: {} / {} {}{}\n",
              c.name, c.predicted, c.measured, 100 * c.error(), c.low, c.high, c.in_band() ? "in" : "OUT",
              100 * (linear / c.measured - 1), 100 * (constant / c.measured - 1), c.one_gpu,
              c.uncertain ? "uncertain" : c.predicted > c.one_gpu ? "faster" : "no faster",
              c.measured > c.one_gpu ? "faster" : "no faster",
-             c.verdict_right ? "right" : c.uncertain ? "(not right)" : "WRONG");
+             c.verdict_right ? "right" : c.uncertain ? "(not right)" : "WRONG",
+             c.uncertain ? fmt::format("; lean {}", to_string(gpuprof::predict::lean_of(c.predicted / c.one_gpu,
+                                                                                        variability)))
+                         : std::string());
 }
 
 void print_coverage(const std::string& what, const gpuprof::predict::HeldOutCoverage& coverage) {
@@ -149,6 +156,25 @@ void print_verdicts(const std::string& what, const std::vector<gpuprof::predict:
              "the {} runs no faster than one: right {}, uncertain {}, wrong {}\n",
              what, count(false, right), rows.size(), count(false, open), count(false, wrong),
              count(true, [](const auto&) { return true; }), count(true, right), count(true, open), count(true, wrong));
+}
+
+// The verdict a user acts on (docs/predict.md, "The verdict, counted"): the band's call, the centre's lean where
+// the call is uncertain, the centre's side, and the two baselines' sides on the same rows.
+void print_account(const std::string& what, const gpuprof::predict::VerdictAccount& a) {
+  const auto sides = [](const gpuprof::predict::SideCounts& s) {
+    return fmt::format("right {:>3}, wrong {:>3}", s.right, s.wrong);
+  };
+  fmt::print("  {:<44} {:>3} rows: band's call right {:>3}, uncertain {:>3}, wrong {:>2}; lean of the uncertain right "
+             "{:>2}, wrong {:>2}, too close {:>2}; call then lean right {:>3}, wrong {:>2}\n",
+             what, a.rows, a.band_right, a.band_uncertain, a.band_wrong, a.lean_of_uncertain.right,
+             a.lean_of_uncertain.wrong, a.lean_of_uncertain.too_close, a.acted_right(), a.acted_wrong());
+  fmt::print("  {:<44} {:>8}  centre's side {}; linear (N x) {}; constant efficiency {}\n", "", "", sides(a.centre),
+             sides(a.linear), sides(a.constant));
+}
+
+void print_accounting(const std::string& what, const gpuprof::predict::VerdictAccounting& a) {
+  print_account(what, a.all);
+  print_account("  of them no faster than one GPU", a.no_faster);
 }
 
 // The band of the PCIe machines' runs: its replica loss calibrated by source on them, and checked leave one
@@ -340,7 +366,7 @@ void print_cases(const std::string& dir, double stated_spread) {
   hard = p::band_rows_left_out(pool, hard, 0.8);
   pool = hard;
   pool.insert(pool.end(), published.begin(), published.end());
-  for (const auto& row : hard) print_hard_case(row, pool);
+  for (const auto& row : hard) print_hard_case(row, pool, stated_spread);
   print_verdicts("Rossum", hard);
   print_pcie_band(hard);
   auto every_row = hard;
@@ -351,6 +377,21 @@ void print_cases(const std::string& dir, double stated_spread) {
   print_pcie_centre(hard);
   print_no_exchange(hard);
   print_baselines("Rossum runs alone", hard);
+  // Each set scored on its own rows (the constant efficiency fitted on the set's other sources), then together.
+  fmt::print("\nverdicts (lean: the centre's side, too close within the stated 1-GPU variability {:.2f} % of 1x):\n",
+             100 * stated_spread);
+  p::VerdictAccounting every_set;
+  const std::vector<std::pair<std::string, std::vector<p::CaseResult>>> sets = {
+      {"published 8-GPU runs", p::band_rows_left_out(published, published, 0.8)},
+      {"published 4-GPU runs", p::band_rows_left_out(published, held_gpus[0], 0.8)},
+      {"published 2-GPU runs", p::band_rows_left_out(published, held_gpus[1], 0.8)},
+      {"Rossum runs", hard}};
+  for (const auto& [name, rows] : sets) {
+    const auto account = p::account_verdicts(rows, stated_spread);
+    print_accounting(name, account);
+    every_set += account;
+  }
+  print_accounting("published and Rossum runs together", every_set);
   hard.insert(hard.end(), published.begin(), published.end());
   print_baselines("Rossum runs with the published 8-GPU runs", hard);
   std::filesystem::remove_all(work);

@@ -21,6 +21,7 @@
 #include "gpuprof/gui/models/prediction_rows.hpp"
 #include "gpuprof/gui/step_timeline_chart.hpp"
 #include "gpuprof/gui/waterfall_chart.hpp"
+#include "gpuprof/predict/link_profile.hpp"
 #include "gpuprof/predict/prediction_writers.hpp"
 #include "gpuprof/synthetic/synthetic_trace.hpp"
 #include "gpuprof/trace/sqlite_database.hpp"
@@ -299,6 +300,46 @@ TEST_F(PredictionPanelTest, ShowsTheFiguresOfGpuprofPredictWithSyncAndTopology) 
     EXPECT_EQ(refused.exit_code, 2);
     EXPECT_EQ("gpuprof: " + panel.error_text().toStdString() + "\n", refused.err);
   }
+}
+
+// Where the band straddles one GPU the call is uncertain, and the panel shows the centre's lean beside it (issue
+// 37) in `gpuprof predict`'s words: its side, or too close to call within the 1-GPU step's variability. The
+// variables on GPU 0 over 7gforce's x1 risers, gradients whose exchange is about as long as the step.
+TEST_F(PredictionPanelTest, AnUncertainCallShowsTheCentresLeanAsGpuprofPredictGivesIt) {
+  PredictionPanel panel;
+  panel.set_session(testing::load(trace_));
+  auto request = pcie_request();
+  request.link = "pcie3-x1";
+  request.sync = "ps-gpu";
+  request.allreduce = "after-backward";
+  predict_with(panel, request);
+  ASSERT_TRUE(panel.prediction()) << panel.error_text().toStdString();
+  const double step = panel.prediction()->measured_step_ns;
+  const auto link = predict::link_preset("pcie3-x1");
+  std::vector<predict::Lean> leans;
+  for (const double exchange_steps : {0.95, 1.3}) {
+    // ps-gpu on 2 GPUs: two copies through GPU 0's link.
+    request.grad_bytes = static_cast<std::int64_t>((exchange_steps * step / 2 - link.peer_latency_ns) * link.peer_gbps);
+    predict_with(panel, request);
+    ASSERT_TRUE(panel.prediction()) << panel.error_text().toStdString();
+    const auto json = run_cli(trace_, request, "json");
+    ASSERT_EQ(json.exit_code, 0) << json.err;
+    EXPECT_EQ(predict::render_prediction(report::Format::json, *panel.prediction()), json.out);
+    const auto& row = panel.prediction()->rows.front();
+    ASSERT_EQ(row.call, predict::Call::uncertain) << row.verdict;
+    leans.push_back(row.lean);
+    EXPECT_NE(json.out.find("\"lean\":\"" + std::string(predict::to_string(row.lean)) + "\""), std::string::npos);
+    const auto words = row.lean == predict::Lean::too_close ? std::string("too close to call")
+                                                             : "its centre leans " + std::string(to_string(row.lean));
+    EXPECT_NE(row.verdict.find(words), std::string::npos) << row.verdict;
+    EXPECT_EQ(cell(*panel.rows_table(), 0, kPredictionVerdictColumn), row.verdict);
+    EXPECT_TRUE(panel.result_text().contains(QString::fromStdString(row.verdict)));
+    const auto text = run_cli(trace_, request, "text");
+    ASSERT_EQ(text.exit_code, 0) << text.err;
+    expect_lines_of(panel.result_text(), text.out);
+  }
+  // The exchange of 0.95 steps leaves the centre within the trace's variability of 1x; 1.3 steps lean no faster.
+  EXPECT_EQ(leans, (std::vector<predict::Lean>{predict::Lean::too_close, predict::Lean::no_faster}));
 }
 
 // Link left at its default: chosen from the trace's GPU by the analyzer, as `gpuprof predict` without --link

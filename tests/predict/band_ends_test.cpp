@@ -1,10 +1,14 @@
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <optional>
 #include <string>
 
+#include <fmt/format.h>
+
 #include "gpuprof/predict/prediction.hpp"
 #include "gpuprof/predict/prediction_writers.hpp"
+#include "gpuprof/predict/step_variability.hpp"
 #include "synthetic_gpus_trace.hpp"
 
 // The band's ends on a machine over PCIe (issue 37): what a 1-GPU trace cannot know, the band covers, and the
@@ -108,6 +112,65 @@ TEST_F(BandEnds, WithoutSyncAPcieBoxWithPeerAccessCoversTheParameterServers) {
   EXPECT_GE(slow_end("pcie3-p2p", std::nullopt), slow_end("pcie3-p2p", SyncStrategy::ps_gpu));
   EXPECT_GE(slow_end("pcie3-p2p", std::nullopt), slow_end("pcie3-p2p", SyncStrategy::ps_cpu));
   EXPECT_LT(slow_end("nvlink3", std::nullopt), slow_end("nvlink3", SyncStrategy::ps_gpu));
+}
+
+// Beside an uncertain call the user gets the centre's side (issue 37), in the sentence and in JSON's `lean`; where
+// the centre is within the 1-GPU step's own variability of one GPU it takes no side. Every call carries a lean.
+TEST_F(BandEnds, BesideAnUncertainCallTheCentreLeansOrIsTooCloseToCall) {
+  predict_with(bytes_for(1e6));
+  const double step = measured_ns_;
+  // An exchange 1.3 steps long: 0.84x at the centre, the band from about 0.5x to 1.1x.
+  const auto leaning = predict_with(bytes_for(1.3 * step));
+  ASSERT_EQ(leaning.call, Call::uncertain);
+  EXPECT_LT(leaning.speedup, 1.0 - last_.step_variability);
+  EXPECT_EQ(leaning.lean, Lean::no_faster);
+  EXPECT_NE(leaning.verdict.find("its centre leans no faster"), std::string::npos) << leaning.verdict;
+  EXPECT_NE(render_prediction(report::Format::json, last_).find(R"("call":"uncertain","lean":"no faster")"),
+            std::string::npos);
+  // 0.95 steps: the centre at about 0.99x, inside the trace's own step-to-step variability.
+  const auto close = predict_with(bytes_for(0.95 * step));
+  ASSERT_EQ(close.call, Call::uncertain);
+  EXPECT_EQ(close.lean, Lean::too_close) << close.speedup << " within " << last_.step_variability;
+  EXPECT_NE(close.verdict.find(fmt::format("within the 1-GPU step's variability ({:.1f} %) of one GPU: too close "
+                                           "to call",
+                                           100 * last_.step_variability)),
+            std::string::npos)
+      << close.verdict;
+  // A decided call keeps its sentence as it was and still carries its lean.
+  const auto costly = predict_with(bytes_for(3 * step));
+  EXPECT_EQ(costly.call, Call::no_faster);
+  EXPECT_EQ(costly.lean, Lean::no_faster);
+  EXPECT_EQ(costly.verdict.find("lean"), std::string::npos) << costly.verdict;
+  EXPECT_NE(render_prediction(report::Format::json, last_).find(R"("lean":"no faster")"), std::string::npos);
+}
+
+// The variability a lean is judged against is the one the synchronization term uses: the trace's own steady
+// periods, a stated one where the options give it (the validation's published rows), and the project's stated
+// figure where the trace has too few steady periods to measure its own.
+TEST_F(BandEnds, TheTooCloseRuleTakesTheVariabilityTheTraceMeasuresOrTheStatedOne) {
+  predict_with(bytes_for(1e6));
+  const double own = last_.step_variability;
+  EXPECT_GT(own, 0.0);
+  EXPECT_NE(own, kStatedStepVariability);
+  const auto with = [&](const std::function<void(PredictOptions&)>& edit) {
+    PredictOptions options;
+    options.gpus = {2};
+    options.link = link_preset("pcie3-x1");
+    options.sync = SyncStrategy::ps_gpu;
+    options.schedule = AllReduceSchedule::after_backward;
+    options.gradient_bytes = bytes_for(0.95 * measured_ns_);
+    edit(options);
+    return predict({&model_}, options);
+  };
+  // Stated as none, the centre near 1x (the synchronization term moves it too) takes its side.
+  const auto stated_none = with([](PredictOptions& o) { o.stated_step_spread = 0.0; });
+  const auto& row = stated_none.rows.front();
+  EXPECT_EQ(stated_none.step_variability, 0.0);
+  EXPECT_NEAR(row.speedup, 1.0, own) << "no longer a case for the rule";
+  EXPECT_EQ(row.lean, row.speedup > 1.0 ? Lean::faster : Lean::no_faster) << row.speedup;
+  // Nine of the twelve steps as warm-up leave two steady periods: too few to measure, the stated figure.
+  const auto short_run = with([](PredictOptions& o) { o.analysis.warmup_steps = 9; });
+  EXPECT_EQ(short_run.step_variability, kStatedStepVariability);
 }
 
 }  // namespace

@@ -71,9 +71,39 @@ TEST(PredictionCsv, TermNamesGoThroughTheReportsEscaping) {
   row.terms = {{"=cmd|' /C calc'!A0", 100.0}, {"all-reduce over \"link\", measured", -2.0}};
   p.rows.push_back(row);
   EXPECT_EQ(render_prediction(report::Format::csv, p),
-            "gpus,step_ns,low_ns,high_ns,speedup,efficiency,term,term_ns\n"
-            "2,1500,0,0,1.5000,0.7500,'=cmd|' /C calc'!A0,100\n"
-            "2,1500,0,0,1.5000,0.7500,\"all-reduce over \"\"link\"\", measured\",-2\n");
+            "gpus,step_ns,low_ns,high_ns,speedup,efficiency,term,term_ns,call,lean\n"
+            "2,1500,0,0,1.5000,0.7500,'=cmd|' /C calc'!A0,100,faster,too close to call\n"
+            "2,1500,0,0,1.5000,0.7500,\"all-reduce over \"\"link\"\", measured\",-2,faster,too close to call\n");
+}
+
+// Beside an uncertain call the centre's lean (issue 37), in every format: JSON and CSV as fields of each GPU
+// count, Markdown and HTML as columns of the summary beside the call, text in the verdict sentence.
+TEST(PredictionOutputs, TheLeanStandsBesideTheCallInEveryFormat) {
+  Prediction p;
+  p.step_variability = 0.0305;
+  GpuCountPrediction row;
+  row.gpus = 4;
+  row.step_ns = 1.0e6;
+  row.speedup = 0.84;
+  row.efficiency = 0.21;
+  row.call = Call::uncertain;
+  row.lean = Lean::no_faster;
+  row.verdict = "4 GPUs: 0.84x; uncertain whether faster than one GPU: the band spans 0.40x to 1.04x, its centre "
+                "leans no faster";
+  row.terms.push_back({"parameter-server exchange", 500.0});
+  p.rows.push_back(row);
+  const auto json = parsed(render_prediction(report::Format::json, p));
+  EXPECT_EQ(std::string(json["predictions"][0]["call"].GetString()), "uncertain");
+  EXPECT_EQ(std::string(json["predictions"][0]["lean"].GetString()), "no faster");
+  EXPECT_DOUBLE_EQ(json["step_variability_percent"].GetDouble(), 3.05);
+  const auto csv = render_prediction(report::Format::csv, p);
+  EXPECT_NE(csv.find(",term,term_ns,call,lean\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find(",500,uncertain,no faster\n"), std::string::npos) << csv;
+  EXPECT_NE(render_prediction(report::Format::markdown, p).find("| uncertain | no faster |"), std::string::npos);
+  const auto html = render_prediction(report::Format::html, p);
+  EXPECT_NE(html.find(">uncertain<"), std::string::npos) << html;
+  EXPECT_NE(html.find(">no faster<"), std::string::npos) << html;
+  EXPECT_NE(render_prediction(report::Format::text, p).find("its centre leans no faster"), std::string::npos);
 }
 
 // In text a figure that is not finite is a word, never a number made up from it (INT64_MIN before).
@@ -179,8 +209,8 @@ TEST(PredictionOutputs, HostileNamesAreSafeInEveryFormat) {
     if (c == '\n' && !quoted) ++records;
   }
   EXPECT_EQ(records, 1 + hostile_names().size()) << csv;
-  EXPECT_NE(csv.find(",'=cmd|' /C calc'!A0,1000\n"), std::string::npos) << csv;
-  EXPECT_NE(csv.find(",\"sum, \"\"quoted\"\", name\",1000\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find(",'=cmd|' /C calc'!A0,1000,faster,too close to call\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find(",\"sum, \"\"quoted\"\", name\",1000,faster,too close to call\n"), std::string::npos) << csv;
   // The text's terms table is report's: a rule under its header, each name printable in its row.
   const auto text = render_prediction(report::Format::text, p);
   EXPECT_NE(text.find("ctl?]0;title??[31mred??next"), std::string::npos) << text;

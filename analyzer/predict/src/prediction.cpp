@@ -149,6 +149,14 @@ std::vector<SyncChoice> slow_end_syncs(const PredictOptions& options, std::int32
           {SyncStrategy::ps_gpu, path, true}};
 }
 
+// Beside an uncertain call: the centre's side of one GPU, named as the estimate it is (verdict_lean.hpp).
+std::string lean_words(const GpuCountPrediction& row, const Prediction& prediction) {
+  if (row.lean == Lean::too_close)
+    return fmt::format("and its centre is within the 1-GPU step's variability ({:.1f} %) of one GPU: too close to call",
+                       100 * prediction.step_variability);
+  return fmt::format("its centre leans {}", to_string(row.lean));
+}
+
 std::string verdict(const GpuCountPrediction& row, const Prediction& prediction) {
   const Term* cost = nullptr;
   const Term* saved = nullptr;
@@ -169,8 +177,8 @@ std::string verdict(const GpuCountPrediction& row, const Prediction& prediction)
                   weak ? "the 1-GPU throughput" : (row.speedup >= 1.0 ? "faster" : "slower"), 100.0 * row.efficiency);
   // The band straddles one GPU's throughput: the trace cannot decide whether N GPUs are faster.
   if (row.call == Call::uncertain)
-    sentence += fmt::format("; uncertain whether faster than one GPU: the band spans {:.2f}x to {:.2f}x",
-                            row.slow_end_speedup, row.fast_end_speedup);
+    sentence += fmt::format("; uncertain whether faster than one GPU: the band spans {:.2f}x to {:.2f}x, {}",
+                            row.slow_end_speedup, row.fast_end_speedup, lean_words(row, prediction));
   // Weak scaling keeps every replica's work: nothing is saved, so the sentence names the largest cost.
   if (weak) saved = nullptr;
   if (cost && saved)
@@ -261,6 +269,7 @@ GpuCountPrediction predict_count(const Inputs& inputs, const PredictOptions& opt
              : row.slow_end_speedup > 1.0  ? Call::faster
              : row.fast_end_speedup <= 1.0 ? Call::no_faster
                                            : Call::uncertain;
+  row.lean = lean_of(row.speedup, prediction.step_variability);
   if (options.scaling == Scaling::weak && row.efficiency > 1.0 + 1e-9)
     throw TraceError::bad_input(prediction.trace,
                                 fmt::format("the replay of {} GPUs came out faster than one GPU under weak scaling "
@@ -398,6 +407,8 @@ Prediction predict_resolved(const Inputs& inputs, const std::vector<const trace:
   if (options.step_timelines)
     prediction.measured_step = step_timeline(inputs.graph, recorded, "");
   prediction.replayed_step_ns = steady_step_period(inputs.graph, replay(inputs.graph)).mean_ns;
+  prediction.step_variability = options.stated_step_spread.value_or(
+      measured_step_spread_share(inputs.graph).value_or(kStatedStepVariability));
   const auto host = host_pipeline(*models.front(), inputs.graph);
   prediction.host_data_ns = host.data_ns, prediction.host_launch_ns = host.launch_ns;
   prediction.host_copy_wait_ns = host.copy_wait_ns;

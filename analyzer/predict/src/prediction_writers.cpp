@@ -70,6 +70,8 @@ std::string render_json(const Prediction& p) {
   field(w, "gradient_source", p.gradient_source);
   field(w, "measured_step_ns", p.measured_step_ns);
   field(w, "replayed_step_ns", p.replayed_step_ns);
+  // σ / step in percent (3 decimals of a share would keep one figure): a lean within it of 1x is too close to call
+  field(w, "step_variability_percent", 100 * p.step_variability);
   field(w, "host_data_ns_per_step", p.host_data_ns);
   field(w, "host_launch_ns_per_step", p.host_launch_ns);
   field(w, "host_copy_wait_ns_per_step", p.host_copy_wait_ns);
@@ -84,6 +86,7 @@ std::string render_json(const Prediction& p) {
     field(w, "efficiency", row.efficiency);
     field(w, "verdict", row.verdict);
     field(w, "call", std::string(to_string(row.call)));  // faster, no faster, uncertain: decided by the band
+    field(w, "lean", std::string(to_string(row.lean)));  // the centre's side, or too close to call
     w.Key("terms"), w.StartArray();
     for (const auto& term : row.terms) {
       w.StartObject();
@@ -107,25 +110,31 @@ std::string render_json(const Prediction& p) {
 std::string render_csv(const Prediction& p) {
   using report::number_cell;
   report::Table table{report::Section::summary, "predictions", "",
-                      {"gpus", "step_ns", "low_ns", "high_ns", "speedup", "efficiency", "term", "term_ns"}, {}};
+                      {"gpus", "step_ns", "low_ns", "high_ns", "speedup", "efficiency", "term", "term_ns", "call",
+                       "lean"},
+                      {}};
   for (const auto& row : p.rows)
     for (const auto& term : row.terms)
       table.rows.push_back({report::integer_cell(row.gpus), number_cell(row.step_ns, 0), number_cell(row.low_ns, 0),
                             number_cell(row.high_ns, 0), number_cell(row.speedup, 4), number_cell(row.efficiency, 4),
-                            report::text_cell(term.name), number_cell(term.ns, 0)});
+                            report::text_cell(term.name), number_cell(term.ns, 0),
+                            report::text_cell(std::string(to_string(row.call))),
+                            report::text_cell(std::string(to_string(row.lean)))});
   return report::csv_table(table);
 }
 
 // The summary and each GPU count's terms: the tables of the HTML and Markdown documents.
 std::vector<report::Table> prediction_tables(const Prediction& p) {
   report::Table summary{report::Section::summary, "predictions", "Predicted step per GPU count",
-                        {"GPUs", "step", "band low", "band high", "speedup", "efficiency", "verdict"}, {}};
+                        {"GPUs", "step", "band low", "band high", "speedup", "efficiency", "call", "lean", "verdict"},
+                        {}};
   std::vector<report::Table> tables;
   for (const auto& row : p.rows) {
     summary.rows.push_back({report::integer_cell(row.gpus), report::duration_cell(row.step_ns),
                             report::duration_cell(row.low_ns), report::duration_cell(row.high_ns),
                             report::number_cell(row.speedup, 2), report::percent_cell(row.efficiency),
-                            report::text_cell(row.verdict)});
+                            report::text_cell(std::string(to_string(row.call))),
+                            report::text_cell(std::string(to_string(row.lean))), report::text_cell(row.verdict)});
   }
   tables.push_back(std::move(summary));
   for (const auto& row : p.rows) tables.push_back(terms_table(row));

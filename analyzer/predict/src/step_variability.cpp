@@ -42,6 +42,11 @@ double step_spread_share(const ReplayGraph& graph) {
   return mean > 0 ? robust_spread(periods) / mean : 0.0;
 }
 
+std::optional<double> measured_step_spread_share(const ReplayGraph& graph) {
+  if (steady_periods(graph).size() < kMinPeriods) return std::nullopt;
+  return step_spread_share(graph);
+}
+
 StatedVariability measure_step_variability(const std::vector<std::string>& files) {
   StatedVariability result;
   std::vector<double> shares;

@@ -17,6 +17,7 @@
 #include "gpuprof/predict/step_timeline.hpp"
 #include "gpuprof/predict/strategy_edits.hpp"
 #include "gpuprof/predict/sync_model.hpp"
+#include "gpuprof/predict/verdict_lean.hpp"
 #include "gpuprof/trace/trace_model.hpp"
 
 namespace gpuprof::predict {
@@ -69,6 +70,9 @@ struct GpuCountPrediction {
   double speedup = 0, efficiency = 0;  // throughput against the 1-GPU run
   double slow_end_speedup = 0, fast_end_speedup = 0;  // the same at the band's slow and fast ends
   Call call = Call::faster;  // uncertain where the band straddles 1x
+  // The centre's side of one GPU, or too close to call within Prediction::step_variability (verdict_lean.hpp):
+  // what a user gets beside an uncertain call; set on every row.
+  Lean lean = Lean::too_close;
   std::vector<Term> terms;             // largest magnitude first; they add up to step_ns - measured
   std::string verdict;
   StepTimeline replayed_step;  // with PredictOptions::step_timelines: one replica's step, from the nominal replay
@@ -86,6 +90,9 @@ struct Prediction {
   std::string gradient_source;
   double measured_step_ns = 0, replayed_step_ns = 0;
   std::int64_t steady_steps = 0;
+  // The 1-GPU step's σ over its mean that a lean is judged against: PredictOptions::stated_step_spread, else the
+  // trace's own steady periods (three at least), else kStatedStepVariability (step_variability.hpp).
+  double step_variability = 0;
   double host_data_ns = 0, host_launch_ns = 0;  // per step, on the 1-GPU host: the shared-host risk
   double host_copy_wait_ns = 0;  // per step: copy calls (pageable memory) blocked until the GPU reached the copy
   std::vector<GpuCountPrediction> rows;

@@ -6,6 +6,7 @@
 // synthetic trace's random jitter is not a measurement).
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,14 @@ namespace gpuprof::predict {
 double step_spread_ns(const ReplayGraph& graph);
 // The same over the mean steady period: the coefficient of variation; 0 with fewer than two periods.
 double step_spread_share(const ReplayGraph& graph);
+// The same where the trace has enough steady periods to say anything of a spread (three, as for the stated
+// figure below); else none.
+std::optional<double> measured_step_spread_share(const ReplayGraph& graph);
+
+// The stated 1-GPU variability: the median σ / step of the project's real single-GPU traces (docs/predict.md,
+// "Published scaling"), for a trace too short to measure its own. Shipped so that `predict` needs no data files;
+// `CaseValidation.ShippedStepVariabilityIsTheMedianOfTheRealTraces` recomputes it.
+inline constexpr double kStatedStepVariability = 0.0305;
 
 struct TraceVariability {
   std::string trace;  // file name
