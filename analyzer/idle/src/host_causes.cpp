@@ -45,8 +45,13 @@ void add_span(std::vector<Interval>& spans, Interval span) {
 void add_api_calls(const trace::TraceModel& model, const std::vector<bool>& pageable_calls, Raw& raw) {
   ApiNames names(model);
   const auto& api = model.api_calls;
+  RawCauses* causes_of_last = nullptr;  // a thread's calls come in runs: its entry is looked up once a run
+  std::int64_t last_thread = 0;
   for (std::size_t row = 0; row < api.size(); ++row) {
-    auto& causes = raw.threads[api.thread_id[row]];
+    if (causes_of_last == nullptr || api.thread_id[row] != last_thread) {
+      last_thread = api.thread_id[row], causes_of_last = &raw.threads[last_thread];
+    }
+    auto& causes = *causes_of_last;
     const Interval span{api.start_ns[row], api.end_ns[row]};
     const auto cause = names.cause(api.name[row]);
     if (cause != IdleCause::host_bound) add_span(causes[index_of(cause)], span);
@@ -100,11 +105,16 @@ void add_running(const trace::ThreadStateTable& states, Raw& raw) {
 
 // Calls `visit(device, row, api row)` for each row of `table` whose launching call is in the trace, device
 // after device (GPU tables are sorted by device).
+// The device is read run by run (RunColumn), not searched for per row.
 template <class Visit>
 void for_each_launched_row(const trace::GpuColumns& table, const CorrelationIndex& correlations, Visit&& visit) {
-  for (std::size_t row = 0; row < table.size(); ++row) {
-    const auto api_row = correlations.api_row(table.correlation_id[row]);
-    if (api_row != CorrelationIndex::kNone) visit(table.device[row], row, api_row);
+  std::size_t row = 0;
+  for (std::size_t run = 0; run < table.device.runs(); ++run) {
+    const auto device = table.device.run_value(run);
+    for (const auto end = table.device.run_end(run); row < end; ++row) {
+      const auto api_row = correlations.api_row(table.correlation_id[row]);
+      if (api_row != CorrelationIndex::kNone) visit(device, row, api_row);
+    }
   }
 }
 
