@@ -11,11 +11,12 @@
 #include "gpuprof/analysis/time_base_notice.hpp"
 #include "gpuprof/analysis/data_loss.hpp"
 #include "gpuprof/analysis/device_activity.hpp"
+#include "gpuprof/analysis/kernel_launches.hpp"
 #include "gpuprof/analysis/steps.hpp"
 #include "gpuprof/idle/host_blockers.hpp"
 #include "gpuprof/rank/side_thread.hpp"
 #include "gpuprof/summaries/host_summaries.hpp"
-#include "gpuprof/summaries/launch_queue.hpp"
+#include "gpuprof/summaries/launch_tables.hpp"
 #include "gpuprof/trace/stage_timings.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 
@@ -91,27 +92,28 @@ void add_host_activity(const trace::TraceModel& model, const idle::HostCauses& h
   }
 }
 
-// The analyses the side thread can take, longest first: at the end this thread takes the short ones left.
+// The analyses the side thread can take, longest first: at the end this thread takes the short ones left. The
+// three launch tables share each kernel's launch, found once (kernel_launches.hpp), so they are one task.
 void add_side_analyses(const trace::TraceModel& model, const CorrelationIndex& correlations,
                        const NameClasses& classes, const AnalysisOptions& options, SideThread& side,
                        RankAnalysis& result) {
-  if (options.host_summaries) {
-    auto& host = result.host;
-    side.add([&] {
-      host.launch_latency = trace::timed("host summaries: launch latency", [&] {
-        return summaries::launch_latency_by_kernel(model, correlations);
-      });
+  side.add([&] {
+    const auto launches = trace::timed("launch tables: each kernel's launch", [&] {
+      return std::make_unique<KernelLaunches>(model, correlations);
     });
-    side.add([&] {
-      host.launch_queues = trace::timed("host summaries: launch queues", [&] {
-        return summaries::launch_queues(model, correlations);
+    if (options.host_summaries) {
+      result.host.launch_latency = trace::timed("host summaries: launch latency", [&] {
+        return summaries::launch_latency_by_kernel(model, *launches);
       });
-    });
-  }
+      result.host.launch_queues = trace::timed("host summaries: launch queues", [&] {
+        return summaries::launch_queues(model, *launches);
+      });
+    }
+    result.launches = trace::timed("launches", [&] { return analyze_launches(model, *launches); });
+  });
   side.add([&] {
     result.kernels = trace::timed("kernel summary", [&] { return summarize_kernels(model, classes, options.top_kernels); });
   });
-  side.add([&] { result.launches = trace::timed("launches", [&] { return analyze_launches(model, correlations); }); });
   if (options.host_summaries) {
     auto& host = result.host;
     side.add([&] { host.api_calls = trace::timed("host summaries: API calls", [&] { return summaries::api_summary(model); }); });

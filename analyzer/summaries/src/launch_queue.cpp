@@ -1,4 +1,5 @@
 #include "gpuprof/summaries/launch_queue.hpp"
+#include "gpuprof/summaries/launch_tables.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -8,7 +9,6 @@
 #include <utility>
 
 #include "gpuprof/analysis/grouped_values.hpp"
-#include "gpuprof/analysis/kernel_launch.hpp"
 #include "gpuprof/analysis/kernel_names.hpp"
 #include "gpuprof/analysis/run_sort.hpp"
 #include "gpuprof/analysis/thinned_series.hpp"
@@ -64,8 +64,10 @@ LaunchQueue queue_of(std::int32_t device, const std::vector<std::int64_t>& launc
   const auto first = std::min(launches.front(), starts.front());
   const auto last = std::max(launches.back(), starts.back());
   analysis::ThinnedSeriesBuilder series(first, last, max_points, &QueuePoint::depth);
-  // The point of the current time: events at one instant make one point with the depth after them all.
-  std::optional<QueuePoint> current;
+  // The point of the current time: events at one instant make one point with the depth after them all. Kept
+  // as two integers, not an optional point: copying that whole after writing its halves stalled each event.
+  bool have_point = false;
+  std::int64_t point_time = 0, point_depth = 0;
   std::int64_t depth = 0;
   ExactSum area, empty;
   std::size_t l = 0, s = 0;
@@ -73,21 +75,20 @@ LaunchQueue queue_of(std::int32_t device, const std::vector<std::int64_t>& launc
     // At one instant a start is counted before a launch: the queue never looks deeper than it was.
     const bool start_next = s < starts.size() && (l == launches.size() || starts[s] <= launches[l]);
     const std::int64_t time = start_next ? starts[s++] : launches[l++];
-    if (current) {
-      const std::int64_t span = time - current->time_ns;
+    if (have_point) {
+      const std::int64_t span = time - point_time;
       area.add(span, depth);
       if (depth == 0) empty.add(span, 1);
     }
     depth += start_next ? -1 : 1;
     queue.max_depth = std::max(queue.max_depth, depth);
-    if (current && current->time_ns == time) {
-      current->depth = depth;
-    } else {
-      if (current) series.add(*current);
-      current = QueuePoint{time, depth};
+    if (!have_point || point_time != time) {
+      if (have_point) series.add(QueuePoint{point_time, point_depth});
+      have_point = true, point_time = time;
     }
+    point_depth = depth;
   }
-  series.add(*current);
+  series.add(QueuePoint{point_time, point_depth});
   const auto total = static_cast<long double>(last - first);
   queue.mean_depth = total > 0 ? static_cast<double>(area.value() / total) : 0.0;
   queue.share_empty = total > 0 ? static_cast<double>(empty.value() / total) : 0.0;
@@ -100,25 +101,20 @@ LaunchQueue queue_of(std::int32_t device, const std::vector<std::int64_t>& launc
 
 std::vector<NamedDurations> launch_latency_by_kernel(const trace::TraceModel& model,
                                                      const analysis::CorrelationIndex& correlations) {
+  return launch_latency_by_kernel(model, analysis::KernelLaunches(model, correlations));
+}
+
+std::vector<NamedDurations> launch_latency_by_kernel(const trace::TraceModel& model,
+                                                     const analysis::KernelLaunches& launches) {
   const auto& kernels = model.kernels;
   // Each name id's group (its short name, found once per id; ids past the string table, from a hostile file,
   // share the last entry as they share one name), then the counted launches' rows grouped in one array of
-  // 32-bit rows (20 MB at 10 M events). Each kernel's latency is found once, in row order, and kept in 32 bits
-  // beside it (20 MB): read back per group, a kernel's call was a cache miss each (its API row, far from the
-  // last one read). The call's start is the kernel's start less the latency. A latency of 4.3 s or more is
-  // found again when its group is read.
+  // 32-bit rows (20 MB at 10 M events), each group's latencies read back from `launches` in row order.
   constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
-  constexpr std::uint32_t kNotCounted = kNone, kFoundAgain = kNone - 1;
   const auto name_of = [&](std::size_t row) { return std::min<std::size_t>(kernels.name[row], model.strings.size()); };
   std::vector<std::uint32_t> group_of_name(model.strings.size() + 1, kNone);
   std::map<std::string, std::uint32_t> group_of_short_name;
-  const analysis::GraphLaunchNames graph_launches(model);
-  std::vector<std::uint32_t> latency_of(kernels.size(), kNotCounted);
   for (std::size_t row = 0; row < kernels.size(); ++row) {
-    const auto launch = analysis::kernel_launch(model, correlations, graph_launches, row);
-    if (launch.status == analysis::LaunchStatus::counted) {
-      latency_of[row] = launch.latency_ns < kFoundAgain ? static_cast<std::uint32_t>(launch.latency_ns) : kFoundAgain;
-    }
     auto& found = group_of_name[name_of(row)];
     if (found != kNone) continue;
     const auto short_name = analysis::short_kernel_name(model.string(kernels.name[row]));
@@ -128,7 +124,7 @@ std::vector<NamedDurations> launch_latency_by_kernel(const trace::TraceModel& mo
   auto grouped = analysis::group_values<std::uint32_t>(
       kernels.size(), group_of_short_name.size(),
       [&](std::size_t row) -> std::size_t {
-        return latency_of[row] != kNotCounted ? group_of_name[name_of(row)] : analysis::kNoGroup;
+        return launches.counted(row) ? group_of_name[name_of(row)] : analysis::kNoGroup;
       },
       [](std::size_t row) { return static_cast<std::uint32_t>(row); });
   std::vector<NamedDurations> rows;
@@ -143,12 +139,9 @@ std::vector<NamedDurations> launch_latency_by_kernel(const trace::TraceModel& mo
     if (grouped.group(index).empty()) continue;  // a name with no counted launch
     latencies.clear(), waits.clear();
     for (const auto row : grouped.group(index)) {
-      const auto kept = latency_of[row];
-      const auto latency = kept != kFoundAgain ? std::int64_t{kept}
-                                               : analysis::kernel_launch(model, correlations, graph_launches, row).latency_ns;
-      const auto call_start = kernels.start_ns[row] - latency;
-      latencies.push_back(latency);
-      waits.emplace_back(call_start, call_start + latency);
+      const auto launch = launches(row);
+      latencies.push_back(launch.latency_ns);
+      waits.emplace_back(launch.call_start_ns, launch.call_start_ns + launch.latency_ns);
     }
     auto stats = analysis::duration_stats(latencies);
     stats.total_ns = union_of_waits(waits);
@@ -163,11 +156,15 @@ std::vector<NamedDurations> launch_latency_by_kernel(const trace::TraceModel& mo
 // memory holds one device's times, not the trace's.
 std::vector<LaunchQueue> launch_queues(const trace::TraceModel& model, const analysis::CorrelationIndex& correlations,
                                        std::size_t max_points) {
+  return launch_queues(model, analysis::KernelLaunches(model, correlations), max_points);
+}
+
+std::vector<LaunchQueue> launch_queues(const trace::TraceModel& model, const analysis::KernelLaunches& kernel_launches,
+                                       std::size_t max_points) {
   std::map<std::int32_t, std::vector<const trace::StreamSlice*>> slices;
   for (const auto& slice : model.kernel_streams) slices[slice.device].push_back(&slice);
   std::vector<LaunchQueue> queues;
   std::vector<std::int64_t> launches, starts;
-  const analysis::GraphLaunchNames graph_launches(model);
   for (const auto& [device, device_slices] : slices) {
     launches.clear(), starts.clear();
     std::size_t device_kernels = 0;
@@ -175,8 +172,8 @@ std::vector<LaunchQueue> launch_queues(const trace::TraceModel& model, const ana
     launches.reserve(device_kernels), starts.reserve(device_kernels);
     for (const auto* slice : device_slices) {
       for (std::size_t row = slice->begin; row < slice->end; ++row) {
-        const auto launch = analysis::kernel_launch(model, correlations, graph_launches, row);
-        if (launch.status != analysis::LaunchStatus::counted) continue;
+        if (!kernel_launches.counted(row)) continue;
+        const auto launch = kernel_launches(row);
         launches.push_back(launch.call_start_ns);
         starts.push_back(model.kernels.start_ns[row]);
       }
