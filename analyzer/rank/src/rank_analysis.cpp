@@ -92,11 +92,10 @@ void add_host_activity(const trace::TraceModel& model, const idle::HostCauses& h
   }
 }
 
-// The analyses the side thread can take, longest first: at the end this thread takes the short ones left. The
-// three launch tables share each kernel's launch, found once (kernel_launches.hpp), so they are one task.
-void add_side_analyses(const trace::TraceModel& model, const CorrelationIndex& correlations,
-                       const NameClasses& classes, const AnalysisOptions& options, SideThread& side,
-                       RankAnalysis& result) {
+// The three launch tables share each kernel's launch, found once (kernel_launches.hpp): one task, the side
+// thread's first, queued as soon as the correlation index exists.
+void add_launch_tables(const trace::TraceModel& model, const CorrelationIndex& correlations,
+                       const AnalysisOptions& options, SideThread& side, RankAnalysis& result) {
   side.add([&] {
     const auto launches = trace::timed("launch tables: each kernel's launch", [&] {
       return std::make_unique<KernelLaunches>(model, correlations);
@@ -111,6 +110,11 @@ void add_side_analyses(const trace::TraceModel& model, const CorrelationIndex& c
     }
     result.launches = trace::timed("launches", [&] { return analyze_launches(model, *launches); });
   });
+}
+
+// The rest of the side thread's analyses, longest first: at the end this thread takes the short ones left.
+void add_summaries(const trace::TraceModel& model, const NameClasses& classes, const AnalysisOptions& options,
+                   SideThread& side, RankAnalysis& result) {
   side.add([&] {
     result.kernels = trace::timed("kernel summary", [&] { return summarize_kernels(model, classes, options.top_kernels); });
   });
@@ -141,16 +145,18 @@ RankAnalysisParts analyze_rank_parts(const trace::TraceModel& model, const Analy
   const KernelClassifier classifier(options.comm_patterns);
   parts.correlations = trace::timed("correlation index", [&] { return std::make_unique<CorrelationIndex>(model.api_calls); });
   const CorrelationIndex& correlations = *parts.correlations;
+  // The kernel table, the launch tables and the host summaries read only what is built before them and each
+  // writes its own member of the result: they go to the second core, each as soon as its inputs exist, and what
+  // the side thread has not started when this thread is done runs here (side_thread.hpp). Results are stored in
+  // the same places as before, so output is unchanged. `classes` outlives the side thread that reads it.
+  NameClasses classes;
+  SideThread side;
+  add_launch_tables(model, correlations, options, side, result);
   if (auto notice = trace::timed("time base", [&] { return time_base_notice(model, correlations); })) {
     result.notices.push_back(std::move(*notice));
   }
-  auto classes = trace::timed("kernel classes", [&] { return classifier.classify_model(model, correlations); });
-  // The kernel table, the launch tables and the host summaries read only what is built above and each writes
-  // its own member of the result: they go to the second core, each as soon as its inputs exist, and what the
-  // side thread has not started when this thread is done runs here (side_thread.hpp). Results are stored in
-  // the same places as before, so output is unchanged.
-  SideThread side;
-  add_side_analyses(model, correlations, classes, options, side, result);
+  classes = trace::timed("kernel classes", [&] { return classifier.classify_model(model, correlations); });
+  add_summaries(model, classes, options, side, result);
   const auto& categories = classes.categories;
   parts.activity = trace::timed("device activity", [&] { return build_device_activity(model, categories); });
   const auto& activity = parts.activity;
