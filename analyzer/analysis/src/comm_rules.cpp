@@ -118,9 +118,6 @@ std::vector<std::string> launched_by_comm_call(const trace::TraceModel& model, c
   const auto& api = model.api_calls;
   // Per API name: -1 not looked at yet, 0 no, 1 a communication library call (millions of launches, few names).
   std::vector<std::int8_t> comm_call(model.strings.size(), -1);
-  const IntervalSet* thread_ranges = nullptr;  // the communication ranges of `last_thread`
-  std::int64_t last_thread = 0;
-  bool looked_up = false;
   for (std::size_t row = 0; row < kernels.size(); ++row) {
     const auto name = kernels.name[row];
     if (name >= rules.size() || !rules[name].empty()) continue;
@@ -133,14 +130,9 @@ std::vector<std::string> launched_by_comm_call(const trace::TraceModel& model, c
       rules[name] = "launched by " + std::string(model.string(call_id));
       continue;
     }
-    const auto thread = api.thread_id[api_row];
-    if (!looked_up || thread != last_thread) {  // a thread's launches come in runs: one lookup a run
-      const auto found = ranges.find(thread);
-      thread_ranges = found == ranges.end() ? nullptr : &found->second;
-      last_thread = thread, looked_up = true;
-    }
-    if (thread_ranges == nullptr || !holds(*thread_ranges, api.start_ns[api_row])) continue;
-    const auto range = enclosing_range(model, range_rows[thread], api.start_ns[api_row]);
+    const auto thread = ranges.find(api.thread_id[api_row]);
+    if (thread == ranges.end() || !holds(thread->second, api.start_ns[api_row])) continue;
+    const auto range = enclosing_range(model, range_rows[thread->first], api.start_ns[api_row]);
     if (range) rules[name] = "launched inside " + std::string(*range);
   }
   return rules;
