@@ -33,7 +33,8 @@ struct Raw {
 // A cause's spans as they are added: a span starting inside the last one (a thread's calls follow one another
 // back to back) is folded into it, as `normalize` would fold it, and empty spans are left out as it leaves them
 // out. The lists then hold about the merged set instead of a span per call (80 MB of API calls at 10 M events).
-void add_span(std::vector<Interval>& spans, Interval span) {
+// Inlined: called for each API call, twice, where the call cost as much as the work.
+[[gnu::always_inline]] inline void add_span(std::vector<Interval>& spans, Interval span) {
   if (span.end <= span.start) return;
   if (!spans.empty() && span.start >= spans.back().start && span.start <= spans.back().end) {
     spans.back().end = std::max(spans.back().end, span.end);
@@ -47,13 +48,15 @@ void add_api_calls(const trace::TraceModel& model, const std::vector<bool>& page
   const auto& api = model.api_calls;
   RawCauses* causes_of_last = nullptr;  // a thread's calls come in runs: its entry is looked up once a run
   std::int64_t last_thread = 0;
+  trace::StringId last_name = trace::kNoString;
+  IdleCause cause = names.cause(last_name);
   for (std::size_t row = 0; row < api.size(); ++row) {
     if (causes_of_last == nullptr || api.thread_id[row] != last_thread) {
       last_thread = api.thread_id[row], causes_of_last = &raw.threads[last_thread];
     }
     auto& causes = *causes_of_last;
     const Interval span{api.start_ns[row], api.end_ns[row]};
-    const auto cause = names.cause(api.name[row]);
+    if (api.name[row] != last_name) last_name = api.name[row], cause = names.cause(last_name);  // names repeat
     if (cause != IdleCause::host_bound) add_span(causes[index_of(cause)], span);
     add_span(causes[index_of(IdleCause::host_bound)], span);
   }
