@@ -1,10 +1,12 @@
 #include "gpuprof/idle/host_causes.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 
 #include "gpuprof/analysis/comm_rules.hpp"
 #include "gpuprof/analysis/data_loading_names.hpp"
@@ -46,21 +48,30 @@ struct Raw {
 void add_api_calls(const trace::TraceModel& model, const std::vector<bool>& pageable_calls, Raw& raw) {
   ApiNames names(model);
   const auto& api = model.api_calls;
-  RawCauses* causes_of_last = nullptr;  // a thread's calls come in runs: its entry is looked up once a run
-  std::int64_t last_thread = 0;
+  // The few threads seen last and their entries (std::map nodes stay put): launching threads' calls
+  // interleave, and a map lookup per call was a fifth of this walk.
+  constexpr std::size_t kRecent = 4;
+  std::array<std::pair<std::int64_t, RawCauses*>, kRecent> recent{};
+  std::size_t recent_count = 0, replace = 0;
+  const auto causes_of = [&](std::int64_t thread) -> RawCauses& {
+    for (std::size_t i = 0; i < recent_count; ++i) {
+      if (recent[i].first == thread) return *recent[i].second;
+    }
+    auto* found = &raw.threads[thread];
+    auto& slot = recent_count < kRecent ? recent[recent_count++] : recent[std::exchange(replace, (replace + 1) % kRecent)];
+    slot = {thread, found};
+    return *found;
+  };
   trace::StringId last_name = trace::kNoString;
   IdleCause cause = names.cause(last_name);
   for (std::size_t row = 0; row < api.size(); ++row) {
-    if (causes_of_last == nullptr || api.thread_id[row] != last_thread) {
-      last_thread = api.thread_id[row], causes_of_last = &raw.threads[last_thread];
-    }
-    auto& causes = *causes_of_last;
+    auto& causes = causes_of(api.thread_id[row]);
     const Interval span{api.start_ns[row], api.end_ns[row]};
     if (api.name[row] != last_name) last_name = api.name[row], cause = names.cause(last_name);  // names repeat
     if (cause != IdleCause::host_bound) add_span(causes[index_of(cause)], span);
     add_span(causes[index_of(IdleCause::host_bound)], span);
   }
-  for (std::size_t row = 0; row < pageable_calls.size(); ++row) {
+  for (std::size_t row = 0, rows = pageable_calls.size(); row < rows; ++row) {  // vector<bool>::size() divides
     if (pageable_calls[row])
       add_span(raw.threads[api.thread_id[row]][index_of(IdleCause::blocking_copy)],
                {api.start_ns[row], api.end_ns[row]});
