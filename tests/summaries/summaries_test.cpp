@@ -1,6 +1,9 @@
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "gpuprof/analysis/correlation_index.hpp"
+#include "gpuprof/analysis/kernel_launches.hpp"
 #include "gpuprof/analysis/launch_stats.hpp"
 #include "gpuprof/summaries/host_summaries.hpp"
 #include "gpuprof/summaries/launch_queue.hpp"
@@ -155,6 +158,40 @@ TEST(LaunchQueue, AThinnedSeriesKeepsThePeaks) {
   for (const auto& point : queue.series) deepest = std::max(deepest, point.depth);
   EXPECT_EQ(deepest, 5);
   EXPECT_GT(queue.share_empty, 0.5);  // the GPU ran 5 short kernels a burst and waited in between
+}
+
+// Each kernel's launch found once gives what kernel_launch finds, whatever its kind: counted (with a latency
+// past 32 bits too), no call, a graph's node, a kernel that starts before its call.
+TEST(KernelLaunches, GiveWhatKernelLaunchFindsForEveryKindOfLaunch) {
+  ModelBuilder builder;
+  constexpr std::int64_t kFiveSeconds = 5'000'000'000;
+  builder.api_call(1, 0, 5, 1).api_call(1, 10, 15, 2).api_call(1, 20, 25, 3, "cudaGraphLaunch");
+  builder.api_call(1, 1000, 1005, 4).api_call(1, 30, 35, 5);
+  builder.kernel(0, 7, 100, 250, "gemm", 1);                         // counted, 100
+  builder.kernel(0, 7, 10 + kFiveSeconds, 11 + kFiveSeconds, "gemm", 2);  // counted, past 32 bits
+  builder.kernel(0, 8, 300, 400, "node", 3);                         // a graph's node
+  builder.kernel(0, 8, 500, 600, "early", 4);                        // starts before its call
+  builder.kernel(1, 9, 700, 800, "orphan");                          // no call
+  builder.kernel(1, 9, 900, 950, "gemm", 99);                        // a correlation with no call
+  builder.kernel(1, 9, 960, 990, "gemm", 5);                         // counted, 930
+  const auto model = builder.build();
+  const analysis::CorrelationIndex index(model.api_calls);
+  const analysis::GraphLaunchNames graph(model);
+  const analysis::KernelLaunches launches(model, index);
+  std::map<analysis::LaunchStatus, int> kinds;
+  for (std::size_t row = 0; row < model.kernels.size(); ++row) {
+    const auto expected = analysis::kernel_launch(model, index, graph, row);
+    const auto found = launches(row);
+    EXPECT_EQ(found.status, expected.status) << row;
+    EXPECT_EQ(found.call_start_ns, expected.call_start_ns) << row;
+    EXPECT_EQ(found.latency_ns, expected.latency_ns) << row;
+    EXPECT_EQ(launches.counted(row), expected.status == analysis::LaunchStatus::counted) << row;
+    ++kinds[expected.status];
+  }
+  EXPECT_EQ(kinds[analysis::LaunchStatus::counted], 3);
+  EXPECT_EQ(kinds[analysis::LaunchStatus::no_call], 2);
+  EXPECT_EQ(kinds[analysis::LaunchStatus::graph_node], 1);
+  EXPECT_EQ(kinds[analysis::LaunchStatus::starts_before_call], 1);
 }
 
 }  // namespace

@@ -4,12 +4,15 @@
 #include <limits>
 #include <map>
 
-#include "gpuprof/analysis/kernel_launch.hpp"
+#include "gpuprof/analysis/kernel_launches.hpp"
 
 namespace gpuprof::analysis {
 
 std::vector<LaunchStats> analyze_launches(const trace::TraceModel& model, const CorrelationIndex& correlations) {
-  const GraphLaunchNames graph_launches(model);
+  return analyze_launches(model, KernelLaunches(model, correlations));
+}
+
+std::vector<LaunchStats> analyze_launches(const trace::TraceModel& model, const KernelLaunches& launches) {
   // Kernels are grouped by device: one device's delays at a time, in one array sized for the largest
   // device (every device's at once was 40 MB at 10 M events, beside the other analyses' arrays).
   std::map<std::int32_t, std::vector<const trace::StreamSlice*>> slices;
@@ -29,7 +32,7 @@ std::vector<LaunchStats> analyze_launches(const trace::TraceModel& model, const 
     std::int64_t first = std::numeric_limits<std::int64_t>::max(), last = std::numeric_limits<std::int64_t>::min();
     for (const auto* slice : device_slices) {
       for (std::size_t row = slice->begin; row < slice->end; ++row) {
-        const auto launch = kernel_launch(model, correlations, graph_launches, row);
+        const auto launch = launches(row);
         if (launch.status == LaunchStatus::starts_before_call) ++before_call;
         if (launch.status == LaunchStatus::graph_node) ++graph_kernels;
         if (launch.status != LaunchStatus::counted) continue;

@@ -50,22 +50,32 @@ struct HostSteps {
   }
 };
 
+// Each launched row widens its host step's extent on its device. The device is read run by run (RunColumn), and
+// the extent's entry is looked up again only when the step or the device changes: consecutive rows mostly
+// belong to the same step.
 void project(const trace::GpuColumns& table, const trace::ApiCallTable& api_calls,
              const CorrelationIndex& correlations, HostSteps& host_steps) {
-  HostStep* last = nullptr;  // consecutive rows mostly belong to the same step
-  for (std::size_t row = 0; row < table.size(); ++row) {
-    const auto api_row = correlations.api_row(table.correlation_id[row]);
-    if (api_row == CorrelationIndex::kNone) continue;
-    const auto thread = api_calls.thread_id[api_row];
-    const auto time = api_calls.start_ns[api_row];
-    const bool same = last != nullptr && last->thread == thread && last->start_ns <= time && time < last->end_ns;
-    HostStep* step = same ? last : host_steps.containing(thread, time);
-    last = step;
-    if (step == nullptr) continue;
-    auto [entry, inserted] = step->extent.try_emplace(table.device[row], table.start_ns[row], table.end_ns[row]);
-    if (!inserted) {
-      entry->second.first = std::min(entry->second.first, table.start_ns[row]);
-      entry->second.second = std::max(entry->second.second, table.end_ns[row]);
+  HostStep* last = nullptr;
+  std::pair<std::int64_t, std::int64_t>* extent = nullptr;  // last's on the run's device, once looked up
+  std::size_t row = 0;
+  for (std::size_t run = 0; run < table.device.runs(); ++run) {
+    const auto device = table.device.run_value(run);
+    extent = nullptr;
+    for (const auto end = table.device.run_end(run); row < end; ++row) {
+      const auto api_row = correlations.api_row(table.correlation_id[row]);
+      if (api_row == CorrelationIndex::kNone) continue;
+      const auto thread = api_calls.thread_id[api_row];
+      const auto time = api_calls.start_ns[api_row];
+      const bool same = last != nullptr && last->thread == thread && last->start_ns <= time && time < last->end_ns;
+      HostStep* step = same ? last : host_steps.containing(thread, time);
+      if (step != last) extent = nullptr;
+      last = step;
+      if (step == nullptr) continue;
+      if (extent == nullptr) {
+        extent = &step->extent.try_emplace(device, table.start_ns[row], table.end_ns[row]).first->second;
+      }
+      extent->first = std::min(extent->first, table.start_ns[row]);
+      extent->second = std::max(extent->second, table.end_ns[row]);
     }
   }
 }

@@ -1,10 +1,12 @@
 #include "gpuprof/idle/host_causes.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 
 #include "gpuprof/analysis/comm_rules.hpp"
 #include "gpuprof/analysis/data_loading_names.hpp"
@@ -33,7 +35,8 @@ struct Raw {
 // A cause's spans as they are added: a span starting inside the last one (a thread's calls follow one another
 // back to back) is folded into it, as `normalize` would fold it, and empty spans are left out as it leaves them
 // out. The lists then hold about the merged set instead of a span per call (80 MB of API calls at 10 M events).
-void add_span(std::vector<Interval>& spans, Interval span) {
+// Inlined: called for each API call, twice, where the call cost as much as the work.
+[[gnu::always_inline]] inline void add_span(std::vector<Interval>& spans, Interval span) {
   if (span.end <= span.start) return;
   if (!spans.empty() && span.start >= spans.back().start && span.start <= spans.back().end) {
     spans.back().end = std::max(spans.back().end, span.end);
@@ -45,14 +48,30 @@ void add_span(std::vector<Interval>& spans, Interval span) {
 void add_api_calls(const trace::TraceModel& model, const std::vector<bool>& pageable_calls, Raw& raw) {
   ApiNames names(model);
   const auto& api = model.api_calls;
+  // The few threads seen last and their entries (std::map nodes stay put): launching threads' calls
+  // interleave, and a map lookup per call was a fifth of this walk.
+  constexpr std::size_t kRecent = 4;
+  std::array<std::pair<std::int64_t, RawCauses*>, kRecent> recent{};
+  std::size_t recent_count = 0, replace = 0;
+  const auto causes_of = [&](std::int64_t thread) -> RawCauses& {
+    for (std::size_t i = 0; i < recent_count; ++i) {
+      if (recent[i].first == thread) return *recent[i].second;
+    }
+    auto* found = &raw.threads[thread];
+    auto& slot = recent_count < kRecent ? recent[recent_count++] : recent[std::exchange(replace, (replace + 1) % kRecent)];
+    slot = {thread, found};
+    return *found;
+  };
+  trace::StringId last_name = trace::kNoString;
+  IdleCause cause = names.cause(last_name);
   for (std::size_t row = 0; row < api.size(); ++row) {
-    auto& causes = raw.threads[api.thread_id[row]];
+    auto& causes = causes_of(api.thread_id[row]);
     const Interval span{api.start_ns[row], api.end_ns[row]};
-    const auto cause = names.cause(api.name[row]);
+    if (api.name[row] != last_name) last_name = api.name[row], cause = names.cause(last_name);  // names repeat
     if (cause != IdleCause::host_bound) add_span(causes[index_of(cause)], span);
     add_span(causes[index_of(IdleCause::host_bound)], span);
   }
-  for (std::size_t row = 0; row < pageable_calls.size(); ++row) {
+  for (std::size_t row = 0, rows = pageable_calls.size(); row < rows; ++row) {  // vector<bool>::size() divides
     if (pageable_calls[row])
       add_span(raw.threads[api.thread_id[row]][index_of(IdleCause::blocking_copy)],
                {api.start_ns[row], api.end_ns[row]});
@@ -100,11 +119,16 @@ void add_running(const trace::ThreadStateTable& states, Raw& raw) {
 
 // Calls `visit(device, row, api row)` for each row of `table` whose launching call is in the trace, device
 // after device (GPU tables are sorted by device).
+// The device is read run by run (RunColumn), not searched for per row.
 template <class Visit>
 void for_each_launched_row(const trace::GpuColumns& table, const CorrelationIndex& correlations, Visit&& visit) {
-  for (std::size_t row = 0; row < table.size(); ++row) {
-    const auto api_row = correlations.api_row(table.correlation_id[row]);
-    if (api_row != CorrelationIndex::kNone) visit(table.device[row], row, api_row);
+  std::size_t row = 0;
+  for (std::size_t run = 0; run < table.device.runs(); ++run) {
+    const auto device = table.device.run_value(run);
+    for (const auto end = table.device.run_end(run); row < end; ++row) {
+      const auto api_row = correlations.api_row(table.correlation_id[row]);
+      if (api_row != CorrelationIndex::kNone) visit(device, row, api_row);
+    }
   }
 }
 

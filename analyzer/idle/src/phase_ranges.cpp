@@ -49,11 +49,13 @@ struct LaunchCalls {
       }
       return found;
     };
-    for (std::size_t row = 0; row < launched.size() && row < api.size(); ++row) {
+    // The bound once: vector<bool>::size() divides, and it was most of these walks' work.
+    const auto rows = std::min(launched.size(), api.size());
+    for (std::size_t row = 0; row < rows; ++row) {
       if (launched[row]) ++counts[slot(api.thread_id[row])];
     }
     every.reserve(std::accumulate(counts.begin(), counts.end(), std::size_t{0}));
-    for (std::size_t row = 0; row < launched.size() && row < api.size(); ++row) {
+    for (std::size_t row = 0; row < rows; ++row) {
       if (launched[row]) every.push_back(static_cast<std::uint32_t>(row));
     }
     analysis::sort_runs(every, [this](std::uint32_t a, std::uint32_t b) { return start[a] < start[b]; });

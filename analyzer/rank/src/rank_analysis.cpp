@@ -1,7 +1,6 @@
 #include "gpuprof/rank/rank_analysis.hpp"
 
 #include <algorithm>
-#include <future>
 #include <numeric>
 #include <optional>
 #include <tuple>
@@ -12,8 +11,12 @@
 #include "gpuprof/analysis/time_base_notice.hpp"
 #include "gpuprof/analysis/data_loss.hpp"
 #include "gpuprof/analysis/device_activity.hpp"
+#include "gpuprof/analysis/kernel_launches.hpp"
 #include "gpuprof/analysis/steps.hpp"
 #include "gpuprof/idle/host_blockers.hpp"
+#include "gpuprof/rank/side_thread.hpp"
+#include "gpuprof/summaries/host_summaries.hpp"
+#include "gpuprof/summaries/launch_tables.hpp"
 #include "gpuprof/trace/stage_timings.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 
@@ -89,6 +92,39 @@ void add_host_activity(const trace::TraceModel& model, const idle::HostCauses& h
   }
 }
 
+// The three launch tables share each kernel's launch, found once (kernel_launches.hpp): one task, the side
+// thread's first, queued as soon as the correlation index exists.
+void add_launch_tables(const trace::TraceModel& model, const CorrelationIndex& correlations,
+                       const AnalysisOptions& options, SideThread& side, RankAnalysis& result) {
+  side.add([&] {
+    const auto launches = trace::timed("launch tables: each kernel's launch", [&] {
+      return std::make_unique<KernelLaunches>(model, correlations);
+    });
+    if (options.host_summaries) {
+      result.host.launch_latency = trace::timed("host summaries: launch latency", [&] {
+        return summaries::launch_latency_by_kernel(model, *launches);
+      });
+      result.host.launch_queues = trace::timed("host summaries: launch queues", [&] {
+        return summaries::launch_queues(model, *launches);
+      });
+    }
+    result.launches = trace::timed("launches", [&] { return analyze_launches(model, *launches); });
+  });
+}
+
+// The rest of the side thread's analyses, longest first: at the end this thread takes the short ones left.
+void add_summaries(const trace::TraceModel& model, const NameClasses& classes, const AnalysisOptions& options,
+                   SideThread& side, RankAnalysis& result) {
+  side.add([&] {
+    result.kernels = trace::timed("kernel summary", [&] { return summarize_kernels(model, classes, options.top_kernels); });
+  });
+  if (options.host_summaries) {
+    auto& host = result.host;
+    side.add([&] { host.api_calls = trace::timed("host summaries: API calls", [&] { return summaries::api_summary(model); }); });
+    side.add([&] { host.ranges = trace::timed("host summaries: ranges", [&] { return summaries::range_summary(model); }); });
+  }
+}
+
 }  // namespace
 
 RankAnalysis analyze_rank(const trace::TraceModel& model, const AnalysisOptions& options,
@@ -109,26 +145,21 @@ RankAnalysisParts analyze_rank_parts(const trace::TraceModel& model, const Analy
   const KernelClassifier classifier(options.comm_patterns);
   parts.correlations = trace::timed("correlation index", [&] { return std::make_unique<CorrelationIndex>(model.api_calls); });
   const CorrelationIndex& correlations = *parts.correlations;
+  // The kernel table, the launch tables and the host summaries read only what is built before them and each
+  // writes its own member of the result: they go to the second core, each as soon as its inputs exist, and what
+  // the side thread has not started when this thread is done runs here (side_thread.hpp). Results are stored in
+  // the same places as before, so output is unchanged. `classes` outlives the side thread that reads it.
+  NameClasses classes;
+  SideThread side;
+  add_launch_tables(model, correlations, options, side, result);
   if (auto notice = trace::timed("time base", [&] { return time_base_notice(model, correlations); })) {
     result.notices.push_back(std::move(*notice));
   }
-  auto classes = trace::timed("kernel classes", [&] { return classifier.classify_model(model, correlations); });
+  classes = trace::timed("kernel classes", [&] { return classifier.classify_model(model, correlations); });
+  add_summaries(model, classes, options, side, result);
   const auto& categories = classes.categories;
   parts.activity = trace::timed("device activity", [&] { return build_device_activity(model, categories); });
   const auto& activity = parts.activity;
-  // The kernel table and the launch analysis read only what is built above and
-  // write nothing shared: they run beside the rest on the second core. Their
-  // results are stored in the same places as before, so output is unchanged.
-  auto kernels = std::async(std::launch::async, [&model, &classes, &options] {
-    return trace::timed("kernel summary", [&] { return summarize_kernels(model, classes, options.top_kernels); });
-  });
-  auto launches = std::async(std::launch::async, [&model, &correlations, &options] {
-    auto stats = trace::timed("launches", [&] { return analyze_launches(model, correlations); });
-    return std::make_pair(std::move(stats), trace::timed("host summaries", [&] {
-                            return options.host_summaries ? summaries::summarize_host(model, correlations)
-                                                          : summaries::HostSummaries{};
-                          }));
-  });
   result.trace_start_ns = first_gpu_activity(activity);
   const auto detection = trace::timed("steps", [&] { return find_steps(model, options, correlations); });
   for (const auto& rejected : detection.rejected) {
@@ -172,10 +203,7 @@ RankAnalysisParts analyze_rank_parts(const trace::TraceModel& model, const Analy
     result.memory = trace::timed("memory", [&] { return memory::analyze_memory(model, kMemoryTimelinePoints); });
     result.notices.insert(result.notices.end(), result.memory.notices.begin(), result.memory.notices.end());
   }
-  trace::timed("waiting for the second thread", [&] {
-    result.kernels = kernels.get();
-    std::tie(result.launches, result.host) = launches.get();
-  });
+  trace::timed("side analyses left, and waiting for them", [&] { side.finish(); });
   parts.categories = std::move(classes.categories);
   return parts;
 }

@@ -1,4 +1,5 @@
 #include "gpuprof/summaries/launch_queue.hpp"
+#include "gpuprof/summaries/launch_tables.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -8,7 +9,6 @@
 #include <utility>
 
 #include "gpuprof/analysis/grouped_values.hpp"
-#include "gpuprof/analysis/kernel_launch.hpp"
 #include "gpuprof/analysis/kernel_names.hpp"
 #include "gpuprof/analysis/run_sort.hpp"
 #include "gpuprof/analysis/thinned_series.hpp"
@@ -31,6 +31,30 @@ std::int64_t union_of_waits(std::vector<std::pair<std::int64_t, std::int64_t>>& 
   return total;
 }
 
+// A long double sum of products of integers, kept in 64-bit integers while it is exact there: every partial
+// sum and product below 2^63 is an integer a long double holds exactly, so the value is the one a long double
+// sum gives, without its chain of x87 additions (half the launch queue's time at two points per kernel).
+// From the first product or sum past the integers' range on, it is the long double sum itself.
+class ExactSum {
+ public:
+  void add(std::int64_t a, std::int64_t b) {
+    if (!rounded_) {
+      std::int64_t product = 0, sum = 0;
+      if (!__builtin_mul_overflow(a, b, &product) && !__builtin_add_overflow(exact_, product, &sum)) {
+        exact_ = sum;
+        return;
+      }
+      rounded_ = static_cast<long double>(exact_);
+    }
+    *rounded_ += static_cast<long double>(a) * static_cast<long double>(b);
+  }
+  long double value() const { return rounded_ ? *rounded_ : static_cast<long double>(exact_); }
+
+ private:
+  std::int64_t exact_ = 0;
+  std::optional<long double> rounded_;
+};
+
 // `launches` and `starts` sorted, neither empty. The series is thinned as it is
 // made: a point per distinct time would be two per kernel, 80 MB for 2.5 M.
 LaunchQueue queue_of(std::int32_t device, const std::vector<std::int64_t>& launches,
@@ -40,33 +64,34 @@ LaunchQueue queue_of(std::int32_t device, const std::vector<std::int64_t>& launc
   const auto first = std::min(launches.front(), starts.front());
   const auto last = std::max(launches.back(), starts.back());
   analysis::ThinnedSeriesBuilder series(first, last, max_points, &QueuePoint::depth);
-  // The point of the current time: events at one instant make one point with the depth after them all.
-  std::optional<QueuePoint> current;
+  // The point of the current time: events at one instant make one point with the depth after them all. Kept
+  // as two integers, not an optional point: copying that whole after writing its halves stalled each event.
+  bool have_point = false;
+  std::int64_t point_time = 0, point_depth = 0;
   std::int64_t depth = 0;
-  long double area = 0, empty = 0;
+  ExactSum area, empty;
   std::size_t l = 0, s = 0;
   while (l < launches.size() || s < starts.size()) {
     // At one instant a start is counted before a launch: the queue never looks deeper than it was.
     const bool start_next = s < starts.size() && (l == launches.size() || starts[s] <= launches[l]);
     const std::int64_t time = start_next ? starts[s++] : launches[l++];
-    if (current) {
-      const auto span = static_cast<long double>(time - current->time_ns);
-      area += span * static_cast<long double>(depth);
-      if (depth == 0) empty += span;
+    if (have_point) {
+      const std::int64_t span = time - point_time;
+      area.add(span, depth);
+      if (depth == 0) empty.add(span, 1);
     }
     depth += start_next ? -1 : 1;
     queue.max_depth = std::max(queue.max_depth, depth);
-    if (current && current->time_ns == time) {
-      current->depth = depth;
-    } else {
-      if (current) series.add(*current);
-      current = QueuePoint{time, depth};
+    if (!have_point || point_time != time) {
+      if (have_point) series.add(QueuePoint{point_time, point_depth});
+      have_point = true, point_time = time;
     }
+    point_depth = depth;
   }
-  series.add(*current);
+  series.add(QueuePoint{point_time, point_depth});
   const auto total = static_cast<long double>(last - first);
-  queue.mean_depth = total > 0 ? static_cast<double>(area / total) : 0.0;
-  queue.share_empty = total > 0 ? static_cast<double>(empty / total) : 0.0;
+  queue.mean_depth = total > 0 ? static_cast<double>(area.value() / total) : 0.0;
+  queue.share_empty = total > 0 ? static_cast<double>(empty.value() / total) : 0.0;
   // The deepest point of each slice is kept, so a chart of the series shows every peak.
   queue.series = std::move(series).finish();
   return queue;
@@ -76,20 +101,20 @@ LaunchQueue queue_of(std::int32_t device, const std::vector<std::int64_t>& launc
 
 std::vector<NamedDurations> launch_latency_by_kernel(const trace::TraceModel& model,
                                                      const analysis::CorrelationIndex& correlations) {
+  return launch_latency_by_kernel(model, analysis::KernelLaunches(model, correlations));
+}
+
+std::vector<NamedDurations> launch_latency_by_kernel(const trace::TraceModel& model,
+                                                     const analysis::KernelLaunches& launches) {
   const auto& kernels = model.kernels;
   // Each name id's group (its short name, found once per id; ids past the string table, from a hostile file,
   // share the last entry as they share one name), then the counted launches' rows grouped in one array of
-  // 32-bit rows (20 MB at 10 M events): whether a kernel's launch is counted is found once and kept as a bit,
-  // its group looked up again from its name, its latency found again when its group is read.
+  // 32-bit rows (20 MB at 10 M events), each group's latencies read back from `launches` in row order.
   constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
   const auto name_of = [&](std::size_t row) { return std::min<std::size_t>(kernels.name[row], model.strings.size()); };
   std::vector<std::uint32_t> group_of_name(model.strings.size() + 1, kNone);
   std::map<std::string, std::uint32_t> group_of_short_name;
-  const analysis::GraphLaunchNames graph_launches(model);
-  std::vector<bool> counted(kernels.size(), false);
   for (std::size_t row = 0; row < kernels.size(); ++row) {
-    counted[row] = analysis::kernel_launch(model, correlations, graph_launches, row).status ==
-                   analysis::LaunchStatus::counted;
     auto& found = group_of_name[name_of(row)];
     if (found != kNone) continue;
     const auto short_name = analysis::short_kernel_name(model.string(kernels.name[row]));
@@ -98,9 +123,10 @@ std::vector<NamedDurations> launch_latency_by_kernel(const trace::TraceModel& mo
   }
   auto grouped = analysis::group_values<std::uint32_t>(
       kernels.size(), group_of_short_name.size(),
-      [&](std::size_t row) -> std::size_t { return counted[row] ? group_of_name[name_of(row)] : analysis::kNoGroup; },
+      [&](std::size_t row) -> std::size_t {
+        return launches.counted(row) ? group_of_name[name_of(row)] : analysis::kNoGroup;
+      },
       [](std::size_t row) { return static_cast<std::uint32_t>(row); });
-  counted = {};
   std::vector<NamedDurations> rows;
   std::vector<std::int64_t> latencies;
   std::vector<std::pair<std::int64_t, std::int64_t>> waits;
@@ -113,7 +139,7 @@ std::vector<NamedDurations> launch_latency_by_kernel(const trace::TraceModel& mo
     if (grouped.group(index).empty()) continue;  // a name with no counted launch
     latencies.clear(), waits.clear();
     for (const auto row : grouped.group(index)) {
-      const auto launch = analysis::kernel_launch(model, correlations, graph_launches, row);
+      const auto launch = launches(row);
       latencies.push_back(launch.latency_ns);
       waits.emplace_back(launch.call_start_ns, launch.call_start_ns + launch.latency_ns);
     }
@@ -130,11 +156,15 @@ std::vector<NamedDurations> launch_latency_by_kernel(const trace::TraceModel& mo
 // memory holds one device's times, not the trace's.
 std::vector<LaunchQueue> launch_queues(const trace::TraceModel& model, const analysis::CorrelationIndex& correlations,
                                        std::size_t max_points) {
+  return launch_queues(model, analysis::KernelLaunches(model, correlations), max_points);
+}
+
+std::vector<LaunchQueue> launch_queues(const trace::TraceModel& model, const analysis::KernelLaunches& kernel_launches,
+                                       std::size_t max_points) {
   std::map<std::int32_t, std::vector<const trace::StreamSlice*>> slices;
   for (const auto& slice : model.kernel_streams) slices[slice.device].push_back(&slice);
   std::vector<LaunchQueue> queues;
   std::vector<std::int64_t> launches, starts;
-  const analysis::GraphLaunchNames graph_launches(model);
   for (const auto& [device, device_slices] : slices) {
     launches.clear(), starts.clear();
     std::size_t device_kernels = 0;
@@ -142,8 +172,8 @@ std::vector<LaunchQueue> launch_queues(const trace::TraceModel& model, const ana
     launches.reserve(device_kernels), starts.reserve(device_kernels);
     for (const auto* slice : device_slices) {
       for (std::size_t row = slice->begin; row < slice->end; ++row) {
-        const auto launch = analysis::kernel_launch(model, correlations, graph_launches, row);
-        if (launch.status != analysis::LaunchStatus::counted) continue;
+        if (!kernel_launches.counted(row)) continue;
+        const auto launch = kernel_launches(row);
         launches.push_back(launch.call_start_ns);
         starts.push_back(model.kernels.start_ns[row]);
       }
