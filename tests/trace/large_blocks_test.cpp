@@ -15,6 +15,7 @@ namespace gpuprof::trace {
 namespace {
 
 constexpr std::size_t kMiB = std::size_t{1} << 20;
+constexpr std::size_t kLarge = kLargeBlockBytes;
 
 // Takes back whatever earlier tests left kept, so each test starts with nothing kept.
 void drain() {
@@ -25,12 +26,12 @@ void drain() {
 
 TEST(LargeBlocks, AReleasedLargeBlockServesTheNextLargeRequest) {
   drain();
-  void* first = allocate_block(64 * kMiB);
+  void* first = allocate_block(kLarge + 4 * kMiB);
   ASSERT_NE(first, nullptr);
-  std::memset(first, 1, 64 * kMiB);
+  std::memset(first, 1, kLarge + 4 * kMiB);
   release_block(first);
-  EXPECT_GE(large_blocks_kept_bytes(), 64 * kMiB);
-  void* second = allocate_block(60 * kMiB);
+  EXPECT_GE(large_blocks_kept_bytes(), kLarge + 4 * kMiB);
+  void* second = allocate_block(kLarge);
   EXPECT_EQ(second, first);
   EXPECT_EQ(large_blocks_kept_bytes(), 0U);
   release_block(second);
@@ -47,19 +48,19 @@ TEST(LargeBlocks, SmallBlocksAreFreedNotKept) {
 
 TEST(LargeBlocks, AKeptBlockTooSmallOrFarTooLargeIsResizedToTheRequest) {
   drain();
-  void* small = allocate_block(40 * kMiB);
-  std::memset(small, 7, 40 * kMiB);
+  void* small = allocate_block(kLarge);
+  std::memset(small, 7, kLarge);
   release_block(small);
-  auto* grown = static_cast<unsigned char*>(allocate_block(120 * kMiB));
+  auto* grown = static_cast<unsigned char*>(allocate_block(3 * kLarge));
   ASSERT_NE(grown, nullptr);
-  EXPECT_GE(malloc_usable_size(grown), 120 * kMiB);
-  std::memset(grown, 2, 120 * kMiB);  // all of it is the caller's
+  EXPECT_GE(malloc_usable_size(grown), 3 * kLarge);
+  std::memset(grown, 2, 3 * kLarge);  // all of it is the caller's
   release_block(grown);
-  void* shrunk = allocate_block(40 * kMiB);
+  void* shrunk = allocate_block(kLarge);
   ASSERT_NE(shrunk, nullptr);
   const auto usable = malloc_usable_size(shrunk);
-  EXPECT_GE(usable, 40 * kMiB);
-  EXPECT_LT(usable, 120 * kMiB);  // a block three times the request does not stay that large
+  EXPECT_GE(usable, kLarge);
+  EXPECT_LT(usable, 3 * kLarge);  // a block three times the request does not stay that large
   release_block(shrunk);
   drain();
 }
