@@ -92,6 +92,10 @@ class ChunkDecoder {
     return column >= stored_ || (has_nulls_[column] != 0 && nulls_[column][at] != 0);
   }
   std::int64_t value(int column, std::size_t at) const { return column < stored_ ? values_[column][at] : 0; }
+  // A whole column's values, for checks over columns; null for a column with NULLs or not stored.
+  const std::int64_t* values_without_nulls(int column) const {
+    return column >= 0 && column < stored_ && has_nulls_[column] == 0 ? values_[column].data() : nullptr;
+  }
 
  private:
   std::int64_t rows_ = 0;

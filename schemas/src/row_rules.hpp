@@ -73,6 +73,13 @@ template <typename Values>
 const ColumnRule* broken_rule(const Values& row, std::span<const ColumnRule> rules,
                               const std::vector<std::uint8_t>& strings_present);
 
+class ChunkDecoder;
+// Whether every row of a decoded chunk keeps every rule, checked a rule at a time over whole columns: the
+// loader asks once per chunk, and rows then need no check of their own (broken_rule row by row was 5 % of
+// loading 100 M events). False says only that some row breaks some rule: the rows are then checked one by one.
+bool every_row_keeps(const ChunkDecoder& decoder, std::span<const ColumnRule> rules,
+                     const std::vector<std::uint8_t>& strings_present);
+
 // Why a row breaking `rule` was left out, for the counted problem's detail.
 const char* describe(Rule rule);
 

@@ -107,7 +107,9 @@ std::uint64_t sample_seed(std::span<const std::uint8_t> blob) {
 // chunks can never make more rows than the table holds.
 template <typename Store>
 ChunkRead read_chunks(sqlite::Database& database, const std::string& table_name, std::int64_t table_rows,
-                      int table_columns, TimeColumns times, int wanted_columns, Store&& store) {
+                      int table_columns, TimeColumns times, std::span<const ColumnRule> rules,
+                      const std::vector<std::uint8_t>& strings_present, Store&& store) {
+  int wanted_columns = rules.back().column + 1;
   if (!database.has_table("event_chunks")) return {};
   sqlite::Statement any_chunk(database, "SELECT 1 FROM event_chunks WHERE table_name = ? LIMIT 1");
   any_chunk.bind(1, std::string_view(table_name));
@@ -146,7 +148,8 @@ ChunkRead read_chunks(sqlite::Database& database, const std::string& table_name,
         return {true, "row " + std::to_string(total + row + 1) + " differs from its chunk (chunks that contradict the rows)"};
       }
     }
-    for (std::size_t row = 0; row < static_cast<std::size_t>(rows); ++row) store(ChunkRow(decoder, row));
+    const bool checked = every_row_keeps(decoder, rules, strings_present);
+    for (std::size_t row = 0; row < static_cast<std::size_t>(rows); ++row) store(ChunkRow(decoder, row), checked);
     total += rows, ++next_chunk;
   }
   if (next_chunk == 0) return {};  // no chunk form (an older file, or a table the writer left without)
@@ -211,9 +214,10 @@ void read_table(sqlite::Database& database, const TableRead& read, RowChecks& ch
     if (checks.on_rows != nullptr && unreported > 0) (*checks.on_rows)(unreported);
     unreported = 0;
   };
-  const auto store = [&](const auto& values) {
+  // `checked`: the rules were checked over the row's whole chunk, and every row keeps them.
+  const auto store = [&](const auto& values, bool checked = false) {
     if (++unreported == kRowsPerReport) report();
-    if (const auto* broken = broken_rule(values, rules, checks.strings_present)) {
+    if (const auto* broken = checked ? nullptr : broken_rule(values, rules, checks.strings_present)) {
       auto& entry = checks.left_out[std::string(table_name) + "." + broken->name];
       ++entry.rows, entry.reason = describe(broken->rule);
       return;
@@ -236,7 +240,7 @@ void read_table(sqlite::Database& database, const TableRead& read, RowChecks& ch
   } else if (checks.chunks_allowed) {
     const LeftOutRows left_out_before = checks.left_out;
     const auto chunked = read_chunks(database, table_name, rows, all_columns.column_count(), time_columns(all_columns),
-                                     rules.back().column + 1, store);
+                                     rules, checks.strings_present, store);
     if (chunked.used && chunked.problem.empty()) return report();
     if (chunked.used) {
       table = Table{}, first = true, checks.left_out = left_out_before;

@@ -4,8 +4,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <numeric>
+#include <random>
 #include <vector>
 
 #include "gpuprof/units/statistics.hpp"
@@ -30,6 +33,50 @@ TEST(Statistics, WholeMedianIsExactForLargeNanosecondCounts) {
   EXPECT_EQ(whole_median(odd), base + 1);
   std::vector<std::int64_t> extremes = {std::numeric_limits<std::int64_t>::max(), std::numeric_limits<std::int64_t>::max() - 2};
   EXPECT_EQ(whole_median(extremes), std::numeric_limits<std::int64_t>::max() - 1);
+}
+
+// Large samples (65,536 values and more) are selected by counting them into buckets of their range: every
+// kind of sample must give the middles a full sort gives, even and odd counts alike.
+std::pair<std::int64_t, std::int64_t> sorted_middles(std::vector<std::int64_t> values) {
+  std::sort(values.begin(), values.end());
+  const auto high = values.size() / 2;
+  return {values[values.size() % 2 != 0 ? high : high - 1], values[high]};
+}
+
+TEST(Statistics, LargeSamplesHaveTheMiddlesOfAFullSort) {
+  std::mt19937_64 random(38);
+  const auto check = [](std::vector<std::int64_t> values, const char* what) {
+    const auto [lower, upper] = sorted_middles(values);
+    auto copy = values;
+    EXPECT_EQ(whole_median(copy), std::midpoint(lower, upper)) << what << ", " << values.size() << " values";
+    EXPECT_DOUBLE_EQ(median(values), lower == upper ? static_cast<double>(upper)
+                                                    : (static_cast<double>(lower) + static_cast<double>(upper)) / 2.0)
+        << what;
+  };
+  const auto max = std::numeric_limits<std::int64_t>::max(), min = std::numeric_limits<std::int64_t>::min();
+  for (const std::size_t count : {std::size_t{1} << 16, (std::size_t{1} << 16) + 1, std::size_t{200'001},
+                                  std::size_t{300'000}}) {
+    std::vector<std::int64_t> uniform(count), durations(count), extremes(count), bunched(count, 1000), ties(count);
+    std::uniform_int_distribution<std::int64_t> any(min, max), small(0, 5'000), few(0, 3);
+    std::lognormal_distribution<double> kernel(9.0, 1.5);
+    for (std::size_t i = 0; i < count; ++i) {
+      uniform[i] = any(random);
+      durations[i] = static_cast<std::int64_t>(kernel(random));
+      extremes[i] = i % 2 == 0 ? min + small(random) : max - small(random);
+      ties[i] = 1'000'000 * few(random);
+    }
+    bunched[count / 3] = max;  // one outlier stretches the range over a sample bunched at one value
+    bunched[count / 5] = min;
+    check(uniform, "uniform over every int64");
+    check(durations, "kernel-like durations");
+    check(extremes, "the two ends of int64");
+    check(bunched, "one value and two outliers");
+    check(ties, "four distinct values");
+    std::vector<std::int64_t> same(count, -7);
+    check(same, "one value");
+    std::sort(durations.begin(), durations.end());
+    check(durations, "sorted durations");
+  }
 }
 
 TEST(Statistics, NearestRankPercentiles) {

@@ -19,8 +19,9 @@ namespace {
 // The time a group's kernels spent waiting to start, overlaps counted once: the waits of one kernel
 // name overlap (a queue of them launched back to back), and their sum could exceed the trace.
 // A group's waits come in row order, stream after stream, and each stream's by launch: a few sorted runs.
-std::int64_t union_of_waits(std::vector<std::pair<std::int64_t, std::int64_t>>& waits) {
-  analysis::sort_runs(waits);
+std::int64_t union_of_waits(std::vector<std::pair<std::int64_t, std::int64_t>>& waits,
+                            std::vector<std::pair<std::int64_t, std::int64_t>>& buffer) {
+  analysis::sort_runs(std::span(waits), buffer);
   std::int64_t total = 0;
   std::int64_t covered_to = std::numeric_limits<std::int64_t>::min();
   for (const auto& [from, to] : waits) {
@@ -129,7 +130,7 @@ std::vector<NamedDurations> launch_latency_by_kernel(const trace::TraceModel& mo
       [](std::size_t row) { return static_cast<std::uint32_t>(row); });
   std::vector<NamedDurations> rows;
   std::vector<std::int64_t> latencies;
-  std::vector<std::pair<std::int64_t, std::int64_t>> waits;
+  std::vector<std::pair<std::int64_t, std::int64_t>> waits, merging;  // `merging`: sort_runs' buffer, one for every group
   std::size_t largest = 0;  // both sized once for the largest group, not grown through each
   for (std::size_t group = 0; group < grouped.groups(); ++group) {
     largest = std::max(largest, grouped.group(group).size());
@@ -144,7 +145,7 @@ std::vector<NamedDurations> launch_latency_by_kernel(const trace::TraceModel& mo
       waits.emplace_back(launch.call_start_ns, launch.call_start_ns + launch.latency_ns);
     }
     auto stats = analysis::duration_stats(latencies);
-    stats.total_ns = union_of_waits(waits);
+    stats.total_ns = union_of_waits(waits, merging);
     rows.push_back({name, stats, 0});
   }
   finish_named_rows(rows);

@@ -51,9 +51,10 @@ void merge_neighbours(std::span<T> values, std::size_t middle, std::vector<T>& b
   }
 }
 
-// A whole array or part of one (one device's rows of an array that holds every device's).
+// A whole array or part of one (one device's rows of an array that holds every device's). `buffer` holds
+// the runs' parts while they merge; a caller sorting many arrays passes the same one to each.
 template <typename T, typename Less = std::less<>>
-void sort_runs(std::span<T> values, Less less = {}) {
+void sort_runs(std::span<T> values, std::vector<T>& buffer, Less less = {}) {
   // Ascending runs, as [begin, end) offsets.
   std::vector<std::size_t> bounds{0};
   for (std::size_t i = 1; i < values.size(); ++i) {
@@ -67,9 +68,11 @@ void sort_runs(std::span<T> values, Less less = {}) {
   }
   if (bounds.size() <= 2) return;
   // Merge neighbouring runs pairwise until one is left, as std::inplace_merge would, but through one buffer
-  // that grows to the largest part moved (at most half the values): inplace_merge takes a fresh one for each
-  // merge, and above glibc's mmap threshold (32 MB) each is new memory the kernel zeroes.
-  std::vector<T> buffer;
+  // that holds the largest part moved (at most half the values): inplace_merge takes a fresh one for each
+  // merge, and above glibc's mmap threshold (32 MB) each is new memory the kernel zeroes. Reserved once at
+  // its most, so that it never moves while it grows: only the pages a part is copied into are ever touched
+  // (reserved pages cost address space, not memory), where growing it allocated, zeroed and copied each size.
+  buffer.reserve(values.size() / 2 + 1);
   while (bounds.size() > 2) {
     std::vector<std::size_t> next{0};
     for (std::size_t i = 0; i + 2 < bounds.size(); i += 2) {
@@ -79,6 +82,12 @@ void sort_runs(std::span<T> values, Less less = {}) {
     if ((bounds.size() - 1) % 2 == 1) next.push_back(bounds.back());
     bounds = std::move(next);
   }
+}
+
+template <typename T, typename Less = std::less<>>
+void sort_runs(std::span<T> values, Less less = {}) {
+  std::vector<T> buffer;
+  sort_runs(values, buffer, less);
 }
 
 template <typename T, typename Less = std::less<>>
