@@ -194,5 +194,35 @@ TEST(KernelLaunches, GiveWhatKernelLaunchFindsForEveryKindOfLaunch) {
   EXPECT_EQ(kinds[analysis::LaunchStatus::starts_before_call], 1);
 }
 
+// Latencies from 2^32 ns up to 2^40 are kept in two parts (kernel_launches.hpp): low bits that read as the
+// table's codes (no call, not counted, found again) must still give the latency, and the edges of that span
+// (just below 2^32, from 2^40 on) what kernel_launch finds.
+TEST(KernelLaunches, KeepLatenciesPastThirtyTwoBitsWhateverTheirLowBits) {
+  ModelBuilder builder;
+  constexpr std::int64_t k32 = std::int64_t{1} << 32, k40 = std::int64_t{1} << 40;
+  const std::vector<std::int64_t> latencies{k32 - 3, k32 - 1, k32, k32 + 0xFFFFFFFF, k32 + 0xFFFFFFFE,
+                                            k32 + 0xFFFFFFFD, 3 * k32 + 12345, k40 - 1, k40, 2 * k40};
+  for (std::size_t i = 0; i < latencies.size(); ++i) {
+    const auto call = static_cast<std::int64_t>(i) * 10;
+    const auto correlation = static_cast<std::int64_t>(i) + 1;
+    builder.api_call(1, call, call + 5, correlation);
+    builder.kernel(0, 7 + static_cast<std::int32_t>(i), call + latencies[i], call + latencies[i] + 1, "gemm", correlation);
+  }
+  const auto model = builder.build();
+  const analysis::CorrelationIndex index(model.api_calls);
+  const analysis::GraphLaunchNames graph(model);
+  const analysis::KernelLaunches launches(model, index);
+  ASSERT_EQ(model.kernels.size(), latencies.size());
+  for (std::size_t row = 0; row < model.kernels.size(); ++row) {
+    const auto expected = analysis::kernel_launch(model, index, graph, row);
+    ASSERT_EQ(expected.status, analysis::LaunchStatus::counted) << row;
+    const auto found = launches(row);
+    EXPECT_EQ(found.status, expected.status) << row;
+    EXPECT_EQ(found.call_start_ns, expected.call_start_ns) << row;
+    EXPECT_EQ(found.latency_ns, expected.latency_ns) << row;
+    EXPECT_TRUE(launches.counted(row)) << row;
+  }
+}
+
 }  // namespace
 }  // namespace gpuprof::summaries
