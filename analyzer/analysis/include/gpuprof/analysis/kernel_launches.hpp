@@ -6,9 +6,9 @@
 // once more per group, far from the last call read. A counted launch is kept as its latency in 32 bits (20 MB
 // at 10 M events); the call's start is the kernel's start less it. What does not fit, and the rare launches
 // that are not counted but have a call (a graph's node, a kernel before its call), are found again when read.
-// Latencies past 32 bits keep their next 8 bits in a byte per kernel, made only when one is seen: at 100 M
-// events most launches of the generated trace waited more than 4.3 s, and finding each again read the API
-// table far from the last call read, a cache miss each (two thirds of the latency table's time).
+// Latencies past 32 bits keep their next 8 bits in a byte per kernel, made only when one is seen: in the
+// generated 100 M-event trace finding such launches again (each a read of the API table far from the last
+// call read) was two thirds of the latency table's own samples.
 
 #include <cstddef>
 #include <cstdint>
