@@ -173,11 +173,20 @@ TEST(StandinRecord, ABufferBegunAfterTheFinalFlushIsHandedBackNotLost) {
   EXPECT_NE(run.errors.find("no loss"), std::string::npos) << run.errors;
 }
 
-// Two device threads and the main thread each hold a buffer (CUDA 13: one per
-// thread); with two buffers in all, requests are refused and records lost.
+// Three device threads each keep a buffer from their first record until the
+// exit's flush (CUDA 13: one per thread), and the flush timer is set past the
+// run: with two buffers in all, some thread's requests must be refused and its
+// records lost. With two threads a refusal was left to timing: a thread that
+// filled its buffer got it straight back when the writer emptied it before the
+// thread's next request (3 runs in 200 with a core to spare). The pause after
+// each hand-over plays that schedule every time.
 TEST(StandinRecord, RefusedBufferRequestsAreLossInTheSummaryAndTheTrace) {
   TemporaryFolder folder;
-  const auto run = record_standin(folder, {"--steps", "20"}, {{"GPUPROF_BUFFER_COUNT", "2"}});
+  const auto run = record_standin(folder, {"--steps", "20", "--devices", "3"},
+                                  {{"GPUPROF_BUFFER_COUNT", "2"},
+                                   {"GPUPROF_STANDIN_DEVICES", "3"},
+                                   {"GPUPROF_FLUSH_INTERVAL_MS", "3600000"},
+                                   {"GPUPROF_STANDIN_PAUSE_AFTER_HANDOVER_MS", "50"}});
   ASSERT_EQ(run.exit_code, 0) << run.errors;
   ASSERT_EQ(run.traces.size(), 1u);
   trace::TraceFile file(run.traces[0].string());

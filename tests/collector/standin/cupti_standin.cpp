@@ -10,6 +10,8 @@
 // GPUPROF_STANDIN_CALL_AFTER_FORCED_FLUSH: right after the first forced flush, a
 // cudaDeviceSynchronize record is made on the flushing thread, as a thread of the
 // program still using CUDA does while a signal's stop flushes beside it.
+// GPUPROF_STANDIN_PAUSE_AFTER_HANDOVER_MS: a thread that filled its buffer waits
+// this long before asking for the next, so the client may have it back by then.
 // A runtime kernel launch makes the driver's cuLaunchKernel inside it: subscribers
 // get that driver call's callbacks, and it gets no record of its own (as the
 // collector saw on CUDA 13).
@@ -208,6 +210,15 @@ bool kind_wanted(const CUpti_Activity& record) {
 
 std::size_t padded(std::size_t size) { return (size + 7) / 8 * 8; }
 
+// The slowest schedule for a thread's next request: the client's writer has had time to return the full buffer.
+void pause_after_handover() {
+  static const long pause_ms = [] {
+    const char* text = std::getenv("GPUPROF_STANDIN_PAUSE_AFTER_HANDOVER_MS");
+    return text != nullptr ? std::strtol(text, nullptr, 10) : 0L;
+  }();
+  if (pause_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(pause_ms));
+}
+
 }  // namespace
 
 extern "C" {
@@ -232,6 +243,7 @@ int standin_emit(const void* record, size_t size) {
   if (queue.buffer.data != nullptr && queue.buffer.used + needed > queue.buffer.size) {
     hand_to_worker(queue.buffer);
     queue.buffer = {};
+    pause_after_handover();
   }
   if (queue.buffer.data == nullptr && (!request_buffer(queue.buffer) || needed > queue.buffer.size)) {
     state().dropped_global += 1;
