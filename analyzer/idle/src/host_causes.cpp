@@ -12,6 +12,7 @@
 #include "gpuprof/analysis/data_loading_names.hpp"
 #include "gpuprof/analysis/run_sort.hpp"
 #include "gpuprof/idle/phase_ranges.hpp"
+#include "recent_lookup.hpp"
 
 namespace gpuprof::idle {
 namespace {
@@ -48,19 +49,10 @@ struct Raw {
 void add_api_calls(const trace::TraceModel& model, const std::vector<bool>& pageable_calls, Raw& raw) {
   ApiNames names(model);
   const auto& api = model.api_calls;
-  // The few threads seen last and their entries (std::map nodes stay put): launching threads' calls
-  // interleave, and a map lookup per call was a fifth of this walk.
-  constexpr std::size_t kRecent = 4;
-  std::array<std::pair<std::int64_t, RawCauses*>, kRecent> recent{};
-  std::size_t recent_count = 0, replace = 0;
+  // The threads' entries kept by address: std::map nodes stay put.
+  RecentLookup<std::int64_t, RawCauses*, 4> recent;
   const auto causes_of = [&](std::int64_t thread) -> RawCauses& {
-    for (std::size_t i = 0; i < recent_count; ++i) {
-      if (recent[i].first == thread) return *recent[i].second;
-    }
-    auto* found = &raw.threads[thread];
-    auto& slot = recent_count < kRecent ? recent[recent_count++] : recent[std::exchange(replace, (replace + 1) % kRecent)];
-    slot = {thread, found};
-    return *found;
+    return *recent.get(thread, [&](std::int64_t new_thread) { return &raw.threads[new_thread]; });
   };
   trace::StringId last_name = trace::kNoString;
   IdleCause cause = names.cause(last_name);

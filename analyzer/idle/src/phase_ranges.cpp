@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "gpuprof/analysis/run_sort.hpp"
+#include "recent_lookup.hpp"
 
 namespace gpuprof::idle {
 namespace {
@@ -33,21 +34,13 @@ struct LaunchCalls {
     // the hash map (any number of threads) only on a miss.
     std::unordered_map<std::int64_t, std::size_t> slot_of;
     std::vector<std::size_t> counts;
-    constexpr std::size_t kRecent = 8;
-    std::array<std::pair<std::int64_t, std::size_t>, kRecent> recent{};
-    std::size_t recent_count = 0, replace = 0;
+    RecentLookup<std::int64_t, std::size_t, 8> recent;
     const auto slot = [&](std::int64_t thread) {
-      for (std::size_t i = 0; i < recent_count; ++i) {
-        if (recent[i].first == thread) return recent[i].second;
-      }
-      const auto found = slot_of.try_emplace(thread, slot_of.size()).first->second;
-      if (found == counts.size()) counts.push_back(0);
-      if (recent_count < kRecent) {
-        recent[recent_count++] = {thread, found};
-      } else {
-        recent[replace] = {thread, found}, replace = (replace + 1) % kRecent;
-      }
-      return found;
+      return recent.get(thread, [&](std::int64_t new_thread) {
+        const auto found = slot_of.try_emplace(new_thread, slot_of.size()).first->second;
+        if (found == counts.size()) counts.push_back(0);
+        return found;
+      });
     };
     // The bound once: vector<bool>::size() divides, and it was most of these walks' work.
     const auto rows = std::min(launched.size(), api.size());
