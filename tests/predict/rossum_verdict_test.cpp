@@ -8,6 +8,7 @@
 #include "gpuprof/predict/case_validation.hpp"
 #include "gpuprof/predict/step_variability.hpp"
 #include "gpuprof/predict/verdict_accounting.hpp"
+#include "gpuprof/predict/verdict_lean.hpp"
 #include "temporary_folder.hpp"
 
 // The hard machines of issue 37 (../shared/data/scaling/rossum-keras-multi-gpu; skips without it): every run
@@ -65,18 +66,26 @@ TEST_F(RossumCases, VerdictRightOrUncertainOnEveryRunNoFasterThanOne) {
   EXPECT_EQ(uncertain, 2u);
 }
 
-// Beside the 15 uncertain calls the centre's lean (verdict_lean.hpp), judged against the stated 1-GPU variability
-// (the rows' 1-GPU traces are synthetic): never on the wrong side, 4 too close to call (ResNet50 on 2 GPUs, both
-// parameter servers, both make_parallels: centres 0.98x to 1.03x). On the 22 runs no faster than one, the call
-// and then the lean are right on 20, too close on 1 (avolkov1's ResNet50, PS on the CPU: centre 0.997x, measured
-// 0.96x) and wrong on 1 (kUnexplained); both baselines call all 22 faster.
-TEST_F(RossumCases, TheLeanBesideAnUncertainVerdictIsNeverOnTheWrongSide) {
-  const auto account = account_verdicts(band_rows_left_out(cases_, cases_, 0.8), kStatedStepVariability);
-  EXPECT_EQ(account.all.rows, 112u);
-  EXPECT_EQ(account.all.band_uncertain, 15u);
-  EXPECT_EQ(account.all.lean_of_uncertain.right, 11u);
-  EXPECT_EQ(account.all.lean_of_uncertain.wrong, 0u);
+// Beside the 18 uncertain calls the centre's lean (verdict_lean.hpp), judged against the stated 1-GPU variability
+// (the rows' 1-GPU traces are synthetic): 4 too close to call (ResNet50 on 2 GPUs, both parameter servers, both
+// make_parallels: centres 0.98x to 1.03x), and on the wrong side once: overfeat on 2 M60s (22 September log), centre
+// 0.755x, measured 1.006x, which counts as faster although it is within the stated 1-GPU variability of 1x. On the
+// 22 runs no faster than one, the call and then the lean are right on 20, too close on 1 (avolkov1's ResNet50, PS
+// on the CPU: centre 0.997x, measured 0.96x) and wrong on 1 (kUnexplained); both baselines call all 22 faster.
+TEST_F(RossumCases, TheLeanBesideAnUncertainVerdictIsWrongOnlyOnARunWithinTheVariabilityOfOneGpu) {
+  const auto rows = band_rows_left_out(cases_, cases_, 0.8);
+  const auto account = account_verdicts(rows, kStatedStepVariability);
+  EXPECT_EQ(account.all.rows, 120u);
+  EXPECT_EQ(account.all.band_uncertain, 18u);
+  EXPECT_EQ(account.all.lean_of_uncertain.right, 13u);
+  EXPECT_EQ(account.all.lean_of_uncertain.wrong, 1u);
   EXPECT_EQ(account.all.lean_of_uncertain.too_close, 4u);
+  for (const auto& c : rows) {
+    if (!c.uncertain) continue;
+    const auto lean = lean_of(c.predicted / c.one_gpu, kStatedStepVariability);
+    if (lean == Lean::too_close || (lean == Lean::faster) == (c.measured > c.one_gpu)) continue;
+    EXPECT_LT(std::abs(c.measured / c.one_gpu - 1), kStatedStepVariability) << c.name;
+  }
   const auto& no_faster = account.no_faster;
   EXPECT_EQ(no_faster.rows, 22u);
   EXPECT_EQ(no_faster.acted_right(), 20u);
@@ -92,7 +101,7 @@ TEST_F(RossumCases, TheLeanBesideAnUncertainVerdictIsNeverOnTheWrongSide) {
 // round the band held 38 of the 112.
 TEST_F(RossumCases, BandHoldsTheTruthLeaveOneSourceOut) {
   const auto coverage = band_left_out(cases_, cases_, 0.8);
-  EXPECT_EQ(coverage.cases, 112u);
+  EXPECT_EQ(coverage.cases, 120u);
   EXPECT_GE(coverage.share(), 0.80) << coverage.inside << " of " << coverage.cases;
 }
 
@@ -102,7 +111,7 @@ TEST_F(RossumCases, ShippedPcieReplicaLossIsTheCalibrationOfTheRossumRuns) {
 }
 
 TEST_F(RossumCases, PredictBeatsBothBaselinesOnTheseRuns) {
-  ASSERT_EQ(cases_.size(), 112u);  // CIFAR-10 42, Keras 28, tf_cnn_benchmarks 39, kuza55 MLP 3
+  ASSERT_EQ(cases_.size(), 120u);  // CIFAR-10 42, Keras 28, tf_cnn_benchmarks 47, kuza55 MLP 3
   const auto c = compare_with_baselines(band_rows_left_out(cases_, cases_, 0.8));
   EXPECT_LT(c.all.predict.median_error, c.all.linear.median_error);
   EXPECT_LT(c.all.predict.median_error, c.all.constant.median_error);
@@ -110,7 +119,7 @@ TEST_F(RossumCases, PredictBeatsBothBaselinesOnTheseRuns) {
   EXPECT_GT(c.all.predict.verdict_right, std::max(c.all.linear.verdict_right, c.all.constant.verdict_right));
   // One verdict is wrong (kUnexplained); 15 are uncertain (the band straddles 1x), among them avolkov1's ResNet50
   // on 2 GPUs with the parameter server on a GPU (measured 1.15x, centre 0.98x), which the centre called wrong.
-  EXPECT_GE(c.all.predict.verdict_right, 96u);
+  EXPECT_GE(c.all.predict.verdict_right, 101u);
 }
 
 std::size_t within_10(const std::vector<CaseResult>& rows) {
@@ -125,25 +134,63 @@ TEST_F(RossumCases, CentreReplicaLossLeftOneSourceOutDoesNotCarryOver) {
   const auto before = within_10(cases_);
   const auto left_out = centre_left_out(cases_, cases_);
   ASSERT_EQ(left_out.size(), cases_.size());
-  EXPECT_EQ(before, 58u);
+  EXPECT_EQ(before, 64u);
   EXPECT_LT(within_10(left_out), before);
 }
 
 // The largest tf_cnn_benchmarks misses on az-2x-m60 (AlexNet on CIFAR-10 +53 to +62 %, ResNet20 +20 to +27 %) are
 // not the exchange: the same log's `independent` runs, which exchange nothing, reach 1.22x and 1.74x, and every
-// tf_cnn run more than 10 % off is predicted above that. No link, topology or overlap model can close them.
+// tf_cnn run predicted more than 10 % above its measurement is predicted above that. No link, topology or overlap
+// model can close them. The one miss the other way, ImageNet AlexNet with the parameter server on GPU 0 (22
+// September log: centre 1.67x, measured 1.92x, exchanging nothing 1.99x), hides most of its exchange.
 TEST_F(RossumCases, TfCnnMissesArePredictedAboveTheSameGpusExchangingNothing) {
-  std::size_t with = 0, misses = 0;
+  std::size_t with = 0, over = 0, under = 0;
   for (const auto& c : cases_) {
     if (c.no_exchange <= 0) continue;
     ++with;
-    if (c.name.find("alexnet") != std::string::npos) EXPECT_NEAR(c.no_exchange, 6322.44, 0.01) << c.name;
-    if (std::abs(c.error()) <= 0.10) continue;
-    ++misses;
-    EXPECT_GT(c.predicted, c.no_exchange) << c.name;
+    const bool imagenet = from_rossum_imagenet_log(c);
+    if (c.name.find("alexnet") != std::string::npos)
+      EXPECT_NEAR(c.no_exchange, imagenet ? 1803.92 : 6322.44, 0.01) << c.name;
+    if (c.error() > 0.10) {
+      ++over;
+      EXPECT_GT(c.predicted, c.no_exchange) << c.name;
+    }
+    if (c.error() < -0.10) {
+      ++under;
+      EXPECT_TRUE(imagenet) << c.name;
+    }
   }
-  EXPECT_EQ(with, 36u);  // az-2x-m60's CIFAR-10 log (32) and InceptionV3 log (4); az-4x-m60's table has none
-  EXPECT_EQ(misses, 14u);
+  // az-2x-m60's CIFAR-10 log (32), InceptionV3 log (4) and the 22 September log's AlexNet (4); az-4x-m60's table
+  // has none.
+  EXPECT_EQ(with, 40u);
+  EXPECT_EQ(over, 14u);
+  EXPECT_EQ(under, 1u);
+}
+
+// The tf_cnn_benchmarks log of 22 September (ImageNet models on 2 M60s, their sizes counted from the layers), added
+// after every PCIe figure was calibrated and fitted to nothing: a check. Its rows are one source of their own, so
+// leave one source out never calibrates their band on them. 8 runs (alexnet with PS on the CPU, replicated with and
+// without NCCL, PS on the GPU; trivial, lenet, googlenet, overfeat with PS on the GPU); none was slower on 2 GPUs.
+TEST_F(RossumCases, ImageNetLogOfTwentySecondSeptemberCheckedLeaveOneSourceOut) {
+  std::vector<CaseResult> others;
+  for (const auto& c : cases_)
+    if (!from_rossum_imagenet_log(c)) others.push_back(c);
+  ASSERT_EQ(others.size(), 112u);
+  std::size_t rows = 0, in_band = 0, within = 0, right = 0, uncertain = 0, wrong = 0;
+  for (const auto& c : band_rows_left_out(cases_, cases_, 0.8)) {
+    if (!from_rossum_imagenet_log(c)) continue;
+    // Their band's replica loss is the one the other sources give, with or without these rows among them.
+    EXPECT_DOUBLE_EQ(c.low, band_rows_left_out(others, {c}, 0.8).front().low) << c.name;
+    ++rows, in_band += c.in_band(), within += std::abs(c.error()) <= 0.10;
+    right += c.verdict_right, uncertain += c.uncertain, wrong += !c.verdict_right && !c.uncertain;
+    EXPECT_GT(c.measured, c.one_gpu) << c.name;
+  }
+  EXPECT_EQ(rows, 8u);
+  EXPECT_EQ(in_band, 8u);
+  EXPECT_EQ(within, 6u);  // the misses: overfeat (centre 0.755x, measured 1.006x) and alexnet with PS on the GPU
+  EXPECT_EQ(right, 5u);   // uncertain: trivial and lenet (1.26x measured) and overfeat
+  EXPECT_EQ(uncertain, 3u);
+  EXPECT_EQ(wrong, 0u);
 }
 
 }  // namespace

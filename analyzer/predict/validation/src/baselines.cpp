@@ -48,10 +48,10 @@ double fitted_efficiency(const std::vector<CaseResult>& rows, const std::string&
   return efficiencies.empty() ? 1.0 : units::median(efficiencies);
 }
 
-BaselineComparison compare_with_baselines(const std::vector<CaseResult>& rows) {
+BaselineComparison compare_with_baselines(const std::vector<CaseResult>& rows, const RowFilter& scored) {
   RowsScorer all, low, no_faster;
   for (const auto& row : rows) {
-    if (row.one_gpu <= 0 || row.gpus <= 0 || row.measured <= 0) continue;
+    if (row.one_gpu <= 0 || row.gpus <= 0 || row.measured <= 0 || (scored && !scored(row))) continue;
     const double constant = fitted_efficiency(rows, row.source);
     all.add(row, constant);
     if (measured_efficiency(row) < kLowEfficiency) low.add(row, constant);

@@ -8,6 +8,7 @@
 #include "case_band.hpp"
 #include "case_traces.hpp"
 #include "gpuprof/predict/case_validation.hpp"
+#include "gpuprof/predict/layer_parameters.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 #include "rossum_logs.hpp"
 
@@ -66,6 +67,8 @@ struct Source {
   const char* machine;
   std::string file;      // under rossum-keras-multi-gpu/
   const char* topology;  // under rossum-keras-multi-gpu/experiments/topology/
+  const std::map<std::string, std::int64_t>& parameters;  // --model -> parameters of that log's models
+  const char* label;     // in the run's name, to tell a log's models from another's of the same name
 };
 
 }  // namespace
@@ -77,20 +80,27 @@ std::vector<CaseResult> run_rossum_tf_cnn_cases(const std::string& dir, const st
   const auto keras_log = "experiments/keras_tensorflow/benchmark_inception3_resnet50_results_az-2x-m60.txt";
   for (const auto& run : read_keras_log(dir + kRoot + keras_log))
     if (run.architecture == "inception3" && run.parameters > 0) parameters["inception3"] = run.parameters;
+  // The 22 September log runs the ImageNet models (its `alexnet` is not measurements.md's CIFAR-10 one): their
+  // counts from the layer shapes at the benchmark's image sizes (layer_parameters.hpp).
+  const auto imagenet = tf_cnn_imagenet_parameters();
   const Source sources[] = {
-      {"az-2x-m60", std::string(kResults) + "benchmark_batch_results_cifar10_az-2xm-60.txt", "az-2x-m60.txt"},
-      {"az-2x-m60", std::string(kResults) + "benchmark_batch_inception3_az-2xm-60.txt", "az-2x-m60.txt"},
-      {"az-4x-m60", "experiments/keras_tensorflow/az-4x-m60.tsv", "az-4x-m60.txt"},
+      {"az-2x-m60", std::string(kResults) + "benchmark_batch_results_cifar10_az-2xm-60.txt", "az-2x-m60.txt",
+       parameters, ""},
+      {"az-2x-m60", std::string(kResults) + "benchmark_batch_inception3_az-2xm-60.txt", "az-2x-m60.txt", parameters,
+       ""},
+      {"az-4x-m60", "experiments/keras_tensorflow/az-4x-m60.tsv", "az-4x-m60.txt", parameters, ""},
+      {"az-2x-m60", std::string(kResults) + kRossumImageNetLog, "az-2x-m60.txt", imagenet, "ImageNet "},
   };
   std::vector<CaseResult> results;
   std::uint64_t seed = 900;
   for (const auto& source : sources) {
     const auto path = dir + kRoot + source.file;
     const auto runs = source.file.ends_with(".tsv") ? read_tsv_runs(path) : read_tf_cnn_log(path);
-    std::map<std::tuple<std::string, std::string>, double> one_gpu;  // (model, data format) -> images/s
+    // The 1-GPU run of the same model, data format and per-GPU batch -> images/s.
+    std::map<std::tuple<std::string, std::string, std::int64_t>, double> one_gpu;
     std::map<std::tuple<std::string, std::string, std::int32_t>, double> independent;  // ... and GPUs
     for (const auto& run : runs) {
-      if (run.gpus == 1 && run.throughput) one_gpu.try_emplace({run.model, run.data_format}, *run.throughput);
+      if (run.gpus == 1 && run.throughput) one_gpu.try_emplace({run.model, run.data_format, run.batch}, *run.throughput);
       if (run.variable_update == "independent" && run.throughput)
         independent.try_emplace({run.model, run.data_format, run.gpus}, *run.throughput);
     }
@@ -99,22 +109,22 @@ std::vector<CaseResult> run_rossum_tf_cnn_cases(const std::string& dir, const st
     options.link = link_preset("pcie3-m60");
     options.topology = read_topology_file(dir + kRoot + "experiments/topology/" + source.topology);
     for (const auto& run : runs) {
-      const auto single = one_gpu.find({run.model, run.data_format});
+      const auto single = one_gpu.find({run.model, run.data_format, run.batch});
       const auto sync = sync_of(run);
-      if (run.gpus < 2 || !run.throughput || run.batch < 1 || !sync || !parameters.contains(run.model) ||
+      if (run.gpus < 2 || !run.throughput || run.batch < 1 || !sync || !source.parameters.contains(run.model) ||
           single == one_gpu.end())
         continue;
       const auto trace = fmt::format("{}/rossum_tf_{}.sqlite", work, seed);
       write_step_trace(trace, static_cast<double>(run.batch) / single->second * 1e9, seed++);
       options.gpus = {run.gpus};
       options.sync = *sync;
-      options.gradient_bytes = parameters.at(run.model) * 4;
+      options.gradient_bytes = source.parameters.at(run.model) * 4;
       const auto prediction = predict_files(trace, std::nullopt, options);
       const auto& p = prediction.rows.front();
       const double per_step = run.gpus * single->second * prediction.measured_step_ns;  // weak scaling
       CaseResult result{"rossum",
-                        fmt::format("Rossum {} tf_cnn {} b{}/GPU, {} GPUs, {}", source.machine, run.model, run.batch,
-                                    run.gpus, sync_label(run)),
+                        fmt::format("Rossum {} tf_cnn {}{} b{}/GPU, {} GPUs, {}", source.machine, source.label,
+                                    run.model, run.batch, run.gpus, sync_label(run)),
                         per_step / p.step_ns,
                         *run.throughput,
                         per_step / p.high_ns,

@@ -50,10 +50,10 @@ VerdictAccount& operator+=(VerdictAccount& total, const VerdictAccount& part) {
 
 }  // namespace
 
-VerdictAccounting account_verdicts(const std::vector<CaseResult>& rows, double variability) {
+VerdictAccounting account_verdicts(const std::vector<CaseResult>& rows, double variability, const RowFilter& scored) {
   VerdictAccounting result;
   for (const auto& row : rows) {
-    if (row.one_gpu <= 0 || row.gpus <= 0 || row.measured <= 0) continue;
+    if (row.one_gpu <= 0 || row.gpus <= 0 || row.measured <= 0 || (scored && !scored(row))) continue;
     const double constant = fitted_efficiency(rows, row.source);
     add_row(result.all, row, variability, constant);
     if (row.measured <= row.one_gpu) add_row(result.no_faster, row, variability, constant);

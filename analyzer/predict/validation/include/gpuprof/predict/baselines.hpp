@@ -7,6 +7,7 @@
 //             rows of the other sources only: leave one source out, never in-sample.
 
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -33,9 +34,14 @@ struct BaselineComparison {
 
 inline constexpr double kLowEfficiency = 0.85;
 
+// Which rows a comparison scores; each scored row's constant efficiency is still fitted on all the rows of the
+// other sources (a new log checked on its own, with the baselines it gets among the others).
+using RowFilter = std::function<bool(const CaseResult&)>;
+
 // Rows with `one_gpu` and `gpus` set (the published cases). The verdict is "N GPUs faster than one"; predict's
-// is decided by its band (CaseResult::uncertain), the baselines' by their figure.
-BaselineComparison compare_with_baselines(const std::vector<CaseResult>& rows);
+// is decided by its band (CaseResult::uncertain), the baselines' by their figure. Scores the rows `scored`
+// picks (all when empty).
+BaselineComparison compare_with_baselines(const std::vector<CaseResult>& rows, const RowFilter& scored = {});
 
 // The constant efficiency the rows of every source but `held_out` give (their median).
 double fitted_efficiency(const std::vector<CaseResult>& rows, const std::string& held_out);

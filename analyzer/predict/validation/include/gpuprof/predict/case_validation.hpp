@@ -94,9 +94,14 @@ std::vector<CaseResult> run_rossum_keras_cases(const std::string& scaling_dir, c
 // no --sync (the log does not name each run's parameter server), so the band covers the strategies.
 std::vector<CaseResult> run_rossum_mlp_cases(const std::string& scaling_dir, const std::string& work_dir);
 // Rossum's tf_cnn_benchmarks runs on Azure's M60s (CIFAR-10 models and InceptionV3 on 2 GPUs, InceptionV3 on 2 to
-// 4): weak scaling, each run's variable mode as its synchronisation; independent runs and models whose parameter
-// count the data does not give are left out.
+// 4, and the 22 September log's ImageNet models on 2, their sizes counted from their layers: layer_parameters.hpp):
+// weak scaling, each run's variable mode as its synchronisation; independent runs and runs with no 1-GPU run of
+// the same model, data format and batch are left out.
 std::vector<CaseResult> run_rossum_tf_cnn_cases(const std::string& scaling_dir, const std::string& work_dir);
+// The tf_cnn_benchmarks log of 22 September 2017, whose runs were added after the PCIe figures were calibrated:
+// a check, reported apart (CaseResult::source ends with it).
+inline constexpr const char* kRossumImageNetLog = "benchmark_batch_results_az2xm60_2017-09-22.txt";
+inline bool from_rossum_imagenet_log(const CaseResult& row) { return row.source.ends_with(kRossumImageNetLog); }
 
 // The replica loss that the cases' bands need for `coverage` of them (`calibrate_replica_loss`), row by row.
 double calibrate_on(const std::vector<CaseResult>& cases, double coverage);
