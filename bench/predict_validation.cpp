@@ -1,7 +1,7 @@
 // Prints every validation case of `gpuprof predict` (docs/predict.md) with what
 // was predicted, what was measured and the error. Figures, not timings: the
 // tests in tests/predict assert the bounds on the same files.
-//   gpuprof_predict_validation [SCALING_DIR [EXTERNAL_DIR [SAMPLES_DIR]]]
+//   gpuprof_predict_validation [SCALING_DIR [EXTERNAL_DIR [SAMPLES_DIR [HELDOUT_PCIE_CSV]]]]
 
 #include <fmt/format.h>
 
@@ -19,6 +19,7 @@
 #include "gpuprof/predict/case_validation.hpp"
 #include "gpuprof/predict/collective_validation.hpp"
 #include "gpuprof/predict/comm_cases.hpp"
+#include "gpuprof/predict/heldout_pcie_cases.hpp"
 #include "gpuprof/predict/step_variability.hpp"
 #include "gpuprof/predict/verdict_accounting.hpp"
 #include "gpuprof/predict/verdict_lean.hpp"
@@ -275,8 +276,9 @@ void print_margin(const std::string& rows, const gpuprof::predict::BaselineRows&
 // predict beside the two no-skill baselines on the same rows (docs/predict.md, "Against the baselines"); `scored`
 // picks the rows reported (their constant efficiency still fitted on all `rows` of the other sources).
 void print_baselines(const std::string& what, const std::vector<gpuprof::predict::CaseResult>& rows,
-                     const gpuprof::predict::RowFilter& scored = {}) {
-  const auto c = gpuprof::predict::compare_with_baselines(rows, scored);
+                     const gpuprof::predict::RowFilter& scored = {},
+                     const gpuprof::predict::RowFilter& fitted_on = {}) {
+  const auto c = gpuprof::predict::compare_with_baselines(rows, scored, fitted_on);
   fmt::print("\nagainst the baselines, {} (constant efficiency fitted on the other sources' rows):\n", what);
   for (const auto& [name, part] : {std::pair{"all rows", c.all}, {"measured efficiency < 0.85", c.low_efficiency},
                                    {"N GPUs no faster than one", c.no_faster}}) {
@@ -312,7 +314,72 @@ void print_published(const std::vector<gpuprof::predict::CaseResult>& published)
              other.size());
 }
 
-void print_cases(const std::string& dir, double stated_spread) {
+// The held-out check on modern consumer PCIe boxes without peer access (docs/predict.md, "Held-out check: modern
+// PCIe boxes without peer access"): nothing fitted to these rows; the baselines' constant efficiency fitted on the
+// `calibration` rows only.
+void print_heldout_pcie(const std::string& csv, const std::vector<gpuprof::predict::CaseResult>& calibration,
+                        double stated_spread) {
+  namespace p = gpuprof::predict;
+  const auto work = work_folder();
+  const auto check = p::run_heldout_pcie_cases(csv, work.string());
+  fmt::print("\nheld-out check, modern consumer PCIe boxes without peer access ({}): {} N-GPU rows in the file, {} "
+             "predicted, {} not checkable; {} 1-GPU rows\n",
+             csv.substr(csv.rfind('/') + 1), check.data_rows, check.rows.size(), check.not_checkable.size(),
+             check.one_gpu_rows);
+  fmt::print("{:<62} {:>9} {:>9} {:>8} band, baselines' errors, verdict predicted / measured; preset\n", "run",
+             "predicted", "measured", "error");
+  for (const auto& row : check.rows) {
+    print_hard_case(row, calibration, stated_spread);
+    fmt::print("    preset {} (chosen from the GPU's name, as without --link)\n", row.note);
+  }
+  for (const auto& line : check.not_checkable) fmt::print("  not checkable: {}\n", line);
+  std::vector<double> signed_errors, widths;
+  std::size_t in_band = 0, below = 0, above = 0;
+  for (const auto& row : check.rows) {
+    signed_errors.push_back(row.error()), widths.push_back((row.high - row.low) / row.predicted);
+    in_band += row.in_band(), below += row.measured < row.low, above += row.measured > row.high;
+  }
+  fmt::print("band (shipped, PCIe replica loss {:.4f}) holds {} of {} (measured below its slow end {}, above its fast "
+             "end {}), median width {:.1f} % of the centre; median signed error of the centre {:+.1f} %\n",
+             p::kPcieReplicaLoss, in_band, check.rows.size(), below, above,
+             100 * gpuprof::units::median(widths), 100 * gpuprof::units::median(signed_errors));
+  std::map<std::string, std::vector<double>> by_group;
+  for (const auto& row : check.rows) {
+    by_group[fmt::format("{} GPUs", row.gpus)].push_back(row.error());
+    by_group[row.name.substr(0, row.name.find(" b"))].push_back(row.error());
+  }
+  for (const auto& [group, errors] : by_group) {
+    const auto within = std::count_if(errors.begin(), errors.end(), [](double e) { return std::abs(e) <= 0.10; });
+    fmt::print("  {:<40} {:>3} rows, within 10 % {:>3}, median signed error {:+.1f} %\n", group, errors.size(), within,
+               100 * gpuprof::units::median(errors));
+  }
+  auto rows = calibration;
+  rows.insert(rows.end(), check.rows.begin(), check.rows.end());
+  const auto calibration_only = [](const p::CaseResult& row) { return !p::is_heldout_pcie_row(row); };
+  fmt::print("\n(held-out PCIe rows: the constant efficiency is {:.3f}, the median of the {} calibration rows, "
+             "published and Rossum, never of these rows)",
+             p::fitted_efficiency(calibration, {}), calibration.size());
+  print_baselines("held-out PCIe rows", rows, p::is_heldout_pcie_row, calibration_only);
+  print_verdicts("held-out PCIe", check.rows);
+  print_accounting("held-out PCIe rows",
+                   p::account_verdicts(rows, stated_spread, p::is_heldout_pcie_row, calibration_only));
+  // What a user who gives no --sync gets: a ring all-reduce at the centre, the parameter servers in the band.
+  const auto no_sync = p::run_heldout_pcie_cases(csv, work.string(), false);
+  std::size_t within = 0, no_sync_in_band = 0;
+  std::vector<double> errors, magnitudes;
+  for (const auto& row : no_sync.rows) {
+    within += std::abs(row.error()) <= 0.10, no_sync_in_band += row.in_band();
+    errors.push_back(row.error()), magnitudes.push_back(std::abs(row.error()));
+  }
+  fmt::print("without --sync (ring all-reduce at the centre): within 10 % {} of {}, median |error| {:.1f} %, median "
+             "signed error {:+.1f} %, band holds {}\n",
+             within, no_sync.rows.size(), 100 * gpuprof::units::median(magnitudes),
+             100 * gpuprof::units::median(errors), no_sync_in_band);
+  print_verdicts("held-out PCIe without --sync", no_sync.rows);
+  std::filesystem::remove_all(work);
+}
+
+void print_cases(const std::string& dir, double stated_spread, const std::string& heldout_pcie) {
   namespace p = gpuprof::predict;
   const auto work = work_folder();
   fmt::print("\n{:<62} {:>12} {:>12} {:>8} {}\n", "case", "predicted", "measured", "error", "band");
@@ -402,6 +469,9 @@ void print_cases(const std::string& dir, double stated_spread) {
   hard.insert(hard.end(), published.begin(), published.end());
   print_baselines("Rossum runs with the published 8-GPU runs", hard);
   std::filesystem::remove_all(work);
+  auto calibration = hard;
+  for (const auto& rows : held_gpus) calibration.insert(calibration.end(), rows.begin(), rows.end());
+  print_heldout_pcie(heldout_pcie, calibration, stated_spread);
 }
 
 }  // namespace
@@ -410,10 +480,11 @@ int main(int argc, char** argv) {
   const std::string dir = argc > 1 ? argv[1] : GPUPROF_DEFAULT_SCALING_DIR;
   const std::string external = argc > 2 ? argv[2] : GPUPROF_DEFAULT_EXTERNAL_DIR;
   const std::string samples = argc > 3 ? argv[3] : GPUPROF_DEFAULT_SAMPLES_DIR;
+  const std::string heldout_pcie = argc > 4 ? argv[4] : GPUPROF_DEFAULT_HELDOUT_PCIE;
   try {
     print_collectives(dir);
     print_comm_cases(external, dir);
-    print_cases(dir, print_variability(external, samples));
+    print_cases(dir, print_variability(external, samples), heldout_pcie);
   } catch (const std::exception& error) {
     fmt::print(stderr, "gpuprof_predict_validation: {}\n", error.what());
     return 1;

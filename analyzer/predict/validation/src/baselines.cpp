@@ -41,18 +41,20 @@ struct RowsScorer {
 
 }  // namespace
 
-double fitted_efficiency(const std::vector<CaseResult>& rows, const std::string& held_out) {
+double fitted_efficiency(const std::vector<CaseResult>& rows, const std::string& held_out, const RowFilter& fitted_on) {
   std::vector<double> efficiencies;
   for (const auto& row : rows)
-    if (row.source != held_out && row.one_gpu > 0 && row.gpus > 0) efficiencies.push_back(measured_efficiency(row));
+    if (row.source != held_out && row.one_gpu > 0 && row.gpus > 0 && (!fitted_on || fitted_on(row)))
+      efficiencies.push_back(measured_efficiency(row));
   return efficiencies.empty() ? 1.0 : units::median(efficiencies);
 }
 
-BaselineComparison compare_with_baselines(const std::vector<CaseResult>& rows, const RowFilter& scored) {
+BaselineComparison compare_with_baselines(const std::vector<CaseResult>& rows, const RowFilter& scored,
+                                          const RowFilter& fitted_on) {
   RowsScorer all, low, no_faster;
   for (const auto& row : rows) {
     if (row.one_gpu <= 0 || row.gpus <= 0 || row.measured <= 0 || (scored && !scored(row))) continue;
-    const double constant = fitted_efficiency(rows, row.source);
+    const double constant = fitted_efficiency(rows, row.source, fitted_on);
     all.add(row, constant);
     if (measured_efficiency(row) < kLowEfficiency) low.add(row, constant);
     if (row.measured <= row.one_gpu) no_faster.add(row, constant);

@@ -1,6 +1,7 @@
 #include "gpuprof/predict/layer_parameters.hpp"
 
 #include <stdexcept>
+#include <utility>
 
 namespace gpuprof::predict {
 namespace {
@@ -102,6 +103,17 @@ std::int64_t tf_cnn_cifar10_alexnet_parameters() {
       .affine(192)
       .affine(11)
       .parameters();
+}
+
+// tf_cnn_benchmarks' vgg16: five stages of 3 × 3 convolutions (2, 2, 3, 3, 3 of them; 64 to 512 channels), each
+// followed by a 2 × 2 max pool, then affine layers of 4096, 4096 and 1001 units, at 224 × 224.
+std::int64_t tf_cnn_vgg16_parameters() {
+  LayerParameters net(224, 3);
+  for (const auto& [channels, convolutions] : {std::pair{64, 2}, {128, 2}, {256, 3}, {512, 3}, {512, 3}}) {
+    for (int i = 0; i < convolutions; ++i) net.conv(channels, 3);
+    net.pool(2, 2, Padding::valid);
+  }
+  return net.affine(4096).affine(4096).affine(1001).parameters();
 }
 
 }  // namespace gpuprof::predict

@@ -50,11 +50,12 @@ VerdictAccount& operator+=(VerdictAccount& total, const VerdictAccount& part) {
 
 }  // namespace
 
-VerdictAccounting account_verdicts(const std::vector<CaseResult>& rows, double variability, const RowFilter& scored) {
+VerdictAccounting account_verdicts(const std::vector<CaseResult>& rows, double variability, const RowFilter& scored,
+                                   const RowFilter& fitted_on) {
   VerdictAccounting result;
   for (const auto& row : rows) {
     if (row.one_gpu <= 0 || row.gpus <= 0 || row.measured <= 0 || (scored && !scored(row))) continue;
-    const double constant = fitted_efficiency(rows, row.source);
+    const double constant = fitted_efficiency(rows, row.source, fitted_on);
     add_row(result.all, row, variability, constant);
     if (row.measured <= row.one_gpu) add_row(result.no_faster, row, variability, constant);
   }

@@ -40,10 +40,13 @@ using RowFilter = std::function<bool(const CaseResult&)>;
 
 // Rows with `one_gpu` and `gpus` set (the published cases). The verdict is "N GPUs faster than one"; predict's
 // is decided by its band (CaseResult::uncertain), the baselines' by their figure. Scores the rows `scored`
-// picks (all when empty).
-BaselineComparison compare_with_baselines(const std::vector<CaseResult>& rows, const RowFilter& scored = {});
+// picks (all when empty). `fitted_on`: the rows the constant may be fitted on (all when empty; a held-out check
+// fits it on the calibration rows only, never on its own rows).
+BaselineComparison compare_with_baselines(const std::vector<CaseResult>& rows, const RowFilter& scored = {},
+                                          const RowFilter& fitted_on = {});
 
-// The constant efficiency the rows of every source but `held_out` give (their median).
-double fitted_efficiency(const std::vector<CaseResult>& rows, const std::string& held_out);
+// The constant efficiency the rows of every source but `held_out` give (their median), of those `fitted_on` picks.
+double fitted_efficiency(const std::vector<CaseResult>& rows, const std::string& held_out,
+                         const RowFilter& fitted_on = {});
 
 }  // namespace gpuprof::predict

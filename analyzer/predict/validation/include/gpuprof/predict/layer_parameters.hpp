@@ -41,5 +41,8 @@ std::map<std::string, std::int64_t> tf_cnn_imagenet_parameters();
 // tf_cnn_benchmarks' CIFAR-10 AlexNet (32 × 32, 11 classes), by the same rules: the cross-check against the
 // count Rossum's measurements.md prints for it.
 std::int64_t tf_cnn_cifar10_alexnet_parameters();
+// tf_cnn_benchmarks' ImageNet VGG-16 (224 × 224, 1001 classes): the count the held-out PCIe rows state
+// (heldout_pcie_cases.hpp).
+std::int64_t tf_cnn_vgg16_parameters();
 
 }  // namespace gpuprof::predict

@@ -37,10 +37,10 @@ struct VerdictAccounting {
 // Throughput rows with `one_gpu`, `gpus` and their band set (band_rows_left_out, set_verdict). `variability`:
 // the 1-GPU step's σ over its mean that a lean is judged against (the validation's 1-GPU traces are synthetic,
 // so the stated figure, step_variability.hpp). The constant efficiency of a row is fitted on `rows` of the
-// other sources (fitted_efficiency), as compare_with_baselines fits it. Counts the rows `scored` picks (all when
-// empty).
+// other sources (fitted_efficiency) that `fitted_on` picks, as compare_with_baselines fits it. Counts the rows
+// `scored` picks (all when empty).
 VerdictAccounting account_verdicts(const std::vector<CaseResult>& rows, double variability,
-                                   const RowFilter& scored = {});
+                                   const RowFilter& scored = {}, const RowFilter& fitted_on = {});
 
 // Two sets together, each row scored as in its own set.
 VerdictAccounting& operator+=(VerdictAccounting& total, const VerdictAccounting& part);
