@@ -314,9 +314,42 @@ void print_published(const std::vector<gpuprof::predict::CaseResult>& published)
              other.size());
 }
 
+// One set of held-out PCIe rows: the band, the centre's errors by GPU count and configuration, predict beside the
+// baselines (their constant efficiency fitted on the `calibration` rows only) and the verdicts.
+void print_heldout_summary(const std::string& what, const std::vector<gpuprof::predict::CaseResult>& heldout,
+                           const std::vector<gpuprof::predict::CaseResult>& calibration, double stated_spread) {
+  namespace p = gpuprof::predict;
+  std::vector<double> signed_errors, widths;
+  std::size_t in_band = 0, below = 0, above = 0;
+  std::map<std::string, std::vector<double>> by_group;
+  for (const auto& row : heldout) {
+    signed_errors.push_back(row.error()), widths.push_back((row.high - row.low) / row.predicted);
+    in_band += row.in_band(), below += row.measured < row.low, above += row.measured > row.high;
+    by_group[fmt::format("{} GPUs", row.gpus)].push_back(row.error());
+    by_group[row.name.substr(0, row.name.find(" b"))].push_back(row.error());
+  }
+  fmt::print("\n{}: band (shipped, PCIe replica loss {:.4f}) holds {} of {} (measured below its slow end {}, above its "
+             "fast end {}), median width {:.1f} % of the centre; median signed error of the centre {:+.1f} %\n",
+             what, p::kPcieReplicaLoss, in_band, heldout.size(), below, above, 100 * gpuprof::units::median(widths),
+             100 * gpuprof::units::median(signed_errors));
+  for (const auto& [group, errors] : by_group) {
+    const auto within = std::count_if(errors.begin(), errors.end(), [](double e) { return std::abs(e) <= 0.10; });
+    fmt::print("  {:<40} {:>3} rows, within 10 % {:>3}, median signed error {:+.1f} %\n", group, errors.size(), within,
+               100 * gpuprof::units::median(errors));
+  }
+  auto rows = calibration;
+  rows.insert(rows.end(), heldout.begin(), heldout.end());
+  const auto calibration_only = [](const p::CaseResult& row) { return !p::is_heldout_pcie_row(row); };
+  fmt::print("(the constant efficiency is {:.3f}, the median of the {} calibration rows, published and Rossum, never "
+             "of these rows)",
+             p::fitted_efficiency(calibration, {}), calibration.size());
+  print_baselines(what, rows, p::is_heldout_pcie_row, calibration_only);
+  print_verdicts(what, heldout);
+  print_accounting(what, p::account_verdicts(rows, stated_spread, p::is_heldout_pcie_row, calibration_only));
+}
+
 // The held-out check on modern consumer PCIe boxes without peer access (docs/predict.md, "Held-out check: modern
-// PCIe boxes without peer access"): nothing fitted to these rows; the baselines' constant efficiency fitted on the
-// `calibration` rows only.
+// PCIe boxes without peer access"): nothing fitted to these rows.
 void print_heldout_pcie(const std::string& csv, const std::vector<gpuprof::predict::CaseResult>& calibration,
                         double stated_spread) {
   namespace p = gpuprof::predict;
@@ -326,56 +359,31 @@ void print_heldout_pcie(const std::string& csv, const std::vector<gpuprof::predi
              "predicted, {} not checkable; {} 1-GPU rows\n",
              csv.substr(csv.rfind('/') + 1), check.data_rows, check.rows.size(), check.not_checkable.size(),
              check.one_gpu_rows);
-  fmt::print("{:<62} {:>9} {:>9} {:>8} band, baselines' errors, verdict predicted / measured; preset\n", "run",
-             "predicted", "measured", "error");
+  fmt::print("{:<62} {:>9} {:>9} {:>8} band, baselines' errors, verdict predicted / measured\n", "run", "predicted",
+             "measured", "error");
   for (const auto& row : check.rows) {
     print_hard_case(row, calibration, stated_spread);
     fmt::print("    preset {} (chosen from the GPU's name, as without --link)\n", row.note);
   }
   for (const auto& line : check.not_checkable) fmt::print("  not checkable: {}\n", line);
-  std::vector<double> signed_errors, widths;
-  std::size_t in_band = 0, below = 0, above = 0;
-  for (const auto& row : check.rows) {
-    signed_errors.push_back(row.error()), widths.push_back((row.high - row.low) / row.predicted);
-    in_band += row.in_band(), below += row.measured < row.low, above += row.measured > row.high;
-  }
-  fmt::print("band (shipped, PCIe replica loss {:.4f}) holds {} of {} (measured below its slow end {}, above its fast "
-             "end {}), median width {:.1f} % of the centre; median signed error of the centre {:+.1f} %\n",
-             p::kPcieReplicaLoss, in_band, check.rows.size(), below, above,
-             100 * gpuprof::units::median(widths), 100 * gpuprof::units::median(signed_errors));
-  std::map<std::string, std::vector<double>> by_group;
-  for (const auto& row : check.rows) {
-    by_group[fmt::format("{} GPUs", row.gpus)].push_back(row.error());
-    by_group[row.name.substr(0, row.name.find(" b"))].push_back(row.error());
-  }
-  for (const auto& [group, errors] : by_group) {
-    const auto within = std::count_if(errors.begin(), errors.end(), [](double e) { return std::abs(e) <= 0.10; });
-    fmt::print("  {:<40} {:>3} rows, within 10 % {:>3}, median signed error {:+.1f} %\n", group, errors.size(), within,
-               100 * gpuprof::units::median(errors));
-  }
-  auto rows = calibration;
-  rows.insert(rows.end(), check.rows.begin(), check.rows.end());
-  const auto calibration_only = [](const p::CaseResult& row) { return !p::is_heldout_pcie_row(row); };
-  fmt::print("\n(held-out PCIe rows: the constant efficiency is {:.3f}, the median of the {} calibration rows, "
-             "published and Rossum, never of these rows)",
-             p::fitted_efficiency(calibration, {}), calibration.size());
-  print_baselines("held-out PCIe rows", rows, p::is_heldout_pcie_row, calibration_only);
-  print_verdicts("held-out PCIe", check.rows);
-  print_accounting("held-out PCIe rows",
-                   p::account_verdicts(rows, stated_spread, p::is_heldout_pcie_row, calibration_only));
+  print_heldout_summary("held-out PCIe rows, --sync as the source (or its framework's default)", check.rows,
+                        calibration, stated_spread);
   // What a user who gives no --sync gets: a ring all-reduce at the centre, the parameter servers in the band.
-  const auto no_sync = p::run_heldout_pcie_cases(csv, work.string(), false);
-  std::size_t within = 0, no_sync_in_band = 0;
-  std::vector<double> errors, magnitudes;
-  for (const auto& row : no_sync.rows) {
-    within += std::abs(row.error()) <= 0.10, no_sync_in_band += row.in_band();
-    errors.push_back(row.error()), magnitudes.push_back(std::abs(row.error()));
-  }
-  fmt::print("without --sync (ring all-reduce at the centre): within 10 % {} of {}, median |error| {:.1f} %, median "
-             "signed error {:+.1f} %, band holds {}\n",
-             within, no_sync.rows.size(), 100 * gpuprof::units::median(magnitudes),
-             100 * gpuprof::units::median(errors), no_sync_in_band);
-  print_verdicts("held-out PCIe without --sync", no_sync.rows);
+  print_heldout_summary("held-out PCIe rows without --sync",
+                        p::run_heldout_pcie_cases(csv, work.string(), {.with_stated_sync = false}).rows, calibration,
+                        stated_spread);
+  // A diagnostic on the runs whose page gives no per-GPU batch: what predict says at each assumed batch. Not a
+  // check (the batch chooses the answer), counted nowhere.
+  fmt::print("\nnot checkable runs at an assumed per-GPU batch (a diagnostic, counted nowhere):\n");
+  for (const std::int64_t batch : {1, 2, 4, 8, 16, 32})
+    for (const auto& row : p::run_heldout_pcie_cases(csv, work.string(), {.assumed_batch = batch}).rows)
+      if (row.name.find("(assumed)") != std::string::npos)
+        fmt::print("  {:<62} predicted {:>6.3f}x band {:.3f}x to {:.3f}x: {}; measured {:.3f}x\n", row.name,
+                   row.predicted / row.one_gpu, row.low / row.one_gpu, row.high / row.one_gpu,
+                   row.uncertain                    ? "uncertain"
+                   : row.predicted > row.one_gpu ? "faster"
+                                                 : "no faster",
+                   row.measured / row.one_gpu);
   std::filesystem::remove_all(work);
 }
 

@@ -135,9 +135,11 @@ std::vector<Run> read_runs(const std::string& path) {
 }
 
 // Why a row cannot be predicted from its source (empty: it can).
-std::string reason_not_checkable(const Run& run, const Run* one, const std::string& preset) {
+std::string reason_not_checkable(const Run& run, const Run* one, const std::string& preset,
+                                 std::int64_t assumed_batch) {
   if (!is_throughput(run.cells.at("unit"))) return "a time per training run, with no batch or step count: no step";
-  if (run.batch == 0) return "no per-GPU batch stated: the 1-GPU step (batch / throughput) is unknown";
+  if (run.batch == 0 && assumed_batch == 0)
+    return "no per-GPU batch stated: the 1-GPU step (batch / throughput) is unknown";
   if (one == nullptr) return "no 1-GPU run of the same configuration";
   if (preset.empty()) return fmt::format("the CLI has no preset for '{}'", run.cells.at("gpu_name"));
   return {};
@@ -158,15 +160,17 @@ AllReduceSchedule schedule_of(const Run& run) {
              : AllReduceSchedule::bucketed;
 }
 
-CaseResult predict_run(const Run& run, const Run& one, const std::string& preset, bool with_stated_sync,
+CaseResult predict_run(Run run, const Run& one, const std::string& preset, const HeldOutPcieOptions& held_out,
                        const std::string& work, std::uint64_t seed) {
+  const bool assumed = run.batch == 0;
+  if (assumed) run.batch = held_out.assumed_batch;
   const auto trace = fmt::format("{}/heldout_pcie_{}.sqlite", work, seed);
   write_step_trace(trace, static_cast<double>(run.batch) / one.value * 1e9, seed);
   PredictOptions options;
   options.gpus = {run.gpus};
   options.schedule = schedule_of(run);
   options.link = link_preset(preset);
-  if (with_stated_sync) options.sync = run.sync;
+  if (held_out.with_stated_sync) options.sync = run.sync;
   // Gradients exchanged in fp32: tf_cnn_benchmarks' --use_fp16 keeps fp32 variables unless --fp16_vars.
   options.gradient_bytes = run.parameters * 4;
   options.stated_step_spread = kStatedStepVariability;  // synth's jitter is not a measurement
@@ -174,8 +178,8 @@ CaseResult predict_run(const Run& run, const Run& one, const std::string& preset
   const auto& p = prediction.rows.front();
   const double per_step = run.gpus * one.value * prediction.measured_step_ns;  // weak scaling: same per-GPU batch
   CaseResult result{kFamily,
-                    fmt::format("{} {} {} b{}/GPU, {} GPUs", short_gpu_name(run), run.cells.at("model"),
-                                run.cells.at("precision"), run.batch, run.gpus),
+                    fmt::format("{} {} {} b{}/GPU{}, {} GPUs", short_gpu_name(run), run.cells.at("model"),
+                                run.cells.at("precision"), run.batch, assumed ? " (assumed)" : "", run.gpus),
                     per_step / p.step_ns,
                     run.value,
                     per_step / p.high_ns,
@@ -194,7 +198,8 @@ CaseResult predict_run(const Run& run, const Run& one, const std::string& preset
 
 bool is_heldout_pcie_row(const CaseResult& row) { return row.family == kFamily; }
 
-HeldOutPcieCheck run_heldout_pcie_cases(const std::string& path, const std::string& work, bool with_stated_sync) {
+HeldOutPcieCheck run_heldout_pcie_cases(const std::string& path, const std::string& work,
+                                        const HeldOutPcieOptions& options) {
   const auto runs = read_runs(path);
   std::map<std::string, const Run*> one_gpu;
   for (const auto& run : runs)
@@ -210,12 +215,12 @@ HeldOutPcieCheck run_heldout_pcie_cases(const std::string& path, const std::stri
     const auto found = one_gpu.find(run.key());
     const Run* one = found == one_gpu.end() ? nullptr : found->second;
     const auto preset = preset_for_gpu_name(run.cells.at("gpu_name"));
-    if (const auto why = reason_not_checkable(run, one, preset); !why.empty()) {
+    if (const auto why = reason_not_checkable(run, one, preset, options.assumed_batch); !why.empty()) {
       check.not_checkable.push_back(fmt::format("{} {} on {} GPUs: {}", run.cells.at("source"), run.cells.at("model"),
                                                 run.gpus, why));
       continue;
     }
-    check.rows.push_back(predict_run(run, *one, preset, with_stated_sync, work, seed++));
+    check.rows.push_back(predict_run(run, *one, preset, options, work, seed++));
   }
   return check;
 }

@@ -7,6 +7,7 @@
 // the GPU's name (no --link), and the source's synchronisation as --sync. A check only.
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -23,11 +24,18 @@ struct HeldOutPcieCheck {
   std::vector<std::string> not_checkable;       // "<address> <model> on N GPUs: <reason>"
 };
 
-// `with_stated_sync`: each row's `sync` column as --sync (the source's strategy, or its framework's documented
-// default where the page does not state it); false: no --sync, what a user who gives none gets. Throws
-// TraceError::bad_input naming the file and line for a malformed row.
+struct HeldOutPcieOptions {
+  // Each row's `sync` column as --sync (the source's strategy, or its framework's documented default where the
+  // page does not state it); false: no --sync, what a user who gives none gets.
+  bool with_stated_sync = true;
+  // A diagnostic, never a check: rows whose page states no per-GPU batch predicted as if it were this one (0:
+  // such rows are not checkable). Their names say "assumed".
+  std::int64_t assumed_batch = 0;
+};
+
+// Throws TraceError::bad_input naming the file and line for a malformed row.
 HeldOutPcieCheck run_heldout_pcie_cases(const std::string& csv_path, const std::string& work_dir,
-                                        bool with_stated_sync = true);
+                                        const HeldOutPcieOptions& options = {});
 
 // Whether a row comes from the held-out file (its source is a web address, the calibration rows' are not).
 bool is_heldout_pcie_row(const CaseResult& row);
