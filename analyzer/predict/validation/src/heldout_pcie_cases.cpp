@@ -16,6 +16,7 @@
 #include "gpuprof/predict/step_variability.hpp"
 #include "gpuprof/predict/sync_model.hpp"
 #include "gpuprof/trace/trace_error.hpp"
+#include "gpuprof/units/number_list.hpp"
 
 namespace gpuprof::predict {
 namespace {
@@ -47,16 +48,10 @@ struct Run {
 
 std::int64_t whole_number(const std::string& path, std::size_t line, const std::string& column,
                           const std::string& text, std::int64_t low, std::int64_t high) {
-  std::size_t used = 0;
-  std::int64_t value = 0;
-  try {
-    value = std::stoll(text, &used);
-  } catch (const std::logic_error&) {
-    used = 0;
-  }
-  if (text.empty() || used != text.size() || value < low || value > high)
+  const auto values = units::parse_number_list(text);  // one whole number is a list of one
+  if (!values || values->size() != 1 || values->front() < low || values->front() > high)
     malformed(path, line, fmt::format("{} '{}' is not a whole number from {} to {}", column, text, low, high));
-  return value;
+  return values->front();
 }
 
 double positive_figure(const std::string& path, std::size_t line, const std::string& column, const std::string& text) {
