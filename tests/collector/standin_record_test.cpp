@@ -174,7 +174,7 @@ TEST(StandinRecord, ABufferBegunAfterTheFinalFlushIsHandedBackNotLost) {
 }
 
 // CUPTI's thread had just taken a full buffer off its queue when the exit's forced flush began
-// (1 signal recording in ~150 under load said `LOST DATA: 1 buffers never handed back`). CUPTI's
+// (4 signal recordings in 500 under load said `LOST DATA: 1 buffers never handed back`). CUPTI's
 // flush is blocking: the buffer is in the trace, in its place. The stand-in holds that buffer
 // until the flush begins, then 500 ms more, so the flush must wait for it every time.
 TEST(StandinRecord, ABufferCuptisThreadIsHandingOverWhenTheFinalFlushBeginsIsInTheTrace) {

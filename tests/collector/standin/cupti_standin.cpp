@@ -184,7 +184,9 @@ void wait_for_handovers_in_flight() {
   auto& s = state();
   std::unique_lock lock(s.mutex);
   // Scripted: a full buffer handed to the worker is taken by it before the flush begins.
-  if (hold_handover_ms() > 0) s.handover_changed.wait(lock, [&] { return !s.worker_started || s.first_handover_taken; });
+  if (hold_handover_ms() > 0) {
+    s.handover_changed.wait(lock, [&] { return !s.worker_started || s.first_handover_taken; });
+  }
   s.forced_flush_began = true;
   s.handover_changed.notify_all();
   s.handover_changed.wait(lock, [&] { return s.handovers_in_flight == 0; });
