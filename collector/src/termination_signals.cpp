@@ -7,6 +7,8 @@
 #include <atomic>
 #include <cstdint>
 
+#include "gpuprof/collector/repeated_signal.hpp"
+
 namespace gpuprof::collector {
 namespace {
 
@@ -19,21 +21,19 @@ std::atomic<int> accepted_signal{0};
 pid_t owner = 0;
 bool installed = false;
 
-// `timeout` signals the process group after signalling its child, and `gpuprof
-// record` hands the signal on too: the same request arrives two or three times
-// within moments. Only a repeat from elsewhere, or a later one, means "stop now".
-constexpr std::int64_t kRepeatGraceNs = 2'000'000'000;
-
 std::int64_t monotonic_ns() {
   timespec now{};
   ::clock_gettime(CLOCK_MONOTONIC, &now);  // async-signal-safe
   return std::int64_t{now.tv_sec} * 1'000'000'000 + now.tv_nsec;
 }
 
+// Only a repeat from elsewhere, or a later one, means "stop now".
 bool same_request_again(const siginfo_t* info) {
-  if (monotonic_ns() - first_signal_ns.load() > kRepeatGraceNs) return false;
-  if (info == nullptr || (info->si_code != SI_USER && info->si_code != SI_QUEUE)) return false;
-  return info->si_pid == ::getppid() || ::getpgid(info->si_pid) == ::getpgrp();
+  SignalOrigin origin;
+  origin.sent_by_a_process = info != nullptr && (info->si_code == SI_USER || info->si_code == SI_QUEUE);
+  origin.from_parent_or_own_group =
+      origin.sent_by_a_process && (info->si_pid == ::getppid() || ::getpgid(info->si_pid) == ::getpgrp());
+  return is_the_same_request(monotonic_ns(), first_signal_ns.load(), origin);
 }
 
 void raise_with_previous(int signal_number, const struct sigaction& previous) {

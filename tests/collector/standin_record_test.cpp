@@ -173,6 +173,27 @@ TEST(StandinRecord, ABufferBegunAfterTheFinalFlushIsHandedBackNotLost) {
   EXPECT_NE(run.errors.find("no loss"), std::string::npos) << run.errors;
 }
 
+// CUPTI's thread had just taken a full buffer off its queue when the exit's forced flush began
+// (4 signal recordings in 500 under load said `LOST DATA: 1 buffers never handed back`). CUPTI's
+// flush is blocking: the buffer is in the trace, in its place. The stand-in holds that buffer
+// until the flush begins, then 500 ms more, so the flush must wait for it every time.
+TEST(StandinRecord, ABufferCuptisThreadIsHandingOverWhenTheFinalFlushBeginsIsInTheTrace) {
+  TemporaryFolder folder;
+  constexpr int kSteps = 30;  // more than one 64 KiB buffer of records
+  const auto run = record_standin(folder, {"--steps", std::to_string(kSteps), "--devices", "1"},
+                                  {{"GPUPROF_STANDIN_HOLD_HANDOVER_MS", "500"}});
+  ASSERT_EQ(run.exit_code, 0) << run.errors;
+  ASSERT_EQ(run.traces.size(), 1u);
+  trace::TraceFile file(run.traces[0].string());
+  const auto stats = stats_by_name(file);
+  EXPECT_GE(stats.at("buffers_used").value, 2) << "no buffer was full, so none was held";
+  EXPECT_EQ(stats.count("buffers_not_returned"), 0u) << run.errors;
+  EXPECT_EQ(stats.count("problem_range_end_without_start"), 0u) << run.errors;
+  EXPECT_EQ(count_rows(file, "select count(*) from kernels"), kSteps * kKernelsPerStep);
+  EXPECT_EQ(count_rows(file, "select count(*) from ranges"), kSteps * kRangesPerStep);
+  EXPECT_NE(run.errors.find("no loss"), std::string::npos) << run.errors;
+}
+
 // Three device threads each keep a buffer from their first record until the
 // exit's flush (CUDA 13: one per thread), and the flush timer is set past the
 // run: with two buffers in all, some thread's requests must be refused and its

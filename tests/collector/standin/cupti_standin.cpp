@@ -12,6 +12,9 @@
 // program still using CUDA does while a signal's stop flushes beside it.
 // GPUPROF_STANDIN_PAUSE_AFTER_HANDOVER_MS: a thread that filled its buffer waits
 // this long before asking for the next, so the client may have it back by then.
+// A forced flush, as CUPTI's blocking one, returns only once the buffer its worker
+// thread was handing over is handed over. GPUPROF_STANDIN_HOLD_HANDOVER_MS: the worker
+// holds the first full buffer it takes until a forced flush begins, then this long more.
 // A runtime kernel launch makes the driver's cuLaunchKernel inside it: subscribers
 // get that driver call's callbacks, and it gets no record of its own (as the
 // collector saw on CUDA 13).
@@ -90,6 +93,11 @@ struct State {
   std::deque<Completion> completions;
   std::condition_variable completions_ready;
   bool worker_started = false;
+  // Taken off `completions` by the worker and not yet handed over: a forced flush waits for them.
+  int handovers_in_flight = 0;
+  bool first_handover_taken = false;
+  bool forced_flush_began = false;
+  std::condition_variable handover_changed;
   std::atomic<std::uint64_t> buffers_completed{0}, records_stored{0}, records_dropped{0}, requests_refused{0},
       records_to_second_client{0};
 };
@@ -128,6 +136,27 @@ void deliver(const Buffer& buffer) {
   if (complete != nullptr) complete(nullptr, 0, buffer.data, buffer.size, buffer.used);
 }
 
+long hold_handover_ms() {
+  static const long hold_ms = [] {
+    const char* text = std::getenv("GPUPROF_STANDIN_HOLD_HANDOVER_MS");
+    return text != nullptr ? std::strtol(text, nullptr, 10) : 0L;
+  }();
+  return hold_ms;
+}
+
+// The slowest schedule for a flush: the worker has just taken a full buffer when the final flush begins.
+void hold_first_handover(std::unique_lock<std::mutex>& lock) {
+  auto& s = state();
+  const bool first = !s.first_handover_taken;
+  s.first_handover_taken = true;
+  s.handover_changed.notify_all();
+  if (hold_handover_ms() <= 0 || !first) return;
+  s.handover_changed.wait(lock, [&] { return s.forced_flush_began; });
+  lock.unlock();
+  std::this_thread::sleep_for(std::chrono::milliseconds(hold_handover_ms()));
+  lock.lock();
+}
+
 void worker_loop() {
   auto& s = state();
   std::unique_lock lock(s.mutex);
@@ -140,10 +169,27 @@ void worker_loop() {
     }
     const Completion next = s.completions.front();
     s.completions.pop_front();
+    s.handovers_in_flight += 1;
+    hold_first_handover(lock);
     lock.unlock();
     deliver(next.buffer);
     lock.lock();
+    s.handovers_in_flight -= 1;
+    s.handover_changed.notify_all();
   }
+}
+
+// Before the flush takes what is queued, so buffers reach the client in the order they were filled.
+void wait_for_handovers_in_flight() {
+  auto& s = state();
+  std::unique_lock lock(s.mutex);
+  // Scripted: a full buffer handed to the worker is taken by it before the flush begins.
+  if (hold_handover_ms() > 0) {
+    s.handover_changed.wait(lock, [&] { return !s.worker_started || s.first_handover_taken; });
+  }
+  s.forced_flush_began = true;
+  s.handover_changed.notify_all();
+  s.handover_changed.wait(lock, [&] { return s.handovers_in_flight == 0; });
 }
 
 void hand_to_worker(const Buffer& buffer) {
@@ -404,6 +450,7 @@ CUptiResult CUPTIAPI cuptiActivitySetAttribute(CUpti_ActivityAttribute, size_t* 
 
 // Forced: every buffer with records. Otherwise only those of threads not writing a record right now.
 CUptiResult CUPTIAPI cuptiActivityFlushAll(uint32_t flag) {
+  if (flag & CUPTI_ACTIVITY_FLAG_FLUSH_FORCED) wait_for_handovers_in_flight();
   std::vector<std::shared_ptr<ThreadQueue>> queues;
   {
     std::lock_guard lock(state().mutex);
