@@ -45,7 +45,9 @@ struct Raw {
   spans.push_back(span);
 }
 
-void add_api_calls(const trace::TraceModel& model, const std::vector<bool>& pageable_calls, Raw& raw) {
+// `pageable_rows`: the API rows that made a pageable copy, in row order (a few; the calls' bits are read
+// elsewhere, and walking them here was a pass over a bit per call).
+void add_api_calls(const trace::TraceModel& model, const std::vector<std::uint32_t>& pageable_rows, Raw& raw) {
   ApiNames names(model);
   const auto& api = model.api_calls;
   // The threads' entries kept by address: std::map nodes stay put.
@@ -62,10 +64,8 @@ void add_api_calls(const trace::TraceModel& model, const std::vector<bool>& page
     if (cause != IdleCause::host_bound) add_span(causes[index_of(cause)], span);
     add_span(causes[index_of(IdleCause::host_bound)], span);
   }
-  for (std::size_t row = 0, rows = pageable_calls.size(); row < rows; ++row) {  // vector<bool>::size() divides
-    if (pageable_calls[row])
-      add_span(raw.threads[api.thread_id[row]][index_of(IdleCause::blocking_copy)],
-               {api.start_ns[row], api.end_ns[row]});
+  for (const auto row : pageable_rows) {
+    add_span(raw.threads[api.thread_id[row]][index_of(IdleCause::blocking_copy)], {api.start_ns[row], api.end_ns[row]});
   }
   const auto& syncs = model.syncs;
   for (std::size_t row = 0; row < syncs.size(); ++row) {
@@ -133,6 +133,7 @@ struct LaunchSurvey {
   std::map<std::int32_t, std::set<std::int64_t>> threads;
   std::vector<bool> launched_calls;
   std::vector<bool> pageable_calls;
+  std::vector<std::uint32_t> pageable_rows;  // the same calls' rows, in row order
   std::vector<bool> copy_holds_host;  // per memcpy row
 
   LaunchSurvey(const trace::TraceModel& model, const CorrelationIndex& correlations)
@@ -156,12 +157,16 @@ struct LaunchSurvey {
     for_each_launched_row(model.kernels, correlations,
                           [&](std::int32_t device, std::size_t, std::size_t api_row) { add(device, api_row); });
     for_each_launched_row(model.memcpys, correlations, [&](std::int32_t device, std::size_t row, std::size_t api_row) {
-      if (pageable_copy(model.memcpys, row)) pageable_calls[api_row] = true;
+      if (pageable_copy(model.memcpys, row) && !pageable_calls[api_row]) {
+        pageable_calls[api_row] = true;
+        pageable_rows.push_back(static_cast<std::uint32_t>(api_row));
+      }
       if (holds_host(model, names, row, api_row)) copy_holds_host[row] = true;
       add(device, api_row);
     });
     for_each_launched_row(model.memsets, correlations,
                           [&](std::int32_t device, std::size_t, std::size_t api_row) { add(device, api_row); });
+    std::sort(pageable_rows.begin(), pageable_rows.end());
   }
 };
 
@@ -246,7 +251,7 @@ HostCauses::HostCauses(const trace::TraceModel& model, const CorrelationIndex& c
   phase_ranges_ = idle::phase_ranges(model, survey.launched_calls);
   survey.launched_calls = {};
   Raw raw;
-  add_api_calls(model, pageable_copy_calls_, raw);
+  add_api_calls(model, survey.pageable_rows, raw);
   add_ranges(model, step_names, phase_ranges_, raw);
   add_running(model.thread_states, raw);
   std::map<std::int64_t, std::array<IntervalSet, kHostCauses>> per_thread;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <tuple>
 #include <utility>
@@ -27,15 +28,11 @@ class BoundCounts {
     std::sort(bounds_.begin(), bounds_.end());
     bounds_.erase(std::unique(bounds_.begin(), bounds_.end()), bounds_.end());
     counts_.assign(bounds_.size() + 1, 0);
+    enter(0);
   }
 
   void add(std::int64_t start) {
-    const auto fits = [&](std::size_t slot) {
-      return (slot == 0 || bounds_[slot - 1] <= start) && (slot == bounds_.size() || start < bounds_[slot]);
-    };
-    if (!fits(last_) && !(last_ < bounds_.size() && fits(++last_))) {
-      last_ = static_cast<std::size_t>(std::upper_bound(bounds_.begin(), bounds_.end(), start) - bounds_.begin());
-    }
+    if (start < low_ || start >= high_) place(start);
     ++counts_[last_];
   }
   // Once every call is added: slot i then holds the calls starting before bounds_[i] (the last: every call).
@@ -49,17 +46,32 @@ class BoundCounts {
   }
   // Whether a call starts in [bounds_[i], bounds_[i + 1]) (the last: at or after the last bound).
   bool any_from(std::size_t i) const { return counts_[i + 1] > counts_[i]; }
-  // Whether a call starts before the first bound.
-  bool any_before_first() const { return counts_[0] > 0; }
   const std::vector<std::int64_t>& bounds() const { return bounds_; }
   std::size_t index_of(std::int64_t bound) const {
     return static_cast<std::size_t>(std::lower_bound(bounds_.begin(), bounds_.end(), bound) - bounds_.begin());
   }
 
  private:
+  // The slot of a call outside the last one: mostly the next (calls come in start order), else searched.
+  void place(std::int64_t start) {
+    const auto next = last_ + 1;
+    const bool in_next = next <= bounds_.size() && start >= bounds_[last_] &&
+                         (next == bounds_.size() || start < bounds_[next]);
+    enter(in_next ? next
+                  : static_cast<std::size_t>(std::upper_bound(bounds_.begin(), bounds_.end(), start) - bounds_.begin()));
+  }
+  // Slot `slot` holds the calls in [low_, high_); the last one's high_ is the largest time, which place() finds
+  // again by its search.
+  void enter(std::size_t slot) {
+    last_ = slot;
+    low_ = slot == 0 ? std::numeric_limits<std::int64_t>::min() : bounds_[slot - 1];
+    high_ = slot == bounds_.size() ? std::numeric_limits<std::int64_t>::max() : bounds_[slot];
+  }
+
   std::vector<std::int64_t> bounds_;
   std::vector<std::uint64_t> counts_;
   std::size_t last_ = 0;
+  std::int64_t low_ = 0, high_ = 0;
 };
 
 // The host ranges of each thread, outer before inner: by start, the longer first.
