@@ -44,7 +44,6 @@ class LaunchIndex {
   std::optional<Launch> earliest_at(std::int64_t gpu_start) const;
   // The same answers for `gpu_starts`, kept apart from the model; every other time finds none.
   LaunchIndex kept_at(std::span<const std::int64_t> gpu_starts) const;
-  bool empty() const { return parts_.empty() && kept_.empty(); }
 
  private:
   friend class LaunchCursor;
