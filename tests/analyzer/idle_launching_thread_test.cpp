@@ -67,8 +67,8 @@ TEST(IdleLaunchingThread, HostActivityNamesTheLaunchingThread) {
   EXPECT_EQ(rank.interval_host_activity.at(2).launched_by_thread, kMain);
 }
 
-// Every device's launches are kept in one array, device after device: each device reads its own part, and the
-// rank's host activity (any_device()) finds the earliest launch of work starting at a time on any device.
+// Each device reads its own launches, and the rank's host activity (any_device()) finds the earliest launch of
+// work starting at a time on any device.
 TEST(IdleLaunchingThread, EachDeviceReadsItsOwnLaunchesAndTheRankTheEarliestOfAll) {
   ModelBuilder builder;
   builder.api_call(kMain, 300, 310, 1).kernel(0, 7, 500, 600, "k0", 1);
@@ -80,7 +80,6 @@ TEST(IdleLaunchingThread, EachDeviceReadsItsOwnLaunchesAndTheRankTheEarliestOfAl
   EXPECT_EQ(launching_thread(host.device(0), 500), kMain);
   EXPECT_EQ(launching_thread(host.device(1), 500), kAutograd);
   EXPECT_EQ(launching_thread(host.device(0), 800), std::nullopt);
-  EXPECT_EQ(host.any_device().launches.size(), 3U);
   const auto earliest = earliest_launch_at(host.any_device(), 500);
   ASSERT_TRUE(earliest);
   EXPECT_EQ(earliest->second, 200);  // device 1's, in the second part of the array

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "gpuprof/analysis/correlation_index.hpp"
+#include "gpuprof/idle/host_causes.hpp"
 #include "gpuprof/idle/idle_cause.hpp"
 #include "gpuprof/job/job_analysis.hpp"
 #include "job_test_support.hpp"
@@ -74,6 +76,34 @@ TEST(Stragglers, LatenessGetsTheHostsCauses) {
   EXPECT_GT(late_steps, 0);
   const auto& timing = report.ranks[1];
   EXPECT_EQ(idle::judge(timing.lateness_causes).label, idle::IdleCause::data_loading);
+}
+
+// The job reads a rank's launches after its trace is freed, from those kept at its windows' starts
+// (HostCauses::take_any_device): the lateness of a step ends with the step's launch, as the loaded trace says.
+TEST(Stragglers, LatenessReadsTheLaunchesKeptAtTheStepsStarts) {
+  TemporaryFolder folder;
+  const auto fast = gpuprof::testing::write_rank(folder.file("r0.sqlite"), 0, 2, one_device(300));
+  const auto slow = gpuprof::testing::write_rank(folder.file("r1.sqlite"), 1, 2, one_device(3'000));
+  const auto model = trace::load_trace_model(slow);
+  const auto summary = summarize_rank(model, {}, 1);
+  const analysis::CorrelationIndex correlations(model.api_calls);
+  const idle::HostCauses loaded(model, correlations);
+  ASSERT_FALSE(summary.windows.empty());
+  std::size_t launched = 0;
+  for (const auto& window : summary.windows) {
+    const auto expected = idle::earliest_launch_at(loaded.any_device(), window.start_ns);
+    EXPECT_EQ(idle::earliest_launch_at(summary.host_activity, window.start_ns), expected) << window.start_ns;
+    launched += expected ? 1 : 0;
+  }
+  EXPECT_GT(launched, 0U);
+  const auto job = analyze_job({fast, slow}, {});
+  std::int64_t with_latency = 0;
+  for (const auto& step : job.stragglers.steps) {
+    if (step.rank == 1 && step.lateness_ns > 0) {
+      with_latency += step.lateness_causes[static_cast<std::size_t>(idle::IdleCause::launch_latency)] > 0;
+    }
+  }
+  EXPECT_GT(with_latency, 0);
 }
 
 // One step window per rank: `start` (skewed profiler starts) and a 10 ms step.

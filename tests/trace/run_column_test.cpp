@@ -31,6 +31,42 @@ TEST(RunColumn, ReadsBackEveryRowAndKeepsOneEntryPerRun) {
   EXPECT_EQ(column.back(), 0);
 }
 
+// The run walk visits every row once, in order, with its value, and starts each run before its rows.
+TEST(RunColumn, WalksEveryRowWithItsValueAndAHookPerRun) {
+  const std::vector<std::int64_t> values = {5, 2, 2, 2, 2, 2, 2, 9, 9, 5};  // runs of 1, 6, 2 and 1 rows
+  const auto column = column_of(values);
+  std::vector<std::int64_t> read;
+  std::vector<std::size_t> rows;
+  std::vector<std::int64_t> started;
+  std::vector<std::size_t> started_at;
+  column.for_each_row(
+      [&](std::int64_t value, std::size_t row) { read.push_back(value), rows.push_back(row); },
+      [&](std::int64_t value) { started.push_back(value), started_at.push_back(rows.size()); });
+  EXPECT_EQ(read, values);
+  std::vector<std::size_t> every(values.size());
+  std::iota(every.begin(), every.end(), std::size_t{0});
+  EXPECT_EQ(rows, every);
+  EXPECT_EQ(started, (std::vector<std::int64_t>{5, 2, 9, 5}));
+  EXPECT_EQ(started_at, (std::vector<std::size_t>{0, 1, 7, 9}));
+  std::vector<std::int64_t> without_hook;
+  column.for_each_row([&](std::int64_t value, std::size_t) { without_hook.push_back(value); });
+  EXPECT_EQ(without_hook, values);
+}
+
+TEST(RunColumn, WalkOfAnEmptyOrCutColumnVisitsNothingPast) {
+  RunColumn<std::int32_t> empty;
+  int calls = 0;
+  empty.for_each_row([&](std::int32_t, std::size_t) { ++calls; }, [&](std::int32_t) { ++calls; });
+  EXPECT_EQ(calls, 0);
+  auto cut = column_of({1, 1, 4, 4, 4, 6});
+  cut.resize(3);  // inside the second run
+  std::vector<std::size_t> rows;
+  std::size_t runs = 0;
+  cut.for_each_row([&](std::int64_t, std::size_t row) { rows.push_back(row); }, [&](std::int64_t) { ++runs; });
+  EXPECT_EQ(rows, (std::vector<std::size_t>{0, 1, 2}));
+  EXPECT_EQ(runs, 2U);
+}
+
 TEST(RunColumn, AppendingARunEqualsAppendingItsRows) {
   RunColumn<std::int32_t> appended, pushed;
   appended.append(4, 3), appended.append(4, 2), appended.append(9, 0), appended.append(1, 1);

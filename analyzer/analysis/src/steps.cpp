@@ -57,27 +57,23 @@ void project(const trace::GpuColumns& table, const trace::ApiCallTable& api_call
              const CorrelationIndex& correlations, HostSteps& host_steps) {
   HostStep* last = nullptr;
   std::pair<std::int64_t, std::int64_t>* extent = nullptr;  // last's on the run's device, once looked up
-  std::size_t row = 0;
-  for (std::size_t run = 0; run < table.device.runs(); ++run) {
-    const auto device = table.device.run_value(run);
-    extent = nullptr;
-    for (const auto end = table.device.run_end(run); row < end; ++row) {
-      const auto api_row = correlations.api_row(table.correlation_id[row]);
-      if (api_row == CorrelationIndex::kNone) continue;
-      const auto thread = api_calls.thread_id[api_row];
-      const auto time = api_calls.start_ns[api_row];
-      const bool same = last != nullptr && last->thread == thread && last->start_ns <= time && time < last->end_ns;
-      HostStep* step = same ? last : host_steps.containing(thread, time);
-      if (step != last) extent = nullptr;
-      last = step;
-      if (step == nullptr) continue;
-      if (extent == nullptr) {
-        extent = &step->extent.try_emplace(device, table.start_ns[row], table.end_ns[row]).first->second;
-      }
-      extent->first = std::min(extent->first, table.start_ns[row]);
-      extent->second = std::max(extent->second, table.end_ns[row]);
+  const auto widen = [&](std::int32_t device, std::size_t row) {
+    const auto api_row = correlations.api_row(table.correlation_id[row]);
+    if (api_row == CorrelationIndex::kNone) return;
+    const auto thread = api_calls.thread_id[api_row];
+    const auto time = api_calls.start_ns[api_row];
+    const bool same = last != nullptr && last->thread == thread && last->start_ns <= time && time < last->end_ns;
+    HostStep* step = same ? last : host_steps.containing(thread, time);
+    if (step != last) extent = nullptr;
+    last = step;
+    if (step == nullptr) return;
+    if (extent == nullptr) {
+      extent = &step->extent.try_emplace(device, table.start_ns[row], table.end_ns[row]).first->second;
     }
-  }
+    extent->first = std::min(extent->first, table.start_ns[row]);
+    extent->second = std::max(extent->second, table.end_ns[row]);
+  };
+  table.device.for_each_row(widen, [&](std::int32_t) { extent = nullptr; });  // a new device: a new extent
 }
 
 // Of the GPU work the host steps launched on `device` (each step's projection, first start to last end), the

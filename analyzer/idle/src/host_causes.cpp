@@ -10,7 +10,6 @@
 
 #include "gpuprof/analysis/comm_rules.hpp"
 #include "gpuprof/analysis/data_loading_names.hpp"
-#include "gpuprof/analysis/run_sort.hpp"
 #include "gpuprof/idle/phase_ranges.hpp"
 #include "recent_lookup.hpp"
 
@@ -46,7 +45,9 @@ struct Raw {
   spans.push_back(span);
 }
 
-void add_api_calls(const trace::TraceModel& model, const std::vector<bool>& pageable_calls, Raw& raw) {
+// `pageable_rows`: the API rows that made a pageable copy, in row order (a few; the calls' bits are read
+// elsewhere, and walking them here was a pass over a bit per call).
+void add_api_calls(const trace::TraceModel& model, const std::vector<std::uint32_t>& pageable_rows, Raw& raw) {
   ApiNames names(model);
   const auto& api = model.api_calls;
   // The threads' entries kept by address: std::map nodes stay put.
@@ -63,10 +64,8 @@ void add_api_calls(const trace::TraceModel& model, const std::vector<bool>& page
     if (cause != IdleCause::host_bound) add_span(causes[index_of(cause)], span);
     add_span(causes[index_of(IdleCause::host_bound)], span);
   }
-  for (std::size_t row = 0, rows = pageable_calls.size(); row < rows; ++row) {  // vector<bool>::size() divides
-    if (pageable_calls[row])
-      add_span(raw.threads[api.thread_id[row]][index_of(IdleCause::blocking_copy)],
-               {api.start_ns[row], api.end_ns[row]});
+  for (const auto row : pageable_rows) {
+    add_span(raw.threads[api.thread_id[row]][index_of(IdleCause::blocking_copy)], {api.start_ns[row], api.end_ns[row]});
   }
   const auto& syncs = model.syncs;
   for (std::size_t row = 0; row < syncs.size(); ++row) {
@@ -114,14 +113,10 @@ void add_running(const trace::ThreadStateTable& states, Raw& raw) {
 // The device is read run by run (RunColumn), not searched for per row.
 template <class Visit>
 void for_each_launched_row(const trace::GpuColumns& table, const CorrelationIndex& correlations, Visit&& visit) {
-  std::size_t row = 0;
-  for (std::size_t run = 0; run < table.device.runs(); ++run) {
-    const auto device = table.device.run_value(run);
-    for (const auto end = table.device.run_end(run); row < end; ++row) {
-      const auto api_row = correlations.api_row(table.correlation_id[row]);
-      if (api_row != CorrelationIndex::kNone) visit(device, row, api_row);
-    }
-  }
+  table.device.for_each_row([&](std::int32_t device, std::size_t row) {
+    const auto api_row = correlations.api_row(table.correlation_id[row]);
+    if (api_row != CorrelationIndex::kNone) visit(device, row, api_row);
+  });
 }
 
 // A copy whose call holds the host (pageable or synchronous) is not a launch: the GPU waits for the host's
@@ -131,74 +126,61 @@ bool holds_host(const trace::TraceModel& model, ApiNames& names, std::size_t cop
          names.cause(model.api_calls.name[api_row]) == IdleCause::blocking_copy;
 }
 
-// What one walk over every GPU table finds before the launches are stored: the threads that issue each
-// device's work, the API calls that launched anything (phase_ranges.hpp reads them), those that made a
-// pageable copy (pageable_copy_calls) and how many launches each device has. The launches themselves are
-// stored by a second walk, once the phase ranges' arrays are freed: holding both was 120 MB more at the peak
-// of a 30 M-event report.
+// What one walk over every GPU table finds: the threads that issue each device's work, the API calls that
+// launched anything (phase_ranges.hpp reads them), those that made a pageable copy (pageable_copy_calls) and
+// the copies whose call holds the host, which are no launches (LaunchIndex reads the rest from the tables).
 struct LaunchSurvey {
   std::map<std::int32_t, std::set<std::int64_t>> threads;
   std::vector<bool> launched_calls;
   std::vector<bool> pageable_calls;
-  std::map<std::int32_t, std::size_t> launches;  // per device
+  std::vector<std::uint32_t> pageable_rows;  // the same calls' rows, in row order
+  std::vector<bool> copy_holds_host;  // per memcpy row
 
   LaunchSurvey(const trace::TraceModel& model, const CorrelationIndex& correlations)
-      : launched_calls(model.api_calls.size(), false), pageable_calls(model.api_calls.size(), false) {
+      : launched_calls(model.api_calls.size(), false),
+        pageable_calls(model.api_calls.size(), false),
+        copy_holds_host(model.memcpys.size(), false) {
     ApiNames names(model);
     std::int32_t last_device = 0;
     std::int64_t last_thread = 0;
     std::set<std::int64_t>* issuing = nullptr;  // a stream's launches come from one thread, mostly
-    std::size_t* count = nullptr;
-    const auto add = [&](std::int32_t device, std::size_t api_row, bool launch) {
+    const auto add = [&](std::int32_t device, std::size_t api_row) {
       launched_calls[api_row] = true;
       const auto thread = model.api_calls.thread_id[api_row];
       if (issuing == nullptr || device != last_device) {
-        issuing = &threads[device], count = &launches[device], last_device = device;
+        issuing = &threads[device], last_device = device;
         issuing->insert(thread), last_thread = thread;
       } else if (thread != last_thread) {
         issuing->insert(thread), last_thread = thread;
       }
-      if (launch) ++*count;
     };
     for_each_launched_row(model.kernels, correlations,
-                          [&](std::int32_t device, std::size_t, std::size_t api_row) { add(device, api_row, true); });
+                          [&](std::int32_t device, std::size_t, std::size_t api_row) { add(device, api_row); });
     for_each_launched_row(model.memcpys, correlations, [&](std::int32_t device, std::size_t row, std::size_t api_row) {
-      if (pageable_copy(model.memcpys, row)) pageable_calls[api_row] = true;
-      add(device, api_row, !holds_host(model, names, row, api_row));
+      if (pageable_copy(model.memcpys, row) && !pageable_calls[api_row]) {
+        pageable_calls[api_row] = true;
+        pageable_rows.push_back(static_cast<std::uint32_t>(api_row));
+      }
+      if (holds_host(model, names, row, api_row)) copy_holds_host[row] = true;
+      add(device, api_row);
     });
     for_each_launched_row(model.memsets, correlations,
-                          [&](std::int32_t device, std::size_t, std::size_t api_row) { add(device, api_row, true); });
+                          [&](std::int32_t device, std::size_t, std::size_t api_row) { add(device, api_row); });
+    std::sort(pageable_rows.begin(), pageable_rows.end());
   }
 };
 
-// Every device's launches in one array, device after device, each device's part sized by the survey's count.
-struct LaunchStore {
-  std::vector<Launch> launches;
-  std::map<std::int32_t, std::pair<std::size_t, std::size_t>> runs;  // per device: [begin, end) in `launches`
-
-  LaunchStore(const trace::TraceModel& model, const CorrelationIndex& correlations, const LaunchSurvey& survey) {
-    std::size_t total = 0;
-    for (const auto& [device, count] : survey.launches) runs[device] = {total, total}, total += count;
-    launches.resize(total);
-    ApiNames names(model);
-    const auto& api = model.api_calls;
-    std::size_t* next = nullptr;  // the current device's, looked up when the device changes
-    std::int32_t last_device = 0;
-    const auto store = [&](std::int32_t device, std::int64_t gpu_start, std::size_t api_row) {
-      if (next == nullptr || device != last_device) next = &runs.at(device).second, last_device = device;
-      launches[(*next)++] = {gpu_start, api.start_ns[api_row], api.thread_id[api_row]};
-    };
-    for_each_launched_row(model.kernels, correlations, [&](std::int32_t device, std::size_t row, std::size_t api_row) {
-      store(device, model.kernels.start_ns[row], api_row);
-    });
-    for_each_launched_row(model.memcpys, correlations, [&](std::int32_t device, std::size_t row, std::size_t api_row) {
-      if (!holds_host(model, names, row, api_row)) store(device, model.memcpys.start_ns[row], api_row);
-    });
-    for_each_launched_row(model.memsets, correlations, [&](std::int32_t device, std::size_t row, std::size_t api_row) {
-      store(device, model.memsets.start_ns[row], api_row);
-    });
-  }
-};
+// Each device's stream slices of the three GPU tables, where its launches are read.
+std::map<std::int32_t, std::vector<LaunchIndex::Part>> launch_parts(const trace::TraceModel& model) {
+  std::map<std::int32_t, std::vector<LaunchIndex::Part>> parts;
+  const auto add = [&](const trace::GpuColumns& table, const std::vector<trace::StreamSlice>& slices, bool copies) {
+    for (const auto& slice : slices) parts[slice.device].push_back({&table, slice.begin, slice.end, copies});
+  };
+  add(model.kernels, model.kernel_streams, false);
+  add(model.memcpys, model.memcpy_streams, true);
+  add(model.memsets, model.memset_streams, false);
+  return parts;
+}
 
 // Disjoint sets for `threads`: each cause keeps only the time no earlier cause holds.
 void fill_sets(const std::map<std::int64_t, std::array<IntervalSet, kHostCauses>>& per_thread,
@@ -269,7 +251,7 @@ HostCauses::HostCauses(const trace::TraceModel& model, const CorrelationIndex& c
   phase_ranges_ = idle::phase_ranges(model, survey.launched_calls);
   survey.launched_calls = {};
   Raw raw;
-  add_api_calls(model, pageable_copy_calls_, raw);
+  add_api_calls(model, survey.pageable_rows, raw);
   add_ranges(model, step_names, phase_ranges_, raw);
   add_running(model.thread_states, raw);
   std::map<std::int64_t, std::array<IntervalSet, kHostCauses>> per_thread;
@@ -281,16 +263,17 @@ HostCauses::HostCauses(const trace::TraceModel& model, const CorrelationIndex& c
   const auto data_loading = analysis::normalize(std::move(raw.data_loading));
   auto& threads = survey.threads;
   std::erase_if(threads, [](const auto& entry) { return entry.second.empty(); });
-  const auto store = std::make_shared<LaunchStore>(model, correlations, survey);
-  const std::shared_ptr<const std::vector<Launch>> launches(store, &store->launches);
-  for (const auto& [device, run] : store->runs) {
-    if (run.second == run.first) continue;  // nothing launched on it: read as none_
-    auto& entry = devices_[device];
-    entry.launches = std::span<const Launch>(*launches).subspan(run.first, run.second - run.first);
-    entry.launch_store = launches;
-    analysis::sort_runs(std::span<Launch>(store->launches).subspan(run.first, run.second - run.first));
-    all_.launch_runs.push_back(run.second);
+  const auto copy_holds_host = std::make_shared<const std::vector<bool>>(std::move(survey.copy_holds_host));
+  std::vector<LaunchIndex::Part> every_part;
+  for (auto& [device, parts] : launch_parts(model)) {
+    every_part.insert(every_part.end(), parts.begin(), parts.end());
+    // A device none of whose work has a known launching call has no issuing thread: read as none_.
+    if (!threads.contains(device)) continue;
+    devices_[device].launches =
+        std::make_shared<const LaunchIndex>(model.api_calls, correlations, copy_holds_host, std::move(parts));
   }
+  all_.launches =
+      std::make_shared<const LaunchIndex>(model.api_calls, correlations, copy_holds_host, std::move(every_part));
   for (const auto& entry : threads) devices_[entry.first];
   std::set<std::int64_t> issuing;
   for (auto& [device, entry] : devices_) {
@@ -298,8 +281,6 @@ HostCauses::HostCauses(const trace::TraceModel& model, const CorrelationIndex& c
     issuing.insert(entry.threads.begin(), entry.threads.end());
     fill_sets(per_thread, entry.threads, data_loading, entry);
   }
-  all_.launches = *launches;
-  all_.launch_store = launches;
   all_.threads.assign(issuing.begin(), issuing.end());
   fill_sets(per_thread, all_.threads, data_loading, all_);
   auto thread_sets = std::make_shared<std::map<std::int64_t, CauseSets>>();
@@ -314,18 +295,7 @@ HostCauses::HostCauses(const trace::TraceModel& model, const CorrelationIndex& c
 }
 
 std::optional<Launch> earliest_launch_at(const DeviceHostCauses& host, std::int64_t gpu_start) {
-  std::optional<Launch> earliest;
-  std::size_t begin = 0;
-  const auto search = [&](std::size_t end) {
-    const auto run = host.launches.subspan(begin, end - begin);
-    const auto found = std::lower_bound(run.begin(), run.end(), gpu_start,
-                                        [](const Launch& launch, std::int64_t time) { return launch.first < time; });
-    if (found != run.end() && found->first == gpu_start && (!earliest || *found < *earliest)) earliest = *found;
-    begin = end;
-  };
-  for (const auto end : host.launch_runs) search(end);
-  if (host.launch_runs.empty()) search(host.launches.size());
-  return earliest;
+  return host.launches ? host.launches->earliest_at(gpu_start) : std::nullopt;
 }
 
 std::optional<std::int64_t> launching_thread(const DeviceHostCauses& host, std::int64_t gpu_start) {
@@ -337,6 +307,11 @@ const CauseSets& DeviceHostCauses::of_thread(std::optional<std::int64_t> thread)
   if (!thread || !thread_sets) return sets;
   const auto found = thread_sets->find(*thread);
   return found == thread_sets->end() ? sets : found->second;
+}
+
+DeviceHostCauses HostCauses::take_any_device(std::span<const std::int64_t> gpu_starts) && {
+  if (all_.launches) all_.launches = std::make_shared<const LaunchIndex>(all_.launches->kept_at(gpu_starts));
+  return std::move(all_);
 }
 
 const DeviceHostCauses& HostCauses::device(std::int32_t device) const {

@@ -36,17 +36,11 @@ CauseTimes split_causes(std::int64_t start, std::int64_t host_end, std::int64_t 
 
 IdleAttributor::IdleAttributor(const analysis::DeviceActivity& activity, const DeviceHostCauses& host,
                                std::vector<IdleEvidence>* before_peer_work)
-    : activity_(activity), host_(host), before_peer_work_(before_peer_work) {
+    : activity_(activity), host_(host), launches_(host.launches.get()), before_peer_work_(before_peer_work) {
   for (const auto& set : host.sets) cursors_.emplace_back(set);
 }
 
-std::optional<Launch> IdleAttributor::launch_of(std::int64_t gpu_start) {
-  const auto& launches = host_.launches;
-  while (next_launch_ < launches.size() && launches[next_launch_].first < gpu_start) ++next_launch_;
-  // Sorted by (GPU start, call start): the first entry at this start is the earliest launch of work starting then.
-  if (next_launch_ < launches.size() && launches[next_launch_].first == gpu_start) return launches[next_launch_];
-  return std::nullopt;
-}
+std::optional<Launch> IdleAttributor::launch_of(std::int64_t gpu_start) { return launches_.at(gpu_start); }
 
 std::vector<analysis::OverlapCursor>& IdleAttributor::cursors_of(std::optional<std::int64_t> thread) {
   if (!thread) return cursors_;

@@ -1,16 +1,13 @@
 #include "gpuprof/idle/phase_ranges.hpp"
 
 #include <algorithm>
-#include <array>
 #include <cstdint>
+#include <limits>
 #include <map>
-#include <numeric>
-#include <span>
 #include <tuple>
-#include <unordered_map>
 #include <utility>
+#include <vector>
 
-#include "gpuprof/analysis/run_sort.hpp"
 #include "recent_lookup.hpp"
 
 namespace gpuprof::idle {
@@ -20,62 +17,61 @@ using analysis::CorrelationIndex;
 
 constexpr std::size_t kNoParent = static_cast<std::size_t>(-1);
 
-// The API calls that launched GPU work, as rows of model.api_calls ordered by start: every thread's, and each
-// thread's (one array, thread after thread). Rows, not starts: half the memory, and host tables come sorted
-// by start, so neither array needs more than a check that it is in order.
-struct LaunchCalls {
-  const std::vector<std::int64_t>& start;
-  std::vector<std::uint32_t> every;
-  std::vector<std::uint32_t> by_thread;
-  std::map<std::int64_t, std::pair<std::size_t, std::size_t>> threads;  // [begin, end) in `by_thread`
-
-  LaunchCalls(const trace::ApiCallTable& api, const std::vector<bool>& launched) : start(api.start_ns) {
-    // Each launching thread's slot: the threads' calls interleave, so the few seen last are searched first and
-    // the hash map (any number of threads) only on a miss.
-    std::unordered_map<std::int64_t, std::size_t> slot_of;
-    std::vector<std::size_t> counts;
-    RecentLookup<std::int64_t, std::size_t, 8> recent;
-    const auto slot = [&](std::int64_t thread) {
-      return recent.get(thread, [&](std::int64_t new_thread) {
-        const auto found = slot_of.try_emplace(new_thread, slot_of.size()).first->second;
-        if (found == counts.size()) counts.push_back(0);
-        return found;
-      });
-    };
-    // The bound once: vector<bool>::size() divides, and it was most of these walks' work.
-    const auto rows = std::min(launched.size(), api.size());
-    for (std::size_t row = 0; row < rows; ++row) {
-      if (launched[row]) ++counts[slot(api.thread_id[row])];
-    }
-    every.reserve(std::accumulate(counts.begin(), counts.end(), std::size_t{0}));
-    for (std::size_t row = 0; row < rows; ++row) {
-      if (launched[row]) every.push_back(static_cast<std::uint32_t>(row));
-    }
-    analysis::sort_runs(every, [this](std::uint32_t a, std::uint32_t b) { return start[a] < start[b]; });
-    std::vector<std::size_t> next(counts.size());
-    std::size_t end = 0;
-    for (const auto& [thread, index] : slot_of) {
-      next[index] = end;
-      threads[thread] = {end, end + counts[index]};
-      end += counts[index];
-    }
-    by_thread.resize(end);
-    for (const auto row : every) by_thread[next[slot(api.thread_id[row])]++] = row;
+// Launch calls counted between the bounds (starts and ends) of some host ranges: all the ranges ask is how
+// many launch calls start within each, and whether any starts between two consecutive bounds. A list of the
+// calls (4 bytes a call, for every thread and again per thread: 400 MB at 100 M events) answered that for
+// 56 K ranges; these counts take 8 bytes a bound. Any row order: a call is put in its slot by the slot the
+// last call went to when it fits there (rows come in start order), by a binary search when not.
+class BoundCounts {
+ public:
+  explicit BoundCounts(std::vector<std::int64_t> bounds) : bounds_(std::move(bounds)) {
+    std::sort(bounds_.begin(), bounds_.end());
+    bounds_.erase(std::unique(bounds_.begin(), bounds_.end()), bounds_.end());
+    counts_.assign(bounds_.size() + 1, 0);
+    enter(0);
   }
 
-  std::span<const std::uint32_t> of_thread(std::int64_t thread) const {
-    const auto found = threads.find(thread);
-    if (found == threads.end()) return {};
-    return std::span<const std::uint32_t>(by_thread).subspan(found->second.first,
-                                                             found->second.second - found->second.first);
+  void add(std::int64_t start) {
+    if (start < low_ || start >= high_) place(start);
+    ++counts_[last_];
+  }
+  // Once every call is added: slot i then holds the calls starting before bounds_[i] (the last: every call).
+  void finish() {
+    std::uint64_t sum = 0;
+    for (auto& count : counts_) count = (sum += count);
+  }
+  // Calls starting in [from, to), both of them bounds given.
+  std::uint64_t within(std::int64_t from, std::int64_t to) const {
+    return to > from ? counts_[index_of(to)] - counts_[index_of(from)] : 0;
+  }
+  // Whether a call starts in [bounds_[i], bounds_[i + 1]) (the last: at or after the last bound).
+  bool any_from(std::size_t i) const { return counts_[i + 1] > counts_[i]; }
+  const std::vector<std::int64_t>& bounds() const { return bounds_; }
+  std::size_t index_of(std::int64_t bound) const {
+    return static_cast<std::size_t>(std::lower_bound(bounds_.begin(), bounds_.end(), bound) - bounds_.begin());
   }
 
-  // Calls among `rows` (sorted by start) starting in [from, to).
-  std::size_t within(std::span<const std::uint32_t> rows, std::int64_t from, std::int64_t to) const {
-    const auto before = [this](std::uint32_t row, std::int64_t time) { return start[row] < time; };
-    const auto first = std::lower_bound(rows.begin(), rows.end(), from, before);
-    return static_cast<std::size_t>(std::lower_bound(first, rows.end(), to, before) - first);
+ private:
+  // The slot of a call outside the last one: mostly the next (calls come in start order), else searched.
+  void place(std::int64_t start) {
+    const auto next = last_ + 1;
+    const bool in_next = next <= bounds_.size() && start >= bounds_[last_] &&
+                         (next == bounds_.size() || start < bounds_[next]);
+    enter(in_next ? next
+                  : static_cast<std::size_t>(std::upper_bound(bounds_.begin(), bounds_.end(), start) - bounds_.begin()));
   }
+  // Slot `slot` holds the calls in [low_, high_); the last one's high_ is the largest time, which place() finds
+  // again by its search.
+  void enter(std::size_t slot) {
+    last_ = slot;
+    low_ = slot == 0 ? std::numeric_limits<std::int64_t>::min() : bounds_[slot - 1];
+    high_ = slot == bounds_.size() ? std::numeric_limits<std::int64_t>::max() : bounds_[slot];
+  }
+
+  std::vector<std::int64_t> bounds_;
+  std::vector<std::uint64_t> counts_;
+  std::size_t last_ = 0;
+  std::int64_t low_ = 0, high_ = 0;
 };
 
 // The host ranges of each thread, outer before inner: by start, the longer first.
@@ -96,30 +92,67 @@ std::map<std::int64_t, std::vector<std::size_t>> ranges_by_thread(const trace::R
   return threads;
 }
 
+// Every range's bounds, and each thread's ranges' bounds.
+std::vector<std::int64_t> bounds_of(const trace::RangeTable& ranges, const std::vector<std::size_t>& rows) {
+  std::vector<std::int64_t> bounds;
+  bounds.reserve(2 * rows.size());
+  for (const auto row : rows) bounds.push_back(ranges.start_ns[row]), bounds.push_back(ranges.end_ns[row]);
+  return bounds;
+}
+
+// The launch calls (rows of `api` where `launched`) counted between the ranges' bounds: every thread's in
+// `every`, each thread's with ranges in `own`. One walk over the calls, in any order.
+void count_calls(const trace::ApiCallTable& api, const std::vector<bool>& launched, BoundCounts& every,
+                 std::map<std::int64_t, BoundCounts>& own) {
+  RecentLookup<std::int64_t, BoundCounts*, 8> recent;
+  const auto counts_of = [&](std::int64_t thread) {
+    return recent.get(thread, [&](std::int64_t new_thread) -> BoundCounts* {
+      const auto found = own.find(new_thread);
+      return found == own.end() ? nullptr : &found->second;
+    });
+  };
+  // The bound once: vector<bool>::size() divides, and it was most of such walks' work.
+  const auto rows = std::min(launched.size(), api.size());
+  for (std::size_t row = 0; row < rows; ++row) {
+    if (!launched[row]) continue;
+    const auto start = api.start_ns[row];
+    every.add(start);
+    if (auto* counts = counts_of(api.thread_id[row])) counts->add(start);
+  }
+  every.finish();
+  for (auto& [thread, counts] : own) counts.finish();
+}
+
 // One thread: each range's parent (the innermost range holding it, or kNoParent) and whether a launch
-// call began directly in it (in no range inside it). `order` holds the thread's rows, outer first.
-void nest(const trace::RangeTable& ranges, const std::vector<std::size_t>& order, std::span<const std::uint32_t> calls,
-          const std::vector<std::int64_t>& call_start, std::vector<std::size_t>& parent, std::vector<bool>& launches) {
+// call began directly in it (in no range inside it). `order` holds the thread's rows, outer first; `calls`
+// counts the thread's launch calls between its ranges' bounds. No bound lies strictly between two
+// consecutive bounds, so the calls starting in [bounds[i], bounds[i + 1]) all have the innermost range at
+// bounds[i] and are read together, after the ranges starting at or before bounds[i] and before the later ones.
+void nest(const trace::RangeTable& ranges, const std::vector<std::size_t>& order, const BoundCounts& calls,
+          std::vector<std::size_t>& parent, std::vector<bool>& launches) {
   std::vector<std::size_t> open;  // the ranges holding the current time, outermost first
-  std::size_t call = 0;
+  const auto& bounds = calls.bounds();
+  std::size_t next = 0;  // the first slice [bounds[next], bounds[next + 1]) not read yet
   const auto innermost_at = [&](std::int64_t time) {
     while (!open.empty() && ranges.end_ns[open.back()] <= time) open.pop_back();
     return open.empty() ? kNoParent : open.back();
   };
-  const auto read_calls_before = [&](std::int64_t time, bool through) {
-    for (; call < calls.size() && (through || call_start[calls[call]] < time); ++call) {
-      const auto holder = innermost_at(call_start[calls[call]]);
+  // Calls before the first bound start before every range: no range holds them.
+  const auto read_slices_before = [&](std::size_t end) {
+    for (; next < end; ++next) {
+      if (!calls.any_from(next)) continue;
+      const auto holder = innermost_at(bounds[next]);
       if (holder != kNoParent) launches[holder] = true;
     }
   };
   for (const auto row : order) {
-    read_calls_before(ranges.start_ns[row], false);
+    read_slices_before(calls.index_of(ranges.start_ns[row]));
     // A range crossing this one's end does not hold it: it is a sibling.
     while (!open.empty() && ranges.end_ns[open.back()] < ranges.end_ns[row]) open.pop_back();
     parent[row] = open.empty() ? kNoParent : open.back();
     open.push_back(row);
   }
-  read_calls_before(0, true);
+  read_slices_before(bounds.size());
 }
 
 }  // namespace
@@ -143,19 +176,28 @@ std::vector<bool> phase_ranges(const trace::TraceModel& model, const Correlation
 std::vector<bool> phase_ranges(const trace::TraceModel& model, const std::vector<bool>& launched) {
   const auto& ranges = model.ranges;
   std::vector<bool> phase(ranges.size(), false);
-  const LaunchCalls calls(model.api_calls, launched);
-  const std::span<const std::uint32_t> every_call(calls.every);
+  const auto threads = ranges_by_thread(ranges);
+  if (threads.empty()) return phase;
+  std::vector<std::int64_t> every_bound;
+  std::map<std::int64_t, BoundCounts> own;
+  for (const auto& [thread, order] : threads) {
+    auto bounds = bounds_of(ranges, order);
+    every_bound.insert(every_bound.end(), bounds.begin(), bounds.end());
+    own.emplace(thread, BoundCounts(std::move(bounds)));
+  }
+  BoundCounts every(std::move(every_bound));
+  count_calls(model.api_calls, launched, every, own);
   std::vector<std::size_t> parent(ranges.size(), kNoParent);
   std::vector<bool> launches(ranges.size(), false), composite(ranges.size(), false);
   std::vector<std::uint32_t> composite_children(ranges.size(), 0);
-  for (const auto& [thread, order] : ranges_by_thread(ranges)) {
-    const auto own = calls.of_thread(thread);
-    nest(ranges, order, own, calls.start, parent, launches);
+  for (const auto& [thread, order] : threads) {
+    const auto& calls = own.at(thread);
+    nest(ranges, order, calls, parent, launches);
     // Inner ranges come after their parents: read backwards, each is complete before its parent reads it.
     for (auto it = order.rbegin(); it != order.rend(); ++it) {
       const auto row = *it;
-      if (!launches[row] && calls.within(every_call, ranges.start_ns[row], ranges.end_ns[row]) -
-                                    calls.within(own, ranges.start_ns[row], ranges.end_ns[row]) >= 2) {
+      const auto start = ranges.start_ns[row], end = ranges.end_ns[row];
+      if (!launches[row] && every.within(start, end) - calls.within(start, end) >= 2) {
         phase[row] = true;  // its thread waited in it while others launched the work
       }
       const auto up = parent[row];

@@ -126,7 +126,12 @@ RankSummaryParts summarize_rank_parts(const trace::TraceModel& model, const anal
                                                                           : std::optional<std::string>(found->second));
   summary.global_batch = analysis::positive_run_fact(model, "global_batch");
   summary.batch_size = analysis::positive_run_fact(model, "batch_size");
-  summary.host_activity = std::move(*parts.host).take_any_device();
+  // The job reads the rank's launches only at its steps' starts, the earliest of each step's windows
+  // (stragglers.cpp): those are kept, and the model is no longer read.
+  std::vector<std::int64_t> window_starts;
+  window_starts.reserve(summary.windows.size());
+  for (const auto& window : summary.windows) window_starts.push_back(window.start_ns);
+  summary.host_activity = std::move(*parts.host).take_any_device(window_starts);
   parts.host.reset();
   auto kernels = step_kernels(model, parts.categories, summary.windows);
   summary.step_basis_windows = kernels.windows;

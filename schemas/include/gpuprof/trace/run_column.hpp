@@ -93,6 +93,21 @@ class RunColumn {
   std::size_t runs() const { return values_.size(); }
   T run_value(std::size_t run) const { return values_[run]; }
   std::size_t run_end(std::size_t run) const { return ends_[run]; }
+  // Calls `on_run(value)` as each run starts, then `on_row(value, row)` for each of its rows, in row order:
+  // a walk of every row that reads the value once per run instead of searching for it per row.
+  template <typename OnRow, typename OnRun>
+  void for_each_row(OnRow&& on_row, OnRun&& on_run) const {
+    std::size_t row = 0;
+    for (std::size_t run = 0; run < values_.size(); ++run) {
+      const T value = values_[run];
+      on_run(value);
+      for (const auto end = ends_[run]; row < end; ++row) on_row(value, row);
+    }
+  }
+  template <typename OnRow>
+  void for_each_row(OnRow&& on_row) const {
+    for_each_row(on_row, [](T) {});
+  }
 
   friend bool operator==(const RunColumn& a, const RunColumn& b) = default;
   friend bool operator==(const RunColumn& a, const std::vector<T>& b) {

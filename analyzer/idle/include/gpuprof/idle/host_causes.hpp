@@ -22,6 +22,7 @@
 #include "gpuprof/analysis/correlation_index.hpp"
 #include "gpuprof/analysis/interval_set.hpp"
 #include "gpuprof/idle/idle_cause.hpp"
+#include "gpuprof/idle/launch_index.hpp"
 #include "gpuprof/trace/trace_model.hpp"
 
 namespace gpuprof::idle {
@@ -30,21 +31,12 @@ inline constexpr std::size_t kHostCauses = 5;  // sync_wait .. host_bound, in Id
 
 using CauseSets = std::array<analysis::IntervalSet, kHostCauses>;  // disjoint, indexed by IdleCause
 
-// One launched piece of work: its GPU start, the start of the API call that launched it, and the call's thread.
-struct Launch {
-  std::int64_t first = 0, second = 0;  // GPU start, call start
-  std::int64_t thread = 0;
-  friend auto operator<=>(const Launch&, const Launch&) = default;
-};
-
 // Host activity that explains a device's idle time.
 struct DeviceHostCauses {
   CauseSets sets;  // over every issuing thread
-  // By GPU start, then call start. any_device(): every device's, one such run after another (launch_runs):
-  // a merged copy was 120 MB at 10 M events.
-  std::span<const Launch> launches;
-  std::vector<std::size_t> launch_runs;  // any_device(): where each device's run ends in `launches`
-  std::shared_ptr<const std::vector<Launch>> launch_store;  // holds `launches`; shared by every device
+  // When and by which thread its work was launched (any_device(): every device's), read from the model's GPU
+  // tables until take_any_device keeps what the job reads; null for a device nothing was launched on.
+  std::shared_ptr<const LaunchIndex> launches;
   std::vector<std::int64_t> threads;  // the issuing threads read
   // Each issuing thread's own sets (data loading still from every thread); shared by every device.
   std::shared_ptr<const std::map<std::int64_t, CauseSets>> thread_sets;
@@ -60,7 +52,8 @@ std::optional<std::int64_t> launching_thread(const DeviceHostCauses& host, std::
 
 class HostCauses {
  public:
-  // `step_names` (per StringId): ranges that only mark a step, not evidence of host work.
+  // `step_names` (per StringId): ranges that only mark a step, not evidence of host work. The launches of
+  // every device but take_any_device's are read from `model` and `correlations`: they must outlive it.
   HostCauses(const trace::TraceModel& model, const analysis::CorrelationIndex& correlations,
              const std::vector<bool>& step_names = {});
   // Empty sets for a device nothing was launched on.
@@ -68,8 +61,9 @@ class HostCauses {
   // The same sets over every thread that issues any device's work, and every device's launches: what the
   // rank's host did.
   const DeviceHostCauses& any_device() const { return all_; }
-  // any_device() moved out, for a caller done with the rest.
-  DeviceHostCauses take_any_device() && { return std::move(all_); }
+  // any_device() moved out, for a caller done with the rest, its launches kept only at `gpu_starts`: it no
+  // longer reads the model, which may then be freed.
+  DeviceHostCauses take_any_device(std::span<const std::int64_t> gpu_starts) &&;
   // Per API row: the call made a pageable copy (pageable_copy_calls).
   const std::vector<bool>& pageable_copy_calls() const { return pageable_copy_calls_; }
   // Per range row: the range encloses its phase (phase_ranges.hpp), so it is no evidence of host work.

@@ -23,6 +23,7 @@
 #include "gpuprof/analysis/interval_set.hpp"
 #include "gpuprof/idle/host_causes.hpp"
 #include "gpuprof/idle/idle_cause.hpp"
+#include "gpuprof/idle/launch_index.hpp"
 
 namespace gpuprof::idle {
 
@@ -78,7 +79,7 @@ class IdleAttributor {
   const DeviceHostCauses& host_;
   std::vector<analysis::OverlapCursor> cursors_;
   std::map<std::int64_t, std::vector<analysis::OverlapCursor>> thread_cursors_;
-  std::size_t next_launch_ = 0;
+  LaunchCursor launches_;  // the busy intervals' starts are asked in order
   std::vector<IdleEvidence>* before_peer_work_ = nullptr;
 };
 
