@@ -4,6 +4,7 @@
 #include <map>
 
 #include "gpuprof/predict/allreduce_curve.hpp"
+#include "gpuprof/units/statistics.hpp"
 
 // Figures only, read on 2026-11-28 through the search tool's stored copies of the threads; nothing of their text
 // is copied. Every source found for the class is listed, whether or not it is near the others: the spread between
@@ -12,16 +13,10 @@
 namespace gpuprof::predict {
 namespace {
 
-double median_of(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const auto n = values.size();
-  return n % 2 == 1 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
-}
-
 double median_over_sources(const std::vector<MeasuredFigure>& figures) {
   std::vector<double> per_source;
   for (const auto& figure : figures) per_source.push_back(source_median(figure));
-  return median_of(per_source);
+  return units::median(per_source);
 }
 
 }  // namespace
@@ -65,7 +60,7 @@ const std::vector<MeasuredFigure>& pcie4_staged_copy_figures() {
   return figures;
 }
 
-double source_median(const MeasuredFigure& figure) { return median_of(figure.values); }
+double source_median(const MeasuredFigure& figure) { return units::median(figure.values); }
 
 double measured_busbw_gbps(const MeasuredFigure& figure) {
   const double value = source_median(figure);
@@ -77,7 +72,7 @@ Pcie4Figures pcie4_preset_figures() {
   Pcie4Figures out{};
   std::map<std::int32_t, std::vector<double>> by_gpus;
   for (const auto& figure : pcie4_allreduce_figures()) by_gpus[figure.gpus].push_back(measured_busbw_gbps(figure));
-  for (const auto& [gpus, values] : by_gpus) out.busbw_gbps.emplace_back(gpus, median_of(values));
+  for (const auto& [gpus, values] : by_gpus) out.busbw_gbps.emplace_back(gpus, units::median(values));
   out.host_gbps = median_over_sources(pcie4_host_copy_figures());
   out.staged_gbps = median_over_sources(pcie4_staged_copy_figures());
   double fastest = out.staged_gbps, slowest = out.staged_gbps;
