@@ -79,25 +79,24 @@ LinkProfile pcie(const char* name, double scale, const char* scale_note) {
 // Consumer PCIe 4.0 without peer access, from the measurements in pcie4_measurements.cpp by the rule there.
 // No public full all_reduce_perf sweep of such a box was found (the stored threads cut their tables off), so the
 // curve's shape (its small-message floor and rise to the plateau) is the pcie3 pair's measured sweep, the only
-// complete sweep without P2P here; each measured GPU count gets that shape at its own measured bus bandwidth, and
-// its latency the ring's extra PCI hops (as the curve adds beyond its tables).
+// complete sweep without P2P here, at the one measured bus bandwidth; each measured GPU count gets a table, its
+// latency the ring's extra PCI hops (as the curve adds beyond its tables).
 LinkProfile pcie4() {
   const auto figures = pcie4_preset_figures();
   const auto& sweep = kRtx2080TiPcie3.front();  // 2 GPUs
   const double alpha_us = sweep.points.front().second;
   const auto& [top_bytes, top_us] = sweep.points.back();
   const double sweep_busbw = static_cast<double>(top_bytes) * all_reduce_factor(2) / ((top_us - alpha_us) * kNsPerUs);
-  std::vector<std::string> stated;
-  for (const auto& [gpus, busbw] : figures.busbw_gbps) stated.push_back(fmt::format("{} GPUs {:.2f} GB/s", gpus, busbw));
   const std::string source = fmt::format(
-      "all-reduce busbw measured ({}: sglang#39605 2x RTX 5070 Ti, nccl#1603 4x RTX 4090), curve shape {}; copies "
-      "nvbandwidth#15, sglang#39605 (host), nccl#814, tinygrad/open-gpu-kernel-modules#44 (staged)",
-      fmt::join(stated, ", "), kPcie3Source);
+      "all-reduce busbw {:.2f} GB/s on any GPU count, the median of the measured sources (sglang#39605 2x RTX 5070 "
+      "Ti, nccl#1603 4x RTX 4090), band {:.2f}x / {:.2f}x their ends; curve shape {}; copies nvbandwidth#15, "
+      "sglang#39605 (host), nccl#814, tinygrad/open-gpu-kernel-modules#44 (staged)",
+      figures.busbw_gbps, figures.faster, figures.slower, kPcie3Source);
   std::vector<AllReduceTable> tables;
-  for (const auto& [gpus, busbw] : figures.busbw_gbps) {
+  for (const auto gpus : figures.allreduce_gpus) {
     AllReduceTable table{gpus, {}, source};
     const double alpha_ns = alpha_us * kNsPerUs + 2.0 * (gpus - 2) * kPciHopNs;
-    const double stretch = all_reduce_factor(gpus) / all_reduce_factor(2) * sweep_busbw / busbw;
+    const double stretch = all_reduce_factor(gpus) / all_reduce_factor(2) * sweep_busbw / figures.busbw_gbps;
     for (const auto& [bytes, time_us] : sweep.points)
       table.points.push_back({bytes, alpha_ns + (time_us - alpha_us) * kNsPerUs * stretch});
     tables.push_back(std::move(table));

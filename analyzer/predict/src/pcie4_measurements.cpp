@@ -1,7 +1,7 @@
 #include "gpuprof/predict/pcie4_measurements.hpp"
 
 #include <algorithm>
-#include <map>
+#include <set>
 
 #include "gpuprof/predict/allreduce_curve.hpp"
 #include "gpuprof/units/statistics.hpp"
@@ -70,17 +70,22 @@ double measured_busbw_gbps(const MeasuredFigure& figure) {
 
 Pcie4Figures pcie4_preset_figures() {
   Pcie4Figures out{};
-  std::map<std::int32_t, std::vector<double>> by_gpus;
-  for (const auto& figure : pcie4_allreduce_figures()) by_gpus[figure.gpus].push_back(measured_busbw_gbps(figure));
-  for (const auto& [gpus, values] : by_gpus) out.busbw_gbps.emplace_back(gpus, units::median(values));
+  std::vector<double> busbw;
+  std::set<std::int32_t> gpus;
+  for (const auto& figure : pcie4_allreduce_figures()) {
+    busbw.push_back(measured_busbw_gbps(figure));
+    gpus.insert(figure.gpus);
+  }
+  out.busbw_gbps = units::median(busbw);
+  out.allreduce_gpus.assign(gpus.begin(), gpus.end());
   out.host_gbps = median_over_sources(pcie4_host_copy_figures());
   out.staged_gbps = median_over_sources(pcie4_staged_copy_figures());
-  double fastest = out.staged_gbps, slowest = out.staged_gbps;
+  const auto [slowest_busbw, fastest_busbw] = std::minmax_element(busbw.begin(), busbw.end());
+  out.faster = *fastest_busbw / out.busbw_gbps, out.slower = *slowest_busbw / out.busbw_gbps;
   for (const auto& figure : pcie4_staged_copy_figures()) {
-    fastest = std::max(fastest, source_median(figure));
-    slowest = std::min(slowest, source_median(figure));
+    out.faster = std::max(out.faster, source_median(figure) / out.staged_gbps);
+    out.slower = std::min(out.slower, source_median(figure) / out.staged_gbps);
   }
-  out.faster = fastest / out.staged_gbps, out.slower = slowest / out.staged_gbps;
   return out;
 }
 

@@ -28,10 +28,14 @@ const std::vector<MeasuredFigure>& pcie4_host_copy_figures();
 // GPU-to-GPU copies with P2P disabled, staged through host memory (p2pBandwidthLatencyTest, one way).
 const std::vector<MeasuredFigure>& pcie4_staged_copy_figures();
 
-// The preset's figures, by the rule in docs/predict.md ("Link presets"): each figure is the median over sources
-// of each source's own median; the band is the staged-copy sources' ends over that median.
+// The preset's figures, by the rule in docs/predict.md ("Link presets"). Copies: the median over sources of each
+// source's own median. All-reduce: every source is one measurement of the box's bus bandwidth whatever its GPU
+// count (a ring through host memory has a bus bandwidth roughly independent of N, so sources at different counts
+// are the spread between boxes and NCCL settings, not a curve); the centre is the median over sources. The band:
+// the all-reduce sources' extremes over that centre, widened where the staged-copy sources spread further.
 struct Pcie4Figures {
-  std::vector<std::pair<std::int32_t, double>> busbw_gbps;  // per measured GPU count
+  double busbw_gbps;                          // the all-reduce centre, every GPU count
+  std::vector<std::int32_t> allreduce_gpus;   // the GPU counts measured, ascending, unique
   double host_gbps, staged_gbps, faster, slower;
 };
 Pcie4Figures pcie4_preset_figures();
