@@ -6,6 +6,7 @@
 
 #include "gpuprof/predict/link_profile.hpp"
 #include "gpuprof/predict/nccl_tests_reader.hpp"
+#include "gpuprof/predict/pcie4_measurements.hpp"
 #include "gpuprof/trace/trace_error.hpp"
 #include "link_preset_tables.hpp"
 
@@ -72,6 +73,42 @@ LinkProfile pcie(const char* name, double scale, const char* scale_note) {
   link.peer_gbps = 5.71 * scale, link.peer_latency_ns = 14'760.0, link.peer_access = false;
   link.over_pcie = true;
   link.faster = scale > 1.0 ? 1.3 : 1.1, link.slower = scale > 1.0 ? 0.6 : 0.8;
+  return link;
+}
+
+// Consumer PCIe 4.0 without peer access, from the measurements in pcie4_measurements.cpp by the rule there.
+// No public full all_reduce_perf sweep of such a box was found (the stored threads cut their tables off), so the
+// curve's shape (its small-message floor and rise to the plateau) is the pcie3 pair's measured sweep, the only
+// complete sweep without P2P here, at the one measured bus bandwidth; each measured GPU count gets a table, its
+// latency the ring's extra PCI hops (as the curve adds beyond its tables).
+LinkProfile pcie4() {
+  const auto figures = pcie4_preset_figures();
+  const auto& sweep = kRtx2080TiPcie3.front();  // 2 GPUs
+  const double alpha_us = sweep.points.front().second;
+  const auto& [top_bytes, top_us] = sweep.points.back();
+  const double sweep_busbw = static_cast<double>(top_bytes) * all_reduce_factor(2) / ((top_us - alpha_us) * kNsPerUs);
+  const std::string source = fmt::format(
+      "all-reduce busbw {:.2f} GB/s on any GPU count, the median of the measured sources (sglang#39605 2x RTX 5070 "
+      "Ti, nccl#1603 4x RTX 4090), band {:.2f}x / {:.2f}x their ends; curve shape {}; copies nvbandwidth#15, "
+      "sglang#39605 (host), nccl#814, tinygrad/open-gpu-kernel-modules#44 (staged)",
+      figures.busbw_gbps, figures.faster, figures.slower, kPcie3Source);
+  std::vector<AllReduceTable> tables;
+  for (const auto gpus : figures.allreduce_gpus) {
+    AllReduceTable table{gpus, {}, source};
+    const double alpha_ns = alpha_us * kNsPerUs + 2.0 * (gpus - 2) * kPciHopNs;
+    const double stretch = all_reduce_factor(gpus) / all_reduce_factor(2) * sweep_busbw / figures.busbw_gbps;
+    for (const auto& [bytes, time_us] : sweep.points)
+      table.points.push_back({bytes, alpha_ns + (time_us - alpha_us) * kNsPerUs * stretch});
+    tables.push_back(std::move(table));
+  }
+  LinkProfile link{"pcie4", "consumer PCIe 4.0, no P2P (RTX 3090/4090 class; measured figures, pcie3 curve shape)",
+                   source, std::move(tables)};
+  link.hop_latency_ns = kPciHopNs;
+  link.host_gbps = figures.host_gbps, link.host_latency_ns = 10'000.0;  // no measured latency: as the others
+  // Staged copies' latency: the pcie3 pair's measured 14.76 us (no PCIe 4 latency matrix was in the stored copies).
+  link.peer_gbps = figures.staged_gbps, link.peer_latency_ns = 14'760.0, link.peer_access = false;
+  link.over_pcie = true;
+  link.faster = figures.faster, link.slower = figures.slower;
   return link;
 }
 
@@ -218,7 +255,7 @@ struct Preset {
 const std::vector<Preset>& presets() {
   static const std::vector<Preset> all = {
       {"pcie3", [] { return pcie("pcie3", 1.0, ""); }},
-      {"pcie4", [] { return pcie("pcie4", 2.0, ", rescaled x2 by NCCL's PCI Gen4/Gen3 model (24/12 GB/s)"); }},
+      {"pcie4", pcie4},
       {"pcie5", [] { return pcie("pcie5", 4.0, ", rescaled x4 by PCIe 5.0/3.0 peak (64/16 GB/s)"); }},
       {"pcie3-x1", pcie3_x1},
       {"pcie3-m60", pcie3_m60},
