@@ -79,11 +79,11 @@ constexpr bool nullable(Rule rule) {
 
 namespace detail {
 
-// The stored form of a value that kept `rule` (the loader checked it first).
-template <typename T, Rule rule, typename Values>
-[[gnu::always_inline]] inline T model_value(const Values& values, int column) {
-  const bool null = nullable(rule) && values.is_null(column);
-  const std::int64_t value = values.i64(column);
+// The stored form of a value that kept `rule` (the loader checked it first),
+// read as (NULL?, integer).
+template <typename T, Rule rule>
+[[gnu::always_inline]] inline T model_value(bool null_read, std::int64_t value) {
+  const bool null = nullable(rule) && null_read;
   if constexpr (rule == Rule::string_id || rule == Rule::string_id_or_null) {
     static_assert(std::is_same_v<T, StringId>, "a string id is stored as a StringId");
     return null ? kNoString : static_cast<StringId>(value);
@@ -100,30 +100,31 @@ template <typename T, Rule rule, typename Values>
   }
 }
 
-template <typename Row, std::size_t I, typename Values, typename Table>
-[[gnu::always_inline]] inline void store_column(const Values& values, Table& table) {
+template <typename Row, std::size_t I, typename Rows, typename Table>
+[[gnu::always_inline]] inline void store_column(const Rows& rows, Table& table) {
   constexpr auto& column = TableDeclaration<Row>::columns[I];
   static_assert(column.rule.has_value(), "a column the model stores is checked by a rule");
+  constexpr Rule rule = *column.rule;
   auto& into = table.*std::get<I>(ModelColumns<Row>::members);
   using T = typename std::remove_cvref_t<decltype(into)>::value_type;
-  into.push_back(model_value<T, *column.rule>(values, static_cast<int>(I)));
+  rows.put(into, static_cast<int>(I), [](bool null, std::int64_t value) { return model_value<T, rule>(null, value); });
 }
 
-template <typename Row, typename Values, typename Table, std::size_t... I>
-[[gnu::always_inline]] inline void store_columns(const Values& values, Table& table, std::index_sequence<I...>) {
-  (store_column<Row, I>(values, table), ...);
+template <typename Row, typename Rows, typename Table, std::size_t... I>
+[[gnu::always_inline]] inline void store_columns(const Rows& rows, Table& table, std::index_sequence<I...>) {
+  (store_column<Row, I>(rows, table), ...);
 }
 
 }  // namespace detail
 
-// Stores one row that kept its table's rules into the model's columns.
-// `Values` reads a column as SQL would (i64, is_null): a row from SQL or a column chunk.
-template <typename Row, typename Values>
-void store_row(const Values& values, typename ModelColumns<Row>::T& table) {
+// Stores rows that kept their table's rules into the model's columns: `Rows`
+// is one row (OneRow) or a whole column chunk (ChunkRows), row_stores.hpp.
+template <typename Row, typename Rows>
+void store_row(const Rows& rows, typename ModelColumns<Row>::T& table) {
   constexpr std::size_t columns = TableDeclaration<Row>::columns.size();
   static_assert(std::tuple_size_v<decltype(ModelColumns<Row>::members)> == columns,
                 "one model column per declared column");
-  detail::store_columns<Row>(values, table, std::make_index_sequence<columns>{});
+  detail::store_columns<Row>(rows, table, std::make_index_sequence<columns>{});
 }
 
 }  // namespace gpuprof::trace

@@ -120,15 +120,20 @@ void sort_by_device_time(MemoryEventTable& table);
 // on a CPU or off it, never both. Returns the stretches left out.
 std::int64_t sort_thread_states_apart(ThreadStateTable& table);
 
-// Each row's stream as an index into `keys`, the distinct (device, stream)
-// pairs in the order they first appear: 4 bytes a row while a table loads,
-// where its device and stream columns would take 12 before grouping.
+// The runs of rows on one stream, in file order, and the distinct (device,
+// stream) pairs in the order they first appear: 8 bytes a run while a table
+// loads, where its device and stream columns would take 12 bytes a row (files
+// hold each stream's rows in runs of thousands).
 struct StreamsOfRows {
+  struct Run {
+    std::uint32_t key;   // index into keys
+    std::uint32_t rows;  // a longer run is split
+  };
   std::vector<std::pair<std::int32_t, std::int64_t>> keys;
-  std::vector<std::uint32_t> of_row;
+  std::vector<Run> runs;
 
-  void add(std::int32_t device, std::int64_t stream);
-  void reserve(std::size_t rows) { of_row.reserve(rows); }
+  void add(std::int32_t device, std::int64_t stream) { add_run(device, stream, 1); }
+  void add_run(std::int32_t device, std::int64_t stream, std::size_t rows);
 
  private:
   // Streams are few (tens), but a hostile file may name millions: a map, and
@@ -137,22 +142,69 @@ struct StreamsOfRows {
   std::uint32_t last_ = 0;
 };
 
+// Old rows [from, from + rows) become new rows [to, to + rows).
+struct RowBlock {
+  std::size_t from, to, rows;
+};
+
+// Where grouping by stream puts the rows: whole runs (`blocks`, by `to`), when
+// every stream's runs follow one another in start order, as writers put them;
+// else every row (`rows`: old index of new row i).
+struct StreamOrder {
+  std::vector<RowBlock> blocks;
+  std::vector<std::uint32_t> rows;
+
+  bool identity() const;
+};
+
 // Groups rows by (device, stream), in that order, and sorts each group by
-// start, stably; fills `order` (order[i] = old index of new row i) and returns
-// the groups. Linear bucketing with a per-group sortedness check keeps this
-// near O(n) on the usual nearly-ordered input.
+// start, stably; fills `order` and returns the groups. One pass over the runs
+// and the starts on the usual input; a stream whose rows are out of start
+// order gets its rows sorted.
 std::vector<StreamSlice> group_streams(const StreamsOfRows& streams, const std::vector<std::int64_t>& start_ns,
-                                       std::vector<std::uint32_t>& order);
-std::vector<StreamSlice> group_streams(const GpuColumns& table, std::vector<std::uint32_t>& order);
+                                       StreamOrder& order);
+
+// Moves whole blocks of rows within every loaded column of a table (`blocks`
+// by `to`, covering rows [0, count)): each column is copied once, block by
+// block, into new storage that then replaces it (the old storage, freed, is the
+// next column's: large_blocks.hpp), where a row-by-row gather through a
+// scratch buffer read and wrote every value twice.
+template <typename Table>
+void move_blocks(Table& table, const std::vector<RowBlock>& blocks, std::size_t count) {
+  table.visit_columns([&](auto& column) {
+    if (column.empty()) return;  // a column that was not loaded
+    using Column = std::decay_t<decltype(column)>;
+    if constexpr (kIsRunColumn<Column>) {
+      if (column.runs() == 1) return;  // every row holds the same value
+      const std::vector<typename Column::value_type> values(column.begin(), column.end());
+      column.clear();
+      for (const auto& block : blocks) {
+        for (std::size_t k = 0; k < block.rows; ++k) column.push_back(values[block.from + k]);
+      }
+    } else {
+      Column moved;
+      moved.reserve(count);
+      for (const auto& block : blocks) {
+        const auto first = column.begin() + static_cast<std::ptrdiff_t>(block.from);
+        moved.insert(moved.end(), first, first + static_cast<std::ptrdiff_t>(block.rows));
+      }
+      column = std::move(moved);
+    }
+  });
+}
 
 // Puts a GPU table's rows in `order` (from group_streams), unless they are in
 // it already, and sets its device and stream columns to one run per slice.
 template <typename Table>
-void order_by_streams(Table& table, const std::vector<std::uint32_t>& order, const std::vector<StreamSlice>& slices) {
+void order_by_streams(Table& table, const StreamOrder& order, const std::vector<StreamSlice>& slices) {
   table.device.clear(), table.stream.clear();
-  bool identity = true;
-  for (std::size_t i = 0; i < order.size() && identity; ++i) identity = order[i] == i;
-  if (!identity) apply_order(table, order);
+  if (!order.identity()) {
+    if (order.rows.empty()) {
+      move_blocks(table, order.blocks, table.size());
+    } else {
+      apply_order(table, order.rows);
+    }
+  }
   for (const auto& slice : slices) {
     table.device.append(slice.device, slice.end - slice.begin);
     table.stream.append(slice.stream, slice.end - slice.begin);
@@ -161,8 +213,10 @@ void order_by_streams(Table& table, const std::vector<std::uint32_t>& order, con
 
 template <typename Table>
 std::vector<StreamSlice> sort_by_device_stream_start(Table& table) {
-  std::vector<std::uint32_t> order;
-  auto slices = group_streams(table, order);
+  StreamsOfRows streams;
+  for (std::size_t i = 0; i < table.size(); ++i) streams.add(table.device[i], table.stream[i]);
+  StreamOrder order;
+  auto slices = group_streams(streams, table.start_ns, order);
   order_by_streams(table, order, slices);
   return slices;
 }
