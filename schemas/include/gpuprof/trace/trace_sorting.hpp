@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <numeric>
@@ -165,30 +166,49 @@ std::vector<StreamSlice> group_streams(const StreamsOfRows& streams, const std::
                                        StreamOrder& order);
 
 // Moves whole blocks of rows within every loaded column of a table (`blocks`
-// by `to`, covering rows [0, count)): each column is copied once, block by
-// block, into new storage that then replaces it (the old storage, freed, is the
-// next column's: large_blocks.hpp), where a row-by-row gather through a
-// scratch buffer read and wrote every value twice.
+// by `to`, covering rows [0, count)), a memcpy a block (a row-by-row gather read
+// every value through an index). New memory costs more than copying here (the
+// kernel zeroes every new page), so one buffer serves every column, as in
+// move_rows: an int64 column is copied into `spare` and swapped with it, so
+// the next takes its old storage and nothing is copied back; any other column
+// is copied into that storage and back.
 template <typename Table>
 void move_blocks(Table& table, const std::vector<RowBlock>& blocks, std::size_t count) {
+  std::vector<std::int64_t> spare;
+  std::unique_ptr<std::int64_t[]> scratch;  // only when no int64 column came first
+  std::size_t scratch_words = 0;
   table.visit_columns([&](auto& column) {
     if (column.empty()) return;  // a column that was not loaded
     using Column = std::decay_t<decltype(column)>;
+    using Value = typename Column::value_type;
     if constexpr (kIsRunColumn<Column>) {
       if (column.runs() == 1) return;  // every row holds the same value
-      const std::vector<typename Column::value_type> values(column.begin(), column.end());
+      const std::vector<Value> values(column.begin(), column.end());
       column.clear();
       for (const auto& block : blocks) {
         for (std::size_t k = 0; k < block.rows; ++k) column.push_back(values[block.from + k]);
       }
-    } else {
-      Column moved;
-      moved.reserve(count);
+    } else if constexpr (std::is_same_v<Value, std::int64_t>) {
+      spare.clear();
+      spare.reserve(count);
       for (const auto& block : blocks) {
         const auto first = column.begin() + static_cast<std::ptrdiff_t>(block.from);
-        moved.insert(moved.end(), first, first + static_cast<std::ptrdiff_t>(block.rows));
+        spare.insert(spare.end(), first, first + static_cast<std::ptrdiff_t>(block.rows));
       }
-      column = std::move(moved);
+      column.swap(spare);  // `spare` now holds the column's old values, `count` of them
+    } else {
+      static_assert(std::is_trivially_copyable_v<Value> && alignof(Value) <= alignof(std::int64_t));
+      const std::size_t words = (count * sizeof(Value) + sizeof(std::int64_t) - 1) / sizeof(std::int64_t);
+      std::int64_t* buffer = spare.size() >= words ? spare.data() : nullptr;
+      if (buffer == nullptr) {
+        if (scratch_words < words) scratch = std::make_unique_for_overwrite<std::int64_t[]>(scratch_words = words);
+        buffer = scratch.get();
+      }
+      auto* moved = reinterpret_cast<Value*>(buffer);
+      for (const auto& block : blocks) {
+        std::memcpy(moved + block.to, column.data() + block.from, block.rows * sizeof(Value));
+      }
+      std::memcpy(column.data(), moved, count * sizeof(Value));
     }
   });
 }
