@@ -253,11 +253,13 @@ void read_table(sqlite::Database& database, const TableRead& read, RowChecks& ch
 // Reads a table the model stores column for column as declared (model_columns.hpp).
 // Files older than the table lack it: nothing was recorded there.
 template <typename Record, typename Table>
-void read_declared_table(sqlite::Database& database, RowChecks& checks, Table& table) {
+void read_declared_table(sqlite::Database& database, RowChecks& checks, Table& table, bool optional_columns = true) {
   const auto& declared = TableDeclaration<Record>::options;
   if (declared.since_minor > 0 && !database.has_table(TableDeclaration<Record>::name)) return;
-  read_table(database, table_read<Record>(), checks, table,
-             [](const auto& row, Table& into) { store_row<Record>(row, into); });
+  read_table(database, table_read<Record>(), checks, table, [optional_columns](const auto& rows, Table& into) {
+    ModelTarget<Table> target{.table = into, .optional_columns = optional_columns};
+    store_row<Record>(rows, target);
+  });
 }
 
 // A GPU table while it loads: its rows' streams are kept as runs
@@ -274,23 +276,14 @@ struct LoadingGpuTable {
   }
 };
 
-// `Rows`: a OneRow or a ChunkRows (row_stores.hpp).
-template <typename Table, typename Rows>
-void read_gpu_columns(const Rows& rows, LoadingGpuTable<Table>& loading, bool with_context) {
-  auto& table = loading.table;
-  rows.put_stream(loading.streams, 0, 2);
-  if (with_context) rows.put(table.context, 1, stored::i64_or_unknown);
-  rows.put(table.start_ns, 3, stored::i64);
-  rows.put(table.end_ns, 4, stored::i64);
-  rows.put(table.correlation_id, 5, stored::i64_or_unknown);
-}
-
-template <typename Table, typename Rows>
-void read_host_columns(const Rows& rows, Table& table) {
-  rows.put(table.process_id, 0, stored::i64_or_unknown);
-  rows.put(table.thread_id, 1, stored::i64_or_unknown);
-  rows.put(table.start_ns, 2, stored::i64);
-  rows.put(table.end_ns, 3, stored::i64);
+// Reads the columns `read` selects of a GPU table, as declared; contexts only when `contexts`.
+template <typename Record, typename Table>
+void read_gpu_table(sqlite::Database& database, const TableRead& read, RowChecks& checks,
+                    LoadingGpuTable<Table>& loading, bool contexts) {
+  read_table(database, read, checks, loading, [&read, contexts](const auto& rows, LoadingGpuTable<Table>& into) {
+    ModelTarget<Table> target{into.table, &into.streams, read.columns.size(), contexts};
+    store_row<Record>(rows, target);
+  });
 }
 
 // Files before schema 1.3 have no memory_events table: their memory use was not recorded.
@@ -326,44 +319,10 @@ void load_gpu_tables(sqlite::Database& database, TraceModel& model, const LoadOp
   LoadingGpuTable<KernelTable> kernels;
   LoadingGpuTable<MemcpyTable> memcpys;
   LoadingGpuTable<MemsetTable> memsets;
-  if (options.load_kernel_launch_details) {
-    read_table(database, table_read<KernelRow>(), checks, kernels,
-               [context](const auto& rows, LoadingGpuTable<KernelTable>& loading) {
-                 read_gpu_columns(rows, loading, context);
-                 auto& table = loading.table;
-                 rows.put(table.name, 6, stored::string_id);
-                 rows.put_dim3(table.grid, 7);
-                 rows.put_dim3(table.block, 10);
-                 rows.put(table.registers_per_thread, 13, stored::i32_or_unknown);
-                 rows.put(table.static_shared_bytes, 14, stored::i32_or_unknown);
-                 rows.put(table.dynamic_shared_bytes, 15, stored::i32_or_unknown);
-                 rows.put(table.graph_node_id, 16, stored::i64_or_unknown);
-                 rows.put(table.mangled_name, 17, stored::string_id_or_none);  // schema 1.1
-               });
-  } else {
-    read_table(database, kernel_summary_read(), checks, kernels,
-               [context](const auto& rows, LoadingGpuTable<KernelTable>& loading) {
-                 read_gpu_columns(rows, loading, context);
-                 rows.put(loading.table.name, 6, stored::string_id);
-               });
-  }
-  read_table(database, table_read<MemcpyRow>(), checks, memcpys,
-             [context](const auto& rows, LoadingGpuTable<MemcpyTable>& loading) {
-               read_gpu_columns(rows, loading, context);
-               auto& table = loading.table;
-               rows.put(table.copy_kind, 6, stored::code<CopyKind>);
-               // The rules keep every code at 0 or more (max(0, code) before).
-               rows.put(table.src_memory_kind, 7, stored::code<MemoryKind>);
-               rows.put(table.dst_memory_kind, 8, stored::code<MemoryKind>);
-               rows.put(table.src_device, 9, stored::i32_or_unknown);
-               rows.put(table.dst_device, 10, stored::i32_or_unknown);
-               rows.put(table.bytes, 11, stored::i64_or_unknown);
-             });
-  read_table(database, table_read<MemsetRow>(), checks, memsets,
-             [context](const auto& rows, LoadingGpuTable<MemsetTable>& loading) {
-               read_gpu_columns(rows, loading, context);
-               rows.put(loading.table.bytes, 6, stored::i64_or_unknown);
-             });
+  const auto kernel_columns = options.load_kernel_launch_details ? table_read<KernelRow>() : kernel_summary_read();
+  read_gpu_table<KernelRow>(database, kernel_columns, checks, kernels, context);
+  read_gpu_table<MemcpyRow>(database, table_read<MemcpyRow>(), checks, memcpys, context);
+  read_gpu_table<MemsetRow>(database, table_read<MemsetRow>(), checks, memsets, context);
   // Files before schema 1.2 have no collectives table: nothing is known about collectives.
   read_declared_table<CollectiveRow>(database, checks, model.collectives);
   load_memory_events(database, model, checks);
@@ -375,15 +334,7 @@ void load_gpu_tables(sqlite::Database& database, TraceModel& model, const LoadOp
 
 void load_host_tables(sqlite::Database& database, TraceModel& model, const LoadOptions& options, RowChecks& checks) {
   if (options.load_api_calls) {
-    const bool return_code = options.load_contexts_and_return_codes;
-    read_table(database, table_read<ApiCallRow>(), checks, model.api_calls,
-               [return_code](const auto& rows, ApiCallTable& table) {
-                 read_host_columns(rows, table);
-                 rows.put(table.correlation_id, 4, stored::i64_or_unknown);
-                 rows.put(table.name, 5, stored::string_id);
-                 rows.put(table.kind, 6, stored::code<ApiKind>);
-                 if (return_code) rows.put(table.return_code, 7, stored::i64_or_unknown);
-               });
+    read_declared_table<ApiCallRow>(database, checks, model.api_calls, options.load_contexts_and_return_codes);
     timed("api_calls: order by start", [&] { sort_by_start(model.api_calls); });
     load_thread_states(database, model, checks);
   }
@@ -458,19 +409,31 @@ TraceModel load_trace_model(const std::string& path, const LoadOptions& options)
   }
 }
 
+namespace {
+bool loads(LoadedWith loaded_with, const LoadOptions& options) {
+  switch (loaded_with) {
+    case LoadedWith::always: return true;
+    case LoadedWith::api_calls: return options.load_api_calls;
+    case LoadedWith::syncs: return options.load_syncs;
+    case LoadedWith::ranges: return options.load_ranges;
+    case LoadedWith::trace_file: return false;
+  }
+  return false;
+}
+}  // namespace
+
 std::int64_t rows_to_load(const std::string& path, const LoadOptions& options) {
   TraceFile file(path);
   auto& database = file.database();
-  std::vector<std::string> tables = {"kernels", "memcpys", "memsets", "collectives", "memory_events"};
-  if (options.load_api_calls) tables.insert(tables.end(), {"api_calls", "thread_states"});
-  if (options.load_syncs) tables.emplace_back("syncs");
-  if (options.load_ranges) tables.emplace_back("ranges");
   // Capped per table so that a hostile file's ids near INT64_MAX cannot overflow the sum.
   constexpr std::int64_t kCap = std::int64_t{1} << 59;
   std::int64_t rows = 0;
-  for (const auto& table : tables) {
-    if (database.has_table(table)) rows += std::min(row_bound(database, table), kCap);
-  }
+  for_each_table([&]<typename Row>() {
+    const std::string table(TableDeclaration<Row>::name);
+    if (loads(TableDeclaration<Row>::options.loaded_with, options) && database.has_table(table)) {
+      rows += std::min(row_bound(database, table), kCap);
+    }
+  });
   return rows;
 }
 
