@@ -108,17 +108,21 @@ bool counted_under(const LeftOutRows& left_out, std::string_view table) {
   });
 }
 
+// A finished trace with one string ("x", id 0) and no rows.
+std::string empty_trace(const testing::TemporaryFolder& folder) {
+  const auto path = folder.file("t.sqlite");
+  TraceWriter writer({.path = path, .tool_version = "test"});
+  EXPECT_EQ(writer.intern("x"), 0U);
+  writer.finish();
+  return path;
+}
+
 // The row breaking a rule is counted as load.invalid.<table>.<column>: under the
 // declared name of the table and its column, so a table the loader left out, or
 // read under another name or its columns at other positions, fails here.
 TEST(DeclaredTableLists, TheLoaderReadsEveryDeclaredTableUnderItsName) {
   const testing::TemporaryFolder folder;
-  const auto path = folder.file("t.sqlite");
-  {
-    TraceWriter writer({.path = path, .tool_version = "test"});
-    ASSERT_EQ(writer.intern("x"), 0U);
-    writer.finish();
-  }
+  const auto path = empty_trace(folder);
   add_two_rows_to_every_table(path);
   TraceFile file(path);
   EXPECT_EQ(file.devices().size(), 1U);
@@ -157,12 +161,7 @@ TEST(DeclaredTableLists, TheLoaderReadsEveryDeclaredTableUnderItsName) {
 // leaves it as it was, and so do the derived steps.
 TEST(DeclaredTableLists, TimeSpanWithoutMetaComesFromTheFirstEventTables) {
   const testing::TemporaryFolder folder;
-  const auto path = folder.file("t.sqlite");
-  {
-    TraceWriter writer({.path = path, .tool_version = "test"});
-    ASSERT_EQ(writer.intern("x"), 0U);
-    writer.finish();
-  }
+  const auto path = empty_trace(folder);
   {
     sqlite::Database database(path, sqlite::OpenMode::read_write);
     database.execute("DELETE FROM meta WHERE key IN ('start_ns', 'end_ns')");

@@ -23,27 +23,48 @@ namespace gpuprof::trace {
 // Not an in-place walk of a permutation's cycles: that chases one dependent
 // index after another and measured 5x slower on 5 M shuffled kernel rows,
 // where the gather's reads overlap.
+namespace detail {
+
+// 8-byte words, aligned for every column type, kept while large enough; left
+// uninitialized, since every word used is written first.
+class Scratch {
+ public:
+  template <typename Value>
+  Value* for_values(std::size_t count) {
+    static_assert(std::is_trivially_copyable_v<Value> && alignof(Value) <= alignof(std::int64_t));
+    const std::size_t wanted = (count * sizeof(Value) + sizeof(std::int64_t) - 1) / sizeof(std::int64_t);
+    if (words_ < wanted) buffer_ = std::make_unique_for_overwrite<std::int64_t[]>(words_ = wanted);
+    return reinterpret_cast<Value*>(buffer_.get());
+  }
+
+ private:
+  std::unique_ptr<std::int64_t[]> buffer_;
+  std::size_t words_ = 0;
+};
+
+// A RunColumn is spread out, moved and gathered into runs again: its runs are few.
+template <typename Value, typename From, typename To>
+void move_run_column(RunColumn<Value>& column, std::size_t count, const From& from, const To& to) {
+  if (column.runs() == 1) return;  // every row holds the same value
+  std::vector<Value> values(column.begin(), column.end()), moved(count);
+  for (std::size_t k = 0; k < count; ++k) moved[k] = values[from(k)];
+  for (std::size_t k = 0; k < count; ++k) values[to(k)] = moved[k];
+  column.clear();
+  for (const auto value : values) column.push_back(value);
+}
+
+}  // namespace detail
+
 template <typename Table, typename From, typename To>
 void move_rows(Table& table, std::size_t count, const From& from, const To& to) {
-  // 8-byte words, aligned for every column type; left uninitialized, since every word used is written first.
-  std::unique_ptr<std::int64_t[]> scratch;
-  std::size_t scratch_words = 0;
+  detail::Scratch scratch;
   table.visit_columns([&](auto& column) {
     if (column.empty()) return;  // a column that was not loaded
     using Column = std::decay_t<decltype(column)>;
-    using Value = typename Column::value_type;
     if constexpr (kIsRunColumn<Column>) {
-      if (column.runs() == 1) return;  // every row holds the same value
-      std::vector<Value> values(column.begin(), column.end()), moved(count);
-      for (std::size_t k = 0; k < count; ++k) moved[k] = values[from(k)];
-      for (std::size_t k = 0; k < count; ++k) values[to(k)] = moved[k];
-      column.clear();
-      for (const auto value : values) column.push_back(value);
+      detail::move_run_column(column, count, from, to);
     } else {
-      static_assert(std::is_trivially_copyable_v<Value> && alignof(Value) <= alignof(std::int64_t));
-      const std::size_t words = (count * sizeof(Value) + sizeof(std::int64_t) - 1) / sizeof(std::int64_t);
-      if (scratch_words < words) scratch = std::make_unique_for_overwrite<std::int64_t[]>(scratch_words = words);
-      auto* moved = reinterpret_cast<Value*>(scratch.get());
+      auto* moved = scratch.for_values<typename Column::value_type>(count);
       for (std::size_t k = 0; k < count; ++k) moved[k] = column[from(k)];
       for (std::size_t k = 0; k < count; ++k) column[to(k)] = moved[k];
     }
@@ -175,19 +196,15 @@ std::vector<StreamSlice> group_streams(const StreamsOfRows& streams, const std::
 template <typename Table>
 void move_blocks(Table& table, const std::vector<RowBlock>& blocks, std::size_t count) {
   std::vector<std::int64_t> spare;
-  std::unique_ptr<std::int64_t[]> scratch;  // only when no int64 column came first
-  std::size_t scratch_words = 0;
+  detail::Scratch scratch;  // only when no int64 column came first
   table.visit_columns([&](auto& column) {
     if (column.empty()) return;  // a column that was not loaded
     using Column = std::decay_t<decltype(column)>;
     using Value = typename Column::value_type;
     if constexpr (kIsRunColumn<Column>) {
-      if (column.runs() == 1) return;  // every row holds the same value
-      const std::vector<Value> values(column.begin(), column.end());
-      column.clear();
-      for (const auto& block : blocks) {
-        for (std::size_t k = 0; k < block.rows; ++k) column.push_back(values[block.from + k]);
-      }
+      std::vector<std::size_t> from(count);
+      for (const auto& block : blocks) std::iota(from.begin() + block.to, from.begin() + block.to + block.rows, block.from);
+      detail::move_run_column(column, count, [&from](std::size_t k) { return from[k]; }, [](std::size_t k) { return k; });
     } else if constexpr (std::is_same_v<Value, std::int64_t>) {
       spare.clear();
       spare.reserve(count);
@@ -197,14 +214,8 @@ void move_blocks(Table& table, const std::vector<RowBlock>& blocks, std::size_t 
       }
       column.swap(spare);  // `spare` now holds the column's old values, `count` of them
     } else {
-      static_assert(std::is_trivially_copyable_v<Value> && alignof(Value) <= alignof(std::int64_t));
-      const std::size_t words = (count * sizeof(Value) + sizeof(std::int64_t) - 1) / sizeof(std::int64_t);
-      std::int64_t* buffer = spare.size() >= words ? spare.data() : nullptr;
-      if (buffer == nullptr) {
-        if (scratch_words < words) scratch = std::make_unique_for_overwrite<std::int64_t[]>(scratch_words = words);
-        buffer = scratch.get();
-      }
-      auto* moved = reinterpret_cast<Value*>(buffer);
+      const bool spare_fits = spare.size() * sizeof(std::int64_t) >= count * sizeof(Value);
+      auto* moved = spare_fits ? reinterpret_cast<Value*>(spare.data()) : scratch.for_values<Value>(count);
       for (const auto& block : blocks) {
         std::memcpy(moved + block.to, column.data() + block.from, block.rows * sizeof(Value));
       }
