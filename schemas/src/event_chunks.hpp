@@ -96,6 +96,14 @@ class ChunkDecoder {
   const std::int64_t* values_without_nulls(int column) const {
     return column >= 0 && column < stored_ && has_nulls_[column] == 0 ? values_[column].data() : nullptr;
   }
+  // A whole stored column's values (NULL rows read as 0), for copying columns out; null for a column not stored.
+  const std::int64_t* column_values(int column) const {
+    return column >= 0 && column < stored_ ? values_[column].data() : nullptr;
+  }
+  // A stored column's NULL flags, one byte a row; null when it has no NULL (or is not stored: all NULL).
+  const std::uint8_t* column_nulls(int column) const {
+    return column >= 0 && column < stored_ && has_nulls_[column] != 0 ? nulls_[column].data() : nullptr;
+  }
 
  private:
   std::int64_t rows_ = 0;

@@ -86,6 +86,8 @@ struct Column {
 };
 
 // How a table is created and written, besides its columns.
+enum class LoadedWith : std::uint8_t { always, api_calls, syncs, ranges, trace_file };
+
 struct TableOptions {
   // Width of the column-name field in the CREATE TABLE text; 0: the longest name
   // and one space. Only for keeping the text of tables that shipped with another.
@@ -98,6 +100,9 @@ struct TableOptions {
   // info` lists the tables in the order versions added them (event_tables()).
   int since_minor = 0;
   bool counted = true;  // its rows are events that `gpuprof info` counts; false: a description (devices)
+  // What loads the table's rows into the model (load_trace_model, rows_to_load): always, the LoadOptions
+  // flag of that name, or nothing (read by TraceFile: devices, links, the derived steps and gaps).
+  LoadedWith loaded_with = LoadedWith::always;
 };
 
 // Specialised once per table in table_declarations.hpp: `name`, `columns`

@@ -85,7 +85,7 @@ struct TableDeclaration<DeviceRow> {
       {"memory_bandwidth_bps", sql::kInteger, field<&R::memory_bandwidth_bps>, {}},
       {"host_link_bandwidth_bps", sql::kInteger, field<&R::host_link_bandwidth_bps>, {}},
   }};
-  static constexpr TableOptions options{.replace = true, .counted = false};
+  static constexpr TableOptions options{.replace = true, .counted = false, .loaded_with = LoadedWith::trace_file};
 };
 
 // TraceFile::device_links() checks both devices itself.
@@ -101,7 +101,8 @@ struct TableDeclaration<DeviceLinkRow> {
       {"performance_rank", sql::kInteger, field<&R::performance_rank>, {}},
   }};
   static constexpr TableOptions options{
-      .after_columns = "PRIMARY KEY (src_device, dst_device)", .without_rowid = true, .replace = true, .counted = false};
+      .after_columns = "PRIMARY KEY (src_device, dst_device)", .without_rowid = true, .replace = true, .counted = false,
+      .loaded_with = LoadedWith::trace_file};
 };
 
 template <>
@@ -167,7 +168,7 @@ struct TableDeclaration<ApiCallRow> {
        code(ApiKind::runtime), code(ApiKind::driver)},
       {"return_code", sql::kInteger, field<&R::return_code>, Rule::integer_or_null},
   }});
-  static constexpr TableOptions options{.chunked = true};
+  static constexpr TableOptions options{.chunked = true, .loaded_with = LoadedWith::api_calls};
 };
 
 template <>
@@ -182,7 +183,7 @@ struct TableDeclaration<SyncRow> {
       {"event", sql::kInteger, field<&R::event>, Rule::integer_or_null},
       {"correlation_id", sql::kInteger, field<&R::correlation_id>, Rule::integer_or_null},
   }});
-  static constexpr TableOptions options{.chunked = true};
+  static constexpr TableOptions options{.chunked = true, .loaded_with = LoadedWith::syncs};
 };
 
 template <>
@@ -198,7 +199,7 @@ struct TableDeclaration<RangeRow> {
       {"stream", sql::kInteger, field<&R::stream>, Rule::integer_or_null},
       {"correlation_id", sql::kInteger, field<&R::correlation_id>, Rule::integer_or_null},
   }});
-  static constexpr TableOptions options{.chunked = true};
+  static constexpr TableOptions options{.chunked = true, .loaded_with = LoadedWith::ranges};
 };
 
 // A group of 0 would divide the bus bandwidth factor (n-1)/n by zero.
@@ -261,7 +262,7 @@ struct TableDeclaration<ThreadStateRow> {
       {"os_state_id", sql::kNameOrNull, field<&R::os_state>, Rule::string_id_or_null},
       {"block_reason_id", sql::kNameOrNull, field<&R::block_reason>, Rule::string_id_or_null},
   }};
-  static constexpr TableOptions options{.since_minor = 4};
+  static constexpr TableOptions options{.since_minor = 4, .loaded_with = LoadedWith::api_calls};
 };
 
 // Derived tables (written by `report --save`), read back by the exporter.
@@ -278,7 +279,7 @@ struct TableDeclaration<StepRow> {
       {"busy_ns", sql::kNotNull, field<&R::busy_ns>, Rule::count_or_null},
       {"warmup", "INTEGER NOT NULL DEFAULT 0", field<&R::warmup>, Rule::enum_or_null, 0, 1},
   }};
-  static constexpr TableOptions options{};
+  static constexpr TableOptions options{.loaded_with = LoadedWith::trace_file};
 };
 
 template <>
@@ -293,7 +294,7 @@ struct TableDeclaration<GapRow> {
       {"end_ns", sql::kNotNull, field<&R::end_ns>, Rule::end_time},
       {"cause", "TEXT NOT NULL", field<&R::cause>, {}},
   }};
-  static constexpr TableOptions options{};
+  static constexpr TableOptions options{.loaded_with = LoadedWith::trace_file};
 };
 
 template <typename Row>

@@ -130,17 +130,31 @@ std::optional<std::int64_t> parse_integer(const std::optional<std::string>& text
 
 }  // namespace
 
+namespace {
+template <typename Row>
+constexpr bool has_column(std::string_view name) {
+  const auto& columns = TableDeclaration<Row>::columns;
+  return std::any_of(columns.begin(), columns.end(), [name](const auto& column) { return std::string_view(column.name) == name; });
+}
+}  // namespace
+
 TimeSpan TraceFile::time_span() {
   TimeSpan span{parse_integer(meta_value("start_ns")), parse_integer(meta_value("end_ns"))};
   if (span.start_ns && span.end_ns) return span;
   span = {};
-  for (const char* table : {"kernels", "memcpys", "memsets", "api_calls", "syncs", "ranges"}) {
-    if (!database_.has_table(table)) continue;
-    const auto low = database_.query_int(std::string("SELECT min(start_ns) FROM ") + table);
-    const auto high = database_.query_int(std::string("SELECT max(end_ns) FROM ") + table);
+  // The event tables of schema 1.0 with times (kernels, memcpys, memsets, api_calls, syncs, ranges): the
+  // span files without these meta keys have always had; later tables (thread_states) leave it as it was.
+  for_each_table([&]<typename Row>() {
+    using Table = TableDeclaration<Row>;
+    if (Table::options.since_minor != 0 || Table::options.loaded_with == LoadedWith::trace_file) return;
+    if (!has_column<Row>("start_ns") || !has_column<Row>("end_ns")) return;
+    const std::string table(Table::name);
+    if (!database_.has_table(table)) return;
+    const auto low = database_.query_int("SELECT min(start_ns) FROM " + table);
+    const auto high = database_.query_int("SELECT max(end_ns) FROM " + table);
     if (low) span.start_ns = std::min(span.start_ns.value_or(*low), *low);
     if (high) span.end_ns = std::max(span.end_ns.value_or(*high), *high);
-  }
+  });
   return span;
 }
 

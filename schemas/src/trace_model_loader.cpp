@@ -18,33 +18,11 @@
 #include "kernel_detail_rows.hpp"
 #include "model_columns.hpp"
 #include "row_rules.hpp"
+#include "row_stores.hpp"
 #include "table_reads.hpp"
 
 namespace gpuprof::trace {
 namespace {
-
-// The current row's values (checked by the rules, then stored): the hot loop of
-// loading. `Values` is a RowValues read from SQL or a ChunkRow read in place.
-template <typename Values>
-class Row {
- public:
-  explicit Row(const Values& values) : values_(values) {}
-  std::int64_t i64(int column) const { return values_.i64(column); }
-  bool is_null(int column) const { return values_.is_null(column); }
-  std::int64_t i64_or_unknown(int column) const { return is_null(column) ? kUnknown : i64(column); }
-  std::int32_t i32_or_unknown(int column) const { return is_null(column) ? kUnknown32 : i32(column); }
-  std::int32_t i32(int column) const { return static_cast<std::int32_t>(i64(column)); }
-  StringId string_id(int column) const { return static_cast<StringId>(i64(column)); }
-  // Columns a newer minor version added are absent from older files: they read as NULL.
-  StringId string_id_or_none(int column) const { return is_null(column) ? kNoString : string_id(column); }
-  Dim3 dim3(int first) const {
-    if (is_null(first)) return {0, 0, 0};
-    return {i32(first), i32(first + 1), i32(first + 2)};
-  }
-
- private:
-  const Values& values_;
-};
 
 // What one loading thread checks rows against, and where it counts the rows it
 // leaves out and the chunk forms it could not use.
@@ -99,16 +77,16 @@ std::uint64_t sample_seed(std::span<const std::uint8_t> blob) {
   return seed;
 }
 
-// Hands every row of `table_name`'s column chunks to `store`, in rowid order, as
-// a ChunkRow. Chunks are used only when they hold exactly the rows of the table:
+// Hands every decoded chunk of `table_name` to `store_chunk`, in rowid order,
+// with whether every one of its rows keeps the rules. Chunks are used only when they hold exactly the rows of the table:
 // any gap, excess or undecodable blob is a problem, and so is a sampled row that
 // differs from its SQL row (chunk_check.hpp); the caller then drops what was
 // stored and reads the rows. The row count is compared before any decoding, so
 // chunks can never make more rows than the table holds.
-template <typename Store>
+template <typename StoreChunk>
 ChunkRead read_chunks(sqlite::Database& database, const std::string& table_name, std::int64_t table_rows,
                       int table_columns, TimeColumns times, std::span<const ColumnRule> rules,
-                      const std::vector<std::uint8_t>& strings_present, Store&& store) {
+                      const std::vector<std::uint8_t>& strings_present, StoreChunk&& store_chunk) {
   int wanted_columns = rules.back().column + 1;
   if (!database.has_table("event_chunks")) return {};
   sqlite::Statement any_chunk(database, "SELECT 1 FROM event_chunks WHERE table_name = ? LIMIT 1");
@@ -148,8 +126,7 @@ ChunkRead read_chunks(sqlite::Database& database, const std::string& table_name,
         return {true, "row " + std::to_string(total + row + 1) + " differs from its chunk (chunks that contradict the rows)"};
       }
     }
-    const bool checked = every_row_keeps(decoder, rules, strings_present);
-    for (std::size_t row = 0; row < static_cast<std::size_t>(rows); ++row) store(ChunkRow(decoder, row), checked);
+    store_chunk(decoder, every_row_keeps(decoder, rules, strings_present));
     total += rows, ++next_chunk;
   }
   if (next_chunk == 0) return {};  // no chunk form (an older file, or a table the writer left without)
@@ -195,9 +172,10 @@ bool in_schema_order(const std::vector<std::string>& present, std::span<const Lo
 // in `checks`, never stored, so no id or enum from the file reaches the model
 // unchecked. The column chunks are read when usable, else the rows: both give
 // the same values to the same rules.
-template <typename Table, typename ReadRow>
+// `read_rows(rows, table)` stores the rows of `rows`, a OneRow or a ChunkRows (row_stores.hpp).
+template <typename Table, typename ReadRows>
 void read_table(sqlite::Database& database, const TableRead& read, RowChecks& checks, Table& table,
-                ReadRow&& read_row) {
+                ReadRows&& read_rows) {
   const std::string table_name(read.name);
   const auto rules = read.rules;
   const auto columns = read.columns;
@@ -214,21 +192,37 @@ void read_table(sqlite::Database& database, const TableRead& read, RowChecks& ch
     if (checks.on_rows != nullptr && unreported > 0) (*checks.on_rows)(unreported);
     unreported = 0;
   };
-  // `checked`: the rules were checked over the row's whole chunk, and every row keeps them.
-  const auto store = [&](const auto& values, bool checked = false) {
+  // Reserve after the first rows, so that columns this read leaves empty stay unallocated.
+  const auto reserve_once = [&] {
+    if (!std::exchange(first, false)) return;
+    table.visit_columns([reserve](auto& column) {
+      if (!column.empty()) column.reserve(reserve);
+    });
+  };
+  const auto store = [&](const auto& values) {
     if (++unreported == kRowsPerReport) report();
-    if (const auto* broken = checked ? nullptr : broken_rule(values, rules, checks.strings_present)) {
+    if (const auto* broken = broken_rule(values, rules, checks.strings_present)) {
       auto& entry = checks.left_out[std::string(table_name) + "." + broken->name];
       ++entry.rows, entry.reason = describe(broken->rule);
       return;
     }
-    read_row(Row(values), table);
-    // Reserve after the first row, so that columns this read leaves empty stay unallocated.
-    if (std::exchange(first, false)) {
-      table.visit_columns([reserve](auto& column) {
-        if (!column.empty()) column.reserve(reserve);
-      });
+    read_rows(OneRow(values), table);
+    reserve_once();
+  };
+  // `checked`: the rules were checked over the whole chunk, and every row keeps them.
+  const auto store_chunk = [&](const ChunkDecoder& decoder, bool checked) {
+    if (!checked) {
+      for (std::size_t row = 0; row < static_cast<std::size_t>(decoder.rows()); ++row) store(ChunkRow(decoder, row));
+      return;
     }
+    // The same reports as row by row: one every kRowsPerReport rows.
+    for (auto left = decoder.rows(); left > 0;) {
+      const auto counted = std::min(left, kRowsPerReport - unreported);
+      left -= counted, unreported += counted;
+      if (unreported == kRowsPerReport) report();
+    }
+    read_rows(ChunkRows(decoder), table);
+    reserve_once();
   };
   sqlite::Statement all_columns(database, "SELECT * FROM " + table_name);
   const auto present = column_names(all_columns);
@@ -240,7 +234,7 @@ void read_table(sqlite::Database& database, const TableRead& read, RowChecks& ch
   } else if (checks.chunks_allowed) {
     const LeftOutRows left_out_before = checks.left_out;
     const auto chunked = read_chunks(database, table_name, rows, all_columns.column_count(), time_columns(all_columns),
-                                     rules, checks.strings_present, store);
+                                     rules, checks.strings_present, store_chunk);
     if (chunked.used && chunked.problem.empty()) return report();
     if (chunked.used) {
       table = Table{}, first = true, checks.left_out = left_out_before;
@@ -259,14 +253,16 @@ void read_table(sqlite::Database& database, const TableRead& read, RowChecks& ch
 // Reads a table the model stores column for column as declared (model_columns.hpp).
 // Files older than the table lack it: nothing was recorded there.
 template <typename Record, typename Table>
-void read_declared_table(sqlite::Database& database, RowChecks& checks, Table& table) {
+void read_declared_table(sqlite::Database& database, RowChecks& checks, Table& table, bool optional_columns = true) {
   const auto& declared = TableDeclaration<Record>::options;
   if (declared.since_minor > 0 && !database.has_table(TableDeclaration<Record>::name)) return;
-  read_table(database, table_read<Record>(), checks, table,
-             [](const auto& row, Table& into) { store_row<Record>(row, into); });
+  read_table(database, table_read<Record>(), checks, table, [optional_columns](const auto& rows, Table& into) {
+    ModelTarget<Table> target{.table = into, .optional_columns = optional_columns};
+    store_row<Record>(rows, target);
+  });
 }
 
-// A GPU table while it loads: its rows' streams are kept as indices
+// A GPU table while it loads: its rows' streams are kept as runs
 // (StreamsOfRows) until the rows are grouped by stream, when the device and
 // stream columns become one run per stream.
 template <typename Table>
@@ -277,26 +273,17 @@ struct LoadingGpuTable {
   template <typename Visitor>
   void visit_columns(Visitor&& visit) {
     table.visit_columns(visit);
-    visit(streams.of_row);
   }
 };
 
-template <typename Table, typename Values>
-void read_gpu_columns(const Row<Values>& row, LoadingGpuTable<Table>& loading, bool with_context) {
-  auto& table = loading.table;
-  loading.streams.add(row.i32(0), row.i64_or_unknown(2));
-  if (with_context) table.context.push_back(row.i64_or_unknown(1));
-  table.start_ns.push_back(row.i64(3));
-  table.end_ns.push_back(row.i64(4));
-  table.correlation_id.push_back(row.i64_or_unknown(5));
-}
-
-template <typename Table, typename Values>
-void read_host_columns(const Row<Values>& row, Table& table) {
-  table.process_id.push_back(row.i64_or_unknown(0));
-  table.thread_id.push_back(row.i64_or_unknown(1));
-  table.start_ns.push_back(row.i64(2));
-  table.end_ns.push_back(row.i64(3));
+// Reads the columns `read` selects of a GPU table, as declared; contexts only when `contexts`.
+template <typename Record, typename Table>
+void read_gpu_table(sqlite::Database& database, const TableRead& read, RowChecks& checks,
+                    LoadingGpuTable<Table>& loading, bool contexts) {
+  read_table(database, read, checks, loading, [&read, contexts](const auto& rows, LoadingGpuTable<Table>& into) {
+    ModelTarget<Table> target{into.table, &into.streams, read.columns.size(), contexts};
+    store_row<Record>(rows, target);
+  });
 }
 
 // Files before schema 1.3 have no memory_events table: their memory use was not recorded.
@@ -319,7 +306,7 @@ void load_thread_states(sqlite::Database& database, TraceModel& model, RowChecks
 // Groups a loaded GPU table's rows by (device, stream), each stream's by start.
 template <typename Table>
 std::vector<StreamSlice> group_by_stream(LoadingGpuTable<Table>& loading, Table& table) {
-  std::vector<std::uint32_t> order;
+  StreamOrder order;
   const auto slices = group_streams(loading.streams, loading.table.start_ns, order);
   loading.streams = {};
   order_by_streams(loading.table, order, slices);
@@ -332,44 +319,10 @@ void load_gpu_tables(sqlite::Database& database, TraceModel& model, const LoadOp
   LoadingGpuTable<KernelTable> kernels;
   LoadingGpuTable<MemcpyTable> memcpys;
   LoadingGpuTable<MemsetTable> memsets;
-  if (options.load_kernel_launch_details) {
-    read_table(database, table_read<KernelRow>(), checks, kernels,
-               [context](const auto& row, LoadingGpuTable<KernelTable>& loading) {
-                 read_gpu_columns(row, loading, context);
-                 auto& table = loading.table;
-                 table.name.push_back(row.string_id(6));
-                 table.grid.push_back(row.dim3(7));
-                 table.block.push_back(row.dim3(10));
-                 table.registers_per_thread.push_back(row.i32_or_unknown(13));
-                 table.static_shared_bytes.push_back(row.i32_or_unknown(14));
-                 table.dynamic_shared_bytes.push_back(row.i32_or_unknown(15));
-                 table.graph_node_id.push_back(row.i64_or_unknown(16));
-                 table.mangled_name.push_back(row.string_id_or_none(17));  // schema 1.1
-               });
-  } else {
-    read_table(
-        database, kernel_summary_read(), checks, kernels,
-        [context](const auto& row, LoadingGpuTable<KernelTable>& loading) {
-          read_gpu_columns(row, loading, context);
-          loading.table.name.push_back(row.string_id(6));
-        });
-  }
-  read_table(database, table_read<MemcpyRow>(), checks, memcpys,
-             [context](const auto& row, LoadingGpuTable<MemcpyTable>& loading) {
-               read_gpu_columns(row, loading, context);
-               auto& table = loading.table;
-               table.copy_kind.push_back(static_cast<CopyKind>(row.i64(6)));
-               table.src_memory_kind.push_back(static_cast<MemoryKind>(std::max<std::int64_t>(0, row.i64(7))));
-               table.dst_memory_kind.push_back(static_cast<MemoryKind>(std::max<std::int64_t>(0, row.i64(8))));
-               table.src_device.push_back(row.i32_or_unknown(9));
-               table.dst_device.push_back(row.i32_or_unknown(10));
-               table.bytes.push_back(row.i64_or_unknown(11));
-             });
-  read_table(database, table_read<MemsetRow>(), checks, memsets,
-             [context](const auto& row, LoadingGpuTable<MemsetTable>& loading) {
-               read_gpu_columns(row, loading, context);
-               loading.table.bytes.push_back(row.i64_or_unknown(6));
-             });
+  const auto kernel_columns = options.load_kernel_launch_details ? table_read<KernelRow>() : kernel_summary_read();
+  read_gpu_table<KernelRow>(database, kernel_columns, checks, kernels, context);
+  read_gpu_table<MemcpyRow>(database, table_read<MemcpyRow>(), checks, memcpys, context);
+  read_gpu_table<MemsetRow>(database, table_read<MemsetRow>(), checks, memsets, context);
   // Files before schema 1.2 have no collectives table: nothing is known about collectives.
   read_declared_table<CollectiveRow>(database, checks, model.collectives);
   load_memory_events(database, model, checks);
@@ -381,15 +334,7 @@ void load_gpu_tables(sqlite::Database& database, TraceModel& model, const LoadOp
 
 void load_host_tables(sqlite::Database& database, TraceModel& model, const LoadOptions& options, RowChecks& checks) {
   if (options.load_api_calls) {
-    const bool return_code = options.load_contexts_and_return_codes;
-    read_table(database, table_read<ApiCallRow>(), checks, model.api_calls,
-               [return_code](const auto& row, ApiCallTable& table) {
-                 read_host_columns(row, table);
-                 table.correlation_id.push_back(row.i64_or_unknown(4));
-                 table.name.push_back(row.string_id(5));
-                 table.kind.push_back(static_cast<ApiKind>(row.i64(6)));
-                 if (return_code) table.return_code.push_back(row.i64_or_unknown(7));
-               });
+    read_declared_table<ApiCallRow>(database, checks, model.api_calls, options.load_contexts_and_return_codes);
     timed("api_calls: order by start", [&] { sort_by_start(model.api_calls); });
     load_thread_states(database, model, checks);
   }
@@ -464,19 +409,31 @@ TraceModel load_trace_model(const std::string& path, const LoadOptions& options)
   }
 }
 
+namespace {
+bool loads(LoadedWith loaded_with, const LoadOptions& options) {
+  switch (loaded_with) {
+    case LoadedWith::always: return true;
+    case LoadedWith::api_calls: return options.load_api_calls;
+    case LoadedWith::syncs: return options.load_syncs;
+    case LoadedWith::ranges: return options.load_ranges;
+    case LoadedWith::trace_file: return false;
+  }
+  return false;
+}
+}  // namespace
+
 std::int64_t rows_to_load(const std::string& path, const LoadOptions& options) {
   TraceFile file(path);
   auto& database = file.database();
-  std::vector<std::string> tables = {"kernels", "memcpys", "memsets", "collectives", "memory_events"};
-  if (options.load_api_calls) tables.insert(tables.end(), {"api_calls", "thread_states"});
-  if (options.load_syncs) tables.emplace_back("syncs");
-  if (options.load_ranges) tables.emplace_back("ranges");
   // Capped per table so that a hostile file's ids near INT64_MAX cannot overflow the sum.
   constexpr std::int64_t kCap = std::int64_t{1} << 59;
   std::int64_t rows = 0;
-  for (const auto& table : tables) {
-    if (database.has_table(table)) rows += std::min(row_bound(database, table), kCap);
-  }
+  for_each_table([&]<typename Row>() {
+    const std::string table(TableDeclaration<Row>::name);
+    if (loads(TableDeclaration<Row>::options.loaded_with, options) && database.has_table(table)) {
+      rows += std::min(row_bound(database, table), kCap);
+    }
+  });
   return rows;
 }
 
@@ -486,11 +443,12 @@ KernelLaunchDetails load_kernel_launch_details(const std::string& path, const Tr
   const auto strings = file.strings();
   RowChecks checks{strings.present, chunks_allowed(file), {}, {}, nullptr};
   KernelDetailRows rows;
-  read_table(file.database(), table_read<KernelRow>(), checks, rows,
-             [&model](const auto& row, KernelDetailRows& into) {
-               into.add(model, {row.i32(0), row.i64_or_unknown(2), row.i64(3), row.i64(4), row.string_id(6),
-                                row.dim3(7), row.dim3(10)});
-             });
+  read_table(file.database(), table_read<KernelRow>(), checks, rows, [&model](const auto& read, KernelDetailRows& into) {
+    read.each_row([&](const auto& row) {
+      into.add(model, {static_cast<std::int32_t>(row.i64(0)), row.get(2, stored::i64_or_unknown), row.i64(3),
+                       row.i64(4), row.get(6, stored::string_id), row.dim3(7), row.dim3(10)});
+    });
+  });
   file.database().check_unchanged_since_open();
   return std::move(rows).finish(model, checks.left_out);
 }

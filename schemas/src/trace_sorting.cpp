@@ -1,5 +1,7 @@
 #include "gpuprof/trace/trace_sorting.hpp"
 
+#include <algorithm>
+#include <limits>
 #include <map>
 #include <utility>
 
@@ -36,21 +38,57 @@ std::int64_t sort_thread_states_apart(ThreadStateTable& table) {
   return left_out;
 }
 
-void StreamsOfRows::add(std::int32_t device, std::int64_t stream) {
+void StreamsOfRows::add_run(std::int32_t device, std::int64_t stream, std::size_t rows) {
   const std::pair key{device, stream};
   if (keys.empty() || keys[last_] != key) {
     const auto [found, inserted] = index_.try_emplace(key, static_cast<std::uint32_t>(keys.size()));
     if (inserted) keys.push_back(key);
     last_ = found->second;
   }
-  of_row.push_back(last_);
+  constexpr std::size_t kMaxRun = std::numeric_limits<std::uint32_t>::max();
+  if (!runs.empty() && runs.back().key == last_) {
+    const auto more = std::min(rows, kMaxRun - runs.back().rows);
+    runs.back().rows += static_cast<std::uint32_t>(more);
+    rows -= more;
+  }
+  for (; rows > 0; rows -= std::min(rows, kMaxRun)) {
+    runs.push_back({last_, static_cast<std::uint32_t>(std::min(rows, kMaxRun))});
+  }
 }
 
+bool StreamOrder::identity() const {
+  if (!rows.empty()) {
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      if (rows[i] != i) return false;
+    }
+    return true;
+  }
+  return std::all_of(blocks.begin(), blocks.end(), [](const RowBlock& block) { return block.from == block.to; });
+}
+
+namespace {
+
+// Whether each stream's runs, one after another, are in start order: then whole runs move.
+bool runs_in_start_order(const StreamsOfRows& streams, const std::vector<std::int64_t>& start_ns) {
+  constexpr auto kNone = std::numeric_limits<std::size_t>::max();
+  std::vector<std::size_t> last_row(streams.keys.size(), kNone);
+  std::size_t from = 0;
+  for (const auto& run : streams.runs) {
+    const auto first = start_ns.begin() + static_cast<std::ptrdiff_t>(from);
+    if (last_row[run.key] != kNone && *first < start_ns[last_row[run.key]]) return false;
+    if (!std::is_sorted(first, first + run.rows)) return false;
+    from += run.rows;
+    last_row[run.key] = from - 1;
+  }
+  return true;
+}
+
+}  // namespace
+
 std::vector<StreamSlice> group_streams(const StreamsOfRows& streams, const std::vector<std::int64_t>& start_ns,
-                                       std::vector<std::uint32_t>& order) {
-  const auto& of_row = streams.of_row;
+                                       StreamOrder& order) {
   std::vector<std::size_t> group_sizes(streams.keys.size());
-  for (const auto group : of_row) ++group_sizes[group];
+  for (const auto& run : streams.runs) group_sizes[run.key] += run.rows;
   // Groups are laid out in (device, stream) order.
   std::vector<std::uint32_t> by_key(streams.keys.size());
   std::iota(by_key.begin(), by_key.end(), 0U);
@@ -64,22 +102,29 @@ std::vector<StreamSlice> group_streams(const StreamsOfRows& streams, const std::
     slices.push_back({streams.keys[group].first, streams.keys[group].second, offset, offset + group_sizes[group]});
     offset += group_sizes[group];
   }
-  order.assign(of_row.size(), 0);
-  for (std::size_t i = 0; i < of_row.size(); ++i) order[cursor[of_row[i]]++] = static_cast<std::uint32_t>(i);
+  order.blocks.clear(), order.rows.clear();
+  order.blocks.reserve(streams.runs.size());
+  std::size_t from = 0;
+  for (const auto& run : streams.runs) {
+    order.blocks.push_back({from, cursor[run.key], run.rows});
+    cursor[run.key] += run.rows, from += run.rows;
+  }
+  std::sort(order.blocks.begin(), order.blocks.end(),
+            [](const RowBlock& a, const RowBlock& b) { return a.to < b.to; });
+  if (runs_in_start_order(streams, start_ns)) return slices;
+  // Some stream is out of start order: each row's place, each such stream sorted.
+  order.rows.resize(from);
+  for (const auto& block : order.blocks) {
+    for (std::size_t k = 0; k < block.rows; ++k) order.rows[block.to + k] = static_cast<std::uint32_t>(block.from + k);
+  }
+  order.blocks.clear();
   for (const auto& slice : slices) {
-    const auto first = order.begin() + static_cast<std::ptrdiff_t>(slice.begin);
-    const auto last = order.begin() + static_cast<std::ptrdiff_t>(slice.end);
+    const auto first = order.rows.begin() + static_cast<std::ptrdiff_t>(slice.begin);
+    const auto last = order.rows.begin() + static_cast<std::ptrdiff_t>(slice.end);
     const auto by_start = [&start_ns](std::uint32_t a, std::uint32_t b) { return start_ns[a] < start_ns[b]; };
     if (!std::is_sorted(first, last, by_start)) std::stable_sort(first, last, by_start);
   }
   return slices;
-}
-
-std::vector<StreamSlice> group_streams(const GpuColumns& table, std::vector<std::uint32_t>& order) {
-  StreamsOfRows streams;
-  streams.reserve(table.size());
-  for (std::size_t i = 0; i < table.size(); ++i) streams.add(table.device[i], table.stream[i]);
-  return group_streams(streams, table.start_ns, order);
 }
 
 }  // namespace gpuprof::trace

@@ -121,6 +121,68 @@ TEST(ChunkCodec, FlippedBitsAreCaughtByTheChecksumAndResealedOnesNeverReadOutOfB
   }
 }
 
+// The decoder reads runs of one-byte deltas eight at a time and two- and
+// three-byte ones unrolled: values of every varint length, in runs of every
+// length and at every position, decode to what was encoded.
+TEST(ChunkCodec, DeltasOfEveryLengthDecodeWhereverTheyStand) {
+  std::mt19937_64 random(38);
+  for (int trial = 0; trial < 200; ++trial) {
+    const int rows = 1 + static_cast<int>(random() % 3000);
+    ChunkEncoder encoder(1);
+    std::vector<std::int64_t> values;
+    std::int64_t value = static_cast<std::int64_t>(random());
+    while (static_cast<int>(values.size()) < rows) {
+      // A run of deltas of one size: 0 (a constant), or up to 7, 14, ..., 63 bits, either sign.
+      const int bits = static_cast<int>(random() % 10) * 7;
+      const int run = 1 + static_cast<int>(random() % 20);
+      for (int i = 0; i < run && static_cast<int>(values.size()) < rows; ++i) {
+        const auto magnitude = bits == 0 ? 0 : random() >> (64 - bits);
+        value = static_cast<std::int64_t>(static_cast<std::uint64_t>(value) +
+                                          (random() % 2 == 0 ? magnitude : ~magnitude + 1) / 2);
+        values.push_back(value);
+        encoder.put(0, false, value);
+        encoder.end_row();
+      }
+    }
+    const auto blob = encoder.take_blob();
+    ChunkDecoder decoder;
+    ASSERT_EQ(decoder.decode(blob, rows, 1, 1), "") << trial;
+    for (int i = 0; i < rows; ++i) ASSERT_EQ(ChunkRow(decoder, static_cast<std::size_t>(i)).i64(0), values[i]) << trial << " " << i;
+    // One byte fewer (resealed) is refused wherever the column ends.
+    auto cut = blob;
+    cut.pop_back();
+    seal_chunk(cut);
+    EXPECT_NE(decoder.decode(cut, rows, 1, 1), "") << trial;
+  }
+}
+
+// A varint longer than ten bytes, or whose tenth byte carries more than the
+// 64th bit, is refused wherever it stands among one-byte varints.
+TEST(ChunkCodec, OverlongVarintsAreRefusedAmongShortOnes) {
+  for (const std::uint8_t tenth : {std::uint8_t{2}, std::uint8_t{0x81}}) {
+    for (int at = 0; at < 20; ++at) {
+      constexpr int kRows = 24;
+      std::vector<std::uint8_t> values;
+      for (int row = 0; row < kRows; ++row) {
+        if (row == at) {
+          values.insert(values.end(), 9, 0x80);
+          values.push_back(tenth);
+          if (tenth & 0x80) values.push_back(0);
+        } else {
+          values.push_back(2);
+        }
+      }
+      std::vector<std::uint8_t> blob(8, 0);
+      blob.push_back(static_cast<std::uint8_t>(1 + values.size()));  // section length (< 128)
+      blob.push_back(0);                                              // no NULL
+      blob.insert(blob.end(), values.begin(), values.end());
+      seal_chunk(blob);
+      ChunkDecoder decoder;
+      EXPECT_NE(decoder.decode(blob, kRows, 1, 1), "") << at << " " << int{tenth};
+    }
+  }
+}
+
 TEST(ChunkCodec, AHugeNullCountOrBitmapMismatchIsRefused) {
   // One column, 16 rows: section [null count 3][bitmap with 2 bits set][13 values of 0].
   std::vector<std::uint8_t> blob(8, 0);

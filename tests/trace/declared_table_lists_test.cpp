@@ -108,17 +108,21 @@ bool counted_under(const LeftOutRows& left_out, std::string_view table) {
   });
 }
 
+// A finished trace with one string ("x", id 0) and no rows.
+std::string empty_trace(const testing::TemporaryFolder& folder) {
+  const auto path = folder.file("t.sqlite");
+  TraceWriter writer({.path = path, .tool_version = "test"});
+  EXPECT_EQ(writer.intern("x"), 0U);
+  writer.finish();
+  return path;
+}
+
 // The row breaking a rule is counted as load.invalid.<table>.<column>: under the
 // declared name of the table and its column, so a table the loader left out, or
 // read under another name or its columns at other positions, fails here.
 TEST(DeclaredTableLists, TheLoaderReadsEveryDeclaredTableUnderItsName) {
   const testing::TemporaryFolder folder;
-  const auto path = folder.file("t.sqlite");
-  {
-    TraceWriter writer({.path = path, .tool_version = "test"});
-    ASSERT_EQ(writer.intern("x"), 0U);
-    writer.finish();
-  }
+  const auto path = empty_trace(folder);
   add_two_rows_to_every_table(path);
   TraceFile file(path);
   EXPECT_EQ(file.devices().size(), 1U);
@@ -150,6 +154,27 @@ TEST(DeclaredTableLists, TheLoaderReadsEveryDeclaredTableUnderItsName) {
   EXPECT_EQ(rows_to_load(path), 2 * loaded_tables);
   EXPECT_EQ(model.event_count(), 6U);
   EXPECT_EQ(model.collectives.size() + model.memory_events.size() + model.thread_states.size(), 3U);
+}
+
+// Without start_ns and end_ns in meta, a file's span is that of the event tables
+// schema 1.0 had (found from the declarations now); thread_states, added later,
+// leaves it as it was, and so do the derived steps.
+TEST(DeclaredTableLists, TimeSpanWithoutMetaComesFromTheFirstEventTables) {
+  const testing::TemporaryFolder folder;
+  const auto path = empty_trace(folder);
+  {
+    sqlite::Database database(path, sqlite::OpenMode::read_write);
+    database.execute("DELETE FROM meta WHERE key IN ('start_ns', 'end_ns')");
+    database.execute("INSERT INTO kernels (device, start_ns, end_ns, name_id) VALUES (0, 40, 50, 0)");
+    database.execute("INSERT INTO ranges (start_ns, end_ns, name_id, on_gpu) VALUES (7, 45, 0, 0)");
+    database.execute("INSERT INTO memsets (device, start_ns, end_ns) VALUES (0, 20, 60)");
+    database.execute("INSERT INTO thread_states (thread_id, start_ns, end_ns, state) VALUES (1, 1, 1000, 1)");
+    database.execute("INSERT INTO steps (device, step, start_ns, end_ns, busy_ns) VALUES (0, 0, 0, 2000, 0)");
+  }
+  TraceFile file(path);
+  const auto span = file.time_span();
+  EXPECT_EQ(span.start_ns, 7);
+  EXPECT_EQ(span.end_ns, 60);
 }
 
 }  // namespace

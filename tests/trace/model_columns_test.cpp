@@ -1,5 +1,5 @@
-// The tables the loader stores column for column as declared
-// (schemas/src/model_columns.hpp): a value that keeps its column's rule is
+// The tables the loader stores as declared (schemas/src/model_columns.hpp),
+// every table the model keeps: a value that keeps its column's rule is
 // stored unchanged, and a NULL in a nullable column becomes the unknown value
 // of the model column's type (trace_model.hpp). Which member holds which
 // column is checked against the records, spelled apart, by round_trip_test.cpp,
@@ -28,6 +28,10 @@ const Table& model_table(const TraceModel& model) {
   if constexpr (std::is_same_v<Table, CollectiveTable>) return model.collectives;
   if constexpr (std::is_same_v<Table, MemoryEventTable>) return model.memory_events;
   if constexpr (std::is_same_v<Table, ThreadStateTable>) return model.thread_states;
+  if constexpr (std::is_same_v<Table, KernelTable>) return model.kernels;
+  if constexpr (std::is_same_v<Table, MemcpyTable>) return model.memcpys;
+  if constexpr (std::is_same_v<Table, MemsetTable>) return model.memsets;
+  if constexpr (std::is_same_v<Table, ApiCallTable>) return model.api_calls;
 }
 
 // Column I's value in the row: distinct per column where its rule lets it be
@@ -76,16 +80,37 @@ T unknown() {
   else return T{};  // a flag, never NULL
 }
 
-template <typename Row, std::size_t I>
-void expect_column(const TraceModel& model, bool nulls) {
-  const auto& table = model_table<typename ModelColumns<Row>::T>(model);
-  const auto& stored = table.*std::get<I>(ModelColumns<Row>::members);
-  using T = typename std::remove_cvref_t<decltype(stored)>::value_type;
+template <typename Row, std::size_t I, typename Column>
+void expect_stored(const Column& stored, bool nulls) {
+  using T = typename Column::value_type;
   const auto& column = TableDeclaration<Row>::columns[I];
   ASSERT_EQ(stored.size(), 1U) << TableDeclaration<Row>::name << "." << column.name;
   const std::string text = value_of<Row>(I, nulls);
   const T expected = text == "NULL" ? unknown<T>() : static_cast<T>(std::stoll(text));
   EXPECT_EQ(stored[0], expected) << TableDeclaration<Row>::name << "." << column.name;
+}
+
+// A mark (model_columns.hpp) instead of a member: the device and stream are the
+// grouped table's, a grid or block one Dim3 ({0, 0, 0} where its first axis is NULL).
+template <typename Row, std::size_t I>
+void expect_column(const TraceModel& model, bool nulls) {
+  const auto& table = model_table<typename ModelColumns<Row>::T>(model);
+  constexpr auto member = std::get<I>(ModelColumns<Row>::members);
+  using Member = std::remove_cvref_t<decltype(member)>;
+  if constexpr (std::is_same_v<Member, DeviceOfStream>) {
+    expect_stored<Row, I>(table.device, nulls);
+  } else if constexpr (std::is_same_v<Member, StreamOfDevice>) {
+    expect_stored<Row, I>(table.stream, nulls);
+  } else if constexpr (detail::Mark<Member>::dim_axis) {
+    const Dim3 dim = (table.*detail::Mark<Member>::member).at(0);
+    const int axis = detail::Mark<Member>::axis;
+    const std::int32_t value = axis == 0 ? dim.x : axis == 1 ? dim.y : dim.z;
+    EXPECT_EQ(value, nulls ? 0 : static_cast<std::int32_t>(100 + I)) << TableDeclaration<Row>::columns[I].name;
+  } else if constexpr (detail::Mark<Member>::optional) {
+    expect_stored<Row, I>(table.*detail::Mark<Member>::member, nulls);
+  } else {
+    expect_stored<Row, I>(table.*member, nulls);
+  }
 }
 
 template <typename Row, std::size_t... I>
@@ -109,6 +134,10 @@ TEST(ModelColumns, ValuesAreStoredAsReadAndNullAsTheColumnsUnknown) {
   check_table<CollectiveRow>();
   check_table<MemoryEventRow>();
   check_table<ThreadStateRow>();
+  check_table<KernelRow>();
+  check_table<MemcpyRow>();
+  check_table<MemsetRow>();
+  check_table<ApiCallRow>();
 }
 
 }  // namespace

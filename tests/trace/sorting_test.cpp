@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <numeric>
+#include <tuple>
 
 #include "gpuprof/trace/trace_sorting.hpp"
 
@@ -35,6 +37,47 @@ TEST(TraceSorting, GroupsByDeviceAndStreamThenStart) {
   EXPECT_EQ(slices[1].stream, 9);
   EXPECT_EQ(slices[1].begin, 1U);
   EXPECT_EQ(slices[1].end, 3U);
+}
+
+// Rows in runs of one stream, as files hold them: when each stream's runs are in
+// start order they move as whole blocks; when some stream's are not (across runs
+// or inside one), its rows are sorted. Either way the table ends as a stable
+// sort by (device, stream, start) would leave it.
+TEST(TraceSorting, RunsOfStreamsGroupAsAStableSortWould) {
+  std::uint64_t state = 7;
+  const auto next = [&state] { return state = state * 6364136223846793005ULL + 1442695040888963407ULL; };
+  for (const int disorder : {0, 1, 2}) {  // none, between two runs of a stream, inside a run
+    std::vector<std::tuple<std::int32_t, std::int64_t, std::int64_t>> rows;
+    std::vector<std::int64_t> clock(8, 0);
+    for (int run = 0; run < 40; ++run) {
+      const auto stream = static_cast<int>(next() % 8);
+      const auto length = 1 + static_cast<int>(next() % 50);
+      for (int i = 0; i < length; ++i) rows.emplace_back(stream % 2, stream / 2, clock[stream] += next() % 3);
+    }
+    if (disorder == 1) std::get<2>(rows.back()) = 0;  // a run starting before its stream's earlier rows
+    if (disorder == 2) std::swap(std::get<2>(rows[1]), std::get<2>(rows[2]));
+    auto table = table_of(rows);
+    std::vector<std::size_t> expected(rows.size());
+    std::iota(expected.begin(), expected.end(), 0U);
+    const auto key = [&rows](std::size_t i) { return std::tuple(std::get<0>(rows[i]), std::get<1>(rows[i]), std::get<2>(rows[i])); };
+    std::stable_sort(expected.begin(), expected.end(), [&key](std::size_t a, std::size_t b) { return key(a) < key(b); });
+
+    StreamsOfRows streams;
+    for (const auto& [device, stream, start] : rows) streams.add(device, stream);
+    EXPECT_LT(streams.runs.size(), 41U) << "one run per run of rows, not per row";
+    StreamOrder order;
+    group_streams(streams, table.start_ns, order);
+    EXPECT_EQ(order.rows.empty(), disorder == 0) << disorder;
+
+    sort_by_device_stream_start(table);
+    for (std::size_t row = 0; row < rows.size(); ++row) {
+      const auto from = expected[row];
+      ASSERT_EQ(table.start_ns[row], std::get<2>(rows[from])) << disorder << " " << row;
+      ASSERT_EQ(table.device[row], std::get<0>(rows[from]));
+      ASSERT_EQ(table.stream[row], std::get<1>(rows[from]));
+      ASSERT_EQ(table.correlation_id[row], std::get<2>(rows[from]) * 10);
+    }
+  }
 }
 
 TEST(TraceSorting, EmptyTableHasNoSlices) {
