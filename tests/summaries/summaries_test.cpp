@@ -230,6 +230,32 @@ TEST(KernelLaunches, KeepLatenciesPastThirtyTwoBitsWhateverTheirLowBits) {
   }
 }
 
+// Launch latency per kernel keeps latencies in 32 bits only where every one fits (KernelLaunches says so): a
+// latency just below the codes, one past 32 bits and one found again each give the table the same figures as
+// the latencies themselves.
+TEST(LaunchQueue, LatencyTableKeepsEveryLatencyWhateverItsWidth) {
+  constexpr std::int64_t k32 = std::int64_t{1} << 32, k40 = std::int64_t{1} << 40;
+  for (const std::int64_t longest : {std::int64_t{1000}, k32 - 4, k32 + 7, 2 * k40}) {
+    ModelBuilder builder;
+    const std::vector<std::int64_t> latencies{100, 300, longest, 200};
+    for (std::size_t i = 0; i < latencies.size(); ++i) {
+      const auto call = static_cast<std::int64_t>(i) * 10;
+      builder.api_call(1, call, call + 5, static_cast<std::int64_t>(i) + 1);
+      builder.kernel(0, 7, call + latencies[i], call + latencies[i] + 1, "gemm", static_cast<std::int64_t>(i) + 1);
+    }
+    const auto model = builder.build();
+    const analysis::CorrelationIndex index(model.api_calls);
+    EXPECT_EQ(analysis::KernelLaunches(model, index).latencies_fit_32_bits(), longest < k32 - 3) << longest;
+    const auto rows = launch_latency_by_kernel(model, index);
+    ASSERT_EQ(rows.size(), 1u);
+    EXPECT_EQ(rows[0].stats.instances, 4);
+    EXPECT_EQ(rows[0].stats.max_ns, std::max<std::int64_t>(longest, 300)) << longest;
+    EXPECT_EQ(rows[0].stats.min_ns, std::min<std::int64_t>(longest, 100)) << longest;
+    EXPECT_DOUBLE_EQ(rows[0].stats.med_ns, 250.0) << longest;  // 200 and 300 in the middle, however long the longest
+    EXPECT_DOUBLE_EQ(rows[0].stats.avg_ns, static_cast<double>(600 + longest) / 4.0) << longest;
+  }
+}
+
 // A group's waits merged as they come (waits.hpp) cover what the union of every wait covers, whatever their order:
 // a few runs each in launch order (a group's waits, stream after stream) keep a few pieces, any order the same total.
 TEST(WaitUnion, TotalIsTheUnionOfEveryWaitInAnyOrder) {
