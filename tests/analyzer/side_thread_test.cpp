@@ -1,7 +1,6 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
-#include <chrono>
 #include <future>
 #include <stdexcept>
 #include <thread>
@@ -59,37 +58,6 @@ TEST(SideThread, RethrowsTheFirstFailedTaskInTheOrderAddedAfterRunningEveryTask)
     EXPECT_STREQ(error.what(), "second");
   }
   EXPECT_EQ(ran.load(), 4);
-}
-
-// The owner waiting for one task's result: a task the side thread has not started runs on the owner, with the
-// ones queued before it (tasks start in order); one the side thread runs is waited for; its error is rethrown.
-TEST(SideThread, WaitForRunsOnTheOwnerWhatIsNotStartedAndWaitsForTheRest) {
-  std::promise<void> release;
-  const auto held = release.get_future().share();
-  std::atomic<bool> first_started{false};
-  std::thread::id second_ran_on, third_ran_on;
-  SideThread side;
-  const auto first = side.add([&] {
-    first_started = true;
-    held.wait();
-  });
-  while (!first_started) std::this_thread::yield();
-  side.add([&] { second_ran_on = std::this_thread::get_id(); });
-  const auto third = side.add([&] { third_ran_on = std::this_thread::get_id(); });
-  const auto failing = side.add([] { throw std::runtime_error("fourth"); });
-  side.add([] {});
-  side.wait_for(third);
-  EXPECT_EQ(second_ran_on, std::this_thread::get_id());
-  EXPECT_EQ(third_ran_on, std::this_thread::get_id());
-  std::thread release_later([&] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    release.set_value();
-  });
-  side.wait_for(first);  // running on the side thread: waited for until it is done
-  release_later.join();
-  EXPECT_THROW(side.wait_for(failing), std::runtime_error);
-  EXPECT_THROW(side.wait_for(99), std::logic_error);
-  EXPECT_THROW(side.finish(), std::runtime_error);  // every task ran; the first error in order is rethrown again
 }
 
 TEST(SideThread, NoTasks) {

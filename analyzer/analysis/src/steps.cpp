@@ -27,12 +27,6 @@ std::vector<std::optional<std::int64_t>> match_step_names(const trace::TraceMode
   return numbers;
 }
 
-std::vector<bool> names_of(const std::vector<std::optional<std::int64_t>>& numbers) {
-  std::vector<bool> names(numbers.size());
-  for (std::size_t id = 0; id < numbers.size(); ++id) names[id] = numbers[id].has_value();
-  return names;
-}
-
 struct HostStep {
   std::int64_t thread = 0, start_ns = 0, end_ns = 0, number = 0;
   // Projected GPU extent per device.
@@ -125,7 +119,8 @@ StepDetection find_steps(const trace::TraceModel& model, const AnalysisOptions& 
   const auto numbers = match_step_names(model, options.step_pattern);
   const auto& ranges = model.ranges;
   StepDetection detection;
-  detection.step_names = names_of(numbers);
+  detection.step_names.resize(numbers.size());
+  for (std::size_t id = 0; id < numbers.size(); ++id) detection.step_names[id] = numbers[id].has_value();
   std::vector<GpuStep> annotated;
   HostSteps host_steps;
   for (std::size_t row = 0; row < ranges.size(); ++row) {
@@ -167,10 +162,6 @@ StepDetection find_steps(const trace::TraceModel& model, const AnalysisOptions& 
   tile_step_windows(detection.steps);
   number_and_flag(detection.steps, options.warmup_steps);
   return detection;
-}
-
-std::vector<bool> find_step_names(const trace::TraceModel& model, const AnalysisOptions& options) {
-  return names_of(match_step_names(model, options.step_pattern));
 }
 
 }  // namespace gpuprof::analysis

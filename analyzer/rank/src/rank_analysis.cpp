@@ -150,28 +150,18 @@ RankAnalysisParts analyze_rank_parts(const trace::TraceModel& model, const Analy
   // the side thread has not started when this thread is done runs here (side_thread.hpp). Results are stored in
   // the same places as before, so output is unchanged. `classes` outlives the side thread that reads it.
   NameClasses classes;
-  StepDetection detection;
   SideThread side;
   add_launch_tables(model, correlations, options, side, result);
-  // The steps and the device activity go there too, each waited for where it is first needed: host causes
-  // need only the step names, so this thread starts them at once (the critical path at 100 M events), and
-  // wait_for runs here a task the side thread has not started, so the split follows the load.
-  const auto steps_task = side.add([&] {
-    detection = trace::timed("steps", [&] { return find_steps(model, options, correlations); });
-  });
   if (auto notice = trace::timed("time base", [&] { return time_base_notice(model, correlations); })) {
     result.notices.push_back(std::move(*notice));
   }
   classes = trace::timed("kernel classes", [&] { return classifier.classify_model(model, correlations); });
-  const auto activity_task = side.add([&] {
-    parts.activity = trace::timed("device activity", [&] { return build_device_activity(model, classes.categories); });
-  });
   add_summaries(model, classes, options, side, result);
-  const auto step_names = trace::timed("step names", [&] { return find_step_names(model, options); });
-  parts.host = trace::timed("host causes", [&] {
-    return std::make_unique<idle::HostCauses>(model, correlations, step_names);
-  });
-  side.wait_for(steps_task);
+  const auto& categories = classes.categories;
+  parts.activity = trace::timed("device activity", [&] { return build_device_activity(model, categories); });
+  const auto& activity = parts.activity;
+  result.trace_start_ns = first_gpu_activity(activity);
+  const auto detection = trace::timed("steps", [&] { return find_steps(model, options, correlations); });
   for (const auto& rejected : detection.rejected) {
     result.notices.push_back(fmt::format("GPU {}: its GPU-side step annotations hold {:.1f}% of the GPU work their "
                                          "host steps launched (under {:.0f}%); the host steps projected onto the GPU "
@@ -186,9 +176,9 @@ RankAnalysisParts analyze_rank_parts(const trace::TraceModel& model, const Analy
                                  : "the step pattern '" + options.step_pattern +
                                        "' matches no annotation; using each device's activity span as the window");
   }
-  side.wait_for(activity_task);
-  const auto& activity = parts.activity;
-  result.trace_start_ns = first_gpu_activity(activity);
+  parts.host = trace::timed("host causes", [&] {
+    return std::make_unique<idle::HostCauses>(model, correlations, detection.step_names);
+  });
   const auto& host = *parts.host;
   auto breakdown = trace::timed("breakdown and idle", [&] {
     return compute_breakdown(activity, detection.steps, use_steps, &host,

@@ -53,8 +53,5 @@ struct StepDetection {
 // Throws TraceError::bad_input when the pattern is not a valid regex.
 StepDetection find_steps(const trace::TraceModel& model, const AnalysisOptions& options,
                          const CorrelationIndex& correlations);
-// find_steps' step_names alone (the range names, matched once each), for a caller that needs them before the
-// steps: host causes leave them out while the steps are found on another thread. Throws as find_steps does.
-std::vector<bool> find_step_names(const trace::TraceModel& model, const AnalysisOptions& options);
 
 }  // namespace gpuprof::analysis

@@ -23,11 +23,8 @@ class SideThread {
   // Without finish() (the owner threw): tasks not started are dropped, the running one is waited for.
   ~SideThread();
 
-  // Queues `task`; tasks start in the order added. Not after finish(). Returns its number for wait_for().
-  std::size_t add(std::function<void()> task);
-  // For a result the owner needs before the end: runs here, in order, every task up to `task` that the side
-  // thread has not started, waits until `task` is done and rethrows its exception, as running it here would.
-  void wait_for(std::size_t task);
+  // Queues `task`; tasks start in the order added. Not after finish().
+  void add(std::function<void()> task);
   // Runs here what the side thread has not started, waits for the rest, and rethrows the exception of the
   // first task (in the order added) that threw: every task ran, so the error does not depend on scheduling.
   void finish();
@@ -40,7 +37,6 @@ class SideThread {
   std::condition_variable wake_, done_;
   std::deque<std::function<void()>> tasks_;  // a deque: a running task's entry stays put while others are added
   std::deque<std::exception_ptr> errors_;
-  std::deque<bool> done_tasks_;  // per task: finished
   std::size_t started_ = 0, finished_ = 0;
   bool closing_ = false;
   std::thread thread_;  // last: it starts once the members it reads exist
