@@ -1,5 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <random>
+#include <vector>
+
 #include "gpuprof/analysis/classification.hpp"
 #include "gpuprof/analysis/device_activity.hpp"
 #include "gpuprof/rank/time_breakdown.hpp"
@@ -39,6 +42,38 @@ trace::TraceModel overlap_fixture() {
 
 std::vector<DeviceActivity> activity_of(const trace::TraceModel& model) {
   return build_device_activity(model, KernelClassifier().classify_names(model));
+}
+
+// A device's sets are its streams' intervals united (each stream's rows in start order, merged as they are read),
+// whatever the number of streams: equal to normalize() of every interval, with overlaps and touching intervals
+// across streams, empty kernels and a memset stream that adds to the computation.
+TEST(DeviceActivity, SetsAreTheUnionOfEveryStreamsIntervals) {
+  std::mt19937_64 random(38);
+  for (int round = 0; round < 40; ++round) {
+    ModelBuilder builder;
+    std::vector<Interval> compute, comm, memcpy;
+    const int streams = 1 + static_cast<int>(random() % 6);
+    for (int stream = 0; stream < streams; ++stream) {
+      std::int64_t start = static_cast<std::int64_t>(random() % 100);
+      for (int k = 0; k < 30; ++k) {
+        start += static_cast<std::int64_t>(random() % 20);
+        const auto end = start + static_cast<std::int64_t>(random() % 25);  // some empty, some touching the next
+        switch (random() % 4) {
+          case 0: builder.kernel(0, stream, start, end, "ncclKernel_AllReduce"), comm.push_back({start, end}); break;
+          case 1: builder.memset(0, stream, start, end), compute.push_back({start, end}); break;
+          case 2: builder.memcpy(0, stream, start, end, CopyKind::host_to_device, 64, trace::kUnknown32, 0),
+                  memcpy.push_back({start, end}); break;
+          default: builder.kernel(0, stream, start, end, "gemm"), compute.push_back({start, end}); break;
+        }
+      }
+    }
+    const auto activity = activity_of(builder.build());
+    ASSERT_EQ(activity.size(), 1u);
+    EXPECT_EQ(activity[0].compute, normalize(compute)) << "round " << round;
+    EXPECT_EQ(activity[0].comm, normalize(comm)) << "round " << round;
+    EXPECT_EQ(activity[0].memcpy, normalize(memcpy)) << "round " << round;
+    EXPECT_EQ(activity[0].busy, unite(unite(normalize(compute), normalize(comm)), normalize(memcpy)));
+  }
 }
 
 TEST(TimeBreakdown, SpanWindowUnionArithmetic) {

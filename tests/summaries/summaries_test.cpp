@@ -1,12 +1,18 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
+#include <random>
+#include <utility>
+#include <vector>
 
 #include "gpuprof/analysis/correlation_index.hpp"
 #include "gpuprof/analysis/kernel_launches.hpp"
 #include "gpuprof/analysis/launch_stats.hpp"
 #include "gpuprof/summaries/host_summaries.hpp"
 #include "gpuprof/summaries/launch_queue.hpp"
+#include "gpuprof/summaries/waits.hpp"
+#include "gpuprof/analysis/interval_set.hpp"
 #include "model_builder.hpp"
 
 namespace gpuprof::summaries {
@@ -222,6 +228,65 @@ TEST(KernelLaunches, KeepLatenciesPastThirtyTwoBitsWhateverTheirLowBits) {
     EXPECT_EQ(found.latency_ns, expected.latency_ns) << row;
     EXPECT_TRUE(launches.counted(row)) << row;
   }
+}
+
+// Launch latency per kernel keeps latencies in 32 bits only where every one fits (KernelLaunches says so): a
+// latency just below the codes, one past 32 bits and one found again each give the table the same figures as
+// the latencies themselves.
+TEST(LaunchQueue, LatencyTableKeepsEveryLatencyWhateverItsWidth) {
+  constexpr std::int64_t k32 = std::int64_t{1} << 32, k40 = std::int64_t{1} << 40;
+  for (const std::int64_t longest : {std::int64_t{1000}, k32 - 4, k32 + 7, 2 * k40}) {
+    ModelBuilder builder;
+    const std::vector<std::int64_t> latencies{100, 300, longest, 200};
+    for (std::size_t i = 0; i < latencies.size(); ++i) {
+      const auto call = static_cast<std::int64_t>(i) * 10;
+      builder.api_call(1, call, call + 5, static_cast<std::int64_t>(i) + 1);
+      builder.kernel(0, 7, call + latencies[i], call + latencies[i] + 1, "gemm", static_cast<std::int64_t>(i) + 1);
+    }
+    const auto model = builder.build();
+    const analysis::CorrelationIndex index(model.api_calls);
+    EXPECT_EQ(analysis::KernelLaunches(model, index).latencies_fit_32_bits(), longest < k32 - 3) << longest;
+    const auto rows = launch_latency_by_kernel(model, index);
+    ASSERT_EQ(rows.size(), 1u);
+    EXPECT_EQ(rows[0].stats.instances, 4);
+    EXPECT_EQ(rows[0].stats.max_ns, std::max<std::int64_t>(longest, 300)) << longest;
+    EXPECT_EQ(rows[0].stats.min_ns, std::min<std::int64_t>(longest, 100)) << longest;
+    EXPECT_DOUBLE_EQ(rows[0].stats.med_ns, 250.0) << longest;  // 200 and 300 in the middle, however long the longest
+    EXPECT_DOUBLE_EQ(rows[0].stats.avg_ns, static_cast<double>(600 + longest) / 4.0) << longest;
+  }
+}
+
+// A group's waits merged as they come (waits.hpp) cover what the union of every wait covers, whatever their order:
+// a few runs each in launch order (a group's waits, stream after stream) keep a few pieces, any order the same total.
+TEST(WaitUnion, TotalIsTheUnionOfEveryWaitInAnyOrder) {
+  std::mt19937_64 random(38);
+  for (int round = 0; round < 300; ++round) {
+    std::vector<std::pair<std::int64_t, std::int64_t>> waits;
+    const int runs = 1 + static_cast<int>(random() % 5);
+    for (int run = 0; run < runs; ++run) {
+      std::int64_t from = static_cast<std::int64_t>(random() % 1000) - 500;
+      const int count = static_cast<int>(random() % 40);
+      for (int k = 0; k < count; ++k) {
+        from += static_cast<std::int64_t>(random() % 30);  // ties, touching and disjoint waits
+        waits.emplace_back(from, from + static_cast<std::int64_t>(random() % 60));  // some of them empty
+      }
+    }
+    if (round % 3 == 2) std::shuffle(waits.begin(), waits.end(), random);
+    std::vector<analysis::Interval> intervals;
+    for (const auto& [from, to] : waits) intervals.push_back({from, to});
+    const auto expected = analysis::total_length(analysis::normalize(intervals));
+    WaitUnion merged;
+    for (const auto& [from, to] : waits) merged.add(from, to);
+    std::vector<WaitUnion::Piece> buffer;
+    EXPECT_EQ(merged.total(buffer), expected) << "round " << round;
+    if (round % 3 != 2) EXPECT_LE(merged.pieces(), waits.size());
+  }
+  // Ten waits launched 1 ns apart and queued behind each other: one piece, as launch_latency_by_kernel keeps them.
+  WaitUnion queue;
+  for (std::int64_t i = 0; i < 10; ++i) queue.add(i, 1000 + 100 * i);
+  EXPECT_EQ(queue.pieces(), 1u);
+  std::vector<WaitUnion::Piece> buffer;
+  EXPECT_EQ(queue.total(buffer), 1900);
 }
 
 }  // namespace

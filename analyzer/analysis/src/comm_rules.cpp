@@ -118,6 +118,18 @@ std::vector<std::string> launched_by_comm_call(const trace::TraceModel& model, c
   const auto& api = model.api_calls;
   // Per API name: -1 not looked at yet, 0 no, 1 a communication library call (millions of launches, few names).
   std::vector<std::int8_t> comm_call(model.strings.size(), -1);
+  const auto is_comm_call = [&](trace::StringId call_id) {
+    if (comm_call[call_id] < 0) comm_call[call_id] = is_comm_library_call(model.string(call_id)) ? 1 : 0;
+    return comm_call[call_id] == 1;
+  };
+  // With no communication range and no communication library call among the API calls there is nothing to
+  // find: a read of the API names saves looking every kernel's call up (a random read of the API table per
+  // kernel, the kernel classes' time), which is what most traces, launched through cudaLaunchKernel, need.
+  if (ranges.empty() && std::none_of(api.name.begin(), api.name.end(), [&](trace::StringId call_id) {
+        return call_id < comm_call.size() && is_comm_call(call_id);
+      })) {
+    return rules;
+  }
   for (std::size_t row = 0; row < kernels.size(); ++row) {
     const auto name = kernels.name[row];
     if (name >= rules.size() || !rules[name].empty()) continue;
@@ -125,8 +137,7 @@ std::vector<std::string> launched_by_comm_call(const trace::TraceModel& model, c
     if (api_row == CorrelationIndex::kNone || api_row >= api.size()) continue;
     const auto call_id = api.name[api_row];
     if (call_id >= comm_call.size()) continue;
-    if (comm_call[call_id] < 0) comm_call[call_id] = is_comm_library_call(model.string(call_id)) ? 1 : 0;
-    if (comm_call[call_id] == 1) {
+    if (is_comm_call(call_id)) {
       rules[name] = "launched by " + std::string(model.string(call_id));
       continue;
     }

@@ -31,7 +31,7 @@ DurationStats duration_stats(std::span<std::int64_t> durations) {
   double squares = 0;
   for (const auto value : durations) squares += (static_cast<double>(value) - stats.avg_ns) * (static_cast<double>(value) - stats.avg_ns);
   stats.stddev_ns = durations.size() > 1 ? std::sqrt(squares / (count - 1)) : 0.0;
-  stats.med_ns = units::median(durations);
+  stats.med_ns = units::median(durations, stats.min_ns, stats.max_ns);
   stats.avg_ns = std::min(stats.avg_ns, kLargestTime);
   stats.med_ns = std::min(stats.med_ns, kLargestTime);
   stats.stddev_ns = std::min(stats.stddev_ns, kLargestTime);

@@ -14,7 +14,7 @@ KernelLaunches::KernelLaunches(const trace::TraceModel& model, const Correlation
         if (high_.empty()) high_.assign(kept_.size(), 0);
         kept_[row] = static_cast<std::uint32_t>(latency), high_[row] = static_cast<std::uint8_t>(latency >> 32);
       } else {
-        kept_[row] = kFoundAgain;
+        kept_[row] = kFoundAgain, found_again_ = true;
       }
     } else if (launch.status != LaunchStatus::no_call) {
       kept_[row] = kNotCounted;

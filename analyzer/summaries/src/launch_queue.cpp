@@ -1,11 +1,14 @@
 #include "gpuprof/summaries/launch_queue.hpp"
 #include "gpuprof/summaries/launch_tables.hpp"
+#include "gpuprof/summaries/waits.hpp"
 
 #include <algorithm>
 #include <limits>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include "gpuprof/analysis/grouped_values.hpp"
@@ -15,22 +18,6 @@
 
 namespace gpuprof::summaries {
 namespace {
-
-// The time a group's kernels spent waiting to start, overlaps counted once: the waits of one kernel
-// name overlap (a queue of them launched back to back), and their sum could exceed the trace.
-// A group's waits come in row order, stream after stream, and each stream's by launch: a few sorted runs.
-std::int64_t union_of_waits(std::vector<std::pair<std::int64_t, std::int64_t>>& waits,
-                            std::vector<std::pair<std::int64_t, std::int64_t>>& buffer) {
-  analysis::sort_runs(std::span(waits), buffer);
-  std::int64_t total = 0;
-  std::int64_t covered_to = std::numeric_limits<std::int64_t>::min();
-  for (const auto& [from, to] : waits) {
-    const auto start = std::max(from, covered_to);
-    if (to > start) total += to - start;
-    covered_to = std::max(covered_to, to);
-  }
-  return total;
-}
 
 // A long double sum of products of integers, kept in 64-bit integers while it is exact there: every partial
 // sum and product below 2^63 is an integer a long double holds exactly, so the value is the one a long double
@@ -98,6 +85,46 @@ LaunchQueue queue_of(std::int32_t device, const std::vector<std::int64_t>& launc
   return queue;
 }
 
+// The counted latencies grouped in one array, each group in row order, and each group's waits merged as they
+// come, in the same walk of the kernels: one read of the launches, where reading them back group by group
+// read every kernel's cache lines once per group (nine times over in the generated traces), and no array of
+// every wait to sort (waits.hpp). `Value`: 32 bits where every latency fits (half the memory), each group
+// then widened into one buffer for its statistics.
+template <typename Value, typename GroupOf>
+void latency_rows(std::size_t kernels, const analysis::KernelLaunches& launches, GroupOf&& group_of,
+                  const std::map<std::string, std::uint32_t>& group_of_short_name, std::vector<NamedDurations>& rows) {
+  std::vector<WaitUnion> waits(group_of_short_name.size());
+  auto grouped = analysis::group_values<Value>(
+      kernels, group_of_short_name.size(),
+      [&](std::size_t row) -> std::size_t { return launches.counted(row) ? group_of(row) : analysis::kNoGroup; },
+      [&](std::size_t row) {
+        const auto launch = launches(row);
+        waits[group_of(row)].add(launch.call_start_ns, launch.call_start_ns + launch.latency_ns);
+        return static_cast<Value>(launch.latency_ns);
+      });
+  std::vector<std::int64_t> widened;
+  if constexpr (!std::is_same_v<Value, std::int64_t>) {
+    std::size_t largest = 0;
+    for (std::size_t group = 0; group < grouped.groups(); ++group) largest = std::max(largest, grouped.group(group).size());
+    widened.reserve(largest);
+  }
+  std::vector<WaitUnion::Piece> merging;  // sort_runs' buffer, one for every group
+  for (const auto& [name, index] : group_of_short_name) {
+    const auto group = grouped.group(index);
+    if (group.empty()) continue;  // a name with no counted launch
+    std::span<std::int64_t> latencies;
+    if constexpr (std::is_same_v<Value, std::int64_t>) {
+      latencies = group;
+    } else {
+      widened.assign(group.begin(), group.end());
+      latencies = widened;
+    }
+    auto stats = analysis::duration_stats(latencies);
+    stats.total_ns = waits[index].total(merging);
+    rows.push_back({name, stats, 0});
+  }
+}
+
 }  // namespace
 
 std::vector<NamedDurations> launch_latency_by_kernel(const trace::TraceModel& model,
@@ -109,11 +136,11 @@ std::vector<NamedDurations> launch_latency_by_kernel(const trace::TraceModel& mo
                                                      const analysis::KernelLaunches& launches) {
   const auto& kernels = model.kernels;
   // Each name id's group (its short name, found once per id; ids past the string table, from a hostile file,
-  // share the last entry as they share one name), then the counted launches' rows grouped in one array of
-  // 32-bit rows (20 MB at 10 M events), each group's latencies read back from `launches` in row order.
+  // share the last entry as they share one name).
   constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
   const auto name_of = [&](std::size_t row) { return std::min<std::size_t>(kernels.name[row], model.strings.size()); };
   std::vector<std::uint32_t> group_of_name(model.strings.size() + 1, kNone);
+  const auto group_of = [&](std::size_t row) { return group_of_name[name_of(row)]; };
   std::map<std::string, std::uint32_t> group_of_short_name;
   for (std::size_t row = 0; row < kernels.size(); ++row) {
     auto& found = group_of_name[name_of(row)];
@@ -122,31 +149,11 @@ std::vector<NamedDurations> launch_latency_by_kernel(const trace::TraceModel& mo
     const auto next = static_cast<std::uint32_t>(group_of_short_name.size());
     found = group_of_short_name.try_emplace(short_name, next).first->second;
   }
-  auto grouped = analysis::group_values<std::uint32_t>(
-      kernels.size(), group_of_short_name.size(),
-      [&](std::size_t row) -> std::size_t {
-        return launches.counted(row) ? group_of_name[name_of(row)] : analysis::kNoGroup;
-      },
-      [](std::size_t row) { return static_cast<std::uint32_t>(row); });
   std::vector<NamedDurations> rows;
-  std::vector<std::int64_t> latencies;
-  std::vector<std::pair<std::int64_t, std::int64_t>> waits, merging;  // `merging`: sort_runs' buffer, one for every group
-  std::size_t largest = 0;  // both sized once for the largest group, not grown through each
-  for (std::size_t group = 0; group < grouped.groups(); ++group) {
-    largest = std::max(largest, grouped.group(group).size());
-  }
-  latencies.reserve(largest), waits.reserve(largest);
-  for (const auto& [name, index] : group_of_short_name) {
-    if (grouped.group(index).empty()) continue;  // a name with no counted launch
-    latencies.clear(), waits.clear();
-    for (const auto row : grouped.group(index)) {
-      const auto launch = launches(row);
-      latencies.push_back(launch.latency_ns);
-      waits.emplace_back(launch.call_start_ns, launch.call_start_ns + launch.latency_ns);
-    }
-    auto stats = analysis::duration_stats(latencies);
-    stats.total_ns = union_of_waits(waits, merging);
-    rows.push_back({name, stats, 0});
+  if (launches.latencies_fit_32_bits()) {
+    latency_rows<std::uint32_t>(kernels.size(), launches, group_of, group_of_short_name, rows);
+  } else {
+    latency_rows<std::int64_t>(kernels.size(), launches, group_of, group_of_short_name, rows);
   }
   finish_named_rows(rows);
   return rows;

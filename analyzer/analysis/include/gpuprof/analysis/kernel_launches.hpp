@@ -39,6 +39,8 @@ class KernelLaunches {
     return kernel_launch(model_, correlations_, graph_launches_, row);
   }
   bool counted(std::size_t row) const { return wide(row) || kept_[row] <= kFoundAgain; }
+  // Every counted latency fits 32 bits (none wide, none found again): a table may keep them in 32 bits.
+  bool latencies_fit_32_bits() const { return high_.empty() && !found_again_; }
 
  private:
   static constexpr std::uint32_t kNoCall = std::numeric_limits<std::uint32_t>::max();
@@ -53,6 +55,7 @@ class KernelLaunches {
   GraphLaunchNames graph_launches_;
   std::vector<std::uint32_t> kept_;  // per kernel row: a counted latency, or one of the codes above
   std::vector<std::uint8_t> high_;   // per kernel row once a wide latency is seen: bits 32-39 of it, else 0
+  bool found_again_ = false;         // some kept_ is kFoundAgain
 };
 
 // analyze_launches over launches already found.

@@ -21,6 +21,8 @@ namespace gpuprof::units {
 double median(std::span<double> values);
 double median(std::span<std::int64_t> values);
 inline double median(std::vector<double> values) { return median(std::span<double>(values)); }
+// The same, for a caller that has found the sample's smallest and largest values already (duration_stats).
+double median(std::span<std::int64_t> values, std::int64_t smallest, std::int64_t largest);
 // The same median in whole nanoseconds, exact for any int64 (a clock offset of 1.7e18 ns does not fit a
 // double's 53 bits): the mean of the two middle values rounded towards the lower one.
 std::int64_t whole_median(std::span<std::int64_t> values);
