@@ -21,16 +21,16 @@ using gpuprof::testing::ModelBuilder;
 
 constexpr std::int32_t kDevices = 3;
 
-// Random work on a few streams per device, starts drawn from a narrow range so that many pieces start at the
-// same time; some calls missing (unknown correlation), some copies pageable or made by a synchronous call.
-trace::TraceModel random_model(unsigned seed) {
+// Random work on `streams` streams per device, starts drawn from a narrow range so that many pieces start at
+// the same time; some calls missing (unknown correlation), some copies pageable or made by a synchronous call.
+trace::TraceModel random_model(unsigned seed, int streams = 3) {
   std::mt19937 random(seed);
   const auto draw = [&random](int low, int high) { return std::uniform_int_distribution<int>(low, high)(random); };
   ModelBuilder builder;
   std::int64_t correlation = 1;
   for (int piece = 0; piece < 400; ++piece) {
     const std::int32_t device = draw(0, kDevices - 1);
-    const std::int64_t stream = draw(1, 3);
+    const std::int64_t stream = draw(1, streams);
     const std::int64_t start = draw(0, 120) * 10;
     const std::int64_t call_start = start - draw(-5, 60);
     const std::int64_t thread = draw(1, 3);
@@ -80,29 +80,50 @@ std::optional<Launch> first_at(const std::vector<Launch>& launches, std::int64_t
   return found != launches.end() && found->first == gpu_start ? std::optional<Launch>(*found) : std::nullopt;
 }
 
+// Every question of `host`'s indexes against a sorted copy of every launch; returns the answers found.
+std::size_t expect_answers_of_a_sorted_copy(const trace::TraceModel& model, const HostCauses& host, unsigned seed) {
+  std::size_t found = 0;
+  for (std::int32_t device = -1; device < kDevices; ++device) {
+    const auto expected = every_launch(model, device < 0 ? std::nullopt : std::optional<std::int32_t>(device));
+    const auto& causes = device < 0 ? host.any_device() : host.device(device);
+    LaunchCursor cursor(causes.launches.get());
+    for (std::int64_t time = -20; time <= 1250; ++time) {
+      const auto want = first_at(expected, time);
+      EXPECT_EQ(earliest_launch_at(causes, time), want) << seed << " " << device << " " << time;
+      EXPECT_EQ(cursor.at(time), want) << seed << " " << device << " " << time;
+      EXPECT_EQ(cursor.at(time), want) << "asked again";
+      found += want ? 1 : 0;
+    }
+    // A sorted copy's cursor did not go back either: an earlier time finds nothing.
+    if (!expected.empty()) {
+      EXPECT_EQ(cursor.at(expected.front().first), std::nullopt);
+    }
+  }
+  return found;
+}
+
 TEST(IdleLaunchIndex, AnswersAsASortedCopyOfEveryLaunchDid) {
   for (unsigned seed = 1; seed <= 20; ++seed) {
     const auto model = random_model(seed);
     const analysis::CorrelationIndex correlations(model.api_calls);
     const HostCauses host(model, correlations);
-    std::size_t found = 0;
-    for (std::int32_t device = -1; device < kDevices; ++device) {
-      const auto expected = every_launch(model, device < 0 ? std::nullopt : std::optional<std::int32_t>(device));
-      const auto& causes = device < 0 ? host.any_device() : host.device(device);
-      LaunchCursor cursor(causes.launches.get());
-      for (std::int64_t time = -20; time <= 1250; ++time) {
-        const auto want = first_at(expected, time);
-        EXPECT_EQ(earliest_launch_at(causes, time), want) << seed << " " << device << " " << time;
-        EXPECT_EQ(cursor.at(time), want) << seed << " " << device << " " << time;
-        EXPECT_EQ(cursor.at(time), want) << "asked again";
-        found += want ? 1 : 0;
-      }
-      // A sorted copy's cursor did not go back either: an earlier time finds nothing.
-      if (!expected.empty()) {
-        EXPECT_EQ(cursor.at(expected.front().first), std::nullopt);
-      }
+    EXPECT_GT(host.device(0).launches->parts_read_in_place(), 0U) << "a few streams are read in place";
+    EXPECT_GT(expect_answers_of_a_sorted_copy(model, host, seed), 100U) << seed;
+  }
+}
+
+// A hostile trace puts each kernel on a stream of its own: a question per stream per busy interval would be
+// quadratic, so past kMostPartsReadInPlace the index answers from one merged copy, with the same answers.
+TEST(IdleLaunchIndex, ManyStreamsAreMergedAndAnswerTheSame) {
+  for (unsigned seed = 1; seed <= 10; ++seed) {
+    const auto model = random_model(seed, 300);
+    const analysis::CorrelationIndex correlations(model.api_calls);
+    const HostCauses host(model, correlations);
+    EXPECT_EQ(host.any_device().launches->parts_read_in_place(), 0U);
+    for (std::int32_t device = 0; device < kDevices; ++device) {
+      EXPECT_EQ(host.device(device).launches->parts_read_in_place(), 0U) << seed << " " << device;
     }
-    EXPECT_GT(found, 100U) << seed;
+    EXPECT_GT(expect_answers_of_a_sorted_copy(model, host, seed), 100U) << seed;
   }
 }
 

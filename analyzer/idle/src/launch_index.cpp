@@ -31,6 +31,27 @@ LaunchIndex::LaunchIndex(const trace::ApiCallTable& api, const CorrelationIndex&
                          std::shared_ptr<const std::vector<bool>> copy_holds_host, std::vector<Part> parts)
     : api_(&api), correlations_(&correlations), copy_holds_host_(std::move(copy_holds_host)), parts_(std::move(parts)) {
   std::erase_if(parts_, [](const Part& part) { return part.begin >= part.end; });
+  if (parts_.size() > kMostPartsReadInPlace) merge_parts();
+}
+
+void LaunchIndex::merge_parts() {
+  // Sorted by GPU start, then call start and thread: the first launch of each GPU start is its earliest.
+  std::vector<Launch> every;
+  for (const auto& part : parts_) {
+    for (auto row = part.begin; row < part.end;) {
+      std::optional<Launch> earliest;
+      const auto gpu_start = part.table->start_ns[row];
+      fold_at(part, row, gpu_start, earliest);
+      if (earliest) every.push_back(*earliest);
+      for (++row; row < part.end && part.table->start_ns[row] == gpu_start;) ++row;
+    }
+  }
+  std::sort(every.begin(), every.end());
+  every.erase(std::unique(every.begin(), every.end(),
+                          [](const Launch& a, const Launch& b) { return a.first == b.first; }),
+              every.end());
+  kept_ = std::move(every);
+  parts_.clear();
 }
 
 void LaunchIndex::fold_at(const Part& part, std::size_t row, std::int64_t gpu_start,

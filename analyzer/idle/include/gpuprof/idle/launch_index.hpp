@@ -35,6 +35,11 @@ class LaunchIndex {
     bool copies = false;  // rows of model.memcpys: `copy_holds_host` applies
   };
 
+  // Each question reads every part, so a device with more streams than this (a hostile trace puts each
+  // kernel on a stream of its own) is answered from one merged copy of its launches, 24 bytes a launch,
+  // keeping the cost O(launches · log) whatever the number of streams. Real traces have a few streams a device.
+  static constexpr std::size_t kMostPartsReadInPlace = 64;
+
   LaunchIndex() = default;  // no launches
   LaunchIndex(const trace::ApiCallTable& api, const analysis::CorrelationIndex& correlations,
               std::shared_ptr<const std::vector<bool>> copy_holds_host, std::vector<Part> parts);
@@ -44,9 +49,13 @@ class LaunchIndex {
   std::optional<Launch> earliest_at(std::int64_t gpu_start) const;
   // The same answers for `gpu_starts`, kept apart from the model; every other time finds none.
   LaunchIndex kept_at(std::span<const std::int64_t> gpu_starts) const;
+  // Stream slices read where they are (0 once merged): for tests of the many-stream path.
+  std::size_t parts_read_in_place() const { return parts_.size(); }
 
  private:
   friend class LaunchCursor;
+  // Replaces the parts by `kept_`: the earliest launch of every GPU start of every part.
+  void merge_parts();
   // Folds the launches of `part`'s rows from `row` on that start at `gpu_start` into `earliest`.
   void fold_at(const Part& part, std::size_t row, std::int64_t gpu_start, std::optional<Launch>& earliest) const;
 
@@ -54,7 +63,7 @@ class LaunchIndex {
   const analysis::CorrelationIndex* correlations_ = nullptr;
   std::shared_ptr<const std::vector<bool>> copy_holds_host_;  // per memcpy row
   std::vector<Part> parts_;
-  std::vector<Launch> kept_;  // kept_at: one per GPU start, sorted
+  std::vector<Launch> kept_;  // kept_at or merge_parts: one per GPU start, sorted
 };
 
 // The same answers for times asked in order (an idle walk over busy intervals): each part is read forward
